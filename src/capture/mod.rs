@@ -1,0 +1,91 @@
+//! Files and provider envelopes in, [`Capture`]s out (contract §2).
+//!
+//! A capture is one raw model output plus what is known about it. Loading
+//! never fails as a whole: a file that cannot be read becomes a capture whose
+//! text is an [`Unreadable`] error, so nothing is silently skipped.
+
+use std::path::PathBuf;
+
+use crate::engine::{self, Options, Outcome, Warning};
+
+/// Which provider format a capture came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provider {
+    OpenaiChat,
+    OpenaiResponses,
+    OpenaiBatch,
+    Anthropic,
+    AnthropicBatch,
+    Gemini,
+    Ollama,
+}
+
+impl Provider {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::OpenaiChat => "openai-chat",
+            Provider::OpenaiResponses => "openai-responses",
+            Provider::OpenaiBatch => "openai-batch",
+            Provider::Anthropic => "anthropic",
+            Provider::AnthropicBatch => "anthropic-batch",
+            Provider::Gemini => "gemini",
+            Provider::Ollama => "ollama",
+        }
+    }
+}
+
+/// Why a capture could not be read; the message names the cause and the fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Unreadable {
+    pub message: String,
+}
+
+/// One raw model output and what is known about it.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    /// Where it came from, for people and for sorting: `dir/a.txt` or `log.jsonl:12`.
+    pub source: String,
+    /// The file it was read from.
+    pub path: PathBuf,
+    /// The 1-based line, for captures that are one line of a `.jsonl` file.
+    pub line: Option<usize>,
+    pub provider: Option<Provider>,
+    /// The stop reason exactly as the provider spelled it.
+    pub stop_reason: Option<String>,
+    /// The raw text, or why there is none.
+    pub text: Result<String, Unreadable>,
+    /// Facts the loader learned that extraction should report (e.g. answer taken from `thinking`).
+    pub warnings: Vec<Warning>,
+}
+
+impl Capture {
+    /// A capture of plain text with no envelope (stdin, tests, fixtures).
+    pub fn from_text(source: impl Into<String>, text: impl Into<String>) -> Capture {
+        let source = source.into();
+        Capture {
+            path: PathBuf::from(&source),
+            source,
+            line: None,
+            provider: None,
+            stop_reason: None,
+            text: Ok(text.into()),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Run the engine on this capture, with its stop reason and loader warnings.
+    pub fn extract(&self, options: &Options) -> Outcome {
+        match &self.text {
+            Err(unreadable) => Outcome::unreadable(unreadable.message.clone()),
+            Ok(text) => {
+                let mut options = options.clone();
+                options.stop_reason = self.stop_reason.clone();
+                let mut outcome = engine::extract(text, &options);
+                outcome.warnings.extend(self.warnings.iter().cloned());
+                outcome
+            }
+        }
+    }
+}

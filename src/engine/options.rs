@@ -1,0 +1,47 @@
+//! What a caller can ask of the engine.
+
+/// Which candidate wins when several distinct values parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pick {
+    /// The first one in the text (the default).
+    #[default]
+    First,
+    /// The last one: JSON echoed from user input earlier in the text cannot hijack it.
+    Last,
+}
+
+impl Pick {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pick::First => "first",
+            Pick::Last => "last",
+        }
+    }
+}
+
+/// Extraction options. `Options::default()` is what `jxray check` does with no flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// The capture's stop reason as the provider spelled it (`length`, `max_tokens`, …).
+    pub stop_reason: Option<String>,
+    /// Accept a candidate after meaning-changing lenient fixes (contract §4).
+    pub accept_lenient: bool,
+    /// Which candidate wins when several parse.
+    pub pick: Pick,
+    /// Deepest nesting accepted before a candidate is `nesting-too-deep`.
+    pub max_depth: usize,
+    /// Most trace entries kept; the rest are counted in `trace_omitted`.
+    pub trace_limit: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            stop_reason: None,
+            accept_lenient: false,
+            pick: Pick::First,
+            max_depth: 128,
+            trace_limit: 64,
+        }
+    }
+}
