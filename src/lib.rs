@@ -5,6 +5,8 @@
 //! terminal UI are clients of both.
 
 pub mod capture;
+pub mod config;
 pub mod engine;
+pub mod tui;
 
 pub use engine::{extract, Options, Outcome};

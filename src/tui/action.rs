@@ -1,0 +1,132 @@
+//! What can happen to the app ([`Action`]) and what the app asks the outside
+//! world to do ([`Effect`]). `update` turns one into the other; only the event
+//! loop performs effects, so the app state stays testable without a terminal.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::capture::Capture;
+use crate::engine::{Options, Outcome};
+
+/// A stable identity for a capture in the list, kept across re-reads.
+pub type EntryId = u64;
+
+/// Something a key can do. The key table maps keys to these, per mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    Down,
+    Up,
+    Top,
+    Bottom,
+    PageDown,
+    PageUp,
+    HalfDown,
+    HalfUp,
+    NextPane,
+    PrevPane,
+    FocusRaw,
+    FocusNormalized,
+    FocusDecoded,
+    Zoom,
+    Search,
+    SearchNext,
+    SearchPrev,
+    Filter,
+    Sort,
+    NextFailure,
+    PrevFailure,
+    ToggleLenient,
+    Copy,
+    Edit,
+    Help,
+    /// Close an overlay, leave zoom, or return focus to the list.
+    Back,
+    /// Accept a menu choice or a prompt.
+    Confirm,
+    Quit,
+}
+
+/// An edit to the text of a prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edit {
+    Insert(char),
+    Backspace,
+    Clear,
+}
+
+/// A mouse gesture at a screen cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mouse {
+    ScrollDown { column: u16, row: u16 },
+    ScrollUp { column: u16, row: u16 },
+    Click { column: u16, row: u16 },
+}
+
+/// One capture read from disk and extracted.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub capture: Capture,
+    pub outcome: Outcome,
+}
+
+/// Everything `update` reacts to.
+#[derive(Debug, Clone)]
+pub enum Action {
+    Command(Command),
+    Edit(Edit),
+    Mouse(Mouse),
+    Resize {
+        width: u16,
+        height: u16,
+    },
+    /// The loader found this many capture files.
+    Discovered {
+        files: usize,
+    },
+    /// One file was read and its captures extracted with lenient acceptance `lenient`.
+    FileLoaded {
+        path: PathBuf,
+        captures: Vec<Loaded>,
+        lenient: bool,
+    },
+    /// The loader could not walk the root at all.
+    LoadFailed {
+        message: String,
+    },
+    /// Re-extracted outcomes (after `l`); stale generations are ignored.
+    Extracted {
+        generation: u64,
+        outcomes: Vec<(EntryId, Outcome)>,
+    },
+    /// These files may have changed (the watcher, or the editor returning): re-read them.
+    FilesChanged(Vec<PathBuf>),
+    /// A message for the footer (the result of an effect).
+    Notice {
+        text: String,
+        error: bool,
+    },
+    /// A termination signal: leave cleanly.
+    Terminate,
+}
+
+/// Work for the event loop.
+#[derive(Debug, Clone)]
+pub enum Effect {
+    /// Discover and read every capture under the root.
+    LoadAll { options: Options },
+    /// Re-read these files (a missing file means its captures are gone).
+    Reload {
+        paths: Vec<PathBuf>,
+        options: Options,
+    },
+    /// Re-extract these captures under a new generation.
+    Extract {
+        generation: u64,
+        captures: Vec<(EntryId, Arc<Capture>)>,
+        options: Options,
+    },
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Open a file in the user's editor, then re-read it.
+    Edit { path: PathBuf, line: Option<usize> },
+}

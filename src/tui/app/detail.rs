@@ -1,0 +1,170 @@
+//! The selected capture's three panes: their docs, wrapped rows and scroll.
+
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use crate::engine::Outcome;
+use crate::tui::action::EntryId;
+use crate::tui::detail;
+use crate::tui::doc::{Doc, Gutter, Paint};
+use crate::tui::layout::{inner, screen, PaneId};
+use crate::tui::rows::Rows;
+use crate::tui::search::Query;
+
+use super::entries::Entry;
+
+/// One pane: its doc wrapped at the pane's width, and where it is scrolled to.
+#[derive(Debug, Clone, Default)]
+pub struct PaneState {
+    pub doc: Doc,
+    pub rows: Rows,
+    /// The first row on screen.
+    pub scroll: usize,
+    /// Rows the pane shows.
+    pub height: usize,
+    /// Where to scroll once the width is known: the failure, the first change, the span.
+    target: Option<Target>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    /// Show this byte offset about a third down the pane, if it is not on the first page.
+    Offset(usize),
+    Bottom,
+    /// Keep this logical line on top (a rebuilt doc of the same capture).
+    Line(usize),
+}
+
+impl PaneState {
+    fn new(doc: Doc) -> PaneState {
+        let target = target(&doc);
+        PaneState {
+            doc,
+            target,
+            ..PaneState::default()
+        }
+    }
+
+    /// Wrap for the pane's rectangle (borders included); the top line stays on top.
+    fn fit(&mut self, outer: Rect) {
+        let area = inner(outer);
+        let width = usize::from(area.width)
+            .saturating_sub(self.doc.gutter_width())
+            .max(1);
+        self.height = usize::from(area.height);
+        if self.rows.width != width || (self.rows.is_empty() && !self.doc.lines.is_empty()) {
+            let top_line = self.rows.rows.get(self.scroll).map(|row| row.line);
+            self.rows = Rows::build(&self.doc, width);
+            self.scroll = top_line.map_or(0, |line| self.rows.first_row_of_line(line));
+            if let Some(target) = self.target.take() {
+                self.scroll = match target {
+                    Target::Line(line) => self.rows.first_row_of_line(line),
+                    Target::Bottom => self.rows.len(),
+                    Target::Offset(offset) => {
+                        let row = self.rows.row_of_offset(offset);
+                        if row >= self.height {
+                            row - self.height / 3
+                        } else {
+                            0
+                        }
+                    }
+                };
+            }
+        }
+        self.scroll = self.scroll.min(self.max_scroll());
+    }
+
+    pub fn max_scroll(&self) -> usize {
+        self.rows.len().saturating_sub(self.height)
+    }
+
+    pub fn scroll_by(&mut self, delta: isize) {
+        self.scroll = self
+            .scroll
+            .saturating_add_signed(delta)
+            .min(self.max_scroll());
+    }
+
+    pub fn scroll_to(&mut self, row: usize) {
+        self.scroll = row.min(self.max_scroll());
+    }
+}
+
+/// The first thing worth seeing in a doc.
+fn target(doc: &Doc) -> Option<Target> {
+    let mark = |paint: Paint| doc.marks.iter().find(|m| m.paint == paint).map(|m| m.start);
+    if let Some(offset) = mark(Paint::Failure) {
+        return Some(Target::Offset(offset));
+    }
+    if matches!(doc.trailer, Some((_, Paint::Failure))) {
+        return Some(Target::Bottom);
+    }
+    let change = doc
+        .lines
+        .iter()
+        .find(|line| matches!(line.gutter, Gutter::Diff { sign, .. } if sign != ' '));
+    change
+        .map(|line| line.start)
+        .or_else(|| mark(Paint::Accepted))
+        .map(Target::Offset)
+}
+
+/// The panes of the selected capture.
+#[derive(Debug, Clone)]
+pub struct Detail {
+    pub entry: EntryId,
+    /// The outcome the docs were built from; a new one means a rebuild.
+    pub outcome: Arc<Outcome>,
+    pub query: Option<Query>,
+    pub panes: [PaneState; 3],
+}
+
+impl Detail {
+    pub fn build(entry: &Entry, query: Option<&Query>) -> Detail {
+        let [raw, normalized, decoded] = detail::build(&entry.capture, &entry.outcome, query);
+        Detail {
+            entry: entry.id,
+            outcome: Arc::clone(&entry.outcome),
+            query: query.cloned(),
+            panes: [
+                PaneState::new(raw),
+                PaneState::new(normalized),
+                PaneState::new(decoded),
+            ],
+        }
+    }
+
+    /// Keep the place of `old`, an earlier build for the same capture.
+    pub fn keep_place(&mut self, old: &Detail) {
+        for (new, old) in self.panes.iter_mut().zip(&old.panes) {
+            let top_line = old.rows.rows.get(old.scroll).map_or(0, |row| row.line);
+            new.target = Some(Target::Line(top_line));
+        }
+    }
+
+    /// Whether this detail still shows `entry` as it is now.
+    pub fn shows(&self, entry: &Entry, query: Option<&Query>) -> bool {
+        self.entry == entry.id
+            && Arc::ptr_eq(&self.outcome, &entry.outcome)
+            && self.query.as_ref() == query
+    }
+
+    /// Re-wrap every pane for the screen, each at the width it has (or would have as a tab).
+    pub fn fit(&mut self, area: Rect, zoom: bool, current: PaneId) {
+        for pane in PaneId::ALL {
+            let layout = screen(area, zoom && pane == current, pane);
+            if let Some(outer) = layout.panes[pane.index()] {
+                self.panes[pane.index()].fit(outer);
+            }
+        }
+    }
+
+    pub fn pane(&self, pane: PaneId) -> &PaneState {
+        &self.panes[pane.index()]
+    }
+
+    pub fn pane_mut(&mut self, pane: PaneId) -> &mut PaneState {
+        &mut self.panes[pane.index()]
+    }
+}

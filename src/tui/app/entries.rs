@@ -1,0 +1,271 @@
+//! The captures the app knows, and the filtered, sorted view the list shows.
+//!
+//! Results arrive in bursts from background threads; adding is cheap and
+//! marks the view dirty, and [`Entries::settle`] re-sorts and re-filters once
+//! per burst.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::capture::Capture;
+use crate::engine::Outcome;
+use crate::tui::action::{EntryId, Loaded};
+use crate::tui::search::Query;
+
+use super::filter::{by_source, outcome_rank, Filter, Sort, Tally};
+
+/// One capture in the list.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub id: EntryId,
+    pub capture: Arc<Capture>,
+    pub outcome: Arc<Outcome>,
+    /// Where it was saved as a fixture this session.
+    pub saved: Option<PathBuf>,
+    /// Whether the current search matches its source or text.
+    pub matched: bool,
+}
+
+#[derive(Debug, Default)]
+pub struct Entries {
+    all: Vec<Entry>,
+    next_id: EntryId,
+    /// How many entries each file contributed, so a file seen for the first time needs no scan.
+    per_path: HashMap<PathBuf, usize>,
+    index: HashMap<EntryId, usize>,
+    /// Positions in `all` of the entries the list shows, in list order.
+    pub view: Vec<usize>,
+    pub filter: Filter,
+    pub sort: Sort,
+    /// The whole folder's mix, and the mix under the filter.
+    pub tally_all: Tally,
+    pub tally_view: Tally,
+    dirty: bool,
+}
+
+impl Entries {
+    pub fn len(&self) -> usize {
+        self.all.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty()
+    }
+
+    /// The entry at list position `position`.
+    pub fn at(&self, position: usize) -> Option<&Entry> {
+        self.view.get(position).and_then(|&i| self.all.get(i))
+    }
+
+    pub fn get(&self, id: EntryId) -> Option<&Entry> {
+        self.index.get(&id).and_then(|&i| self.all.get(i))
+    }
+
+    pub fn get_mut(&mut self, id: EntryId) -> Option<&mut Entry> {
+        let i = *self.index.get(&id)?;
+        self.dirty = true;
+        self.all.get_mut(i)
+    }
+
+    /// The list position of an entry, if the view shows it.
+    pub fn position(&self, id: EntryId) -> Option<usize> {
+        let i = *self.index.get(&id)?;
+        self.view.iter().position(|&v| v == i)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+        self.all.iter()
+    }
+
+    /// Replace everything read from `path` with `loaded` (empty when the file is gone).
+    /// A capture whose source was already listed keeps its id, so the selection stays put.
+    /// Returns the ids of the new entries.
+    pub fn replace_file(
+        &mut self,
+        path: &Path,
+        loaded: Vec<Loaded>,
+        query: Option<&Query>,
+    ) -> Vec<EntryId> {
+        let mut old_ids: HashMap<String, (EntryId, Option<PathBuf>)> = HashMap::new();
+        if self.per_path.remove(path).is_some() {
+            let mut kept = Vec::with_capacity(self.all.len());
+            for entry in self.all.drain(..) {
+                if entry.capture.path == path {
+                    old_ids.insert(entry.capture.source.clone(), (entry.id, entry.saved));
+                } else {
+                    kept.push(entry);
+                }
+            }
+            self.all = kept;
+            self.rebuild_index();
+        }
+        let mut ids = Vec::with_capacity(loaded.len());
+        if !loaded.is_empty() {
+            self.per_path.insert(path.to_path_buf(), loaded.len());
+        }
+        for Loaded { capture, outcome } in loaded {
+            let (id, saved) = old_ids.remove(&capture.source).unwrap_or_else(|| {
+                self.next_id += 1;
+                (self.next_id, None)
+            });
+            let matched = query.is_some_and(|q| matches(q, &capture));
+            self.index.insert(id, self.all.len());
+            self.all.push(Entry {
+                id,
+                capture: Arc::new(capture),
+                outcome: Arc::new(outcome),
+                saved,
+                matched,
+            });
+            ids.push(id);
+        }
+        self.dirty = true;
+        ids
+    }
+
+    /// Set a new outcome on an entry (after re-extraction).
+    pub fn set_outcome(&mut self, id: EntryId, outcome: Outcome) {
+        if let Some(entry) = self.get_mut(id) {
+            entry.outcome = Arc::new(outcome);
+        }
+    }
+
+    /// Re-run the search over every entry; returns how many match.
+    pub fn mark_matches(&mut self, query: Option<&Query>) -> usize {
+        let mut count = 0;
+        for entry in &mut self.all {
+            entry.matched = query.is_some_and(|q| matches(q, &entry.capture));
+            count += usize::from(entry.matched);
+        }
+        self.dirty = true;
+        count
+    }
+
+    pub fn set_filter(&mut self, filter: Filter) {
+        self.filter = filter;
+        self.dirty = true;
+    }
+
+    pub fn set_sort(&mut self, sort: Sort) {
+        self.sort = sort;
+        self.dirty = true;
+    }
+
+    /// Sort, filter and count again if anything changed since the last time.
+    pub fn settle(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        self.dirty = false;
+        self.all
+            .sort_by(|a, b| by_source(&a.capture.source, &b.capture.source));
+        self.rebuild_index();
+        let mut view: Vec<usize> = (0..self.all.len())
+            .filter(|&i| self.filter.matches(&self.all[i].outcome))
+            .collect();
+        if self.sort == Sort::Outcome {
+            // Stable: ties keep source order.
+            view.sort_by_key(|&i| outcome_rank(&self.all[i].outcome));
+        }
+        self.tally_all = Tally::default();
+        for entry in &self.all {
+            self.tally_all.add(&entry.outcome);
+        }
+        self.tally_view = Tally::default();
+        for &i in &view {
+            self.tally_view.add(&self.all[i].outcome);
+        }
+        self.view = view;
+    }
+
+    fn rebuild_index(&mut self) {
+        self.index = self
+            .all
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| (entry.id, i))
+            .collect();
+    }
+}
+
+/// Whether a search query matches a capture's source or raw text.
+pub fn matches(query: &Query, capture: &Capture) -> bool {
+    query.is_in(&capture.source) || capture.text.as_deref().is_ok_and(|text| query.is_in(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Layer;
+
+    fn loaded(source: &str, path: &str, layer: Option<Layer>) -> Loaded {
+        let mut capture = Capture::from_text(source, "text");
+        capture.path = PathBuf::from(path);
+        let outcome = match layer {
+            Some(layer) => Outcome {
+                layer: Some(layer),
+                value: Some(serde_json::json!({})),
+                ..Outcome::default()
+            },
+            None => Outcome::unreadable("gone"),
+        };
+        Loaded { capture, outcome }
+    }
+
+    #[test]
+    fn entries_sort_by_source_and_filter() {
+        let mut entries = Entries::default();
+        entries.replace_file(
+            Path::new("b"),
+            vec![loaded("b", "b", Some(Layer::Direct))],
+            None,
+        );
+        entries.replace_file(Path::new("a"), vec![loaded("a", "a", None)], None);
+        entries.settle();
+        let sources: Vec<&str> = (0..2)
+            .map(|i| entries.at(i).unwrap().capture.source.as_str())
+            .collect();
+        assert_eq!(sources, ["a", "b"]);
+        entries.set_filter(Filter::Failures);
+        entries.settle();
+        assert_eq!(entries.view.len(), 1);
+        assert_eq!(entries.tally_all.total, 2);
+        assert_eq!(entries.tally_view.total, 1);
+    }
+
+    #[test]
+    fn rereading_a_file_keeps_ids_by_source_and_drops_the_gone() {
+        let mut entries = Entries::default();
+        let first = entries.replace_file(
+            Path::new("log.jsonl"),
+            vec![
+                loaded("log.jsonl:1", "log.jsonl", None),
+                loaded("log.jsonl:2", "log.jsonl", None),
+            ],
+            None,
+        );
+        let again = entries.replace_file(
+            Path::new("log.jsonl"),
+            vec![loaded("log.jsonl:2", "log.jsonl", Some(Layer::Fenced))],
+            None,
+        );
+        entries.settle();
+        assert_eq!(again, [first[1]]);
+        assert_eq!(entries.len(), 1);
+        assert!(entries.get(first[0]).is_none());
+        entries.replace_file(Path::new("log.jsonl"), Vec::new(), None);
+        entries.settle();
+        assert!(entries.is_empty());
+    }
+
+    #[test]
+    fn search_marks_sources_and_texts() {
+        let mut entries = Entries::default();
+        entries.replace_file(Path::new("a"), vec![loaded("alpha", "a", None)], None);
+        entries.replace_file(Path::new("b"), vec![loaded("beta", "b", None)], None);
+        assert_eq!(entries.mark_matches(Query::new("alp").as_ref()), 1);
+        assert_eq!(entries.mark_matches(Query::new("TEXT").as_ref()), 0);
+        assert_eq!(entries.mark_matches(Query::new("text").as_ref()), 2);
+    }
+}

@@ -1,0 +1,221 @@
+//! The app state. `update` (in [`update`]) is the only thing that changes it;
+//! rendering reads it.
+
+mod detail;
+mod entries;
+mod filter;
+mod navigate;
+mod update;
+
+use std::path::PathBuf;
+
+use ratatui::layout::Rect;
+
+use crate::engine::Options;
+
+use super::action::EntryId;
+use super::keys::Mode;
+use super::layout::{screen, PaneId, Screen};
+use super::search::Query;
+use super::theme::Theme;
+
+pub use detail::{Detail, PaneState};
+pub use entries::{Entries, Entry};
+pub use filter::{Filter, Sort, Tally};
+pub use update::update;
+
+/// What does not change while the app runs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The file or folder the captures come from.
+    pub root: PathBuf,
+    /// Where fixtures are saved.
+    pub fixtures: PathBuf,
+    /// The config file's path, as help shows it.
+    pub config_path: String,
+    pub mouse: bool,
+    pub watch: bool,
+}
+
+/// Where keys go: the list, or the current pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Focus {
+    #[default]
+    List,
+    Pane,
+}
+
+/// What is drawn over the main screen and takes the keys.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Overlay {
+    #[default]
+    None,
+    Help {
+        scroll: usize,
+    },
+    Filter {
+        cursor: usize,
+    },
+    Search {
+        text: String,
+    },
+}
+
+/// A message in the footer until the next key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Background work still running, for the footer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Capture files found, once the walk is done.
+    pub files_total: Option<usize>,
+    pub files_done: usize,
+    pub extract_total: usize,
+    pub extract_done: usize,
+}
+
+impl Progress {
+    pub fn loading(&self) -> bool {
+        match self.files_total {
+            None => true,
+            Some(total) => self.files_done < total,
+        }
+    }
+
+    pub fn extracting(&self) -> bool {
+        self.extract_done < self.extract_total
+    }
+}
+
+#[derive(Debug)]
+pub struct App {
+    pub settings: Settings,
+    pub theme: Theme,
+    pub options: Options,
+    pub area: Rect,
+    pub entries: Entries,
+    pub selected: Option<EntryId>,
+    /// The selected row's position in the list.
+    pub cursor: usize,
+    /// The first list row on screen.
+    pub list_offset: usize,
+    pub focus: Focus,
+    /// The pane shown as a tab, zoomed, or focused.
+    pub pane: PaneId,
+    pub zoom: bool,
+    pub overlay: Overlay,
+    pub query: Option<Query>,
+    pub detail: Option<Detail>,
+    pub notice: Option<Notice>,
+    pub progress: Progress,
+    /// Bumped on each full re-extraction; older results are dropped.
+    pub generation: u64,
+    /// Whether the initial walk failed (the footer says why).
+    pub load_error: Option<String>,
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(settings: Settings, theme: Theme, options: Options, area: Rect) -> App {
+        App {
+            settings,
+            theme,
+            options,
+            area,
+            entries: Entries::default(),
+            selected: None,
+            cursor: 0,
+            list_offset: 0,
+            focus: Focus::List,
+            pane: PaneId::Raw,
+            zoom: false,
+            overlay: Overlay::None,
+            query: None,
+            detail: None,
+            notice: None,
+            progress: Progress::default(),
+            generation: 0,
+            load_error: None,
+            quit: false,
+        }
+    }
+
+    /// Which keys are live.
+    pub fn mode(&self) -> Mode {
+        match self.overlay {
+            Overlay::None => Mode::Normal,
+            Overlay::Help { .. } => Mode::Help,
+            Overlay::Filter { .. } => Mode::Menu,
+            Overlay::Search { .. } => Mode::Prompt,
+        }
+    }
+
+    pub fn screen(&self) -> Screen {
+        screen(self.area, self.zoom, self.pane)
+    }
+
+    pub fn selected_entry(&self) -> Option<&Entry> {
+        self.selected.and_then(|id| self.entries.get(id))
+    }
+
+    /// Rows of the list on screen (inside its border).
+    pub fn list_height(&self) -> usize {
+        self.screen()
+            .list
+            .map_or(0, |rect| usize::from(rect.height.saturating_sub(2)))
+    }
+
+    /// Bring the view, the selection, the panes and the scroll positions in line
+    /// with the data. Cheap when nothing changed; the event loop calls it once
+    /// per burst of events, before drawing.
+    pub fn settle(&mut self) {
+        self.entries.settle();
+        let len = self.entries.view.len();
+        if let Some(position) = self.selected.and_then(|id| self.entries.position(id)) {
+            self.cursor = position;
+        } else {
+            self.cursor = self.cursor.min(len.saturating_sub(1));
+        }
+        self.selected = self.entries.at(self.cursor).map(|entry| entry.id);
+        let height = self.list_height().max(1);
+        if self.cursor < self.list_offset {
+            self.list_offset = self.cursor;
+        } else if self.cursor >= self.list_offset + height {
+            self.list_offset = self.cursor + 1 - height;
+        }
+        self.list_offset = self.list_offset.min(len.saturating_sub(height));
+        let current = self.selected.and_then(|id| self.entries.get(id));
+        match current {
+            None => self.detail = None,
+            Some(entry) => {
+                let fresh = self
+                    .detail
+                    .as_ref()
+                    .is_some_and(|detail| detail.shows(entry, self.query.as_ref()));
+                if !fresh {
+                    let mut detail = Detail::build(entry, self.query.as_ref());
+                    if let Some(old) = self.detail.as_ref().filter(|d| d.entry == entry.id) {
+                        // A re-extraction or a new search keeps the user's place.
+                        detail.keep_place(old);
+                    }
+                    self.detail = Some(detail);
+                }
+            }
+        }
+        if let Some(detail) = &mut self.detail {
+            detail.fit(self.area, self.zoom, self.pane);
+        }
+    }
+
+    /// The fixtures saved this session, for the exit summary.
+    pub fn saved(&self) -> Vec<PathBuf> {
+        self.entries
+            .iter()
+            .filter_map(|entry| entry.saved.clone())
+            .collect()
+    }
+}

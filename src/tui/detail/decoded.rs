@@ -1,0 +1,76 @@
+//! The Decoded pane: the value pretty-printed and coloured, the warnings with
+//! their detail, and the trace of every candidate tried.
+
+use crate::engine::Outcome;
+use crate::tui::doc::{Doc, DocBuilder, Paint};
+
+use super::{json, trace, LineIndex};
+
+pub fn doc(lines: &LineIndex, outcome: &Outcome) -> Doc {
+    let mut builder = DocBuilder::new();
+    let title = match (&outcome.value, &outcome.failure) {
+        (Some(value), None) => {
+            json::write(&mut builder, value);
+            value_title(value)
+        }
+        (_, Some(failure)) => {
+            builder.push(&format!("no value: {}", failure.kind.as_str()), Paint::Bad);
+            if let Some(defect) = failure.defect {
+                builder.push(&format!(" ({})", defect.as_str()), Paint::Bad);
+            }
+            builder.blank();
+            builder.push_lines(&failure.message, Paint::Plain);
+            "no value".to_string()
+        }
+        (None, None) => {
+            builder.push("no value", Paint::Note);
+            builder.blank();
+            "no value".to_string()
+        }
+    };
+    if !outcome.warnings.is_empty() {
+        heading(&mut builder, "warnings");
+        for warning in &outcome.warnings {
+            builder.push(&format!("! {}", warning.kind.as_str()), Paint::Literal);
+            if let Some(offset) = warning.offset {
+                let (line, column) = lines.line_column(offset);
+                builder.push(&format!(" at {line}:{column}"), Paint::Note);
+            }
+            builder.blank();
+            if !warning.message.is_empty() {
+                builder.push("    ", Paint::Plain);
+                builder.push(&warning.message, Paint::Plain);
+                builder.blank();
+            }
+        }
+    }
+    heading(&mut builder, "trace");
+    trace::write(&mut builder, lines, outcome);
+    if let Some(reading) = outcome.lenient.as_ref().filter(|r| !r.accepted) {
+        if let Some(value) = &reading.value {
+            heading(&mut builder, "lenient reading (NOT ACCEPTED) would give");
+            json::write(&mut builder, value);
+        }
+    }
+    builder.finish(title)
+}
+
+fn heading(builder: &mut DocBuilder, text: &str) {
+    if !builder.line_is_empty() {
+        builder.blank();
+    }
+    builder.blank();
+    builder.push(text, Paint::Heading);
+    builder.blank();
+}
+
+fn value_title(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Object(map) => format!("object, {} keys", map.len()),
+        serde_json::Value::Array(items) => format!("array, {} items", items.len()),
+        serde_json::Value::String(_) => "string".to_string(),
+        serde_json::Value::Number(_) => "number".to_string(),
+        serde_json::Value::Bool(_) => "boolean".to_string(),
+        serde_json::Value::Null => "null".to_string(),
+    }
+}

@@ -1,0 +1,120 @@
+//! Pretty-printing a decoded value with its tokens coloured.
+//!
+//! The value is already a `serde_json::Value`, so walking it gives every
+//! token's kind for free: no syntax highlighter, no start-up cost, and the
+//! palette stays within the theme's ANSI colours.
+
+use serde_json::Value;
+
+use crate::tui::doc::{DocBuilder, Gutter, Paint};
+
+/// Nesting drawn before the rest is elided; the engine's depth limit is far lower.
+const MAX_DEPTH: usize = 512;
+
+/// Append `value` pretty-printed (two-space indent), one doc line per text line.
+pub fn write(builder: &mut DocBuilder, value: &Value) {
+    write_value(builder, value, 0);
+    builder.end_line(Gutter::None);
+}
+
+/// `value` pretty-printed as plain text, as `y` copies it.
+pub fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}
+
+fn write_value(builder: &mut DocBuilder, value: &Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        builder.push("…", Paint::Note);
+        return;
+    }
+    match value {
+        Value::Null => builder.push("null", Paint::Literal),
+        Value::Bool(flag) => builder.push(if *flag { "true" } else { "false" }, Paint::Literal),
+        Value::Number(number) => builder.push(&number.to_string(), Paint::Num),
+        Value::String(text) => builder.push(&quoted(text), Paint::Str),
+        Value::Array(items) if items.is_empty() => builder.push("[]", Paint::Plain),
+        Value::Object(map) if map.is_empty() => builder.push("{}", Paint::Plain),
+        Value::Array(items) => {
+            builder.push("[", Paint::Plain);
+            builder.end_line(Gutter::None);
+            for (index, item) in items.iter().enumerate() {
+                indent(builder, depth + 1);
+                write_value(builder, item, depth + 1);
+                close_item(builder, index + 1 < items.len());
+            }
+            indent(builder, depth);
+            builder.push("]", Paint::Plain);
+        }
+        Value::Object(map) => {
+            builder.push("{", Paint::Plain);
+            builder.end_line(Gutter::None);
+            for (index, (key, item)) in map.iter().enumerate() {
+                indent(builder, depth + 1);
+                builder.push(&quoted(key), Paint::Key);
+                builder.push(": ", Paint::Plain);
+                write_value(builder, item, depth + 1);
+                close_item(builder, index + 1 < map.len());
+            }
+            indent(builder, depth);
+            builder.push("}", Paint::Plain);
+        }
+    }
+}
+
+fn close_item(builder: &mut DocBuilder, more: bool) {
+    if more {
+        builder.push(",", Paint::Plain);
+    }
+    builder.end_line(Gutter::None);
+}
+
+fn indent(builder: &mut DocBuilder, depth: usize) {
+    builder.push(&"  ".repeat(depth.min(MAX_DEPTH)), Paint::Plain);
+}
+
+fn quoted(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("\"{text}\""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lines(value: &Value) -> Vec<String> {
+        let mut builder = DocBuilder::new();
+        write(&mut builder, value);
+        let doc = builder.finish("");
+        doc.lines
+            .iter()
+            .map(|line| doc.text[line.start..line.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn matches_serde_pretty_printing() {
+        let value = json!({"b": [1, true, null, {}], "a": {"s": "x\ny"}, "e": []});
+        assert_eq!(lines(&value).join("\n"), pretty(&value));
+    }
+
+    #[test]
+    fn tokens_carry_their_kind() {
+        let mut builder = DocBuilder::new();
+        write(&mut builder, &json!({"k": 1.5}));
+        let doc = builder.finish("");
+        let kinds: Vec<(String, Paint)> = doc
+            .tokens
+            .iter()
+            .filter(|t| !doc.text[t.start..t.end].trim().is_empty())
+            .map(|t| (doc.text[t.start..t.end].to_string(), t.paint))
+            .collect();
+        assert!(kinds.contains(&("\"k\"".to_string(), Paint::Key)));
+        assert!(kinds.contains(&("1.5".to_string(), Paint::Num)));
+    }
+
+    #[test]
+    fn scalars_print_on_one_line() {
+        assert_eq!(lines(&json!("s")), ["\"s\""]);
+        assert_eq!(lines(&json!(null)), ["null"]);
+    }
+}

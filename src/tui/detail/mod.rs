@@ -1,0 +1,112 @@
+//! The three panes' content for one capture: raw, normalized, decoded.
+//!
+//! Built once when a capture is selected (or its outcome changes); rendering
+//! only reads the result.
+
+mod decoded;
+mod diff;
+mod json;
+mod normalized;
+mod raw;
+mod trace;
+
+use crate::capture::Capture;
+use crate::engine::Outcome;
+
+use super::doc::{note, Doc};
+use super::search::Query;
+
+pub use json::pretty;
+
+/// Raw, normalized and decoded, in pane order.
+pub fn build(capture: &Capture, outcome: &Outcome, query: Option<&Query>) -> [Doc; 3] {
+    match &capture.text {
+        Ok(raw) => {
+            let lines = LineIndex::new(raw);
+            [
+                raw::doc(raw, &lines, outcome, query),
+                normalized::doc(raw, &lines, outcome),
+                decoded::doc(&lines, outcome),
+            ]
+        }
+        Err(unreadable) => {
+            let message = format!("unreadable: {}", unreadable.message);
+            [
+                note("unreadable", &message),
+                note("unreadable", "nothing was read, so nothing was normalized"),
+                decoded::doc(&LineIndex::new(""), outcome),
+            ]
+        }
+    }
+}
+
+/// Line starts of a text, to turn byte offsets into line:column.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, byte)| byte == b'\n')
+                .map(|(at, _)| at + 1),
+        );
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset).max(1)
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let line = self.line(offset);
+        let start = self.starts[line - 1];
+        let end = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let column = self.text.get(start..end).map_or(0, |s| s.chars().count()) + 1;
+        (line, column)
+    }
+}
+
+/// The largest char boundary at or before `offset`.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The byte range of the character at `offset` (empty at the end of the text).
+pub fn char_range(text: &str, offset: usize) -> (usize, usize) {
+    let start = floor_char_boundary(text, offset);
+    let len = text[start..].chars().next().map_or(0, char::len_utf8);
+    (start, start + len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_become_lines_and_columns() {
+        let index = LineIndex::new("ab\ncé\nx");
+        assert_eq!(index.line_column(0), (1, 1));
+        assert_eq!(index.line_column(2), (1, 3));
+        assert_eq!(index.line_column(3), (2, 1));
+        assert_eq!(index.line_column(6), (2, 3));
+        assert_eq!(index.line_column(7), (3, 1));
+        assert_eq!(index.line_column(99), (3, 2));
+    }
+
+    #[test]
+    fn char_ranges_respect_boundaries() {
+        assert_eq!(char_range("cé", 2), (1, 3));
+        assert_eq!(char_range("c", 5), (1, 1));
+    }
+}

@@ -1,0 +1,171 @@
+//! The Raw pane: the text exactly as it is, with what extraction found marked.
+
+use std::sync::Arc;
+
+use crate::engine::{FailureKind, Outcome};
+use crate::tui::doc::{Doc, DocLine, Gutter, Paint, Styled};
+use crate::tui::search::Query;
+
+use super::{char_range, LineIndex};
+
+/// Search hits marked in one pane; more would only slow the frame down.
+const MATCH_LIMIT: usize = 10_000;
+
+pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query>) -> Doc {
+    let span = outcome.span;
+    let mut marks = Vec::new();
+    if let Some((start, end)) = span {
+        marks.push(styled(start, end, Paint::Accepted));
+    }
+    marks.extend(dim_regions(raw));
+    for repair in &outcome.repairs {
+        let (start, end) = char_range(raw, repair.offset);
+        marks.push(styled(start, end, Paint::Repair));
+    }
+    let mut trailer = None;
+    if let Some(failure) = &outcome.failure {
+        if failure.kind != FailureKind::Unreadable {
+            let (start, end) = char_range(raw, failure.offset);
+            if start < end {
+                marks.push(styled(start, end, Paint::Failure));
+            } else {
+                trailer = Some((
+                    format!("◀ the text ends here: {}", failure.kind.as_str()),
+                    Paint::Failure,
+                ));
+            }
+        }
+    }
+    if let Some(query) = query {
+        for (start, end) in query.find_all(raw, MATCH_LIMIT) {
+            marks.push(styled(start, end, Paint::Match));
+        }
+    }
+    let title = format!(
+        "{} bytes, {} lines",
+        raw.len(),
+        lines.line(raw.len().saturating_sub(1))
+    );
+    let mut doc = numbered(raw, 0, 1, span, marks, &title);
+    doc.trailer = trailer;
+    doc
+}
+
+/// A slice of the raw text with raw line numbers: `text` starts at raw byte
+/// `base` on raw line `first_line`; `span` and `marks` are in raw offsets.
+pub fn numbered(
+    text: &str,
+    base: usize,
+    first_line: usize,
+    span: Option<(usize, usize)>,
+    marks: Vec<Styled>,
+    title: &str,
+) -> Doc {
+    let mut doc_lines = Vec::new();
+    let mut start = 0;
+    let pieces: Vec<&str> = text.split('\n').collect();
+    let count = if text.ends_with('\n') {
+        pieces.len() - 1
+    } else {
+        pieces.len()
+    };
+    for (index, piece) in pieces.iter().take(count.max(1)).enumerate() {
+        let end = start + piece.len();
+        let marked = span.is_some_and(|(s, e)| base + start < e.max(s + 1) && base + end >= s);
+        doc_lines.push(DocLine {
+            start,
+            end,
+            gutter: Gutter::Number {
+                number: first_line + index,
+                marked,
+            },
+        });
+        start = end + 1;
+    }
+    let mut marks: Vec<Styled> = marks
+        .into_iter()
+        .filter_map(|mark| {
+            if mark.end <= base {
+                return None;
+            }
+            let start = mark.start.saturating_sub(base).min(text.len());
+            let end = mark.end.saturating_sub(base).min(text.len());
+            (start < end).then_some(styled(start, end, mark.paint))
+        })
+        .collect();
+    marks.sort_by_key(|mark| mark.start);
+    Doc {
+        title: title.to_string(),
+        text: Arc::from(text),
+        lines: doc_lines,
+        tokens: Vec::new(),
+        marks,
+        trailer: None,
+    }
+}
+
+fn styled(start: usize, end: usize, paint: Paint) -> Styled {
+    Styled { start, end, paint }
+}
+
+/// Fence lines and `<think>` blocks: packaging, not content, so drawn dim.
+fn dim_regions(raw: &str) -> Vec<Styled> {
+    let mut regions = Vec::new();
+    let mut at = 0;
+    for line in raw.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            regions.push(styled(at, at + line.trim_end().len(), Paint::Dim));
+        }
+        at += line.len();
+    }
+    let mut from = 0;
+    while let Some(open) = raw[from..].find("<think>").map(|i| i + from) {
+        let close = raw[open..]
+            .find("</think>")
+            .map_or(raw.len(), |i| open + i + "</think>".len());
+        regions.push(styled(open, close, Paint::Dim));
+        from = close;
+    }
+    regions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_and_think_blocks_are_dimmed() {
+        let raw = "<think>hm</think>\n```json\n{}\n```\n";
+        let regions = dim_regions(raw);
+        let texts: Vec<&str> = regions.iter().map(|r| &raw[r.start..r.end]).collect();
+        assert_eq!(texts, ["```json", "```", "<think>hm</think>"]);
+        assert_eq!(dim_regions("<think>open").len(), 1);
+    }
+
+    #[test]
+    fn numbered_lines_mark_the_span_and_drop_the_final_break() {
+        let raw = "a\n{\"x\":1}\nb\n";
+        let doc = numbered(raw, 0, 1, Some((2, 9)), Vec::new(), "");
+        assert_eq!(doc.lines.len(), 3);
+        let marked: Vec<bool> = doc
+            .lines
+            .iter()
+            .map(|line| matches!(line.gutter, Gutter::Number { marked: true, .. }))
+            .collect();
+        assert_eq!(marked, [false, true, false]);
+    }
+
+    #[test]
+    fn marks_shift_into_a_slice() {
+        let doc = numbered(
+            "bc",
+            1,
+            1,
+            None,
+            vec![styled(2, 3, Paint::Failure), styled(0, 1, Paint::Dim)],
+            "",
+        );
+        assert_eq!(doc.marks, [styled(1, 2, Paint::Failure)]);
+    }
+}

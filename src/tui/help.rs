@@ -1,0 +1,94 @@
+//! The help overlay's content: the key table by group, then what the marks mean.
+
+use super::app::Settings;
+use super::keys::{Group, BINDINGS};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HelpLine {
+    Heading(&'static str),
+    Key { keys: String, help: &'static str },
+    Text(String),
+    Blank,
+}
+
+/// Every line of the help overlay.
+pub fn lines(settings: &Settings) -> Vec<HelpLine> {
+    let mut lines = Vec::new();
+    for group in Group::ALL {
+        lines.push(HelpLine::Heading(group.title()));
+        for binding in BINDINGS.iter().filter(|b| b.group == group) {
+            let keys = binding
+                .keys
+                .iter()
+                .map(|key| key.label())
+                .collect::<Vec<_>>()
+                .join(" ");
+            lines.push(HelpLine::Key {
+                keys,
+                help: binding.help,
+            });
+        }
+        lines.push(HelpLine::Blank);
+    }
+    lines.push(HelpLine::Heading("What you see"));
+    for text in LEGEND {
+        lines.push(HelpLine::Text(text.to_string()));
+    }
+    lines.push(HelpLine::Text(if settings.mouse {
+        "mouse: on (--mouse); the wheel scrolls, a click selects; hold Shift to select text"
+            .to_string()
+    } else {
+        "mouse: off; start with --mouse to scroll and click with it".to_string()
+    }));
+    lines.push(HelpLine::Blank);
+    lines.push(HelpLine::Heading("Files"));
+    lines.push(HelpLine::Text(format!(
+        "captures: {}",
+        settings.root.display()
+    )));
+    lines.push(HelpLine::Text(format!(
+        "fixtures: {}",
+        settings.fixtures.display()
+    )));
+    lines.push(HelpLine::Text(format!(
+        "config:   {}",
+        settings.config_path
+    )));
+    lines
+}
+
+const LEGEND: &[&str] = &[
+    "badges: direct fenced scanned lenient (accepted), or the failure kind:",
+    "        truncated no-json invalid schema unreadable",
+    "list marks: R repaired  W warnings  S saved as a fixture",
+    "Raw: ▎ beside lines of the accepted span; accepted text bold; the failure",
+    "     reversed; repaired bytes underlined; fences and <think> dimmed",
+    "invisible characters: ␉ tab  ␍ carriage return  ␛ escape  ⟨BOM⟩  ⟨U+200B⟩",
+    "Normalized: - raw line, + what the parser saw; changed words underlined",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn every_binding_and_the_config_path_appear() {
+        let settings = Settings {
+            root: PathBuf::from("caps"),
+            fixtures: PathBuf::from("fixtures"),
+            config_path: "/home/u/.config/jxray/config.toml".to_string(),
+            mouse: false,
+            watch: false,
+        };
+        let lines = lines(&settings);
+        let keys = lines
+            .iter()
+            .filter(|l| matches!(l, HelpLine::Key { .. }))
+            .count();
+        assert_eq!(keys, BINDINGS.len());
+        assert!(lines.contains(&HelpLine::Text(
+            "config:   /home/u/.config/jxray/config.toml".to_string()
+        )));
+    }
+}

@@ -1,0 +1,554 @@
+//! The key table: each binding declared once. It drives dispatch, the footer
+//! hints and the help overlay, so the three can never disagree.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::action::{Action, Command, Edit};
+
+/// Which keys are live: the main screen or an overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    Help,
+    Menu,
+    Prompt,
+}
+
+/// Sections of the help overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Move,
+    Panes,
+    Find,
+    Act,
+    General,
+    Overlays,
+}
+
+impl Group {
+    pub const ALL: [Group; 6] = [
+        Group::Move,
+        Group::Panes,
+        Group::Find,
+        Group::Act,
+        Group::General,
+        Group::Overlays,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Move => "Move",
+            Group::Panes => "Panes",
+            Group::Find => "Find",
+            Group::Act => "Act",
+            Group::General => "General",
+            Group::Overlays => "In menus and prompts",
+        }
+    }
+}
+
+/// A key and its modifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub modifiers: KeyModifiers,
+}
+
+const fn key(ch: char) -> Key {
+    Key {
+        code: KeyCode::Char(ch),
+        modifiers: KeyModifiers::NONE,
+    }
+}
+
+const fn ctrl(ch: char) -> Key {
+    Key {
+        code: KeyCode::Char(ch),
+        modifiers: KeyModifiers::CONTROL,
+    }
+}
+
+const fn code(code: KeyCode) -> Key {
+    Key {
+        code,
+        modifiers: KeyModifiers::NONE,
+    }
+}
+
+impl Key {
+    /// How the key is written in hints and help: `j`, `↓`, `Ctrl-d`, `PgDn`.
+    pub fn label(self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "Space".to_string(),
+            KeyCode::Char(ch) => ch.to_string(),
+            KeyCode::Down => "↓".to_string(),
+            KeyCode::Up => "↑".to_string(),
+            KeyCode::Left => "←".to_string(),
+            KeyCode::Right => "→".to_string(),
+            KeyCode::Home => "Home".to_string(),
+            KeyCode::End => "End".to_string(),
+            KeyCode::PageDown => "PgDn".to_string(),
+            KeyCode::PageUp => "PgUp".to_string(),
+            KeyCode::Tab => "Tab".to_string(),
+            KeyCode::BackTab => "Shift-Tab".to_string(),
+            KeyCode::Enter => "Enter".to_string(),
+            KeyCode::Esc => "Esc".to_string(),
+            KeyCode::Backspace => "Backspace".to_string(),
+            KeyCode::F(n) => format!("F{n}"),
+            other => format!("{other:?}"),
+        };
+        if self.modifiers.contains(KeyModifiers::CONTROL) {
+            format!("Ctrl-{base}")
+        } else {
+            base
+        }
+    }
+}
+
+/// One entry of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    pub command: Command,
+    pub keys: &'static [Key],
+    pub modes: &'static [Mode],
+    pub group: Group,
+    /// What the help overlay says.
+    pub help: &'static str,
+    /// The footer's word for it, if it earns a place there.
+    pub hint: Option<&'static str>,
+    /// A command whose first key the footer shows with this one: `j/k move`.
+    pub pair: Option<Command>,
+}
+
+const NORMAL: &[Mode] = &[Mode::Normal];
+const SCROLLING: &[Mode] = &[Mode::Normal, Mode::Help, Mode::Menu];
+const OVERLAYS: &[Mode] = &[Mode::Help, Mode::Menu, Mode::Prompt];
+const EVERYWHERE: &[Mode] = &[Mode::Normal, Mode::Help, Mode::Menu, Mode::Prompt];
+
+const fn bind(
+    command: Command,
+    keys: &'static [Key],
+    modes: &'static [Mode],
+    group: Group,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        command,
+        keys,
+        modes,
+        group,
+        help,
+        hint: None,
+        pair: None,
+    }
+}
+
+const fn hinted(binding: Binding, hint: &'static str, pair: Option<Command>) -> Binding {
+    Binding {
+        hint: Some(hint),
+        pair,
+        ..binding
+    }
+}
+
+use Command as C;
+
+/// Every binding. Order is the order of the footer and of each help section.
+pub const BINDINGS: &[Binding] = &[
+    hinted(
+        bind(
+            C::Down,
+            &[key('j'), code(KeyCode::Down)],
+            SCROLLING,
+            Group::Move,
+            "next capture, or scroll the focused pane down",
+        ),
+        "move",
+        Some(C::Up),
+    ),
+    bind(
+        C::Up,
+        &[key('k'), code(KeyCode::Up)],
+        SCROLLING,
+        Group::Move,
+        "previous capture, or scroll the focused pane up",
+    ),
+    bind(
+        C::Top,
+        &[key('g'), code(KeyCode::Home)],
+        SCROLLING,
+        Group::Move,
+        "first capture / top of the pane",
+    ),
+    bind(
+        C::Bottom,
+        &[key('G'), code(KeyCode::End)],
+        SCROLLING,
+        Group::Move,
+        "last capture / bottom of the pane",
+    ),
+    bind(
+        C::PageDown,
+        &[code(KeyCode::PageDown)],
+        SCROLLING,
+        Group::Move,
+        "one page down",
+    ),
+    bind(
+        C::PageUp,
+        &[code(KeyCode::PageUp)],
+        SCROLLING,
+        Group::Move,
+        "one page up",
+    ),
+    bind(
+        C::HalfDown,
+        &[ctrl('d')],
+        SCROLLING,
+        Group::Move,
+        "half a page down",
+    ),
+    bind(
+        C::HalfUp,
+        &[ctrl('u')],
+        SCROLLING,
+        Group::Move,
+        "half a page up",
+    ),
+    hinted(
+        bind(
+            C::NextFailure,
+            &[key(']')],
+            NORMAL,
+            Group::Move,
+            "next failing capture",
+        ),
+        "failure",
+        Some(C::PrevFailure),
+    ),
+    bind(
+        C::PrevFailure,
+        &[key('[')],
+        NORMAL,
+        Group::Move,
+        "previous failing capture",
+    ),
+    hinted(
+        bind(
+            C::NextPane,
+            &[code(KeyCode::Tab)],
+            NORMAL,
+            Group::Panes,
+            "focus the next pane (list → Raw → Normalized → Decoded)",
+        ),
+        "pane",
+        None,
+    ),
+    bind(
+        C::PrevPane,
+        &[code(KeyCode::BackTab)],
+        NORMAL,
+        Group::Panes,
+        "focus the previous pane",
+    ),
+    bind(
+        C::FocusRaw,
+        &[key('1')],
+        NORMAL,
+        Group::Panes,
+        "focus Raw: the text exactly as it is",
+    ),
+    bind(
+        C::FocusNormalized,
+        &[key('2')],
+        NORMAL,
+        Group::Panes,
+        "focus Normalized: the candidate the parser saw, repairs as a diff",
+    ),
+    bind(
+        C::FocusDecoded,
+        &[key('3')],
+        NORMAL,
+        Group::Panes,
+        "focus Decoded: the value, warnings and the trace",
+    ),
+    hinted(
+        bind(
+            C::Zoom,
+            &[code(KeyCode::Enter)],
+            NORMAL,
+            Group::Panes,
+            "zoom the focused pane (again to leave)",
+        ),
+        "zoom",
+        None,
+    ),
+    hinted(
+        bind(
+            C::Search,
+            &[key('/')],
+            NORMAL,
+            Group::Find,
+            "search sources and raw texts",
+        ),
+        "search",
+        None,
+    ),
+    bind(
+        C::SearchNext,
+        &[key('n')],
+        NORMAL,
+        Group::Find,
+        "next capture matching the search",
+    ),
+    bind(
+        C::SearchPrev,
+        &[key('N')],
+        NORMAL,
+        Group::Find,
+        "previous capture matching the search",
+    ),
+    hinted(
+        bind(
+            C::Filter,
+            &[key('f')],
+            NORMAL,
+            Group::Find,
+            "filter the list by outcome",
+        ),
+        "filter",
+        None,
+    ),
+    bind(
+        C::Sort,
+        &[key('t')],
+        NORMAL,
+        Group::Find,
+        "sort by source or by outcome",
+    ),
+    hinted(
+        bind(
+            C::ToggleLenient,
+            &[key('l')],
+            NORMAL,
+            Group::Act,
+            "toggle lenient acceptance and re-extract everything",
+        ),
+        "lenient",
+        None,
+    ),
+    hinted(
+        bind(
+            C::Copy,
+            &[key('y')],
+            NORMAL,
+            Group::Act,
+            "copy the decoded value (OSC 52)",
+        ),
+        "copy",
+        None,
+    ),
+    hinted(
+        bind(
+            C::Edit,
+            &[key('o')],
+            NORMAL,
+            Group::Act,
+            "open the capture in $EDITOR, re-read it on return",
+        ),
+        "edit",
+        None,
+    ),
+    hinted(
+        bind(
+            C::Help,
+            &[key('?'), code(KeyCode::F(1))],
+            &[Mode::Normal, Mode::Help],
+            Group::General,
+            "this help (again to close)",
+        ),
+        "help",
+        None,
+    ),
+    bind(
+        C::Back,
+        &[code(KeyCode::Esc)],
+        EVERYWHERE,
+        Group::General,
+        "close an overlay, leave zoom, or return to the list",
+    ),
+    hinted(
+        bind(
+            C::Quit,
+            &[key('q'), ctrl('c')],
+            NORMAL,
+            Group::General,
+            "quit (Ctrl-c quits from anywhere)",
+        ),
+        "quit",
+        None,
+    ),
+    bind(C::Quit, &[ctrl('c')], OVERLAYS, Group::Overlays, "quit"),
+    bind(
+        C::Back,
+        &[key('q')],
+        &[Mode::Help, Mode::Menu],
+        Group::Overlays,
+        "close the overlay",
+    ),
+    bind(
+        C::Confirm,
+        &[code(KeyCode::Enter)],
+        &[Mode::Menu, Mode::Prompt],
+        Group::Overlays,
+        "apply the choice or the search",
+    ),
+];
+
+/// Crossterm reports `G` as Shift+g and Shift-Tab as Shift+BackTab; the table
+/// spells them without Shift.
+fn normalize(event: &KeyEvent) -> Key {
+    let mut modifiers = event.modifiers & (KeyModifiers::CONTROL | KeyModifiers::SHIFT);
+    if matches!(event.code, KeyCode::Char(_) | KeyCode::BackTab) {
+        modifiers.remove(KeyModifiers::SHIFT);
+    }
+    let code = match (event.code, modifiers.contains(KeyModifiers::CONTROL)) {
+        (KeyCode::Char(ch), true) => KeyCode::Char(ch.to_ascii_lowercase()),
+        (code, _) => code,
+    };
+    Key { code, modifiers }
+}
+
+/// The command a key runs in a mode, from the table.
+pub fn command_for(mode: Mode, event: &KeyEvent) -> Option<Command> {
+    let key = normalize(event);
+    BINDINGS
+        .iter()
+        .find(|binding| binding.modes.contains(&mode) && binding.keys.contains(&key))
+        .map(|binding| binding.command)
+}
+
+/// The action a key press means in a mode: a table command, or typing in a prompt.
+pub fn action_for(mode: Mode, event: &KeyEvent) -> Option<Action> {
+    if let Some(command) = command_for(mode, event) {
+        return Some(Action::Command(command));
+    }
+    if mode != Mode::Prompt {
+        return None;
+    }
+    let key = normalize(event);
+    match (key.code, key.modifiers) {
+        (KeyCode::Backspace, _) => Some(Action::Edit(Edit::Backspace)),
+        (KeyCode::Char('u'), KeyModifiers::CONTROL) => Some(Action::Edit(Edit::Clear)),
+        (KeyCode::Char(ch), KeyModifiers::NONE) => {
+            Some(Action::Edit(Edit::Insert(event_char(event, ch))))
+        }
+        _ => None,
+    }
+}
+
+/// The typed character, with its case as typed.
+fn event_char(event: &KeyEvent, normalized: char) -> char {
+    match event.code {
+        KeyCode::Char(ch) => ch,
+        _ => normalized,
+    }
+}
+
+/// The keys of the first binding of `command` in `mode`, as written in help.
+pub fn keys_label(command: Command, mode: Mode) -> String {
+    BINDINGS
+        .iter()
+        .find(|binding| binding.command == command && binding.modes.contains(&mode))
+        .map(|binding| {
+            binding
+                .keys
+                .iter()
+                .map(|key| key.label())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+/// The footer's hints for a mode: (`keys`, `word`), in table order.
+pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
+    BINDINGS
+        .iter()
+        .filter(|binding| binding.modes.contains(&mode))
+        .filter_map(|binding| {
+            let hint = binding.hint?;
+            let mut keys = binding.keys.first()?.label();
+            if let Some(pair) = binding.pair {
+                let other = BINDINGS
+                    .iter()
+                    .find(|b| b.command == pair && b.modes.contains(&mode))
+                    .and_then(|b| b.keys.first());
+                if let Some(other) = other {
+                    keys = format!("{keys}/{}", other.label());
+                }
+            }
+            Some((keys, hint))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn keys_dispatch_per_mode() {
+        let j = press(KeyCode::Char('j'), KeyModifiers::NONE);
+        assert_eq!(command_for(Mode::Normal, &j), Some(Command::Down));
+        assert_eq!(command_for(Mode::Help, &j), Some(Command::Down));
+        assert_eq!(
+            action_for(Mode::Prompt, &j).map(|a| format!("{a:?}")),
+            Some("Edit(Insert('j'))".into())
+        );
+        let shift_g = press(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(command_for(Mode::Normal, &shift_g), Some(Command::Bottom));
+        let back_tab = press(KeyCode::BackTab, KeyModifiers::SHIFT);
+        assert_eq!(
+            command_for(Mode::Normal, &back_tab),
+            Some(Command::PrevPane)
+        );
+    }
+
+    #[test]
+    fn ctrl_c_quits_everywhere_and_q_only_closes_overlays() {
+        let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        for mode in [Mode::Normal, Mode::Help, Mode::Menu, Mode::Prompt] {
+            assert_eq!(command_for(mode, &ctrl_c), Some(Command::Quit), "{mode:?}");
+        }
+        let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
+        assert_eq!(command_for(Mode::Normal, &q), Some(Command::Quit));
+        assert_eq!(command_for(Mode::Help, &q), Some(Command::Back));
+        assert!(command_for(Mode::Prompt, &q).is_none());
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_mode() {
+        for mode in [Mode::Normal, Mode::Help, Mode::Menu, Mode::Prompt] {
+            let mut seen = Vec::new();
+            for binding in BINDINGS.iter().filter(|b| b.modes.contains(&mode)) {
+                for key in binding.keys {
+                    assert!(!seen.contains(key), "{:?} bound twice in {mode:?}", key);
+                    seen.push(*key);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hints_come_from_the_table() {
+        let hints = hints(Mode::Normal);
+        assert_eq!(hints[0], ("j/k".to_string(), "move"));
+        assert!(hints.contains(&("?".to_string(), "help")));
+        assert_eq!(keys_label(Command::HalfDown, Mode::Normal), "Ctrl-d");
+    }
+}

@@ -1,0 +1,22 @@
+//! The triage workbench: `jxray [PATH]`.
+//!
+//! Data flows one way: the loader reads captures and runs the engine in the
+//! background, results arrive as [`Action`]s, [`update`] changes the
+//! [`App`], and [`ui::render`] draws it. Keys come from one table
+//! ([`keys`]) that also writes the footer and the help.
+
+pub mod action;
+pub mod app;
+pub mod detail;
+pub mod doc;
+pub mod help;
+pub mod keys;
+pub mod layout;
+pub mod rows;
+pub mod sanitize;
+pub mod search;
+pub mod theme;
+pub mod ui;
+
+pub use action::{Action, Command, Effect};
+pub use app::{update, App, Settings};

@@ -1,0 +1,120 @@
+//! The footer: key hints (or a prompt or a notice) over the layer mix.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use crate::tui::app::{App, Filter, Overlay, Tally};
+use crate::tui::keys::hints;
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    if area.height == 0 {
+        return;
+    }
+    let top = Rect::new(area.x, area.y, area.width, 1);
+    if area.height == 1 {
+        // One line: what the user is typing or was told, else the mix.
+        let line = prompt_or_notice(app).unwrap_or_else(|| mix(app));
+        line.render(top, buf);
+        return;
+    }
+    prompt_or_notice(app)
+        .unwrap_or_else(|| key_hints(app, usize::from(area.width)))
+        .render(top, buf);
+    let bottom = Rect::new(area.x, area.y + 1, area.width, 1);
+    mix(app).render(bottom, buf);
+}
+
+fn prompt_or_notice(app: &App) -> Option<Line<'static>> {
+    let theme = &app.theme;
+    if let Overlay::Search { text } = &app.overlay {
+        return Some(Line::from(vec![
+            Span::styled("/", theme.key_hint()),
+            Span::raw(crate::tui::sanitize::printable(text)),
+            Span::styled("▏", theme.strong()),
+            Span::styled("   Enter search  Esc cancel", theme.label()),
+        ]));
+    }
+    let notice = app.notice.as_ref()?;
+    let style = if notice.error {
+        theme.error()
+    } else {
+        theme.notice()
+    };
+    Some(Line::styled(notice.text.clone(), style))
+}
+
+/// As many hints of the current mode as fit.
+fn key_hints(app: &App, width: usize) -> Line<'static> {
+    let theme = &app.theme;
+    let mut spans = Vec::new();
+    let mut used = 0;
+    for (keys, word) in hints(app.mode()) {
+        let len = keys.chars().count() + 1 + word.len() + 2;
+        if used + len > width {
+            break;
+        }
+        used += len;
+        spans.push(Span::styled(keys, theme.key_hint()));
+        spans.push(Span::raw(format!(" {word}  ")));
+    }
+    Line::from(spans)
+}
+
+/// "12 captures: fenced 8 · truncated 3 · invalid 1 │ filter …: 4 │ loading 3/40 files".
+fn mix(app: &App) -> Line<'static> {
+    let theme = &app.theme;
+    let mut spans = tally_spans(app, &app.entries.tally_all);
+    if app.entries.filter != Filter::All {
+        spans.push(Span::styled(" │ ", theme.label()));
+        spans.push(Span::styled(
+            format!("{} ", app.entries.filter.label()),
+            theme.strong(),
+        ));
+        spans.extend(tally_spans(app, &app.entries.tally_view));
+    }
+    if app.options.accept_lenient {
+        spans.push(Span::styled(" │ ", theme.label()));
+        spans.push(Span::styled("lenient on", theme.badge("lenient")));
+    }
+    let progress = &app.progress;
+    if progress.loading() {
+        spans.push(Span::styled(" │ ", theme.label()));
+        let text = match progress.files_total {
+            None => "finding captures…".to_string(),
+            Some(total) => format!("loading {}/{total} files", progress.files_done),
+        };
+        spans.push(Span::styled(text, theme.strong()));
+    }
+    if progress.extracting() {
+        spans.push(Span::styled(" │ ", theme.label()));
+        spans.push(Span::styled(
+            format!(
+                "re-extracting {}/{}",
+                progress.extract_done, progress.extract_total
+            ),
+            theme.strong(),
+        ));
+    }
+    Line::from(spans)
+}
+
+fn tally_spans(app: &App, tally: &Tally) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let noun = if tally.total == 1 {
+        "capture"
+    } else {
+        "captures"
+    };
+    let mut spans = vec![Span::raw(format!("{} {noun}", tally.total))];
+    for (index, (badge, count)) in tally.parts().into_iter().enumerate() {
+        spans.push(Span::styled(
+            if index == 0 { ": " } else { " · " },
+            theme.label(),
+        ));
+        spans.push(Span::styled(badge, theme.badge(badge)));
+        spans.push(Span::raw(format!(" {count}")));
+    }
+    spans
+}

@@ -1,0 +1,143 @@
+//! The header over the panes: where the capture came from and what happened.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use crate::capture::Capture;
+use crate::engine::{Outcome, RepairKind};
+use crate::tui::app::App;
+use crate::tui::doc::Paint;
+use crate::tui::sanitize::printable;
+use crate::tui::theme::Theme;
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(entry) = app.selected_entry() else {
+        return;
+    };
+    let theme = &app.theme;
+    let lines = [
+        origin(&entry.capture, theme),
+        summary(&entry.outcome, theme),
+        detail(&entry.outcome, theme),
+    ];
+    for (offset, line) in lines.into_iter().enumerate().take(usize::from(area.height)) {
+        let row = Rect::new(
+            area.x + 1,
+            area.y + offset as u16,
+            area.width.saturating_sub(1),
+            1,
+        );
+        line.render(row, buf);
+    }
+}
+
+/// Source, provider, stop reason.
+fn origin(capture: &Capture, theme: &Theme) -> Line<'static> {
+    let mut spans = vec![Span::styled(printable(&capture.source), theme.strong())];
+    if let Some(provider) = capture.provider {
+        spans.push(label("  provider ", theme));
+        spans.push(Span::raw(provider.as_str()));
+    }
+    spans.push(label("  stop ", theme));
+    spans.push(Span::raw(
+        capture
+            .stop_reason
+            .as_deref()
+            .map_or("(none)".to_string(), printable),
+    ));
+    Line::from(spans)
+}
+
+/// Badge, layer and span, repairs, warnings.
+fn summary(outcome: &Outcome, theme: &Theme) -> Line<'static> {
+    let badge = outcome.badge();
+    let mut spans = vec![Span::styled(
+        if outcome.ok() {
+            format!("✓ {badge}")
+        } else {
+            format!("✗ {badge}")
+        },
+        theme.badge(badge),
+    )];
+    if let Some((start, end)) = outcome.span {
+        spans.push(label("  span ", theme));
+        spans.push(Span::raw(format!("{start}..{end}")));
+    }
+    spans.push(label("  repairs ", theme));
+    spans.push(Span::raw(repairs(outcome)));
+    spans.push(label("  warnings ", theme));
+    let warnings: Vec<&str> = outcome.warning_kinds().iter().map(|k| k.as_str()).collect();
+    spans.push(Span::raw(if warnings.is_empty() {
+        "none".to_string()
+    } else {
+        warnings.join(", ")
+    }));
+    Line::from(spans)
+}
+
+/// The failure, exactly: kind, defect, line:column, message.
+fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
+    match &outcome.failure {
+        Some(failure) => {
+            let defect = failure
+                .defect
+                .map(|d| format!(" ({})", d.as_str()))
+                .unwrap_or_default();
+            Line::from(vec![
+                Span::styled(
+                    format!(
+                        "{}{defect} at {}:{}",
+                        failure.kind.as_str(),
+                        failure.line,
+                        failure.column
+                    ),
+                    theme.paint(Paint::Bad),
+                ),
+                Span::raw("  "),
+                Span::raw(printable(&failure.message)),
+            ])
+        }
+        None => {
+            let lenient = outcome
+                .lenient
+                .as_ref()
+                .filter(|r| r.accepted)
+                .map(|_| "accepted after meaning-changing fixes (lenient acceptance is on)");
+            Line::from(Span::styled(
+                lenient.unwrap_or("decoded").to_string(),
+                theme.paint(Paint::Note),
+            ))
+        }
+    }
+}
+
+/// "raw-control-char ×2, escaped-backtick" or "none".
+fn repairs(outcome: &Outcome) -> String {
+    let mut counts: Vec<(RepairKind, usize)> = Vec::new();
+    for repair in &outcome.repairs {
+        match counts.iter_mut().find(|(kind, _)| *kind == repair.kind) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((repair.kind, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return "none".to_string();
+    }
+    counts
+        .iter()
+        .map(|(kind, n)| {
+            if *n == 1 {
+                kind.as_str().to_string()
+            } else {
+                format!("{} ×{n}", kind.as_str())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn label(text: &'static str, theme: &Theme) -> Span<'static> {
+    Span::styled(text, theme.label())
+}

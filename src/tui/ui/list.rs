@@ -1,0 +1,133 @@
+//! The capture list: badge in words, marks, source.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+
+use crate::tui::app::{App, Entry, Filter, Focus};
+use crate::tui::doc::Paint;
+use crate::tui::sanitize::{display_width, printable};
+
+/// The widest badge, `unreadable`.
+const BADGE_WIDTH: usize = 10;
+
+pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let focused = app.focus == Focus::List;
+    let entries = &app.entries;
+    let mut title = format!(" Captures {}/{} ", entries.view.len(), entries.len());
+    if entries.filter != Filter::All {
+        title.push_str(&format!("· {} ", entries.filter.label()));
+    }
+    let sort = format!(" {} ", entries.sort.label());
+    let block = Block::bordered()
+        .border_style(theme.border(focused))
+        .title(Span::styled(title, theme.title(focused)))
+        .title_bottom(Line::from(sort).right_aligned());
+    let area = block.inner(outer);
+    block.render(outer, buf);
+    if entries.view.is_empty() {
+        Line::styled(empty_message(app), theme.paint(Paint::Note)).render(area, buf);
+        return;
+    }
+    for offset in 0..usize::from(area.height) {
+        let position = app.list_offset + offset;
+        let Some(entry) = entries.at(position) else {
+            break;
+        };
+        let row = Rect::new(area.x, area.y + offset as u16, area.width, 1);
+        let selected = position == app.cursor;
+        row_line(app, entry, usize::from(area.width)).render(row, buf);
+        if selected {
+            let mut style = theme.selected();
+            if focused {
+                style = style.add_modifier(Modifier::BOLD);
+            }
+            buf.set_style(row, style);
+        }
+    }
+}
+
+fn empty_message(app: &App) -> String {
+    if let Some(error) = &app.load_error {
+        return error.clone();
+    }
+    if app.progress.loading() {
+        return "loading…".to_string();
+    }
+    if app.entries.is_empty() {
+        format!("no captures found in {}", app.settings.root.display())
+    } else {
+        format!(
+            "no capture is {}; press f to change the filter",
+            app.entries.filter.label()
+        )
+    }
+}
+
+fn row_line(app: &App, entry: &Entry, width: usize) -> Line<'static> {
+    let theme = &app.theme;
+    let outcome = &entry.outcome;
+    let badge = outcome.badge();
+    let marks = [
+        (!outcome.repairs.is_empty(), 'R'),
+        (!outcome.warnings.is_empty(), 'W'),
+        (entry.saved.is_some(), 'S'),
+    ];
+    let marks: String = marks
+        .iter()
+        .map(|&(on, ch)| if on { ch } else { ' ' })
+        .collect();
+    let room = width.saturating_sub(BADGE_WIDTH + 1 + 3 + 1);
+    let source = shorten_left(&printable(&entry.capture.source), room);
+    let source_style = if entry.matched && app.query.is_some() {
+        Style::new().add_modifier(Modifier::UNDERLINED)
+    } else {
+        Style::new()
+    };
+    Line::from(vec![
+        Span::styled(format!("{badge:<BADGE_WIDTH$}"), theme.badge(badge)),
+        Span::raw(" "),
+        Span::styled(marks, theme.strong()),
+        Span::raw(" "),
+        Span::styled(source, source_style),
+    ])
+}
+
+/// Keep the end of a path (the file name), cutting the front with `…`.
+pub fn shorten_left(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for ch in text.chars().rev() {
+        let w = display_width(ch.encode_utf8(&mut [0; 4]));
+        if used + w > width {
+            break;
+        }
+        used += w;
+        kept.push(ch);
+    }
+    let mut out = String::from("…");
+    out.extend(kept.into_iter().rev());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_sources_keep_their_file_name() {
+        assert_eq!(shorten_left("runs/2026/a.txt", 8), "…6/a.txt");
+        assert_eq!(shorten_left("a.txt", 8), "a.txt");
+        assert_eq!(shorten_left("a.txt", 0), "");
+        assert_eq!(shorten_left("東京東京", 5), "…東京");
+    }
+}

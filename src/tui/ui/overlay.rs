@@ -1,0 +1,94 @@
+//! What is drawn over the screen: the help and the filter menu.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Widget};
+
+use crate::tui::app::{App, Filter};
+use crate::tui::help::{self, HelpLine};
+use crate::tui::layout::{centered, help_area};
+
+pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let outer = help_area(area);
+    let lines = help::lines(&app.settings);
+    let block = Block::bordered()
+        .border_style(theme.border(true))
+        .title(Span::styled(" Help: jxray keys ", theme.title(true)))
+        .title_bottom(Line::from(" Esc close ").right_aligned());
+    let inner = block.inner(outer);
+    Clear.render(outer, buf);
+    block.render(outer, buf);
+    let scroll = scroll.min(lines.len().saturating_sub(usize::from(inner.height)));
+    for (offset, line) in lines
+        .iter()
+        .skip(scroll)
+        .take(usize::from(inner.height))
+        .enumerate()
+    {
+        let row = Rect::new(
+            inner.x + 1,
+            inner.y + offset as u16,
+            inner.width.saturating_sub(1),
+            1,
+        );
+        let line = match line {
+            HelpLine::Heading(text) => Line::styled(*text, theme.title(false)),
+            HelpLine::Key { keys, help } => Line::from(vec![
+                Span::styled(format!("  {keys:<16}"), theme.key_hint()),
+                Span::raw(format!(" {help}")),
+            ]),
+            HelpLine::Text(text) => Line::raw(format!("  {text}")),
+            HelpLine::Blank => Line::raw(""),
+        };
+        line.render(row, buf);
+    }
+}
+
+/// The filter menu, each choice with how many captures it would show.
+pub fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let choices = Filter::choices();
+    let outer = centered(area, 36, choices.len() as u16 + 2);
+    let block = Block::bordered()
+        .border_style(theme.border(true))
+        .title(Span::styled(" Filter by outcome ", theme.title(true)));
+    let inner = block.inner(outer);
+    Clear.render(outer, buf);
+    block.render(outer, buf);
+    let first = cursor.saturating_sub(usize::from(inner.height).saturating_sub(1));
+    for (offset, (index, filter)) in choices
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(usize::from(inner.height))
+        .enumerate()
+    {
+        let count = app
+            .entries
+            .iter()
+            .filter(|e| filter.matches(&e.outcome))
+            .count();
+        let label = filter.label();
+        let style = match filter {
+            Filter::Layer(_) | Filter::Failure(_) => theme.badge(label),
+            _ => theme.strong(),
+        };
+        let marker = if *filter == app.entries.filter {
+            "•"
+        } else {
+            " "
+        };
+        let row = Rect::new(inner.x, inner.y + offset as u16, inner.width, 1);
+        Line::from(vec![
+            Span::raw(format!(" {marker} ")),
+            Span::styled(format!("{label:<16}"), style),
+            Span::raw(format!("{count:>8}")),
+        ])
+        .render(row, buf);
+        if index == cursor {
+            buf.set_style(row, theme.selected());
+        }
+    }
+}
