@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     name = "jxray",
     version,
     about = "See why a language model's JSON did not parse: raw, normalized and decoded side by side",
-    after_help = "Run `jxray check PATH` for a report without the terminal UI.",
+    after_help = after_help(),
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -29,6 +29,14 @@ pub struct Cli {
 
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+/// Help's closing words, with the config file's path (it differs per platform).
+fn after_help() -> String {
+    format!(
+        "Run `jxray check PATH` for a report without the terminal UI.\nConfig file: {}",
+        jxray::config::path_for_help()
+    )
 }
 
 #[derive(Debug, Args, Clone)]

@@ -1,6 +1,7 @@
 //! The `jxray` binary: parse arguments, run one command, map the result to an exit code.
 
 mod cli;
+mod commands;
 
 use std::process::ExitCode;
 
@@ -8,6 +9,8 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
-    let _ = cli;
+    if cli.command.is_none() {
+        return commands::tui::run(&cli);
+    }
     ExitCode::SUCCESS
 }

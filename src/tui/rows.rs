@@ -33,33 +33,13 @@ impl Rows {
         let mut rows = Vec::with_capacity(doc.lines.len());
         for (index, line) in doc.lines.iter().enumerate() {
             let text = doc.text.get(line.start..line.end).unwrap_or("");
-            let mut row_start = line.start;
-            let mut column = 0;
-            let mut first = true;
-            for (offset, ch) in text.char_indices() {
-                let at = line.start + offset;
-                let glyph_width = glyph(ch, column).width();
-                if column > 0 && column + glyph_width > width {
-                    rows.push(Row {
-                        line: index,
-                        start: row_start,
-                        end: at,
-                        first,
-                    });
-                    first = false;
-                    row_start = at;
-                    column = 0;
-                    // Tab stops restart with the row.
-                    column += glyph(ch, 0).width();
-                } else {
-                    column += glyph_width;
-                }
-            }
-            rows.push(Row {
-                line: index,
-                start: row_start,
-                end: line.end,
-                first,
+            wrap_line(text, line.start, width, |start, end, first| {
+                rows.push(Row {
+                    line: index,
+                    start,
+                    end,
+                    first,
+                })
             });
         }
         Rows {
@@ -89,6 +69,42 @@ impl Rows {
             .partition_point(|row| row.start <= offset)
             .saturating_sub(1)
     }
+}
+
+/// Split one line (starting at byte `base`) into rows of at most `width`
+/// columns, breaking after a space when one is in the second half of the row
+/// so that words stay whole, and anywhere otherwise (long tokens, minified JSON).
+fn wrap_line(text: &str, base: usize, width: usize, mut emit: impl FnMut(usize, usize, bool)) {
+    let mut row_start = 0;
+    let mut column = 0;
+    let mut first = true;
+    // The byte just after the last space in this row, when it is past half the width.
+    let mut after_space: Option<usize> = None;
+    for (offset, ch) in text.char_indices() {
+        let glyph_width = glyph(ch, column).width();
+        if column > 0 && column + glyph_width > width {
+            let cut = after_space.filter(|&at| at > row_start).unwrap_or(offset);
+            emit(base + row_start, base + cut, first);
+            first = false;
+            row_start = cut;
+            after_space = None;
+            // Tab stops restart with the row: measure what moved down again.
+            column = columns(&text[cut..offset]);
+        }
+        column += glyph(ch, column).width();
+        if ch == ' ' && column * 2 > width {
+            after_space = Some(offset + 1);
+        }
+    }
+    emit(base + row_start, base + text.len(), first);
+}
+
+fn columns(text: &str) -> usize {
+    let mut column = 0;
+    for ch in text.chars() {
+        column += glyph(ch, column).width();
+    }
+    column
 }
 
 #[cfg(test)]
@@ -130,6 +146,16 @@ mod tests {
         let doc = doc(&["東京東", "a\u{200b}b"]);
         let rows = Rows::build(&doc, 4);
         assert_eq!(texts(&doc, &rows), ["東京", "東", "a", "\u{200b}", "b"]);
+    }
+
+    #[test]
+    fn words_stay_whole_when_a_space_allows() {
+        let doc = doc(&["the quick brown fox", "abcdefghij klm"]);
+        let rows = Rows::build(&doc, 10);
+        assert_eq!(
+            texts(&doc, &rows),
+            ["the quick ", "brown fox", "abcdefghij", " klm"]
+        );
     }
 
     #[test]

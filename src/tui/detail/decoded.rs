@@ -2,7 +2,7 @@
 //! their detail, and the trace of every candidate tried.
 
 use crate::engine::Outcome;
-use crate::tui::doc::{Doc, DocBuilder, Paint};
+use crate::tui::doc::{count, Doc, DocBuilder, Paint};
 
 use super::{json, trace, LineIndex};
 
@@ -64,10 +64,11 @@ fn heading(builder: &mut DocBuilder, text: &str) {
     builder.blank();
 }
 
-fn value_title(value: &serde_json::Value) -> String {
+/// "object, 3 keys": what kind of value, and how big.
+pub fn value_title(value: &serde_json::Value) -> String {
     match value {
-        serde_json::Value::Object(map) => format!("object, {} keys", map.len()),
-        serde_json::Value::Array(items) => format!("array, {} items", items.len()),
+        serde_json::Value::Object(map) => format!("object, {}", count(map.len(), "key")),
+        serde_json::Value::Array(items) => format!("array, {}", count(items.len(), "item")),
         serde_json::Value::String(_) => "string".to_string(),
         serde_json::Value::Number(_) => "number".to_string(),
         serde_json::Value::Bool(_) => "boolean".to_string(),

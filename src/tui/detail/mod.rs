@@ -16,6 +16,7 @@ use crate::engine::Outcome;
 use super::doc::{note, Doc};
 use super::search::Query;
 
+pub use decoded::value_title;
 pub use json::pretty;
 
 /// Raw, normalized and decoded, in pane order.

@@ -5,7 +5,7 @@
 //! meant), or else the rejected candidate with the failure marked.
 
 use crate::engine::{FailureKind, Layer, LenientReading, Outcome, Verdict};
-use crate::tui::doc::{note, Doc, DocBuilder, Paint, Styled};
+use crate::tui::doc::{count, note, Doc, DocBuilder, Paint, Styled};
 
 use super::raw::numbered;
 use super::{char_range, diff, LineIndex};
@@ -132,14 +132,6 @@ fn rejected_candidate(raw: &str, lines: &LineIndex, outcome: &Outcome) -> Doc {
         ));
     }
     doc
-}
-
-fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 fn dedup<'a>(items: &[&'a str]) -> Vec<&'a str> {

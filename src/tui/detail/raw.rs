@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::engine::{FailureKind, Outcome};
-use crate::tui::doc::{Doc, DocLine, Gutter, Paint, Styled};
+use crate::tui::doc::{count, Doc, DocLine, Gutter, Paint, Styled};
 use crate::tui::search::Query;
 
 use super::{char_range, LineIndex};
@@ -42,9 +42,9 @@ pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query
         }
     }
     let title = format!(
-        "{} bytes, {} lines",
-        raw.len(),
-        lines.line(raw.len().saturating_sub(1))
+        "{}, {}",
+        count(raw.len(), "byte"),
+        count(lines.line(raw.len().saturating_sub(1)), "line")
     );
     let mut doc = numbered(raw, 0, 1, span, marks, &title);
     doc.trailer = trailer;

@@ -6,8 +6,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use crate::capture::Capture;
-use crate::engine::{Outcome, RepairKind};
+use crate::engine::{Layer, Outcome, RepairKind};
 use crate::tui::app::App;
+use crate::tui::detail::value_title;
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::printable;
 use crate::tui::theme::Theme;
@@ -100,15 +101,24 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             ])
         }
         None => {
-            let lenient = outcome
-                .lenient
-                .as_ref()
-                .filter(|r| r.accepted)
-                .map(|_| "accepted after meaning-changing fixes (lenient acceptance is on)");
-            Line::from(Span::styled(
-                lenient.unwrap_or("decoded").to_string(),
-                theme.paint(Paint::Note),
-            ))
+            let mut spans = Vec::new();
+            if let Some(value) = &outcome.value {
+                spans.push(label("value ", theme));
+                spans.push(Span::raw(value_title(value)));
+            }
+            if outcome.layer == Some(Layer::Lenient) {
+                spans.push(Span::styled(
+                    "  accepted after meaning-changing fixes (lenient acceptance is on)",
+                    theme.badge("lenient"),
+                ));
+            } else if let Some(warning) = outcome.warnings.first() {
+                spans.push(Span::styled(
+                    format!("  ! {}: ", warning.kind.as_str()),
+                    theme.paint(Paint::Literal),
+                ));
+                spans.push(Span::raw(printable(&warning.message)));
+            }
+            Line::from(spans)
         }
     }
 }

@@ -10,8 +10,6 @@ use crate::tui::app::{App, Entry, Filter, Focus};
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
 
-/// The widest badge, `unreadable`.
-const BADGE_WIDTH: usize = 10;
 
 pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
@@ -32,14 +30,21 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
         Line::styled(empty_message(app), theme.paint(Paint::Note)).render(area, buf);
         return;
     }
-    for offset in 0..usize::from(area.height) {
-        let position = app.list_offset + offset;
+    let visible = app.list_offset..app.list_offset + usize::from(area.height);
+    // Badges are as wide as the widest on screen, leaving the most room for sources.
+    let badge_width = visible
+        .clone()
+        .filter_map(|position| entries.at(position))
+        .map(|entry| entry.outcome.badge().len())
+        .max()
+        .unwrap_or(0);
+    for (offset, position) in visible.enumerate() {
         let Some(entry) = entries.at(position) else {
             break;
         };
         let row = Rect::new(area.x, area.y + offset as u16, area.width, 1);
         let selected = position == app.cursor;
-        row_line(app, entry, usize::from(area.width)).render(row, buf);
+        row_line(app, entry, badge_width, usize::from(area.width)).render(row, buf);
         if selected {
             let mut style = theme.selected();
             if focused {
@@ -67,7 +72,7 @@ fn empty_message(app: &App) -> String {
     }
 }
 
-fn row_line(app: &App, entry: &Entry, width: usize) -> Line<'static> {
+fn row_line(app: &App, entry: &Entry, badge_width: usize, width: usize) -> Line<'static> {
     let theme = &app.theme;
     let outcome = &entry.outcome;
     let badge = outcome.badge();
@@ -80,7 +85,7 @@ fn row_line(app: &App, entry: &Entry, width: usize) -> Line<'static> {
         .iter()
         .map(|&(on, ch)| if on { ch } else { ' ' })
         .collect();
-    let room = width.saturating_sub(BADGE_WIDTH + 1 + 3 + 1);
+    let room = width.saturating_sub(badge_width + 1 + 3 + 1);
     let source = shorten_left(&printable(&entry.capture.source), room);
     let source_style = if entry.matched && app.query.is_some() {
         Style::new().add_modifier(Modifier::UNDERLINED)
@@ -88,7 +93,7 @@ fn row_line(app: &App, entry: &Entry, width: usize) -> Line<'static> {
         Style::new()
     };
     Line::from(vec![
-        Span::styled(format!("{badge:<BADGE_WIDTH$}"), theme.badge(badge)),
+        Span::styled(format!("{badge:<badge_width$}"), theme.badge(badge)),
         Span::raw(" "),
         Span::styled(marks, theme.strong()),
         Span::raw(" "),

@@ -1,0 +1,3 @@
+//! Binary-side glue: one module per command.
+
+pub mod tui;

@@ -1,0 +1,132 @@
+//! `jxray [PATH]`: from the command line to the terminal UI and back.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use jxray::capture::LoadOptions;
+use jxray::config::{self, Config, ThemeName};
+use jxray::engine::{Options, Pick};
+use jxray::tui::theme::Theme;
+use jxray::tui::{Settings, Summary};
+
+use crate::cli::{Cli, ColorChoice, ExtractionArgs, PickChoice, ThemeChoice};
+
+/// Run the TUI; errors become one line on stderr and exit status 2.
+pub fn run(cli: &Cli) -> ExitCode {
+    match run_tui(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("jxray: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!(
+            "jxray: the terminal UI needs a terminal; for a report run `jxray check {}`",
+            cli.path.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    if !cli.path.exists() {
+        anyhow::bail!("{}: no such file or folder; check the path", cli.path.display());
+    }
+    let config = Config::load()?;
+    let theme = match cli.ui.theme {
+        Some(ThemeChoice::Dark) => ThemeName::Dark,
+        Some(ThemeChoice::Light) => ThemeName::Light,
+        None => config.theme.unwrap_or_default(),
+    };
+    let color = use_color(cli.ui.color, std::env::var_os("NO_COLOR").as_deref());
+    // crossterm honours NO_COLOR on its own; make it agree with --color.
+    crossterm::style::force_color_output(color);
+    let settings = Settings {
+        root: cli.path.clone(),
+        fixtures: cli
+            .ui
+            .fixtures
+            .clone()
+            .or(config.fixtures)
+            .unwrap_or_else(|| PathBuf::from("fixtures")),
+        config_path: config::path_for_help(),
+        mouse: cli.ui.mouse,
+        watch: cli.watch,
+    };
+    let load = LoadOptions {
+        max_bytes: cli.extraction.max_bytes,
+    };
+    let summary = jxray::tui::run(
+        settings,
+        Theme::new(theme, color),
+        options(&cli.extraction),
+        load,
+    )
+    .context("the terminal failed")?;
+    println!("{}", summary_line(&cli.path, &summary));
+    if !summary.saved.is_empty() {
+        println!("saved {} fixture(s):", summary.saved.len());
+        for path in &summary.saved {
+            println!("  {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--color` against `NO_COLOR` (set and non-empty means no colour).
+fn use_color(choice: ColorChoice, no_color: Option<&std::ffi::OsStr>) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => no_color.is_none_or(|value| value.is_empty()),
+    }
+}
+
+fn options(args: &ExtractionArgs) -> Options {
+    Options {
+        accept_lenient: args.accept_lenient,
+        pick: match args.pick {
+            PickChoice::First => Pick::First,
+            PickChoice::Last => Pick::Last,
+        },
+        ..Options::default()
+    }
+}
+
+/// "jxray: 42 captures in assets/demo: fenced 12 · truncated 3 · …"
+fn summary_line(path: &Path, summary: &Summary) -> String {
+    let parts: Vec<String> = summary
+        .tally
+        .parts()
+        .iter()
+        .map(|(badge, count)| format!("{badge} {count}"))
+        .collect();
+    let noun = if summary.tally.total == 1 { "capture" } else { "captures" };
+    let mut line = format!("jxray: {} {noun} in {}", summary.tally.total, path.display());
+    if !parts.is_empty() {
+        line.push_str(": ");
+        line.push_str(&parts.join(" · "));
+    }
+    if summary.lenient {
+        line.push_str(" (lenient acceptance on)");
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_follows_flag_then_no_color() {
+        assert!(use_color(ColorChoice::Auto, None));
+        assert!(use_color(ColorChoice::Auto, Some(OsStr::new(""))));
+        assert!(!use_color(ColorChoice::Auto, Some(OsStr::new("1"))));
+        assert!(use_color(ColorChoice::Always, Some(OsStr::new("1"))));
+        assert!(!use_color(ColorChoice::Never, None));
+    }
+}

@@ -1,0 +1,114 @@
+//! Reading and extracting in the background, so the first frame never waits.
+//!
+//! Files are read and extracted in parallel (rayon); each file's captures go
+//! to the event loop as one action as soon as they are ready, and the list
+//! fills while the user already looks at it.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::thread;
+
+use rayon::prelude::*;
+
+use crate::capture::{self, Capture, LoadOptions};
+use crate::engine::Options;
+
+use super::action::{Action, EntryId, Loaded};
+use super::event::Event;
+
+/// Captures re-extracted per message: small enough for steady progress,
+/// large enough to keep the channel quiet.
+const EXTRACT_CHUNK: usize = 64;
+
+#[derive(Clone)]
+pub struct Loader {
+    root: PathBuf,
+    load: LoadOptions,
+    events: Sender<Event>,
+    /// The newest extraction generation; older work stops early.
+    generation: Arc<AtomicU64>,
+}
+
+impl Loader {
+    pub fn new(root: PathBuf, load: LoadOptions, events: Sender<Event>) -> Loader {
+        Loader {
+            root,
+            load,
+            events,
+            generation: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Find every capture file under the root and load them all.
+    pub fn load_all(&self, options: Options) {
+        let loader = self.clone();
+        thread::spawn(move || match capture::discover(&loader.root) {
+            Err(error) => loader.send(Action::LoadFailed {
+                message: error.to_string(),
+            }),
+            Ok(files) => {
+                loader.send(Action::Discovered { files: files.len() });
+                files
+                    .par_iter()
+                    .for_each(|file| loader.load_file(file, &options));
+            }
+        });
+    }
+
+    /// Read these files again; a file that is gone takes its captures with it.
+    pub fn reload(&self, paths: Vec<PathBuf>, options: Options) {
+        let loader = self.clone();
+        thread::spawn(move || {
+            paths
+                .par_iter()
+                .for_each(|path| loader.load_file(path, &options));
+        });
+    }
+
+    /// Extract these captures again, for generation `generation`.
+    pub fn extract(&self, generation: u64, captures: Vec<(EntryId, Arc<Capture>)>, options: Options) {
+        self.generation.store(generation, Ordering::SeqCst);
+        let loader = self.clone();
+        thread::spawn(move || {
+            captures.par_chunks(EXTRACT_CHUNK).for_each(|chunk| {
+                if loader.generation.load(Ordering::SeqCst) != generation {
+                    return;
+                }
+                let outcomes = chunk
+                    .iter()
+                    .map(|(id, capture)| (*id, capture.extract(&options)))
+                    .collect();
+                loader.send(Action::Extracted {
+                    generation,
+                    outcomes,
+                });
+            });
+        });
+    }
+
+    fn load_file(&self, path: &Path, options: &Options) {
+        let captures = if path.exists() || path.is_symlink() {
+            capture::load_file(path, &self.root, &self.load)
+                .into_iter()
+                .map(|capture| Loaded {
+                    outcome: capture.extract(options),
+                    capture,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.send(Action::FileLoaded {
+            path: path.to_path_buf(),
+            captures,
+            lenient: options.accept_lenient,
+        });
+    }
+
+    fn send(&self, action: Action) {
+        // A closed channel means the app is quitting; the work is simply dropped.
+        let _ = self.events.send(Event::Action(action));
+    }
+}

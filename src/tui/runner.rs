@@ -1,0 +1,201 @@
+//! The event loop: wait for events, apply them, perform effects, draw once.
+//!
+//! Nothing is drawn on a timer: the loop blocks until something happens, so an
+//! idle screen uses no CPU. A burst of results from the background is applied
+//! as a whole and drawn at most once per frame interval.
+
+use std::io;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event as Input, MouseEventKind};
+use ratatui::layout::Rect;
+
+use crate::capture::LoadOptions;
+use crate::engine::Options;
+
+use super::action::{Action, Edit, Effect, Mouse};
+use super::app::{update, App, Settings, Tally};
+use super::event::{spawn_input, spawn_signals, Event, InputControl};
+use super::keys::{action_for, Mode};
+use super::loader::Loader;
+use super::terminal::TerminalGuard;
+use super::theme::Theme;
+use super::{editor, ui};
+
+/// Draw at most this often while results pour in.
+const FRAME: Duration = Duration::from_millis(16);
+
+/// What the user is told on the normal screen after leaving.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub tally: Tally,
+    pub saved: Vec<std::path::PathBuf>,
+    pub lenient: bool,
+}
+
+/// Run the workbench until the user quits.
+pub fn run(settings: Settings, theme: Theme, options: Options, load: LoadOptions) -> io::Result<Summary> {
+    let mut guard = TerminalGuard::enter(settings.mouse)?;
+    let size = guard.terminal.size()?;
+    let (events, inbox) = mpsc::channel();
+    let input = spawn_input(events.clone());
+    spawn_signals(events.clone());
+    let loader = Loader::new(settings.root.clone(), load, events);
+    let area = Rect::new(0, 0, size.width, size.height);
+    let mut app = App::new(settings, theme, options.clone(), area);
+    let mut session = Session {
+        guard: &mut guard,
+        loader,
+        input,
+    };
+    session.perform(&mut app, Effect::LoadAll { options });
+    session.event_loop(&mut app, &inbox)?;
+    drop(session);
+    drop(guard);
+    Ok(Summary {
+        tally: app.entries.tally_all,
+        saved: app.saved(),
+        lenient: app.options.accept_lenient,
+    })
+}
+
+struct Session<'a> {
+    guard: &'a mut TerminalGuard,
+    loader: Loader,
+    input: InputControl,
+}
+
+impl Session<'_> {
+    fn event_loop(&mut self, app: &mut App, inbox: &Receiver<Event>) -> io::Result<()> {
+        app.settle();
+        self.draw(app)?;
+        let mut last_draw = Instant::now();
+        while !app.quit {
+            let Ok(event) = inbox.recv() else {
+                break;
+            };
+            let mut from_user = matches!(event, Event::Input(_));
+            self.handle(app, event);
+            // Take everything already queued; while only background results
+            // arrive, keep taking them until the frame is due.
+            loop {
+                let next = if from_user {
+                    inbox.try_recv().map_err(|e| match e {
+                        TryRecvError::Empty => RecvTimeoutError::Timeout,
+                        TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                    })
+                } else {
+                    let due = (last_draw + FRAME).saturating_duration_since(Instant::now());
+                    inbox.recv_timeout(due)
+                };
+                match next {
+                    Ok(event) => {
+                        from_user |= matches!(event, Event::Input(_));
+                        self.handle(app, event);
+                    }
+                    Err(_) => break,
+                }
+                if app.quit {
+                    break;
+                }
+            }
+            if app.quit {
+                break;
+            }
+            app.settle();
+            self.draw(app)?;
+            last_draw = Instant::now();
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self, app: &App) -> io::Result<()> {
+        self.guard.terminal.draw(|frame| ui::render(app, frame))?;
+        Ok(())
+    }
+
+    fn handle(&mut self, app: &mut App, event: Event) {
+        for action in actions(app, event) {
+            for effect in update(app, action) {
+                self.perform(app, effect);
+            }
+        }
+    }
+
+    fn perform(&mut self, app: &mut App, effect: Effect) {
+        match effect {
+            Effect::LoadAll { options } => self.loader.load_all(options),
+            Effect::Reload { paths, options } => self.loader.reload(paths, options),
+            Effect::Extract {
+                generation,
+                captures,
+                options,
+            } => self.loader.extract(generation, captures, options),
+            Effect::Copy(text) => {
+                let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
+                if let Err(error) = crossterm::execute!(io::stdout(), copy) {
+                    self.notice(app, format!("could not copy: {error}"), true);
+                }
+            }
+            Effect::Edit { path, line } => {
+                let editor = editor::from_env();
+                let Some(mut command) = editor::command(editor.as_deref(), &path, line) else {
+                    return;
+                };
+                self.input.pause();
+                self.guard.suspend();
+                let status = command.status();
+                let resumed = self.guard.resume();
+                self.input.resume();
+                if let Ok(size) = self.guard.terminal.size() {
+                    self.apply(app, Action::Resize { width: size.width, height: size.height });
+                }
+                match (status, resumed) {
+                    (_, Err(error)) => self.notice(app, format!("could not restore the screen: {error}"), true),
+                    (Err(error), _) => {
+                        let name = editor.unwrap_or_else(|| "vi".to_string());
+                        let text = format!("could not start the editor `{name}`: {error}; set $EDITOR");
+                        self.notice(app, text, true);
+                    }
+                    (Ok(_), Ok(())) => self.apply(app, Action::FilesChanged(vec![path])),
+                }
+            }
+        }
+    }
+
+    fn apply(&mut self, app: &mut App, action: Action) {
+        for effect in update(app, action) {
+            self.perform(app, effect);
+        }
+    }
+
+    fn notice(&mut self, app: &mut App, text: String, error: bool) {
+        self.apply(app, Action::Notice { text, error });
+    }
+}
+
+/// What a terminal event means now, in the app's current mode.
+fn actions(app: &App, event: Event) -> Vec<Action> {
+    match event {
+        Event::Action(action) => vec![action],
+        Event::Input(Input::Key(key)) => action_for(app.mode(), &key).into_iter().collect(),
+        Event::Input(Input::Resize(width, height)) => vec![Action::Resize { width, height }],
+        Event::Input(Input::Paste(text)) if app.mode() == Mode::Prompt => text
+            .chars()
+            .filter(|ch| !ch.is_control())
+            .map(|ch| Action::Edit(Edit::Insert(ch)))
+            .collect(),
+        Event::Input(Input::Mouse(mouse)) if app.settings.mouse => {
+            let (column, row) = (mouse.column, mouse.row);
+            let gesture = match mouse.kind {
+                MouseEventKind::ScrollDown => Some(Mouse::ScrollDown { column, row }),
+                MouseEventKind::ScrollUp => Some(Mouse::ScrollUp { column, row }),
+                MouseEventKind::Down(_) => Some(Mouse::Click { column, row }),
+                _ => None,
+            };
+            gesture.map(Action::Mouse).into_iter().collect()
+        }
+        Event::Input(_) => Vec::new(),
+    }
+}
