@@ -4,9 +4,17 @@
 //! never fails as a whole: a file that cannot be read becomes a capture whose
 //! text is an [`Unreadable`] error, so nothing is silently skipped.
 
+mod content;
+mod load;
+mod read;
+mod walk;
+
 use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
+
+pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
+pub use walk::discover;
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -40,6 +48,14 @@ impl Provider {
 #[error("{message}")]
 pub struct Unreadable {
     pub message: String,
+}
+
+impl Unreadable {
+    pub fn new(message: impl Into<String>) -> Unreadable {
+        Unreadable {
+            message: message.into(),
+        }
+    }
 }
 
 /// One raw model output and what is known about it.
