@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::{content, read, walk, Capture, Unreadable};
+use super::content::{self, Kind};
+use super::{read, walk, Capture};
 
 /// How captures are loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,8 +80,8 @@ pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture
     let source = walk::relative_source(root, file);
     let text = read::read_file(file, options.max_bytes).and_then(read::decode);
     match text {
-        Ok(text) => content::captures(&source, file, &text),
-        Err(unreadable) => vec![unreadable_capture(source, file, unreadable)],
+        Ok(text) => content::captures(&source, file, text, Kind::of(file)),
+        Err(unreadable) => vec![content::unreadable(source, file, unreadable)],
     }
 }
 
@@ -89,19 +90,7 @@ pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture
 pub fn load_reader(source: &str, reader: impl Read, options: &LoadOptions) -> Vec<Capture> {
     let path = Path::new(source);
     match read::read_limited(reader, options.max_bytes).and_then(read::decode) {
-        Ok(text) => content::captures(source, path, &text),
-        Err(unreadable) => vec![unreadable_capture(source.to_string(), path, unreadable)],
-    }
-}
-
-fn unreadable_capture(source: String, path: &Path, unreadable: Unreadable) -> Capture {
-    Capture {
-        source,
-        path: path.to_path_buf(),
-        line: None,
-        provider: None,
-        stop_reason: None,
-        text: Err(unreadable),
-        warnings: Vec::new(),
+        Ok(text) => content::captures(source, path, text, Kind::Unnamed),
+        Err(unreadable) => vec![content::unreadable(source.to_string(), path, unreadable)],
     }
 }

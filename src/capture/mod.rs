@@ -5,8 +5,12 @@
 //! text is an [`Unreadable`] error, so nothing is silently skipped.
 
 mod content;
+mod envelope;
+mod jsonl;
 mod load;
+mod probe;
 mod read;
+mod stream;
 mod walk;
 
 use std::path::PathBuf;
