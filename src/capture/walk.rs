@@ -8,7 +8,10 @@
 //!
 //! Anything else (`.png`, `.py`, `.yaml`, editor backups like `a.txt~`) is not a capture.
 //! Hidden files and folders (names starting with `.`), and folders named `target` or
-//! `node_modules`, are skipped: they hold tool state, not model output.
+//! `node_modules`, are skipped: they hold tool state, not model output. So are the files
+//! that sit next to captures without being one: documentation (`README`, `LICENSE`,
+//! `CHANGELOG`, any extension) and JSON Schemas (`schema.json`, `*.schema.json`, the usual
+//! names of what `--schema` reads).
 //!
 //! Symlinks are followed. A link that cannot be followed (dangling, or a loop of links) and
 //! a linked folder that leads back into the folders being searched are *returned*, so that
@@ -70,10 +73,19 @@ pub fn relative_source(root: &Path, path: &Path) -> String {
     }
 }
 
+/// Names (lower case, before the first dot) of documentation files kept next to captures.
+const DOCUMENTATION: [&str; 3] = ["readme", "license", "changelog"];
+
 /// Whether a file name is one jxray reads as a capture when it finds it in a folder.
 pub fn is_capture_name(name: &OsStr) -> bool {
     let name = name.to_string_lossy();
-    if name.starts_with('.') {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.split('.').next().unwrap_or_default();
+    if name.starts_with('.')
+        || DOCUMENTATION.contains(&stem)
+        || lower == "schema.json"
+        || lower.ends_with(".schema.json")
+    {
         return false;
     }
     let extension = match name.rsplit_once('.') {
