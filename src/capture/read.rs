@@ -67,7 +67,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Unreadable> {
 }
 
 fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unreadable> {
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(Unreadable::new(
             "UTF-16 with an odd number of bytes (cut short?); re-save the capture as UTF-8",
         ));
