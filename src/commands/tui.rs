@@ -33,7 +33,10 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     if !cli.path.exists() {
-        anyhow::bail!("{}: no such file or folder; check the path", cli.path.display());
+        anyhow::bail!(
+            "{}: no such file or folder; check the path",
+            cli.path.display()
+        );
     }
     let config = Config::load()?;
     let theme = match cli.ui.theme {
@@ -104,8 +107,16 @@ fn summary_line(path: &Path, summary: &Summary) -> String {
         .iter()
         .map(|(badge, count)| format!("{badge} {count}"))
         .collect();
-    let noun = if summary.tally.total == 1 { "capture" } else { "captures" };
-    let mut line = format!("jxray: {} {noun} in {}", summary.tally.total, path.display());
+    let noun = if summary.tally.total == 1 {
+        "capture"
+    } else {
+        "captures"
+    };
+    let mut line = format!(
+        "jxray: {} {noun} in {}",
+        summary.tally.total,
+        path.display()
+    );
     if !parts.is_empty() {
         line.push_str(": ");
         line.push_str(&parts.join(" · "));

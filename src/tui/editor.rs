@@ -4,12 +4,17 @@ use std::path::Path;
 use std::process::Command;
 
 /// Editors that understand `+LINE` before the file name.
-const PLUS_LINE: &[&str] = &["vi", "vim", "nvim", "nano", "emacs", "micro", "kak", "joe", "ne"];
+const PLUS_LINE: &[&str] = &[
+    "vi", "vim", "nvim", "nano", "emacs", "micro", "kak", "joe", "ne",
+];
 
 /// The command that opens `path` (at `line`, when the editor can): `$VISUAL`,
 /// else `$EDITOR`, else `vi`. The variable may hold arguments (`code -w`).
 pub fn command(editor: Option<&str>, path: &Path, line: Option<usize>) -> Option<Command> {
-    let editor = editor.map(str::trim).filter(|e| !e.is_empty()).unwrap_or("vi");
+    let editor = editor
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .unwrap_or("vi");
     let mut words = editor.split_whitespace();
     let program = words.next()?;
     let mut command = Command::new(program);
@@ -47,7 +52,10 @@ mod tests {
     #[test]
     fn builds_the_editor_command() {
         let path = Path::new("caps/a.jsonl");
-        assert_eq!(argv(&command(None, path, None).unwrap()), ["vi", "caps/a.jsonl"]);
+        assert_eq!(
+            argv(&command(None, path, None).unwrap()),
+            ["vi", "caps/a.jsonl"]
+        );
         assert_eq!(
             argv(&command(Some("/usr/bin/nvim"), path, Some(12)).unwrap()),
             ["/usr/bin/nvim", "+12", "caps/a.jsonl"]
@@ -56,6 +64,9 @@ mod tests {
             argv(&command(Some("code -w"), path, Some(12)).unwrap()),
             ["code", "-w", "caps/a.jsonl"]
         );
-        assert_eq!(argv(&command(Some("  "), path, None).unwrap()), ["vi", "caps/a.jsonl"]);
+        assert_eq!(
+            argv(&command(Some("  "), path, None).unwrap()),
+            ["vi", "caps/a.jsonl"]
+        );
     }
 }

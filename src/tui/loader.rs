@@ -68,7 +68,12 @@ impl Loader {
     }
 
     /// Extract these captures again, for generation `generation`.
-    pub fn extract(&self, generation: u64, captures: Vec<(EntryId, Arc<Capture>)>, options: Options) {
+    pub fn extract(
+        &self,
+        generation: u64,
+        captures: Vec<(EntryId, Arc<Capture>)>,
+        options: Options,
+    ) {
         self.generation.store(generation, Ordering::SeqCst);
         let loader = self.clone();
         thread::spawn(move || {

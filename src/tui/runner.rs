@@ -35,7 +35,12 @@ pub struct Summary {
 }
 
 /// Run the workbench until the user quits.
-pub fn run(settings: Settings, theme: Theme, options: Options, load: LoadOptions) -> io::Result<Summary> {
+pub fn run(
+    settings: Settings,
+    theme: Theme,
+    options: Options,
+    load: LoadOptions,
+) -> io::Result<Summary> {
     let mut guard = TerminalGuard::enter(settings.mouse)?;
     let size = guard.terminal.size()?;
     let (events, inbox) = mpsc::channel();
@@ -149,13 +154,22 @@ impl Session<'_> {
                 let resumed = self.guard.resume();
                 self.input.resume();
                 if let Ok(size) = self.guard.terminal.size() {
-                    self.apply(app, Action::Resize { width: size.width, height: size.height });
+                    self.apply(
+                        app,
+                        Action::Resize {
+                            width: size.width,
+                            height: size.height,
+                        },
+                    );
                 }
                 match (status, resumed) {
-                    (_, Err(error)) => self.notice(app, format!("could not restore the screen: {error}"), true),
+                    (_, Err(error)) => {
+                        self.notice(app, format!("could not restore the screen: {error}"), true)
+                    }
                     (Err(error), _) => {
                         let name = editor.unwrap_or_else(|| "vi".to_string());
-                        let text = format!("could not start the editor `{name}`: {error}; set $EDITOR");
+                        let text =
+                            format!("could not start the editor `{name}`: {error}; set $EDITOR");
                         self.notice(app, text, true);
                     }
                     (Ok(_), Ok(())) => self.apply(app, Action::FilesChanged(vec![path])),

@@ -100,9 +100,16 @@ fn target(doc: &Doc) -> Option<Target> {
     if matches!(doc.trailer, Some((_, Paint::Failure))) {
         return Some(Target::Bottom);
     }
+    // A pure diff opens at its first change; one with a heading (the lenient
+    // reading's "NOT ACCEPTED") opens at the heading.
+    let pure_diff = matches!(
+        doc.lines.first().map(|line| line.gutter),
+        Some(Gutter::Diff { .. })
+    );
     let change = doc
         .lines
         .iter()
+        .filter(|_| pure_diff)
         .find(|line| matches!(line.gutter, Gutter::Diff { sign, .. } if sign != ' '));
     change
         .map(|line| line.start)

@@ -13,7 +13,7 @@ use crate::engine::Outcome;
 use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
 
-use super::filter::{by_source, outcome_rank, Filter, Sort, Tally};
+use super::filter::{outcome_rank, Filter, Sort, Tally};
 
 /// One capture in the list.
 #[derive(Debug, Clone)]
@@ -25,6 +25,8 @@ pub struct Entry {
     pub saved: Option<PathBuf>,
     /// Whether the current search matches its source or text.
     pub matched: bool,
+    /// The file part of the source and the line: `log.jsonl:2` sorts before `log.jsonl:10`.
+    sort_key: (String, usize),
 }
 
 #[derive(Debug, Default)]
@@ -110,6 +112,7 @@ impl Entries {
                 (self.next_id, None)
             });
             let matched = query.is_some_and(|q| matches(q, &capture));
+            let sort_key = sort_key(&capture);
             self.index.insert(id, self.all.len());
             self.all.push(Entry {
                 id,
@@ -117,6 +120,7 @@ impl Entries {
                 outcome: Arc::new(outcome),
                 saved,
                 matched,
+                sort_key,
             });
             ids.push(id);
         }
@@ -158,8 +162,7 @@ impl Entries {
             return;
         }
         self.dirty = false;
-        self.all
-            .sort_by(|a, b| by_source(&a.capture.source, &b.capture.source));
+        self.all.sort_by(|a, b| a.sort_key.cmp(&b.sort_key));
         self.rebuild_index();
         let mut view: Vec<usize> = (0..self.all.len())
             .filter(|&i| self.filter.matches(&self.all[i].outcome))
@@ -187,6 +190,16 @@ impl Entries {
             .map(|(i, entry)| (entry.id, i))
             .collect();
     }
+}
+
+/// Sources sort as `jxray check` sorts them: by file, then by line number.
+fn sort_key(capture: &Capture) -> (String, usize) {
+    let line = capture.line.unwrap_or(0);
+    let file = capture
+        .line
+        .and_then(|line| capture.source.strip_suffix(&format!(":{line}")))
+        .unwrap_or(&capture.source);
+    (file.to_string(), line)
 }
 
 /// Whether a search query matches a capture's source or raw text.
@@ -257,6 +270,38 @@ mod tests {
         entries.replace_file(Path::new("log.jsonl"), Vec::new(), None);
         entries.settle();
         assert!(entries.is_empty());
+    }
+
+    #[test]
+    fn jsonl_lines_sort_by_number() {
+        let mut entries = Entries::default();
+        let lines: Vec<Loaded> = [10, 2, 1]
+            .iter()
+            .map(|n| {
+                let mut l = loaded(&format!("log.jsonl:{n}"), "log.jsonl", None);
+                l.capture.line = Some(*n);
+                l
+            })
+            .collect();
+        entries.replace_file(Path::new("log.jsonl"), lines, None);
+        entries.replace_file(
+            Path::new("a"),
+            vec![loaded("log.jsonl.txt", "a", None)],
+            None,
+        );
+        entries.settle();
+        let sources: Vec<&str> = (0..4)
+            .map(|i| entries.at(i).unwrap().capture.source.as_str())
+            .collect();
+        assert_eq!(
+            sources,
+            [
+                "log.jsonl:1",
+                "log.jsonl:2",
+                "log.jsonl:10",
+                "log.jsonl.txt"
+            ]
+        );
     }
 
     #[test]

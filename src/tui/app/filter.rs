@@ -1,7 +1,5 @@
 //! Which captures the list shows, in which order, and the layer mix.
 
-use std::cmp::Ordering;
-
 use crate::engine::{FailureKind, Layer, Outcome};
 
 /// A filter by outcome (`f`).
@@ -86,11 +84,6 @@ pub fn outcome_rank(outcome: &Outcome) -> usize {
         }
         (None, None) => 0,
     }
-}
-
-/// Compare two sources for the list: byte order, as `jxray check` sorts them.
-pub fn by_source(a: &str, b: &str) -> Ordering {
-    a.cmp(b)
 }
 
 /// How many captures landed in each layer and each failure kind.

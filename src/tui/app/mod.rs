@@ -116,6 +116,8 @@ pub struct App {
     pub generation: u64,
     /// Whether the initial walk failed (the footer says why).
     pub load_error: Option<String>,
+    /// Until the user moves, the first row stays selected while results arrive in any order.
+    pub follow_top: bool,
     pub quit: bool,
 }
 
@@ -140,6 +142,7 @@ impl App {
             progress: Progress::default(),
             generation: 0,
             load_error: None,
+            follow_top: true,
             quit: false,
         }
     }
@@ -175,6 +178,10 @@ impl App {
     pub fn settle(&mut self) {
         self.entries.settle();
         let len = self.entries.view.len();
+        if self.follow_top {
+            self.selected = None;
+            self.cursor = 0;
+        }
         if let Some(position) = self.selected.and_then(|id| self.entries.position(id)) {
             self.cursor = position;
         } else {

@@ -73,6 +73,7 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
     match action {
         Action::Command(command) => {
             app.notice = None;
+            app.follow_top = false;
             command_in_mode(app, command)
         }
         Action::Edit(edit) => {
@@ -88,6 +89,7 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Mouse(mouse) => {
+            app.follow_top = false;
             if app.overlay == Overlay::None {
                 app.mouse(mouse);
             }

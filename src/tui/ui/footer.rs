@@ -67,12 +67,20 @@ fn mix(app: &App) -> Line<'static> {
     let theme = &app.theme;
     let mut spans = tally_spans(app, &app.entries.tally_all);
     if app.entries.filter != Filter::All {
+        let view = &app.entries.tally_view;
         spans.push(Span::styled(" │ ", theme.label()));
         spans.push(Span::styled(
-            format!("{} ", app.entries.filter.label()),
+            format!(
+                "filter {}: {} shown",
+                app.entries.filter.label(),
+                view.total
+            ),
             theme.strong(),
         ));
-        spans.extend(tally_spans(app, &app.entries.tally_view));
+        // A mixed filter ("any failure") gets its own breakdown.
+        if view.parts().len() > 1 {
+            spans.extend(tally_spans(app, view).into_iter().skip(1));
+        }
     }
     if app.options.accept_lenient {
         spans.push(Span::styled(" │ ", theme.label()));

@@ -10,7 +10,6 @@ use crate::tui::app::{App, Entry, Filter, Focus};
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
 
-
 pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let focused = app.focus == Focus::List;
