@@ -1,0 +1,352 @@
+//! End to end in a real terminal: the built binary runs in tmux on the demo
+//! captures; keys go in with `send-keys`, the screen comes out with
+//! `capture-pane`. Each test has its own tmux server (`-L`), so tests run in
+//! parallel, and every wait polls with a deadline instead of sleeping.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+/// One tmux server with one window running jxray.
+struct Tmux {
+    socket: String,
+    _config_home: tempfile::TempDir,
+}
+
+impl Tmux {
+    /// Start `jxray ARGS` in a `width`×`height` window.
+    fn start(name: &str, width: u16, height: u16, args: &[&str], env: &[(&str, &str)]) -> Tmux {
+        let socket = format!("jxray-test-{name}-{}", std::process::id());
+        let config_home = tempfile::tempdir().expect("temp config folder");
+        let tmux = Tmux {
+            socket,
+            _config_home: config_home,
+        };
+        tmux.run(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+        ]);
+        // Keep the pane after jxray exits, to read its exit status and what it printed.
+        tmux.run(&["set-option", "-t", "main", "remain-on-exit", "on"]);
+        let mut command = vec![
+            "exec".to_string(),
+            "env".to_string(),
+            format!("XDG_CONFIG_HOME={}", tmux._config_home.path().display()),
+            "TERM=xterm-256color".to_string(),
+        ];
+        command.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
+        // A shell waits for jxray and prints its exit status, which stays on the
+        // dead pane (tmux itself may miss the status of a process that ends at once).
+        command.push("sh".to_string());
+        command.push("-c".to_string());
+        command.push(quote("\"$0\" \"$@\"; echo \"[jxray exited $?]\""));
+        command.push(quote(env!("CARGO_BIN_EXE_jxray")));
+        command.extend(args.iter().map(|a| quote(a)));
+        tmux.run(&["respawn-pane", "-k", "-t", "main", &command.join(" ")]);
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let output = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("tmux is needed for the end-to-end tests (apt install tmux)");
+        assert!(
+            output.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "main"]).stdout)
+            .into_owned()
+    }
+
+    /// The screen with what scrolled off it: the normal screen after exit.
+    fn history(&self) -> String {
+        let output = self.run(&["capture-pane", "-p", "-J", "-S", "-100", "-t", "main"]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Send keys by tmux name ("j", "Enter", "Escape", "C-c"), one at a time,
+    /// so an Escape is never read as Alt plus the next key.
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            self.run(&["send-keys", "-t", "main", key]);
+            thread::sleep(Duration::from_millis(60));
+        }
+    }
+
+    fn text(&self, text: &str) {
+        self.run(&["send-keys", "-t", "main", "-l", text]);
+    }
+
+    /// Wait until the screen satisfies `ready`; fail with the screen if it never does.
+    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn resize(&self, width: u16, height: u16) {
+        self.run(&[
+            "resize-window",
+            "-t",
+            "main",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+        ]);
+    }
+
+    /// The exit status once jxray has ended.
+    fn exit_status(&self) -> i32 {
+        let screen = self.wait_in_history("jxray to exit", "[jxray exited ");
+        let rest = &screen[screen.find("[jxray exited ").unwrap() + "[jxray exited ".len()..];
+        rest[..rest.find(']').unwrap()]
+            .parse()
+            .expect("exit status")
+    }
+
+    fn wait_in_history(&self, what: &str, needle: &str) -> String {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let history = self.history();
+            if history.contains(needle) {
+                return history;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{history}");
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The pid of jxray (the child of the shell that waits for it).
+    fn jxray_pid(&self) -> String {
+        let output = self.run(&["display-message", "-p", "-t", "main", "#{pane_pid}"]);
+        let shell = String::from_utf8_lossy(&output.stdout).trim().to_string();
+        let children = Command::new("pgrep")
+            .args(["-P", &shell])
+            .output()
+            .expect("pgrep");
+        let pids = String::from_utf8_lossy(&children.stdout);
+        pids.lines()
+            .next()
+            .expect("jxray is running")
+            .trim()
+            .to_string()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+fn quote(arg: &str) -> String {
+    format!("'{}'", arg.replace('\'', "'\\''"))
+}
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
+}
+
+/// The header's first line: the selected capture's source.
+fn header_source(screen: &str) -> String {
+    let first = screen.lines().next().unwrap_or_default();
+    let right = first.rsplit('┐').next().unwrap_or_default();
+    right
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn loaded(screen: &str) -> bool {
+    let footer = screen
+        .lines()
+        .rfind(|line| !line.trim().is_empty())
+        .unwrap_or_default();
+    footer.contains(" captures: ") && !footer.contains("loading") && !footer.contains("finding")
+}
+
+#[test]
+fn navigate_filter_search_help_resize_and_quit() {
+    let demo = demo();
+    let tmux = Tmux::start(
+        "tour",
+        140,
+        40,
+        &[demo.to_str().unwrap()],
+        &[("EDITOR", "true")],
+    );
+    let screen = tmux.wait_for("the demo to load", loaded);
+    assert!(
+        screen.contains("Raw ·") && screen.contains("Normalized") && screen.contains("Decoded")
+    );
+    let first = header_source(&screen);
+
+    tmux.keys(&["j"]);
+    let screen = tmux.wait_for("the selection to move", |s| header_source(s) != first);
+    let second = header_source(&screen);
+    tmux.keys(&["k"]);
+    tmux.wait_for("the selection to come back", |s| header_source(s) == first);
+
+    tmux.keys(&["]"]);
+    tmux.wait_for("a failing capture", |s| {
+        s.lines().nth(1).is_some_and(|l| l.contains("✗"))
+    });
+
+    // Filter: the seventh choice is `truncated`.
+    tmux.keys(&["f"]);
+    tmux.wait_for("the filter menu", |s| s.contains("Filter by outcome"));
+    tmux.keys(&["j", "j", "j", "j", "j", "j", "Enter"]);
+    let screen = tmux.wait_for("the truncated filter", |s| s.contains("· truncated"));
+    let rows: Vec<&str> = screen
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.strip_prefix('│'))
+        .map(|line| line.split_whitespace().next().unwrap_or_default())
+        .filter(|badge| !badge.is_empty() && !badge.starts_with('│'))
+        .collect();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|b| *b == "truncated"),
+        "{rows:?}\n{screen}"
+    );
+
+    tmux.keys(&["/"]);
+    tmux.text("triage");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the search result", |s| s.contains("\"triage\""));
+    assert!(header_source(&screen).contains("triage"), "{screen}");
+
+    tmux.keys(&["?"]);
+    tmux.wait_for("the help", |s| s.contains("Help: jxray keys"));
+    tmux.keys(&["G"]);
+    tmux.wait_for("the end of the help", |s| s.contains("config:"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the help to close", |s| !s.contains("Help: jxray keys"));
+
+    // `o` with EDITOR=true: the editor returns at once and the file is re-read.
+    tmux.keys(&["o"]);
+    tmux.wait_for("the screen after the editor", |s| {
+        s.contains("Raw ·") && loaded(s)
+    });
+
+    tmux.resize(80, 24);
+    tmux.wait_for("tabs on a narrow screen", |s| {
+        s.contains("1 Raw │ 2 Normalized │ 3 Decoded")
+    });
+    tmux.keys(&["3"]);
+    tmux.wait_for("the Decoded tab", |s| s.contains("┌ Decoded"));
+    tmux.resize(20, 5);
+    tmux.wait_for("a tiny screen", |s| s.contains("Captures"));
+    tmux.resize(140, 40);
+    tmux.wait_for("columns again", |s| {
+        s.contains("┌ Raw") && s.contains("┌ Normalized")
+    });
+
+    // Back to the list (the Decoded pane has the keys), then the whole list.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("focus on the list", |s| s.starts_with("┌ Captures"));
+    tmux.keys(&["f", "g", "Enter", "g", "j"]);
+    tmux.wait_for("the full list again", |s| header_source(s) == second);
+
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+    let screen = tmux.history();
+    assert!(
+        screen.contains("jxray: "),
+        "the summary is printed on the normal screen:\n{screen}"
+    );
+    assert!(screen.contains(" captures in "), "{screen}");
+    let visible = tmux.screen();
+    assert!(
+        !visible.contains("┌ Captures"),
+        "the alternate screen is gone:\n{visible}"
+    );
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let demo = demo();
+    let tmux = Tmux::start("sigterm", 100, 30, &[demo.to_str().unwrap()], &[]);
+    tmux.wait_for("the demo to load", loaded);
+    let status = Command::new("kill")
+        .args(["-TERM", &tmux.jxray_pid()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    assert_eq!(tmux.exit_status(), 0);
+    let screen = tmux.history();
+    assert!(screen.contains("jxray: "), "{screen}");
+    let visible = tmux.screen();
+    assert!(!visible.contains("┌ Captures"), "{visible}");
+}
+
+#[test]
+fn ctrl_c_quits_from_a_prompt() {
+    let demo = demo();
+    let tmux = Tmux::start("ctrlc", 100, 30, &[demo.to_str().unwrap()], &[]);
+    tmux.wait_for("the demo to load", loaded);
+    tmux.keys(&["/", "C-c"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+#[test]
+fn a_missing_path_is_one_line_and_status_2() {
+    let tmux = Tmux::start("missing", 100, 10, &["no/such/folder"], &[]);
+    assert_eq!(tmux.exit_status(), 2);
+    let screen = tmux.history();
+    assert!(
+        screen.contains("jxray: no/such/folder: no such file or folder; check the path"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn without_a_terminal_it_points_at_check() {
+    let output = Command::new(env!("CARGO_BIN_EXE_jxray"))
+        .arg(demo())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run jxray");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("needs a terminal") && stderr.contains("jxray check"),
+        "{stderr}"
+    );
+}
