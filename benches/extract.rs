@@ -28,10 +28,19 @@ fn peak_of(text: &str) -> usize {
 fn report_memory(clean: &str, adversarial: &[(&str, String)]) {
     println!("peak memory during extraction (bytes allocated beyond the input):");
     let mut rows = vec![("clean-8mb-fenced", clean)];
-    rows.extend(adversarial.iter().map(|(name, text)| (*name, text.as_str())));
+    rows.extend(
+        adversarial
+            .iter()
+            .map(|(name, text)| (*name, text.as_str())),
+    );
     for (name, text) in rows {
         let peak = peak_of(text);
-        println!("  {name:<28} input {:>9}  peak {:>10}  ratio {:.2}", text.len(), peak, peak as f64 / text.len() as f64);
+        println!(
+            "  {name:<28} input {:>9}  peak {:>10}  ratio {:.2}",
+            text.len(),
+            peak,
+            peak as f64 / text.len() as f64
+        );
     }
 }
 
@@ -52,13 +61,17 @@ fn main() {
     group.bench_function("serde_json-bare", |b| {
         b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(&document)).unwrap())
     });
-    group.bench_function("jxray-fenced", |b| b.iter(|| extract(black_box(&clean), &Options::default())));
+    group.bench_function("jxray-fenced", |b| {
+        b.iter(|| extract(black_box(&clean), &Options::default()))
+    });
     group.finish();
 
     let mut group = criterion.benchmark_group("adversarial-1mb");
     for (name, text) in &adversarial {
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_function(*name, |b| b.iter(|| extract(black_box(text), &Options::default())));
+        group.bench_function(*name, |b| {
+            b.iter(|| extract(black_box(text), &Options::default()))
+        });
     }
     group.finish();
     criterion.final_summary();

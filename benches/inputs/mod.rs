@@ -45,9 +45,18 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
         ("open-braces", "{".repeat(MB)),
         ("open-keys", repeat_to("{\"a\":", MB)),
         ("unterminated-fences", repeat_to("```json\n{\n", MB)),
-        ("stray-braces-and-quotes", repeat_to("so {\" and \" or { ", MB) + object_tail),
+        (
+            "stray-braces-and-quotes",
+            repeat_to("so {\" and \" or { ", MB) + object_tail,
+        ),
         ("deep-nesting", "[".repeat(MB / 2) + &"]".repeat(MB / 2)),
-        ("backslash-run", format!("{{\"a\": \"{}\"}}", "\\".repeat(MB))),
-        ("repeated-unclosed-members", repeat_to("{\"a\": {\"b\": 1}, ", MB)),
+        (
+            "backslash-run",
+            format!("{{\"a\": \"{}\"}}", "\\".repeat(MB)),
+        ),
+        (
+            "repeated-unclosed-members",
+            repeat_to("{\"a\": {\"b\": 1}, ", MB),
+        ),
     ]
 }
