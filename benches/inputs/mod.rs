@@ -21,7 +21,7 @@ pub fn clean_document(size: usize) -> String {
                 {"sku": format!("SKU-{}", n % 211), "qty": n % 3 + 1, "price": (n % 500) as f64 / 4.0}
             ],
             "note": "Delivered on time; customer asked for a \"paper\" copy.\nThanks!",
-            "paid": n % 3 == 0
+            "paid": n.is_multiple_of(3)
         });
         total += serde_json::to_string_pretty(&item).unwrap().len() + 2;
         items.push(item);
