@@ -15,7 +15,8 @@
 //!   thread that runs the coalescer; it sends [`WatchEvent`]s into the
 //!   caller's channel through a mapping closure, so a UI can wrap them in its
 //!   own event type.
-//! - [`mix`] renders the footer's "layer mix then → now" text.
+//! - [`mix`] counts outcomes per layer and failure kind and renders the
+//!   footer's change since watching started ([`mix::delta_text`]).
 //!
 //! The flow is one way: notify (or the poller) → hints → coalescer → re-stat →
 //! caller. Nothing here knows about captures or terminals; the caller re-reads

@@ -74,7 +74,10 @@ impl Watcher {
     /// Start watching `root`, sending every [`WatchEvent`] through `map` into
     /// `sender`. Returns once the watch is in place: load the tree *after*
     /// this returns, so that no change can fall between the load and the watch.
-    /// Watching stops when the `Watcher` is dropped or the receiver is.
+    /// When the native watcher cannot start, polling is used and
+    /// [`Watcher::status`] says why (a later fallback arrives as
+    /// [`WatchEvent::Status`]). Watching stops when the `Watcher` is dropped
+    /// or the receiver is.
     pub fn start<T, F>(
         root: &Path,
         options: WatchOptions,
