@@ -6,5 +6,6 @@
 
 pub mod capture;
 pub mod engine;
+pub mod watch;
 
 pub use engine::{extract, Options, Outcome};
