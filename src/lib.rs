@@ -8,5 +8,6 @@ pub mod capture;
 pub mod config;
 pub mod engine;
 pub mod tui;
+pub mod watch;
 
 pub use engine::{extract, Options, Outcome};
