@@ -57,6 +57,27 @@ pub fn lines(settings: &Settings) -> Vec<HelpLine> {
     lines
 }
 
+/// The key table as a markdown table, for the README (a test keeps the docs in step).
+pub fn markdown_keys() -> String {
+    let mut out = String::from("| | keys | what they do |\n| --- | --- | --- |\n");
+    for group in Group::ALL {
+        for (index, binding) in BINDINGS.iter().filter(|b| b.group == group).enumerate() {
+            let keys: Vec<String> = binding
+                .keys
+                .iter()
+                .map(|key| format!("`{}`", key.label().replace('|', "\\|")))
+                .collect();
+            let title = if index == 0 { group.title() } else { "" };
+            out.push_str(&format!(
+                "| {title} | {} | {} |\n",
+                keys.join(" "),
+                binding.help
+            ));
+        }
+    }
+    out
+}
+
 const LEGEND: &[&str] = &[
     "badges: direct fenced scanned lenient (accepted), or the failure kind:",
     "        truncated no-json invalid schema unreadable",

@@ -70,7 +70,7 @@ pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
         return screen;
     }
     let (list, right) = if area.width >= LIST_BESIDE_WIDTH {
-        let list_width = (u32::from(area.width) * 28 / 100).clamp(24, 48) as u16;
+        let list_width = (u32::from(area.width) * 25 / 100).clamp(24, 44) as u16;
         split_left(body, list_width)
     } else if body.height >= 8 {
         let (top, rest) = split_top(body, (body.height / 3).max(3));

@@ -43,7 +43,7 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
         };
         let row = Rect::new(area.x, area.y + offset as u16, area.width, 1);
         let selected = position == app.cursor;
-        row_line(app, entry, badge_width, usize::from(area.width)).render(row, buf);
+        row_line(app, entry, selected, badge_width, usize::from(area.width)).render(row, buf);
         if selected {
             let mut style = theme.selected();
             if focused {
@@ -71,7 +71,13 @@ fn empty_message(app: &App) -> String {
     }
 }
 
-fn row_line(app: &App, entry: &Entry, badge_width: usize, width: usize) -> Line<'static> {
+fn row_line(
+    app: &App,
+    entry: &Entry,
+    selected: bool,
+    badge_width: usize,
+    width: usize,
+) -> Line<'static> {
     let theme = &app.theme;
     let outcome = &entry.outcome;
     let badge = outcome.badge();
@@ -84,14 +90,18 @@ fn row_line(app: &App, entry: &Entry, badge_width: usize, width: usize) -> Line<
         .iter()
         .map(|&(on, ch)| if on { ch } else { ' ' })
         .collect();
-    let room = width.saturating_sub(badge_width + 1 + 3 + 1);
+    let room = width.saturating_sub(1 + badge_width + 1 + 3 + 1);
     let source = shorten_left(&printable(&entry.capture.source), room);
     let source_style = if entry.matched && app.query.is_some() {
         Style::new().add_modifier(Modifier::UNDERLINED)
     } else {
         Style::new()
     };
+    // The pointer shows the selection without colour or reverse video too
+    // (a text screenshot, a screen reader).
+    let pointer = if selected { "▶" } else { " " };
     Line::from(vec![
+        Span::styled(pointer, theme.strong()),
         Span::styled(format!("{badge:<badge_width$}"), theme.badge(badge)),
         Span::raw(" "),
         Span::styled(marks, theme.strong()),
