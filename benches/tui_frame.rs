@@ -1,0 +1,102 @@
+//! TUI frame and selection cost: `cargo bench --bench tui_frame`.
+//!
+//! A frame is drawn into a 200×60 buffer (no terminal) with 10,000 captures in
+//! the list, and with a 5 MB capture selected and scrolled to its middle. The
+//! one-time cost of selecting that capture (building and wrapping its three
+//! panes) is measured too.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::Criterion;
+use jxray::capture::Capture;
+use jxray::config::ThemeName;
+use jxray::engine::Options;
+use jxray::tui::action::{Action, Command, Loaded};
+use jxray::tui::theme::Theme;
+use jxray::tui::{update, App, Settings};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+const AREA: Rect = Rect::new(0, 0, 200, 60);
+
+fn app(captures: Vec<Capture>) -> App {
+    let settings = Settings {
+        root: PathBuf::from("captures"),
+        fixtures: PathBuf::from("fixtures"),
+        config_path: String::new(),
+        mouse: false,
+        watch: false,
+    };
+    let mut app = App::new(settings, Theme::new(ThemeName::Dark, true), Options::default(), AREA);
+    update(&mut app, Action::Discovered { files: captures.len() });
+    for capture in captures {
+        let outcome = capture.extract(&app.options);
+        update(
+            &mut app,
+            Action::FileLoaded {
+                path: capture.path.clone(),
+                captures: vec![Loaded { capture, outcome }],
+                lenient: false,
+            },
+        );
+    }
+    app.settle();
+    app
+}
+
+fn small(i: usize) -> Capture {
+    let text = format!(
+        "Here you go:\n```json\n{{\"ticket\": \"T-{i}\", \"items\": [1, 2, 3], \"note\": \"{}\"}}\n```\nAnything else?",
+        "lorem ipsum ".repeat(i % 40)
+    );
+    Capture::from_text(format!("runs/{:02}/run-{i:05}.txt", i / 500), text)
+}
+
+/// About 5 MB: a pretty-printed array of records, with one raw newline to repair.
+fn large() -> Capture {
+    let mut text = String::from("```json\n[\n");
+    let mut i = 0;
+    while text.len() < 5 * 1024 * 1024 {
+        text.push_str(&format!(
+            "  {{\"id\": {i}, \"name\": \"record {i}\", \"body\": \"{}\"}},\n",
+            "the quick brown fox jumps over the lazy dog ".repeat(3)
+        ));
+        i += 1;
+    }
+    text.push_str("  {\"id\": -1, \"body\": \"raw\nnewline\"}\n]\n```\n");
+    Capture::from_text("big.txt", text)
+}
+
+fn draw(app: &App) -> Buffer {
+    let mut buffer = Buffer::empty(AREA);
+    jxray::tui::ui::draw(app, AREA, &mut buffer);
+    buffer
+}
+
+fn main() {
+    let mut criterion = Criterion::default().configure_from_args();
+
+    let mut list = app((0..10_000).map(small).collect());
+    for _ in 0..5_000 {
+        update(&mut list, Action::Command(Command::Down));
+    }
+    criterion.bench_function("frame, 10,000 captures", |b| b.iter(|| black_box(draw(&list))));
+
+    let mut big = app(vec![large(), small(1)]);
+    update(&mut big, Action::Command(Command::FocusRaw));
+    for _ in 0..200 {
+        update(&mut big, Action::Command(Command::PageDown));
+    }
+    criterion.bench_function("frame, 5 MB capture scrolled", |b| b.iter(|| black_box(draw(&big))));
+
+    criterion.bench_function("select the 5 MB capture (build and wrap its panes)", |b| {
+        b.iter(|| {
+            update(&mut big, Action::Command(Command::Back));
+            update(&mut big, Action::Command(Command::Bottom));
+            update(&mut big, Action::Command(Command::Top));
+            black_box(big.detail.is_some())
+        })
+    });
+    criterion.final_summary();
+}
