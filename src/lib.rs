@@ -6,5 +6,8 @@
 
 pub mod capture;
 pub mod engine;
+pub mod fixture;
+pub mod report;
+pub mod schema;
 
 pub use engine::{extract, Options, Outcome};

@@ -68,7 +68,10 @@ impl RepairKind {
 
     /// Lossless repairs never change what the model meant and are applied by default.
     pub fn is_lossless(self) -> bool {
-        matches!(self, RepairKind::RawControlChar | RepairKind::EscapedBacktick)
+        matches!(
+            self,
+            RepairKind::RawControlChar | RepairKind::EscapedBacktick
+        )
     }
 }
 
