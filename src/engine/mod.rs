@@ -4,14 +4,24 @@
 //! candidate that parses after lossless repair wins, and every candidate
 //! looked at is kept in the trace.
 
+mod candidate;
+mod decode;
+mod diagnose;
+mod extent;
+mod extract;
+mod fence;
+mod lenient;
 mod options;
 mod outcome;
+mod position;
+mod scan;
+mod select;
+mod stop;
+mod think;
+mod trace;
 
+pub use extract::extract;
 pub use options::{Options, Pick};
 pub use outcome::*;
-
-/// Extract the JSON value a model meant from its raw output.
-pub fn extract(text: &str, options: &Options) -> Outcome {
-    let _ = (text, options);
-    Outcome::default()
-}
+pub use position::line_col;
+pub use stop::classify_stop_reason;

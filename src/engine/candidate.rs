@@ -1,0 +1,245 @@
+//! Judging one candidate: a span of the raw text that may hold a JSON value.
+
+use serde_json::Value;
+
+use super::decode::decode;
+use super::diagnose::diagnose;
+use super::outcome::{Defect, FailureKind, Repair, RepairKind};
+use super::position::line_col;
+use super::scan::{scan_value, OffsetSet, Scan, ScanEnd};
+
+/// A candidate that parsed (after lossless repair).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Parsed {
+    pub value: Value,
+    pub span: (usize, usize),
+    pub repairs: Vec<Repair>,
+    /// The candidate after repairs, when any were made.
+    pub repaired: Option<String>,
+    pub duplicate_keys: bool,
+}
+
+/// A candidate that did not parse, with everything needed to report it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rejection {
+    pub kind: FailureKind,
+    pub defect: Option<Defect>,
+    /// Byte offset of the problem.
+    pub offset: usize,
+    pub message: String,
+    /// Where the candidate starts, and how far a lenient reading may look.
+    pub start: usize,
+    pub limit: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Judged {
+    Parsed(Parsed),
+    Rejected(Rejection),
+    /// A whole value followed by more text: not this layer's business.
+    Continues {
+        value_end: usize,
+    },
+    /// Nothing that looks like JSON.
+    Empty,
+}
+
+pub(crate) fn is_json_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// The span without JSON white space at either end.
+pub(crate) fn trim_span(bytes: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let mut s = start;
+    let mut e = end.min(bytes.len());
+    while s < e && is_json_space(bytes[s]) {
+        s += 1;
+    }
+    while e > s && is_json_space(bytes[e - 1]) {
+        e -= 1;
+    }
+    (s, e)
+}
+
+/// Judge a span that must be exactly one value (the direct and fenced layers).
+///
+/// `ends_text` says whether the span reaches the end of the raw text: only
+/// then can running out of input mean the output was cut off.
+pub(crate) fn judge_exact(
+    text: &str,
+    start: usize,
+    end: usize,
+    ends_text: bool,
+    max_depth: usize,
+) -> Judged {
+    let (s, e) = trim_span(text.as_bytes(), start, end);
+    if s == e {
+        return Judged::Empty;
+    }
+    // Fast path: most candidates are clean, and serde_json alone is the cost.
+    if let Ok((value, duplicate_keys)) = decode(&text[s..e]) {
+        return Judged::Parsed(Parsed {
+            value,
+            span: (s, e),
+            repairs: Vec::new(),
+            repaired: None,
+            duplicate_keys,
+        });
+    }
+    let scan = scan_value(text.as_bytes(), s, e, max_depth, None);
+    match scan.end {
+        ScanEnd::Complete { end: value_end } if value_end < e => Judged::Continues { value_end },
+        _ => judge_scan(text, s, e, scan, ends_text, max_depth),
+    }
+}
+
+/// Judge the value that starts at an opener in prose (the scanned layer).
+pub(crate) fn judge_at(
+    text: &str,
+    start: usize,
+    max_depth: usize,
+    structural: &mut OffsetSet,
+) -> (Judged, usize) {
+    let scan = scan_value(
+        text.as_bytes(),
+        start,
+        text.len(),
+        max_depth,
+        Some(structural),
+    );
+    let reached = match scan.end {
+        ScanEnd::Complete { end } => end,
+        ScanEnd::Truncated { .. } => text.len(),
+        ScanEnd::Invalid { at, .. } => at,
+    };
+    (
+        judge_scan(text, start, text.len(), scan, true, max_depth),
+        reached,
+    )
+}
+
+fn judge_scan(
+    text: &str,
+    start: usize,
+    limit: usize,
+    scan: Scan,
+    ends_text: bool,
+    max_depth: usize,
+) -> Judged {
+    let reject = |kind, defect, offset, message| {
+        Judged::Rejected(Rejection {
+            kind,
+            defect,
+            offset,
+            message,
+            start,
+            limit,
+        })
+    };
+    match scan.end {
+        ScanEnd::Complete { end } => {
+            let repairs: Vec<Repair> = scan
+                .repairs
+                .iter()
+                .map(|&(kind, offset)| Repair { kind, offset })
+                .collect();
+            let repaired =
+                (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
+            let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
+            match decode(candidate) {
+                Ok((value, duplicate_keys)) => Judged::Parsed(Parsed {
+                    value,
+                    span: (start, end),
+                    repairs,
+                    repaired,
+                    duplicate_keys,
+                }),
+                // The grammar holds but serde_json refuses (a lone surrogate, a
+                // number out of range): report its words at its place.
+                Err(error) => {
+                    let offset = serde_offset(candidate, &error).min(end - start) + start;
+                    reject(
+                        FailureKind::Invalid,
+                        Some(Defect::Syntax),
+                        offset,
+                        error.to_string(),
+                    )
+                }
+            }
+        }
+        ScanEnd::Truncated { inside, opened_at } => {
+            let (line, column) = line_col(text, opened_at);
+            let what = inside.describe();
+            if ends_text {
+                reject(
+                    FailureKind::Truncated,
+                    None,
+                    text.len(),
+                    format!(
+                        "the output ends inside the {what} opened at line {line}, column {column}: \
+                         it was cut off; raise the token limit or shrink the request"
+                    ),
+                )
+            } else {
+                reject(
+                    FailureKind::Invalid,
+                    Some(Defect::Syntax),
+                    limit,
+                    format!("the candidate ends while the {what} opened at line {line}, column {column} is still open"),
+                )
+            }
+        }
+        ScanEnd::Invalid {
+            at,
+            problem,
+            after_comma,
+        } => {
+            let diagnosis = diagnose(text, at, problem, after_comma, max_depth);
+            reject(
+                FailureKind::Invalid,
+                Some(diagnosis.defect),
+                at,
+                diagnosis.message,
+            )
+        }
+    }
+}
+
+/// The candidate with its lossless repairs made.
+pub(crate) fn apply_lossless(text: &str, start: usize, end: usize, repairs: &[Repair]) -> String {
+    let mut out = String::with_capacity(end - start + repairs.len() * 2);
+    let mut copied = start;
+    for repair in repairs {
+        out.push_str(&text[copied..repair.offset]);
+        match repair.kind {
+            RepairKind::RawControlChar => {
+                out.push_str(match text.as_bytes()[repair.offset] {
+                    b'\n' => "\\n",
+                    b'\r' => "\\r",
+                    _ => "\\t",
+                });
+                copied = repair.offset + 1;
+            }
+            RepairKind::EscapedBacktick => {
+                out.push('`');
+                copied = repair.offset + 2;
+            }
+            // Only lossless repairs come from the validator.
+            _ => copied = repair.offset,
+        }
+    }
+    out.push_str(&text[copied..end]);
+    out
+}
+
+/// serde_json reports line and column; turn them back into a byte offset.
+fn serde_offset(text: &str, error: &serde_json::Error) -> usize {
+    let mut line_start = 0;
+    for _ in 1..error.line() {
+        match text[line_start..].find('\n') {
+            Some(at) => line_start += at + 1,
+            None => break,
+        }
+    }
+    (line_start + error.column().saturating_sub(1)).min(text.len())
+}

@@ -1,0 +1,286 @@
+//! Markdown code fences: ``` and ~~~, tagged or not, indented, on one line,
+//! or left open at the end of the text.
+//!
+//! One pass over the lines; nothing is re-read, so 100,000 unterminated
+//! fences cost the same per byte as one.
+
+/// One code fence found in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fence {
+    /// From the first byte of the opening marker to the end of the closing marker line.
+    pub outer: (usize, usize),
+    /// The content between the markers.
+    pub content: (usize, usize),
+    /// The info string's first word, as written (`json`, `JSON`, `python`).
+    pub tag: Option<String>,
+    /// False when the text ended before a closing marker.
+    pub closed: bool,
+    /// 1-based line of the opening marker.
+    pub line: usize,
+}
+
+impl Fence {
+    /// Whether the tag says JSON (`json`, `jsonc`, `json5`, any case), or there is no tag.
+    pub fn may_hold_json(&self) -> bool {
+        self.tag.as_deref().is_none_or(is_json_tag)
+    }
+
+    pub fn describe(&self) -> String {
+        let kind = match &self.tag {
+            Some(tag) => format!("fence tagged `{tag}`"),
+            None => "untagged fence".to_owned(),
+        };
+        let open = if self.closed { "" } else { " (never closed)" };
+        format!("{kind} at line {}{open}", self.line)
+    }
+}
+
+fn is_json_tag(tag: &str) -> bool {
+    ["json", "jsonc", "json5"]
+        .iter()
+        .any(|known| tag.eq_ignore_ascii_case(known))
+}
+
+struct OpenFence {
+    marker: u8,
+    run: usize,
+    start: usize,
+    content_start: usize,
+    tag: Option<String>,
+    line: usize,
+}
+
+/// Every fence in `text`, in order.
+pub(crate) fn find_fences(text: &str) -> Vec<Fence> {
+    let bytes = text.as_bytes();
+    let mut fences = Vec::new();
+    let mut open: Option<OpenFence> = None;
+    let mut line_start = 0;
+    let mut line_number = 1;
+    while line_start <= bytes.len() {
+        let line_end = memchr_newline(bytes, line_start);
+        let next_start = line_end + 1;
+        // The line without its line ending (CRLF too).
+        let mut body_end = line_end;
+        if body_end > line_start && bytes[body_end - 1] == b'\r' {
+            body_end -= 1;
+        }
+        let line = &text[line_start..body_end];
+        match open.take() {
+            None => {
+                open = open_marker(
+                    line,
+                    line_start,
+                    next_start.min(bytes.len()),
+                    line_number,
+                    &mut fences,
+                )
+            }
+            Some(fence) => {
+                if let Some(close_at) = closing_marker(line, fence.marker, fence.run) {
+                    let content_end = if close_at == 0 {
+                        line_start
+                    } else {
+                        line_start + close_at
+                    };
+                    fences.push(Fence {
+                        outer: (fence.start, body_end),
+                        content: (fence.content_start, content_end.max(fence.content_start)),
+                        tag: fence.tag,
+                        closed: true,
+                        line: fence.line,
+                    });
+                } else {
+                    open = Some(fence);
+                }
+            }
+        }
+        if line_end >= bytes.len() {
+            break;
+        }
+        line_start = next_start;
+        line_number += 1;
+    }
+    if let Some(fence) = open {
+        fences.push(Fence {
+            outer: (fence.start, bytes.len()),
+            content: (fence.content_start.min(bytes.len()), bytes.len()),
+            tag: fence.tag,
+            closed: false,
+            line: fence.line,
+        });
+    }
+    fences
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| from + i)
+}
+
+/// Length of the run of `marker` bytes at the start of `s`.
+fn run_length(s: &[u8], marker: u8) -> usize {
+    s.iter().take_while(|&&b| b == marker).count()
+}
+
+/// Recognise an opening marker on a line; a whole one-line fence is pushed at once.
+fn open_marker(
+    line: &str,
+    line_start: usize,
+    next_line_start: usize,
+    line_number: usize,
+    fences: &mut Vec<Fence>,
+) -> Option<OpenFence> {
+    let bytes = line.as_bytes();
+    let indent = bytes
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let (at, marker, run) = match bytes.get(indent) {
+        Some(&m @ (b'`' | b'~')) if run_length(&bytes[indent..], m) >= 3 => {
+            (indent, m, run_length(&bytes[indent..], m))
+        }
+        // Models also open a fence at the end of a prose line: "Here you go: ```json".
+        _ => mid_line_opener(bytes)?,
+    };
+    let info = line[at + run..].trim();
+    // A fence whose info string ends with a closing run is a whole fence on one line.
+    if marker == b'`' && info.len() > 3 && info.ends_with("```") {
+        let inner_end = line_start + at + run + line[at + run..].trim_end().len()
+            - run_length_rev(info.as_bytes(), b'`');
+        let after_open = line_start + at + run;
+        let (tag, content_start) = split_tag(&line[at + run..], after_open);
+        fences.push(Fence {
+            outer: (line_start + at, line_start + line.len()),
+            content: (content_start.min(inner_end), inner_end),
+            tag,
+            closed: true,
+            line: line_number,
+        });
+        return None;
+    }
+    // Backtick info strings may not contain backticks (CommonMark); that is inline code.
+    if marker == b'`' && info.contains('`') {
+        return None;
+    }
+    let tag = info.split_whitespace().next().map(str::to_owned);
+    Some(OpenFence {
+        marker,
+        run,
+        start: line_start + at,
+        content_start: next_line_start,
+        tag,
+        line: line_number,
+    })
+}
+
+/// A run of 3+ backticks after prose, followed by nothing or one tag word.
+fn mid_line_opener(bytes: &[u8]) -> Option<(usize, u8, usize)> {
+    let at = bytes.windows(3).position(|w| w == b"```")?;
+    let run = run_length(&bytes[at..], b'`');
+    let rest = std::str::from_utf8(&bytes[at + run..]).ok()?.trim();
+    let one_word = !rest.contains(char::is_whitespace) && !rest.contains('`');
+    (rest.is_empty() || (one_word && is_json_tag(rest))).then_some((at, b'`', run))
+}
+
+fn run_length_rev(s: &[u8], marker: u8) -> usize {
+    s.iter().rev().take_while(|&&b| b == marker).count()
+}
+
+/// Split "json {…} " into the tag and where the content starts.
+fn split_tag(after_marker: &str, offset: usize) -> (Option<String>, usize) {
+    let trimmed = after_marker.trim_start();
+    let lead = after_marker.len() - trimmed.len();
+    let word_len = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+    let word = &trimmed[..word_len];
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '+')
+    {
+        (Some(word.to_owned()), offset + lead + word_len)
+    } else {
+        (None, offset + lead)
+    }
+}
+
+/// Where a closing marker starts on this line, if the line closes the fence.
+fn closing_marker(line: &str, marker: u8, run: usize) -> Option<usize> {
+    let trimmed_end = line.trim_end();
+    let bytes = trimmed_end.as_bytes();
+    let tail = run_length_rev(bytes, marker);
+    if tail < run {
+        return None;
+    }
+    let before = &trimmed_end[..bytes.len() - tail];
+    if before.trim().is_empty() {
+        return Some(0);
+    }
+    // "{"a": 1}```": a closing run glued to the last content line.
+    (marker == b'`').then_some(bytes.len() - tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contents(text: &str) -> Vec<(Option<String>, String, bool)> {
+        find_fences(text)
+            .into_iter()
+            .map(|f| (f.tag, text[f.content.0..f.content.1].to_owned(), f.closed))
+            .collect()
+    }
+
+    #[test]
+    fn tagged_untagged_tilde_and_indented() {
+        let text = "a\n```json\n{\"a\": 1}\n```\n~~~\n[1]\n~~~\n  ```JSON\n  {}\n  ```\n";
+        assert_eq!(
+            contents(text),
+            vec![
+                (Some("json".into()), "{\"a\": 1}\n".into(), true),
+                (None, "[1]\n".into(), true),
+                (Some("JSON".into()), "  {}\n".into(), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn crlf_single_line_and_unterminated() {
+        assert_eq!(
+            contents("```json\r\n{}\r\n```\r\n"),
+            vec![(Some("json".into()), "{}\r\n".into(), true)]
+        );
+        assert_eq!(
+            contents("```json {\"a\": 1} ```"),
+            vec![(Some("json".into()), " {\"a\": 1} ".into(), true)]
+        );
+        assert_eq!(
+            contents("```json\n{\"a\": [1,"),
+            vec![(Some("json".into()), "{\"a\": [1,".into(), false)]
+        );
+    }
+
+    #[test]
+    fn an_info_string_does_not_close_and_inline_code_is_not_a_fence() {
+        let text = "```json\n{\"code\": \"\n```python\n\"}\n```\nuse ```x``` here";
+        let found = contents(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "{\"code\": \"\n```python\n\"}\n");
+    }
+
+    #[test]
+    fn mid_line_openers_and_glued_closers() {
+        assert_eq!(
+            contents("Here you go: ```json\n{\"a\": 1}```\nbye"),
+            vec![(Some("json".into()), "{\"a\": 1}".into(), true)]
+        );
+    }
+
+    #[test]
+    fn many_unterminated_fences_are_found_in_one_pass() {
+        let text = "```\n".repeat(1000);
+        assert_eq!(find_fences(&text).len(), 500);
+    }
+}
