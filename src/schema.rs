@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::engine::{Failure, FailureKind, Outcome};
+use crate::engine::{line_col, Failure, FailureKind, Outcome};
 
 /// A compiled JSON Schema.
 pub struct Schema {
@@ -79,7 +79,7 @@ impl Schema {
             return;
         }
         let offset = outcome.span.map_or(0, |(start, _)| start);
-        let (line, column) = line_column(raw, offset);
+        let (line, column) = line_col(raw, offset);
         let count = violations.len();
         let noun = if count == 1 {
             "violation"
@@ -98,18 +98,6 @@ impl Schema {
             ),
         });
     }
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
 }
 
 fn one_line(text: &str) -> String {
@@ -194,12 +182,5 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(invalid, SchemaError::Invalid { .. }), "{invalid}");
-    }
-
-    #[test]
-    fn line_column_counts_characters() {
-        assert_eq!(line_column("ab\ncé{", 6), (2, 3));
-        assert_eq!(line_column("ab", 99), (1, 3));
-        assert_eq!(line_column("é", 1), (1, 1));
     }
 }

@@ -136,6 +136,7 @@ fn write_summary(out: &mut dyn Write, summary: &Summary, painter: Painter) -> io
     let layers = Layer::ALL.map(|layer| (layer.as_str(), summary.layer(layer)));
     let failures = FailureKind::ALL.map(|kind| (kind.as_str(), summary.failure(kind)));
     write_table(out, "layer", &layers, summary, painter)?;
+    writeln!(out)?;
     write_table(out, "failure", &failures, summary, painter)
 }
 
