@@ -63,7 +63,7 @@ impl Painter {
 pub fn want_color(always: Option<bool>, is_terminal: bool, no_color: Option<&str>) -> bool {
     match always {
         Some(choice) => choice,
-        None => is_terminal && no_color.map_or(true, str::is_empty),
+        None => is_terminal && no_color.is_none_or(str::is_empty),
     }
 }
 
