@@ -5,8 +5,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use anyhow::bail;
-use jxray::fixture::{self, Fixture, Replay, Status as Replayed};
-use jxray::report::{describe, write_diff, Painter, Tone};
+use jxray::fixture::{self, Fixture, Status as Replayed};
+use jxray::report::{write_mismatch, Painter, Tone};
 
 use super::common::{quiet_broken_pipe, stdout_painter};
 use super::Status;
@@ -107,6 +107,7 @@ fn replay_all(
                         let label = painter.paint("updated", Tone::Notice);
                         writeln!(out, "{label} {place}")?;
                         write_mismatch(out, &fixture, &replay, painter)?;
+                        writeln!(out)?;
                     }
                     Err(error) => {
                         tally.failed += 1;
@@ -118,38 +119,11 @@ fn replay_all(
                 tally.failed += 1;
                 writeln!(out, "{} {place}", painter.paint("FAIL", Tone::Bad))?;
                 write_mismatch(out, &fixture, &replay, painter)?;
+                writeln!(out)?;
             }
         }
     }
     Ok(())
-}
-
-/// Expected against actual, as a numbered diff of the pretty JSON, and the engine's own words.
-fn write_mismatch(
-    out: &mut dyn Write,
-    fixture: &Fixture,
-    replay: &Replay,
-    painter: Painter,
-) -> io::Result<()> {
-    writeln!(
-        out,
-        "  {}",
-        painter.paint("--- expected (fixture)", Tone::Bad)
-    )?;
-    writeln!(
-        out,
-        "  {}",
-        painter.paint("+++ actual (engine now)", Tone::Good)
-    )?;
-    write_diff(
-        out,
-        &fixture.expect.to_pretty_json(),
-        &replay.actual.to_pretty_json(),
-        painter,
-        "  ",
-    )?;
-    writeln!(out, "  engine: {}", describe(&replay.outcome))?;
-    writeln!(out)
 }
 
 #[cfg(test)]

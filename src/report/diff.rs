@@ -5,7 +5,8 @@ use std::io::{self, Write};
 
 use similar::{ChangeTag, TextDiff};
 
-use super::{Painter, Tone};
+use super::{describe, Painter, Tone};
+use crate::fixture::{Fixture, Replay};
 
 /// Unchanged lines shown around each change.
 const CONTEXT: usize = 3;
@@ -53,6 +54,34 @@ pub fn write_diff(
         }
     }
     Ok(())
+}
+
+/// A fixture's expectation against what the engine does now: a numbered
+/// diff of the two as fixture JSON, then the engine's own one-line account.
+pub fn write_mismatch(
+    out: &mut dyn Write,
+    fixture: &Fixture,
+    replay: &Replay,
+    painter: Painter,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "  {}",
+        painter.paint("--- expected (fixture)", Tone::Bad)
+    )?;
+    writeln!(
+        out,
+        "  {}",
+        painter.paint("+++ actual (engine now)", Tone::Good)
+    )?;
+    write_diff(
+        out,
+        &fixture.expect.to_pretty_json(),
+        &replay.actual.to_pretty_json(),
+        painter,
+        "  ",
+    )?;
+    writeln!(out, "  engine: {}", describe(&replay.outcome))
 }
 
 fn number(index: Option<usize>) -> String {

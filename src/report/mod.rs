@@ -11,7 +11,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-pub use diff::write_diff;
+pub use diff::{write_diff, write_mismatch};
 pub use record::{FailureRecord, Record};
 pub use style::{want_color, Painter, Tone};
 pub use summary::Summary;
