@@ -9,5 +9,6 @@ pub mod engine;
 pub mod fixture;
 pub mod report;
 pub mod schema;
+pub mod watch;
 
 pub use engine::{extract, Options, Outcome};

@@ -3,10 +3,37 @@
 //! A capture is one raw model output plus what is known about it. Loading
 //! never fails as a whole: a file that cannot be read becomes a capture whose
 //! text is an [`Unreadable`] error, so nothing is silently skipped.
+//!
+//! The pieces, in the order data flows through them:
+//! - `walk`: which files under a folder are captures (and the skip rules);
+//! - `read`: bytes off disk (size limit, symlink diagnosis) and decoding to text;
+//! - `content`: what the text is, from the file's extension confirmed by its content;
+//! - `envelope`: provider response bodies (one module per provider);
+//! - `stream`: saved SSE logs and Ollama NDJSON streams, joined;
+//! - `jsonl`: one capture a line;
+//! - `load`: the entry points, loading files in parallel in a fixed order.
+//!
+//! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
+//! `MAX_TOKENS`, `max_output_tokens`, `completed`, `end_turn`, `STOP`, …); the engine
+//! classifies it. Where a format signals truncation without a stop-reason string (OpenAI
+//! Responses `status: "incomplete"`), the most telling spelling is recorded
+//! (`incomplete_details.reason`, else `incomplete`).
+
+mod content;
+mod envelope;
+mod jsonl;
+mod load;
+mod probe;
+mod read;
+mod stream;
+mod walk;
 
 use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
+
+pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
+pub use walk::discover;
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -40,6 +67,14 @@ impl Provider {
 #[error("{message}")]
 pub struct Unreadable {
     pub message: String,
+}
+
+impl Unreadable {
+    pub fn new(message: impl Into<String>) -> Unreadable {
+        Unreadable {
+            message: message.into(),
+        }
+    }
 }
 
 /// One raw model output and what is known about it.

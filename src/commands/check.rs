@@ -7,9 +7,9 @@ use jxray::schema::Schema;
 use rayon::prelude::*;
 
 use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
-use super::loading as capture;
 use super::Status;
 use crate::cli::{CheckArgs, Format};
+use jxray::capture;
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     // The schema first: a bad flag should not wait for a large folder to load.

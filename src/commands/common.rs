@@ -6,8 +6,8 @@ use std::io::{self, IsTerminal};
 use jxray::engine::{Options, Pick};
 use jxray::report::{want_color, Painter};
 
-use super::loading::LoadOptions;
 use crate::cli::{ColorChoice, ExtractionArgs, PickChoice};
+use jxray::capture::LoadOptions;
 
 pub fn engine_options(args: &ExtractionArgs) -> Options {
     Options {

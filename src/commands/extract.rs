@@ -7,9 +7,9 @@ use jxray::report::describe;
 use jxray::schema::Schema;
 
 use super::common::{engine_options, load_options, quiet_broken_pipe};
-use super::loading as capture;
 use super::Status;
 use crate::cli::ExtractArgs;
+use jxray::capture;
 
 pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     if args.file.is_dir() {

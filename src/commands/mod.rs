@@ -5,7 +5,6 @@ mod check;
 mod common;
 mod completions;
 mod extract;
-mod loading;
 mod test;
 mod ui;
 

@@ -5,51 +5,40 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::engine::{FailureKind, Layer, Outcome};
+use crate::watch::{Mix, MixKey};
 
-/// Counts per layer (successes) and per failure kind; each capture counts once.
+/// Counts per layer (successes) and per failure kind; each capture counts
+/// once, under the word its badge shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
-    layers: [usize; Layer::ALL.len()],
-    failures: [usize; FailureKind::ALL.len()],
+    mix: Mix,
 }
 
 impl Summary {
     pub fn from_outcomes<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Summary {
-        let mut summary = Summary::default();
-        for outcome in outcomes {
-            summary.add(outcome);
-        }
-        summary
-    }
-
-    /// Count one outcome: under its layer when ok, else under its failure kind.
-    pub fn add(&mut self, outcome: &Outcome) {
-        match (&outcome.failure, outcome.layer) {
-            (None, Some(layer)) if outcome.ok() => self.layers[layer_index(layer)] += 1,
-            (Some(failure), _) => self.failures[failure_index(failure.kind)] += 1,
-            // Nothing accepted and no failure recorded reads as no JSON.
-            _ => self.failures[failure_index(FailureKind::NoJson)] += 1,
+        Summary {
+            mix: Mix::of(outcomes),
         }
     }
 
     pub fn total(&self) -> usize {
-        self.ok() + self.failed()
+        self.mix.total()
     }
 
     pub fn ok(&self) -> usize {
-        self.layers.iter().sum()
+        Layer::ALL.iter().map(|layer| self.layer(*layer)).sum()
     }
 
     pub fn failed(&self) -> usize {
-        self.failures.iter().sum()
+        self.total() - self.ok()
     }
 
     pub fn layer(&self, layer: Layer) -> usize {
-        self.layers[layer_index(layer)]
+        self.mix.count(MixKey::Layer(layer))
     }
 
     pub fn failure(&self, kind: FailureKind) -> usize {
-        self.failures[failure_index(kind)]
+        self.mix.count(MixKey::Failure(kind))
     }
 
     /// Percentage of all captures, 0 when there are none.
@@ -59,17 +48,6 @@ impl Summary {
             total => count as f64 * 100.0 / total as f64,
         }
     }
-}
-
-fn layer_index(layer: Layer) -> usize {
-    Layer::ALL.iter().position(|l| *l == layer).unwrap_or(0)
-}
-
-fn failure_index(kind: FailureKind) -> usize {
-    FailureKind::ALL
-        .iter()
-        .position(|k| *k == kind)
-        .unwrap_or(0)
 }
 
 /// Every layer and failure kind appears, zero or not, so scripts can rely on the keys.

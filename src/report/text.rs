@@ -56,35 +56,32 @@ fn badge_tone(outcome: &Outcome) -> Tone {
     }
 }
 
-/// The short detail after the badge: repairs and warnings on success;
-/// defect, place and message on failure.
+/// The short detail after the badge: defect, place and message on failure;
+/// then repairs and warnings (a truncation the provider did not signal is
+/// worth seeing on a failure line too).
 pub fn detail(outcome: &Outcome) -> String {
-    match &outcome.failure {
-        Some(failure) => {
-            let defect = failure
-                .defect
-                .map(|defect| format!("{} ", defect.as_str()))
-                .unwrap_or_default();
-            format!(
-                "{defect}at {}:{}: {}",
-                failure.line,
-                failure.column,
-                single_line(&failure.message)
-            )
-        }
-        None => {
-            let mut parts = Vec::new();
-            let repairs = counted(outcome.repairs.iter().map(|r| r.kind.as_str()));
-            if !repairs.is_empty() {
-                parts.push(format!("repairs: {repairs}"));
-            }
-            let warnings = counted(outcome.warnings.iter().map(|w| w.kind.as_str()));
-            if !warnings.is_empty() {
-                parts.push(format!("warnings: {warnings}"));
-            }
-            parts.join("; ")
-        }
+    let mut parts = Vec::new();
+    if let Some(failure) = &outcome.failure {
+        let defect = failure
+            .defect
+            .map(|defect| format!("{} ", defect.as_str()))
+            .unwrap_or_default();
+        parts.push(format!(
+            "{defect}at {}:{}: {}",
+            failure.line,
+            failure.column,
+            single_line(&failure.message)
+        ));
     }
+    let repairs = counted(outcome.repairs.iter().map(|r| r.kind.as_str()));
+    if !repairs.is_empty() {
+        parts.push(format!("repairs: {repairs}"));
+    }
+    let warnings = counted(outcome.warnings.iter().map(|w| w.kind.as_str()));
+    if !warnings.is_empty() {
+        parts.push(format!("warnings: {warnings}"));
+    }
+    parts.join("; ")
 }
 
 /// The outcome as one plain line: `badge detail`, as `extract` prints it.

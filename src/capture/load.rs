@@ -1,0 +1,96 @@
+//! The loading entry points: a path (file, folder or `-`), one file, or a reader.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::content::{self, Kind};
+use super::{read, walk, Capture};
+
+/// How captures are loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Largest file read, in bytes; larger files become `unreadable` captures.
+    pub max_bytes: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            max_bytes: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// The path given to [`load`] or [`discover`](super::discover) cannot be read at all.
+///
+/// Anything wrong *below* that path becomes an unreadable [`Capture`] instead.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: no such file or folder; check the path", path.display())]
+    NotFound { path: PathBuf },
+    #[error("{}: dangling symlink to {}; fix the link or pass its target", path.display(), target.display())]
+    DanglingLink { path: PathBuf, target: PathBuf },
+    #[error("{}: cannot read it ({source}); check its permissions", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
+impl LoadError {
+    pub(crate) fn from_io(path: &Path, error: io::Error) -> LoadError {
+        if error.kind() == io::ErrorKind::NotFound {
+            return match std::fs::read_link(path) {
+                Ok(target) => LoadError::DanglingLink {
+                    path: path.to_path_buf(),
+                    target,
+                },
+                Err(_) => LoadError::NotFound {
+                    path: path.to_path_buf(),
+                },
+            };
+        }
+        LoadError::Io {
+            path: path.to_path_buf(),
+            source: error,
+        }
+    }
+}
+
+/// Load every capture under `path`: a file, a folder (searched recursively), or `-` for
+/// standard input. Captures are sorted by source path, then line number.
+pub fn load(path: &Path, options: &LoadOptions) -> Result<Vec<Capture>, LoadError> {
+    if path == Path::new("-") {
+        return Ok(load_reader("-", io::stdin().lock(), options));
+    }
+    let files = walk::discover(path)?;
+    let mut captures: Vec<Capture> = files
+        .par_iter()
+        .map(|file| load_file(file, path, options))
+        .flatten_iter()
+        .collect();
+    // Files come sorted from the walk and lines in order from each file; sorting again is
+    // cheap and keeps the order a promise rather than an accident (`x.jsonl:2` before `:10`).
+    captures.sort_by_cached_key(|capture| (walk::sort_key(path, &capture.path), capture.line));
+    Ok(captures)
+}
+
+/// The captures in one file: one, or one a line for `.jsonl`, or one unreadable capture.
+/// Their `source` is `file`'s path relative to `root` (the path as given when `file` is `root`).
+pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
+    let source = walk::relative_source(root, file);
+    let text = read::read_file(file, options.max_bytes).and_then(read::decode);
+    match text {
+        Ok(text) => content::captures(&source, file, text, Kind::of(file)),
+        Err(unreadable) => vec![content::unreadable(source, file, unreadable)],
+    }
+}
+
+/// The captures read from a stream (standard input, tests). The content decides the
+/// format, since there is no file name to go by.
+pub fn load_reader(source: &str, reader: impl Read, options: &LoadOptions) -> Vec<Capture> {
+    let path = Path::new(source);
+    match read::read_limited(reader, options.max_bytes).and_then(read::decode) {
+        Ok(text) => content::captures(source, path, text, Kind::Unnamed),
+        Err(unreadable) => vec![content::unreadable(source.to_string(), path, unreadable)],
+    }
+}

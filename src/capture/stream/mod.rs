@@ -1,0 +1,98 @@
+//! Saved streams joined into their final text and stop reason.
+//!
+//! SSE logs from OpenAI Chat Completions, the OpenAI Responses API, Anthropic Messages and
+//! Gemini (`alt=sse`). The first payload that only one provider sends decides the flavour;
+//! later payloads of other shapes (keep-alives, usage-only chunks) are ignored.
+
+mod anthropic;
+mod openai_chat;
+mod openai_responses;
+mod sse;
+
+use serde_json::Value;
+
+use super::envelope::{self, Decoded, GeminiChunks};
+use anthropic::AnthropicEvents;
+use openai_chat::ChatChunks;
+use openai_responses::ResponsesEvents;
+use sse::Payload;
+
+pub use sse::looks_like_sse;
+
+enum Flavour {
+    OpenaiChat(ChatChunks),
+    OpenaiResponses(ResponsesEvents),
+    Anthropic(AnthropicEvents),
+    Gemini(GeminiChunks),
+}
+
+impl Flavour {
+    fn of(payload: &Value) -> Option<Flavour> {
+        if openai_chat::is_chunk(payload) {
+            Some(Flavour::OpenaiChat(ChatChunks::default()))
+        } else if openai_responses::is_event(payload) {
+            Some(Flavour::OpenaiResponses(ResponsesEvents::default()))
+        } else if anthropic::is_event(payload) {
+            Some(Flavour::Anthropic(AnthropicEvents::default()))
+        } else if envelope::is_gemini_response(payload) {
+            Some(Flavour::Gemini(GeminiChunks::default()))
+        } else {
+            None
+        }
+    }
+
+    fn feed(&mut self, payload: &Value) {
+        match self {
+            Flavour::OpenaiChat(chunks) => chunks.feed(payload),
+            Flavour::OpenaiResponses(events) => events.feed(payload),
+            Flavour::Anthropic(events) => events.feed(payload),
+            Flavour::Gemini(chunks) => chunks.feed(payload),
+        }
+    }
+
+    fn finish(self) -> Result<Decoded, String> {
+        match self {
+            Flavour::OpenaiChat(chunks) => chunks.finish(),
+            Flavour::OpenaiResponses(events) => events.finish(),
+            Flavour::Anthropic(events) => events.finish(),
+            Flavour::Gemini(chunks) => chunks.finish(),
+        }
+    }
+}
+
+/// The stream in an SSE log, or `None` when no payload is from a known provider.
+pub fn decode_sse(text: &str) -> Option<Result<Decoded, String>> {
+    let mut flavour: Option<Flavour> = None;
+    for payload in sse::payloads(text) {
+        let Payload::Json(value) = payload else {
+            continue;
+        };
+        if flavour.is_none() {
+            flavour = Flavour::of(&value);
+        }
+        if let Some(flavour) = flavour.as_mut() {
+            flavour.feed(&value);
+        }
+    }
+    flavour.map(Flavour::finish)
+}
+
+/// An Ollama NDJSON stream (one chunk a line, `done: false` until the last), or `None`
+/// when the lines are not one. `lines` are the non-blank lines.
+pub fn decode_ollama_lines<'a>(
+    mut lines: impl Iterator<Item = &'a str>,
+) -> Option<Result<Decoded, String>> {
+    let first: Value = serde_json::from_str(lines.next()?).ok()?;
+    if !envelope::is_ollama_chunk(&first) {
+        return None;
+    }
+    let mut chunks = envelope::OllamaChunks::default();
+    chunks.feed(&first);
+    for line in lines {
+        let chunk: Value = serde_json::from_str(line).ok()?;
+        if !chunks.feed(&chunk) {
+            return None;
+        }
+    }
+    Some(chunks.finish())
+}

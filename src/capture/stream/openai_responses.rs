@@ -1,0 +1,104 @@
+//! OpenAI Responses streams: named `response.*` events, ending in `response.completed`,
+//! `response.incomplete` or `response.failed` (there is no `[DONE]`).
+
+use serde_json::Value;
+
+use crate::capture::envelope::{
+    decode_responses_object, responses_stop_reason, str_field, text_or_tool, Decoded, ToolCall,
+};
+use crate::capture::Provider;
+
+pub fn is_event(payload: &Value) -> bool {
+    str_field(payload, "type").is_some_and(|kind| kind.starts_with("response."))
+}
+
+#[derive(Debug, Default)]
+pub struct ResponsesEvents {
+    /// Concatenated `output_text` (and `refusal`) deltas.
+    deltas: String,
+    /// Whole texts of `output_text.done`, for logs that kept only those.
+    done_texts: String,
+    /// Function calls by item id, in the order they appeared.
+    tools: Vec<(String, ToolCall)>,
+    stop_reason: Option<String>,
+    /// The `response` of the terminal event, for logs without deltas.
+    last_response: Option<Value>,
+}
+
+impl ResponsesEvents {
+    pub fn feed(&mut self, event: &Value) {
+        let text = |key| str_field(event, key).unwrap_or_default();
+        match str_field(event, "type").unwrap_or_default() {
+            "response.output_text.delta" | "response.refusal.delta" => {
+                self.deltas.push_str(text("delta"))
+            }
+            "response.output_text.done" => self.done_texts.push_str(text("text")),
+            "response.output_item.added" => {
+                if let Some(item) = event.get("item") {
+                    if str_field(item, "type") == Some("function_call") {
+                        let id = str_field(item, "id").unwrap_or_default();
+                        let call = self.tool(id);
+                        call.name = str_field(item, "name").unwrap_or("?").to_string();
+                    }
+                }
+            }
+            "response.function_call_arguments.delta" => {
+                let call = self.tool(text("item_id"));
+                call.arguments.push_str(text("delta"));
+            }
+            "response.function_call_arguments.done" => {
+                let call = self.tool(text("item_id"));
+                if call.arguments.is_empty() {
+                    call.arguments = text("arguments").to_string();
+                }
+            }
+            "response.completed" | "response.incomplete" | "response.failed" => {
+                if let Some(response) = event.get("response") {
+                    self.stop_reason = responses_stop_reason(response);
+                    self.last_response = Some(response.clone());
+                }
+            }
+            "error" => {
+                let code = str_field(event, "code").unwrap_or("error");
+                self.stop_reason = Some(code.to_string());
+            }
+            _ => {}
+        }
+    }
+
+    fn tool(&mut self, id: &str) -> &mut ToolCall {
+        let position = match self.tools.iter().position(|(known, _)| known == id) {
+            Some(position) => position,
+            None => {
+                let call = ToolCall {
+                    name: "?".to_string(),
+                    arguments: String::new(),
+                };
+                self.tools.push((id.to_string(), call));
+                self.tools.len() - 1
+            }
+        };
+        &mut self.tools[position].1
+    }
+
+    pub fn finish(self) -> Result<Decoded, String> {
+        let text = if self.deltas.is_empty() {
+            self.done_texts
+        } else {
+            self.deltas
+        };
+        if text.is_empty() && self.tools.is_empty() {
+            if let Some(response) = &self.last_response {
+                return decode_responses_object(response);
+            }
+        }
+        let tools = self.tools.into_iter().map(|(_, call)| call).collect();
+        let (text, warnings) = text_or_tool(text, tools, false);
+        Ok(Decoded {
+            provider: Some(Provider::OpenaiResponses),
+            text,
+            stop_reason: self.stop_reason,
+            warnings,
+        })
+    }
+}

@@ -1,0 +1,482 @@
+//! Provider response envelopes in `.json` files: text, provider and stop reason.
+
+mod capture_support;
+
+use capture_support::{assert_capture, one, unreadable, warning_kinds};
+use jxray::capture::Provider;
+use jxray::engine::WarningKind;
+
+// ---- OpenAI Chat Completions ----
+
+#[test]
+fn openai_chat_content_and_finish_reason() {
+    let capture = one(
+        "chat.json",
+        r#"{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4o",
+            "choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\": 1}","refusal":null},
+                        "finish_reason":"length","logprobs":null}],
+            "usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"a": 1}"#,
+        Some(Provider::OpenaiChat),
+        Some("length"),
+    );
+    assert!(capture.warnings.is_empty());
+}
+
+#[test]
+fn openai_chat_null_content_uses_the_tool_call_arguments() {
+    let capture = one(
+        "tool.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,"tool_calls":[
+              {"id":"call_1","type":"function","function":{"name":"file_ticket","arguments":"{\"title\": \"Login\nfails\"}"}}]},
+            "finish_reason":"tool_calls"}]}"#,
+    );
+    assert_capture(
+        &capture,
+        "{\"title\": \"Login\nfails\"}",
+        Some(Provider::OpenaiChat),
+        Some("tool_calls"),
+    );
+}
+
+#[test]
+fn openai_chat_several_tool_calls_take_the_first_and_warn() {
+    let capture = one(
+        "tools.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,"tool_calls":[
+              {"id":"a","type":"function","function":{"name":"get_invoice","arguments":"{\"id\": 7}"}},
+              {"id":"b","type":"function","function":{"name":"get_customer","arguments":"{\"id\": 9}"}}]},
+            "finish_reason":"tool_calls"}]}"#,
+    );
+    assert_eq!(capture.text.as_deref(), Ok(r#"{"id": 7}"#));
+    assert_eq!(warning_kinds(&capture), [WarningKind::MultipleCandidates]);
+    let message = &capture.warnings[0].message;
+    assert!(message.contains("get_invoice, get_customer"), "{message}");
+}
+
+#[test]
+fn openai_chat_tool_calls_win_over_a_preamble_when_the_model_stopped_for_them() {
+    let capture = one(
+        "pre.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":"Let me file that.","tool_calls":[
+              {"id":"a","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},
+            "finish_reason":"tool_calls"}]}"#,
+    );
+    assert_eq!(capture.text.as_deref(), Ok(r#"{"x":1}"#));
+}
+
+#[test]
+fn openai_chat_legacy_function_call() {
+    let capture = one(
+        "legacy.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,
+                       "function_call":{"name":"extract","arguments":"{\"sku\": \"A-1\"}"}},
+            "finish_reason":"function_call"}]}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"sku": "A-1"}"#,
+        Some(Provider::OpenaiChat),
+        Some("function_call"),
+    );
+}
+
+#[test]
+fn openai_chat_empty_content_at_the_length_limit_is_empty_text() {
+    let capture = one(
+        "empty.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":""},"finish_reason":"length"}]}"#,
+    );
+    assert_capture(&capture, "", Some(Provider::OpenaiChat), Some("length"));
+}
+
+#[test]
+fn openai_chat_refusal_is_the_text() {
+    let capture = one(
+        "refusal.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,"refusal":"I can't help with that."},
+            "finish_reason":"stop"}]}"#,
+    );
+    assert_capture(
+        &capture,
+        "I can't help with that.",
+        Some(Provider::OpenaiChat),
+        Some("stop"),
+    );
+}
+
+#[test]
+fn openai_compatible_body_without_object_field() {
+    let capture = one(
+        "vllm.json",
+        r#"{"id":"x","model":"qwen","choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}]}"#,
+    );
+    assert_capture(&capture, "{}", Some(Provider::OpenaiChat), Some("stop"));
+}
+
+#[test]
+fn openai_legacy_text_completion() {
+    let capture = one(
+        "completion.json",
+        r#"{"object":"text_completion","choices":[{"index":0,"text":" {\"ok\": true}","finish_reason":"stop"}]}"#,
+    );
+    assert_capture(
+        &capture,
+        r#" {"ok": true}"#,
+        Some(Provider::OpenaiChat),
+        Some("stop"),
+    );
+}
+
+#[test]
+fn json_that_is_not_an_envelope_is_raw_text() {
+    let text = r#"{"choices": ["a", "b"], "winner": "a"}"#;
+    assert_capture(&one("raw.json", text), text, None, None);
+    let text = r#"{"candidates": [{"name": "Ann", "score": 9}]}"#;
+    assert_capture(&one("hr.json", text), text, None, None);
+    let text = r#"{"type": "message", "content": "hello"}"#;
+    assert_capture(&one("msg.json", text), text, None, None);
+    let text = r#"{"done": true, "response": "ok"}"#;
+    assert_capture(&one("done.json", text), text, None, None);
+    let text = "[1, 2, 3]";
+    assert_capture(&one("list.json", text), text, None, None);
+    let text = "not json at all {";
+    assert_capture(&one("broken.json", text), text, None, None);
+}
+
+#[test]
+fn envelope_with_a_byte_order_mark_is_recognised() {
+    let capture = one(
+        "bom.json",
+        "\u{feff}{\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}",
+    );
+    assert_capture(&capture, "hi", Some(Provider::OpenaiChat), Some("stop"));
+}
+
+#[test]
+fn openai_chat_without_its_text_is_unreadable() {
+    let no_choices = one("a.json", r#"{"object":"chat.completion","choices":[]}"#);
+    let message = unreadable(&no_choices);
+    assert!(
+        message.starts_with("OpenAI chat completion without its text"),
+        "{message}"
+    );
+    assert!(message.contains("`choices` is empty"), "{message}");
+
+    let no_content = one(
+        "b.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant"},"finish_reason":"stop"}]}"#,
+    );
+    assert!(unreadable(&no_content).contains("has no `content`"));
+
+    let no_message = one(
+        "c.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,"finish_reason":"stop"}]}"#,
+    );
+    assert!(unreadable(&no_message).contains("has no `message`"));
+}
+
+// ---- OpenAI Responses API ----
+
+#[test]
+fn openai_responses_joins_output_text_and_skips_reasoning() {
+    let capture = one(
+        "resp.json",
+        r#"{"id":"resp_1","object":"response","status":"completed","incomplete_details":null,
+            "output":[{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"{not this}"}]},
+                      {"type":"message","id":"m","role":"assistant","status":"completed",
+                       "content":[{"type":"output_text","text":"{\"total\": ","annotations":[]},
+                                  {"type":"output_text","text":"12.5}","annotations":[]}]}]}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"total": 12.5}"#,
+        Some(Provider::OpenaiResponses),
+        Some("completed"),
+    );
+}
+
+#[test]
+fn openai_responses_incomplete_gives_the_reason() {
+    let capture = one(
+        "inc.json",
+        r#"{"object":"response","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},
+            "output":[{"type":"message","content":[{"type":"output_text","text":"{\"a\":"}]}]}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"a":"#,
+        Some(Provider::OpenaiResponses),
+        Some("max_output_tokens"),
+    );
+    let bare = one(
+        "inc2.json",
+        r#"{"object":"response","status":"incomplete","output":[]}"#,
+    );
+    assert_capture(
+        &bare,
+        "",
+        Some(Provider::OpenaiResponses),
+        Some("incomplete"),
+    );
+}
+
+#[test]
+fn openai_responses_function_call_arguments() {
+    let capture = one(
+        "fn.json",
+        r#"{"object":"response","status":"completed",
+            "output":[{"type":"function_call","call_id":"c","name":"save_invoice","arguments":"{\"number\": \"INV-1\"}"}]}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"number": "INV-1"}"#,
+        Some(Provider::OpenaiResponses),
+        Some("completed"),
+    );
+}
+
+#[test]
+fn openai_responses_failed_without_output_is_unreadable() {
+    let capture = one(
+        "failed.json",
+        r#"{"object":"response","status":"failed","error":{"code":"server_error","message":"boom"},"output":[]}"#,
+    );
+    let message = unreadable(&capture);
+    assert!(message.contains("failed (boom)"), "{message}");
+}
+
+// ---- Anthropic Messages ----
+
+#[test]
+fn anthropic_text_blocks_joined_and_thinking_skipped() {
+    let capture = one(
+        "claude.json",
+        r#"{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5",
+            "content":[{"type":"thinking","thinking":"{draft}","signature":"x"},
+                       {"type":"text","text":"```json\n{\"severity\": "},
+                       {"type":"text","text":"\"high\"}\n```"}],
+            "stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":2}}"#,
+    );
+    assert_capture(
+        &capture,
+        "```json\n{\"severity\": \"high\"}\n```",
+        Some(Provider::Anthropic),
+        Some("end_turn"),
+    );
+}
+
+#[test]
+fn anthropic_max_tokens() {
+    let capture = one(
+        "cut.json",
+        r#"{"type":"message","role":"assistant","content":[{"type":"text","text":"{\"a\": \"b"}],"stop_reason":"max_tokens"}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"a": "b"#,
+        Some(Provider::Anthropic),
+        Some("max_tokens"),
+    );
+}
+
+#[test]
+fn anthropic_tool_use_input_is_serialized_compactly_in_order() {
+    let capture = one(
+        "tool.json",
+        r#"{"type":"message","role":"assistant",
+            "content":[{"type":"text","text":"Recording the ticket."},
+                       {"type":"tool_use","id":"toolu_1","name":"record_ticket",
+                        "input":{"title":"Refund","priority":2,"tags":["billing"]}}],
+            "stop_reason":"tool_use"}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"title":"Refund","priority":2,"tags":["billing"]}"#,
+        Some(Provider::Anthropic),
+        Some("tool_use"),
+    );
+}
+
+#[test]
+fn anthropic_text_wins_when_the_model_did_not_stop_for_a_tool() {
+    let capture = one(
+        "both.json",
+        r#"{"type":"message","role":"assistant",
+            "content":[{"type":"text","text":"{\"a\":1}"},
+                       {"type":"tool_use","id":"t","name":"n","input":{"b":2}}],
+            "stop_reason":"end_turn"}"#,
+    );
+    assert_eq!(capture.text.as_deref(), Ok(r#"{"a":1}"#));
+}
+
+// ---- Gemini ----
+
+#[test]
+fn gemini_parts_joined_thoughts_skipped_max_tokens() {
+    let capture = one(
+        "gemini.json",
+        r#"{"candidates":[{"content":{"role":"model","parts":[
+              {"text":"{\"plan\": 1}","thought":true},
+              {"text":"```json\n{\"sku\": "},
+              {"text":"\"B-22\""}]},
+            "finishReason":"MAX_TOKENS","index":0}],
+            "usageMetadata":{"promptTokenCount":1},"modelVersion":"gemini-2.5-flash"}"#,
+    );
+    assert_capture(
+        &capture,
+        "```json\n{\"sku\": \"B-22\"",
+        Some(Provider::Gemini),
+        Some("MAX_TOKENS"),
+    );
+}
+
+#[test]
+fn gemini_no_parts_at_the_token_limit_is_empty_text() {
+    let capture = one(
+        "thinking-ate-it.json",
+        r#"{"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS","index":0}]}"#,
+    );
+    assert_capture(&capture, "", Some(Provider::Gemini), Some("MAX_TOKENS"));
+}
+
+#[test]
+fn gemini_function_call_args() {
+    let capture = one(
+        "fc.json",
+        r#"{"candidates":[{"content":{"role":"model","parts":[
+              {"functionCall":{"name":"lookup","args":{"order":"A-9","qty":3}}}]},
+            "finishReason":"STOP"}]}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"order":"A-9","qty":3}"#,
+        Some(Provider::Gemini),
+        Some("STOP"),
+    );
+}
+
+#[test]
+fn gemini_blocked_prompt_is_unreadable_naming_the_block_reason() {
+    let capture = one(
+        "blocked.json",
+        r#"{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":4}}"#,
+    );
+    let message = unreadable(&capture);
+    assert!(message.contains("blockReason SAFETY"), "{message}");
+}
+
+#[test]
+fn gemini_json_array_stream_is_joined() {
+    let capture = one(
+        "stream.json",
+        r#"[{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"items\": ["}]},"index":0}]},
+            {"candidates":[{"content":{"role":"model","parts":[{"text":"1, 2]}"}]},"index":0}]},
+            {"candidates":[{"content":{"role":"model","parts":[{"text":""}]},"finishReason":"STOP","index":0}],
+             "usageMetadata":{"totalTokenCount":9}}]"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"items": [1, 2]}"#,
+        Some(Provider::Gemini),
+        Some("STOP"),
+    );
+}
+
+// ---- Ollama ----
+
+#[test]
+fn ollama_generate() {
+    let capture = one(
+        "gen.json",
+        r#"{"model":"gemma3","created_at":"2025-10-17T23:14:07Z","response":"{\"a\":1}","done":true,"done_reason":"length","eval_count":18}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"a":1}"#,
+        Some(Provider::Ollama),
+        Some("length"),
+    );
+}
+
+#[test]
+fn ollama_chat() {
+    let capture = one(
+        "chat.json",
+        r#"{"model":"qwen3","created_at":"x","message":{"role":"assistant","content":"{\"b\":2}"},"done":true,"done_reason":"stop"}"#,
+    );
+    assert_capture(&capture, r#"{"b":2}"#, Some(Provider::Ollama), Some("stop"));
+}
+
+#[test]
+fn ollama_answer_in_thinking_is_used_with_a_warning() {
+    let capture = one(
+        "think.json",
+        r#"{"model":"qwen3","created_at":"x","response":"","thinking":"{\"city\": \"Lyon\"}","done":true,"done_reason":"stop"}"#,
+    );
+    assert_capture(
+        &capture,
+        r#"{"city": "Lyon"}"#,
+        Some(Provider::Ollama),
+        Some("stop"),
+    );
+    assert_eq!(warning_kinds(&capture), [WarningKind::AnswerInThinking]);
+    assert!(capture.warnings[0].message.contains("thinking"));
+
+    let chat = one(
+        "think-chat.json",
+        r#"{"model":"qwen3","created_at":"x","message":{"role":"assistant","content":"","thinking":"[1]"},"done":true,"done_reason":"stop"}"#,
+    );
+    assert_eq!(chat.text.as_deref(), Ok("[1]"));
+    assert_eq!(warning_kinds(&chat), [WarningKind::AnswerInThinking]);
+}
+
+#[test]
+fn ollama_thinking_is_ignored_when_there_is_text() {
+    let capture = one(
+        "both.json",
+        r#"{"model":"qwen3","created_at":"x","response":"{}","thinking":"hmm","done":true,"done_reason":"stop"}"#,
+    );
+    assert_eq!(capture.text.as_deref(), Ok("{}"));
+    assert!(capture.warnings.is_empty());
+}
+
+#[test]
+fn ollama_chat_tool_call_arguments() {
+    let capture = one(
+        "tool.json",
+        r#"{"model":"llama3.1","created_at":"x","message":{"role":"assistant","content":"",
+            "tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Oslo"}}}]},"done":true,"done_reason":"stop"}"#,
+    );
+    assert_eq!(capture.text.as_deref(), Ok(r#"{"city":"Oslo"}"#));
+}
+
+#[test]
+fn ollama_ndjson_stream_saved_as_json_is_joined() {
+    let capture = one(
+        "stream.json",
+        concat!(
+            r#"{"model":"llama3","created_at":"t","response":"{\"a\"","done":false}"#,
+            "\n",
+            r#"{"model":"llama3","created_at":"t","response":": 1}","done":false}"#,
+            "\n",
+            r#"{"model":"llama3","created_at":"t","response":"","done":true,"done_reason":"stop"}"#,
+            "\n"
+        ),
+    );
+    assert_capture(
+        &capture,
+        r#"{"a": 1}"#,
+        Some(Provider::Ollama),
+        Some("stop"),
+    );
+}
