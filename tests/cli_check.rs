@@ -388,3 +388,14 @@ fn standard_input_is_a_capture() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(records(&run.stdout)[0]["layer"], "fenced");
 }
+
+#[test]
+fn an_empty_folder_is_zero_captures_and_ok() {
+    let dir = folder(&[]);
+    let run = jxray_in(dir.path(), &["check", "."], b"");
+    assert_eq!((run.code, run.stdout.as_str()), (0, "0 captures\n"));
+    let run = jxray_in(dir.path(), &["check", ".", "--format", "json"], b"");
+    let document: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(document["captures"], serde_json::json!([]));
+    assert_eq!(document["summary"]["total"], 0);
+}

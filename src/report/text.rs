@@ -114,12 +114,12 @@ fn counted<'a>(kinds: impl Iterator<Item = &'a str>) -> String {
 }
 
 fn write_summary(out: &mut dyn Write, summary: &Summary, painter: Painter) -> io::Result<()> {
-    writeln!(out)?;
     let total = summary.total();
-    let noun = if total == 1 { "capture" } else { "captures" };
     if total == 0 {
         return writeln!(out, "0 captures");
     }
+    let noun = if total == 1 { "capture" } else { "captures" };
+    writeln!(out)?;
     let failed = painter.paint(
         &format!("{} failed", summary.failed()),
         if summary.failed() > 0 {
