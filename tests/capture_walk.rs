@@ -193,6 +193,18 @@ mod links {
     }
 
     #[test]
+    fn looping_root_is_a_load_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("self");
+        symlink(&link, &link).unwrap();
+        let error = load(&link, &LoadOptions::default()).unwrap_err();
+        assert!(matches!(error, LoadError::LinkLoop { .. }), "{error}");
+        assert!(error
+            .to_string()
+            .ends_with("symlink loop; point the link at a real file or folder"));
+    }
+
+    #[test]
     fn fifo_is_reported_without_being_opened() {
         let dir = tempfile::tempdir().unwrap();
         let status = std::process::Command::new("mkfifo")
