@@ -12,7 +12,7 @@
 //!
 //! assert!(outcome.ok());
 //! assert_eq!(outcome.layer, Some(Layer::Fenced));
-//! assert_eq!(outcome.value.unwrap()["city"], "Paris");
+//! assert_eq!(outcome.value.as_ref().unwrap()["city"], "Paris");
 //! assert_eq!(outcome.warning_kinds()[0].as_str(), "trailing-prose");
 //!
 //! // A cut-off answer is a failure of its own kind, with a place and a fix.
