@@ -6,7 +6,7 @@ use super::decode::decode;
 use super::diagnose::diagnose;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
 use super::position::line_col;
-use super::scan::{scan_value, OffsetSet, Scan, ScanEnd};
+use super::scan::{scan_value, scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
 
 /// A candidate that parsed (after lossless repair).
 #[derive(Debug, Clone, PartialEq)]
@@ -20,16 +20,86 @@ pub(crate) struct Parsed {
 }
 
 /// A candidate that did not parse, with everything needed to report it.
+///
+/// The words are built only when someone reads them ([`Rejection::explain`]):
+/// adversarial input can reject a million candidates, and only a few are shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Rejection {
     pub kind: FailureKind,
-    pub defect: Option<Defect>,
     /// Byte offset of the problem.
     pub offset: usize,
-    pub message: String,
     /// Where the candidate starts, and how far a lenient reading may look.
     pub start: usize,
     pub limit: usize,
+    cause: Cause,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Cause {
+    Diagnosed {
+        problem: Problem,
+        after_comma: bool,
+    },
+    Unfinished {
+        inside: Open,
+        opened_at: usize,
+    },
+    /// More text after a whole value, where only one value may stand.
+    Continues,
+    /// serde_json's own words (the grammar held, the decoder did not).
+    Decoder(String),
+}
+
+impl Rejection {
+    /// The defect and a message a person can act on.
+    pub(crate) fn explain(&self, text: &str, max_depth: usize) -> (Option<Defect>, String) {
+        match &self.cause {
+            Cause::Diagnosed {
+                problem,
+                after_comma,
+            } => {
+                let diagnosis = diagnose(text, self.offset, *problem, *after_comma, max_depth);
+                (Some(diagnosis.defect), diagnosis.message)
+            }
+            Cause::Unfinished { inside, opened_at } => {
+                let (line, column) = line_col(text, *opened_at);
+                let what = inside.describe();
+                if self.kind == FailureKind::Truncated {
+                    (
+                        None,
+                        format!(
+                            "the output ends inside the {what} opened at line {line}, column {column}: \
+                             it was cut off; raise the token limit or shrink the request"
+                        ),
+                    )
+                } else {
+                    (
+                        Some(Defect::Syntax),
+                        format!("the candidate ends while the {what} opened at line {line}, column {column} is still open"),
+                    )
+                }
+            }
+            Cause::Continues => {
+                let (line, column) = line_col(text, self.offset);
+                (
+                    Some(Defect::Syntax),
+                    format!("more than one value where one was expected: text goes on at line {line}, column {column}"),
+                )
+            }
+            Cause::Decoder(message) => (Some(Defect::Syntax), message.clone()),
+        }
+    }
+
+    /// A candidate holding a whole value followed by more text.
+    pub(crate) fn continues(start: usize, limit: usize, value_end: usize) -> Rejection {
+        Rejection {
+            kind: FailureKind::Invalid,
+            offset: value_end,
+            start,
+            limit,
+            cause: Cause::Continues,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +159,7 @@ pub(crate) fn judge_exact(
     let scan = scan_value(text.as_bytes(), s, e, max_depth, None);
     match scan.end {
         ScanEnd::Complete { end: value_end } if value_end < e => Judged::Continues { value_end },
-        _ => judge_scan(text, s, e, scan, ends_text, max_depth),
+        _ => judge_scan(text, s, e, scan, ends_text),
     }
 }
 
@@ -99,41 +169,32 @@ pub(crate) fn judge_at(
     start: usize,
     max_depth: usize,
     structural: &mut OffsetSet,
+    stack: &mut Vec<(u8, usize)>,
 ) -> (Judged, usize) {
-    let scan = scan_value(
+    let scan = scan_value_with(
         text.as_bytes(),
         start,
         text.len(),
         max_depth,
         Some(structural),
+        stack,
     );
     let reached = match scan.end {
         ScanEnd::Complete { end } => end,
         ScanEnd::Truncated { .. } => text.len(),
         ScanEnd::Invalid { at, .. } => at,
     };
-    (
-        judge_scan(text, start, text.len(), scan, true, max_depth),
-        reached,
-    )
+    (judge_scan(text, start, text.len(), scan, true), reached)
 }
 
-fn judge_scan(
-    text: &str,
-    start: usize,
-    limit: usize,
-    scan: Scan,
-    ends_text: bool,
-    max_depth: usize,
-) -> Judged {
-    let reject = |kind, defect, offset, message| {
+fn judge_scan(text: &str, start: usize, limit: usize, scan: Scan, ends_text: bool) -> Judged {
+    let reject = |kind, offset, cause| {
         Judged::Rejected(Rejection {
             kind,
-            defect,
             offset,
-            message,
             start,
             limit,
+            cause,
         })
     };
     match scan.end {
@@ -160,48 +221,32 @@ fn judge_scan(
                     let offset = serde_offset(candidate, &error).min(end - start) + start;
                     reject(
                         FailureKind::Invalid,
-                        Some(Defect::Syntax),
                         offset,
-                        error.to_string(),
+                        Cause::Decoder(error.to_string()),
                     )
                 }
             }
         }
         ScanEnd::Truncated { inside, opened_at } => {
-            let (line, column) = line_col(text, opened_at);
-            let what = inside.describe();
+            let cause = Cause::Unfinished { inside, opened_at };
             if ends_text {
-                reject(
-                    FailureKind::Truncated,
-                    None,
-                    text.len(),
-                    format!(
-                        "the output ends inside the {what} opened at line {line}, column {column}: \
-                         it was cut off; raise the token limit or shrink the request"
-                    ),
-                )
+                reject(FailureKind::Truncated, text.len(), cause)
             } else {
-                reject(
-                    FailureKind::Invalid,
-                    Some(Defect::Syntax),
-                    limit,
-                    format!("the candidate ends while the {what} opened at line {line}, column {column} is still open"),
-                )
+                reject(FailureKind::Invalid, limit, cause)
             }
         }
         ScanEnd::Invalid {
             at,
             problem,
             after_comma,
-        } => {
-            let diagnosis = diagnose(text, at, problem, after_comma, max_depth);
-            reject(
-                FailureKind::Invalid,
-                Some(diagnosis.defect),
-                at,
-                diagnosis.message,
-            )
-        }
+        } => reject(
+            FailureKind::Invalid,
+            at,
+            Cause::Diagnosed {
+                problem,
+                after_comma,
+            },
+        ),
     }
 }
 

@@ -23,14 +23,32 @@ pub(crate) struct Depths {
     suffix_low: Vec<i32>,
     /// Depth after the last byte.
     end: i32,
+    /// Per-byte depths of the block asked about last: questions move forward,
+    /// so each block is expanded at most about once.
+    block: Block,
 }
 
+struct Block {
+    index: usize,
+    len: usize,
+    /// Depth before each byte of the block.
+    before: [i32; BLOCK],
+    /// Lowest of `before[k..len]`.
+    low_from: [i32; BLOCK],
+}
+
+static DELTA: [i8; 256] = {
+    let mut table = [0i8; 256];
+    table[b'{' as usize] = 1;
+    table[b'[' as usize] = 1;
+    table[b'}' as usize] = -1;
+    table[b']' as usize] = -1;
+    table
+};
+
+/// Depth change per byte, as a table: this is the hot loop on adversarial input.
 fn delta(byte: u8) -> i32 {
-    match byte {
-        b'{' | b'[' => 1,
-        b'}' | b']' => -1,
-        _ => 0,
-    }
+    i32::from(DELTA[usize::from(byte)])
 }
 
 impl Depths {
@@ -59,48 +77,70 @@ impl Depths {
             low,
             suffix_low,
             end: depth,
+            block: Block {
+                index: usize::MAX,
+                len: 0,
+                before: [0; BLOCK],
+                low_from: [0; BLOCK],
+            },
         }
     }
 
+    fn expand(&mut self, bytes: &[u8], index: usize) -> &Block {
+        if self.block.index != index {
+            let chunk = &bytes[index * BLOCK..((index + 1) * BLOCK).min(bytes.len())];
+            let block = &mut self.block;
+            block.index = index;
+            block.len = chunk.len();
+            let mut depth = self.start[index];
+            for (k, &byte) in chunk.iter().enumerate() {
+                block.before[k] = depth;
+                depth += delta(byte);
+            }
+            let mut lowest = i32::MAX;
+            for k in (0..chunk.len()).rev() {
+                lowest = lowest.min(block.before[k]);
+                block.low_from[k] = lowest;
+            }
+        }
+        &self.block
+    }
+
     /// Depth before byte `at`.
-    pub(crate) fn depth_at(&self, bytes: &[u8], at: usize) -> i32 {
-        let at = at.min(bytes.len());
-        if at == bytes.len() {
+    pub(crate) fn depth_at(&mut self, bytes: &[u8], at: usize) -> i32 {
+        if at >= bytes.len() {
             return self.end;
         }
-        let block = at / BLOCK;
-        self.start[block]
-            + bytes[block * BLOCK..at]
-                .iter()
-                .map(|&b| delta(b))
-                .sum::<i32>()
+        self.expand(bytes, at / BLOCK).before[at % BLOCK]
     }
 
     /// The first position at or after `from` where the depth is back to `target`
     /// (the candidate's closing bracket has been passed), or None if it never is.
-    pub(crate) fn closes_at(&self, bytes: &[u8], from: usize, target: i32) -> Option<usize> {
-        let mut j = from.min(bytes.len());
-        let mut depth = self.depth_at(bytes, j);
+    pub(crate) fn closes_at(&mut self, bytes: &[u8], from: usize, target: i32) -> Option<usize> {
+        if from >= bytes.len() {
+            return (self.end <= target).then_some(bytes.len());
+        }
+        let mut index = from / BLOCK;
+        let mut k = from % BLOCK;
         loop {
-            if depth <= target {
-                return Some(j);
+            let later = self.suffix_low.get(index + 1).copied().unwrap_or(self.end);
+            let block = self.expand(bytes, index);
+            if block.low_from[k] <= target {
+                let found = (k..block.len).find(|&j| block.before[j] <= target)?;
+                return Some(index * BLOCK + found);
             }
-            if j >= bytes.len() {
+            if later > target {
                 return None;
             }
-            if j.is_multiple_of(BLOCK) {
-                let block = j / BLOCK;
-                if self.suffix_low[block] > target {
-                    return None;
-                }
-                if self.low[block] > target {
-                    j = (j + BLOCK).min(bytes.len());
-                    depth = self.start.get(block + 1).copied().unwrap_or(self.end);
-                    continue;
-                }
+            // Some later block (or the very end) gets back down: find it.
+            index += 1;
+            k = 0;
+            while index < self.low.len() && self.low[index] > target {
+                index += 1;
             }
-            depth += delta(bytes[j]);
-            j += 1;
+            if index >= self.low.len() {
+                return Some(bytes.len());
+            }
         }
     }
 }
@@ -113,7 +153,7 @@ mod tests {
     fn finds_where_a_failed_value_closes() {
         let text = "x {\"a\": 1 \"b\": {\"c\": 2}} {\"d\": 3}";
         let bytes = text.as_bytes();
-        let depths = Depths::new(bytes);
+        let mut depths = Depths::new(bytes);
         let start = 2;
         let target = depths.depth_at(bytes, start);
         // Failure at the missing comma; the value closes after "}}".
@@ -125,10 +165,10 @@ mod tests {
     fn a_stray_opener_never_closes_even_across_many_blocks() {
         let text = format!("{{\" junk {} {{\"a\": 1}}", "word ".repeat(100));
         let bytes = text.as_bytes();
-        let depths = Depths::new(bytes);
+        let mut depths = Depths::new(bytes);
         assert_eq!(depths.closes_at(bytes, 3, 0), None);
         let long = "{".repeat(10_000);
-        let depths = Depths::new(long.as_bytes());
+        let mut depths = Depths::new(long.as_bytes());
         for start in [0, 1, 500, 9_999] {
             assert_eq!(
                 depths.closes_at(long.as_bytes(), start + 1, start as i32),
@@ -141,7 +181,7 @@ mod tests {
     fn block_jumps_agree_with_a_plain_walk() {
         let text = format!("[{}{}]", "[1, {\"a\": [2]}], ".repeat(40), "x".repeat(130));
         let bytes = text.as_bytes();
-        let depths = Depths::new(bytes);
+        let mut depths = Depths::new(bytes);
         for from in 1..bytes.len() {
             let mut depth = depths.depth_at(bytes, from);
             let mut plain = None;

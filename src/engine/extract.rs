@@ -90,12 +90,30 @@ impl<'a> Extraction<'a> {
         }
     }
 
-    fn rejected_verdict(rejection: &Rejection) -> Verdict {
+    fn rejected_verdict(&self, rejection: &Rejection) -> Verdict {
+        let (defect, message) = rejection.explain(self.text, self.options.max_depth);
         Verdict::Rejected {
             kind: rejection.kind,
-            defect: rejection.defect,
+            defect,
             offset: rejection.offset,
-            message: rejection.message.clone(),
+            message,
+        }
+    }
+
+    /// Record a rejected candidate in the trace, explaining it only if it is kept.
+    fn trace_rejection(
+        &mut self,
+        layer: Layer,
+        span: (usize, usize),
+        label: impl FnOnce(&mut Self) -> String,
+        rejection: &Rejection,
+    ) {
+        if self.trace.has_room() {
+            let label = label(self);
+            let verdict = self.rejected_verdict(rejection);
+            self.trace.push(layer, span, || label, verdict);
+        } else {
+            self.trace.omit();
         }
     }
 
@@ -147,12 +165,7 @@ impl<'a> Extraction<'a> {
                 })
             }
             Judged::Rejected(rejection) => {
-                self.trace.push(
-                    Layer::Direct,
-                    (start, end),
-                    label,
-                    Self::rejected_verdict(&rejection),
-                );
+                self.trace_rejection(Layer::Direct, (start, end), |_| label(), &rejection);
                 // Prose that merely starts like a scalar ("true story…") is not a JSON failure.
                 if looks_like_json {
                     self.reject(rejection);
@@ -212,12 +225,7 @@ impl<'a> Extraction<'a> {
                     pool.add(Entry { parsed, slot }, None);
                 }
                 Judged::Rejected(rejection) => {
-                    self.trace.push(
-                        Layer::Fenced,
-                        fence.content,
-                        label,
-                        Self::rejected_verdict(&rejection),
-                    );
+                    self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
                     let json_like = fence.tag.is_some()
                         || self.text.as_bytes()
                             [trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0]
@@ -227,23 +235,9 @@ impl<'a> Extraction<'a> {
                     }
                 }
                 Judged::Continues { value_end } => {
-                    let place = self.locate(value_end);
-                    let rejection = Rejection {
-                        kind: FailureKind::Invalid,
-                        defect: Some(Defect::Syntax),
-                        offset: value_end,
-                        message: format!(
-                            "the fence holds more than one value: text goes on at {place}"
-                        ),
-                        start: trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0,
-                        limit: fence.content.1,
-                    };
-                    self.trace.push(
-                        Layer::Fenced,
-                        fence.content,
-                        label,
-                        Self::rejected_verdict(&rejection),
-                    );
+                    let start = trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0;
+                    let rejection = Rejection::continues(start, fence.content.1, value_end);
+                    self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
                     self.reject(rejection);
                 }
                 Judged::Empty => {
@@ -347,6 +341,7 @@ impl<'a> Extraction<'a> {
         let mut structural = OffsetSet::new(bytes.len());
         let mut budget = SCAN_BUDGET_PER_BYTE * bytes.len() + 4096;
         let mut depths: Option<Depths> = None;
+        let mut stack = Vec::new();
         let mut i = 0;
         while let Some(found) = bytes[i..].iter().position(|&b| b == b'{' || b == b'[') {
             let start = i + found;
@@ -376,7 +371,13 @@ impl<'a> Extraction<'a> {
                 );
                 return None;
             }
-            let (judged, reached) = judge_at(text, start, self.options.max_depth, &mut structural);
+            let (judged, reached) = judge_at(
+                text,
+                start,
+                self.options.max_depth,
+                &mut structural,
+                &mut stack,
+            );
             budget = budget.saturating_sub(reached - start + 1);
             let label = |cursor: &mut LineCursor| {
                 let (line, column) = cursor.locate(text, start);
@@ -409,18 +410,12 @@ impl<'a> Extraction<'a> {
                     pool.add(Entry { parsed, slot }, demoted);
                 }
                 Judged::Rejected(rejection) => {
-                    let has_room = self.trace.has_room();
-                    let text_label = if has_room {
-                        label(&mut self.cursor)
-                    } else {
-                        String::new()
-                    };
                     let span = (start, reached.max(start + 1).min(bytes.len()));
-                    self.trace.push(
+                    self.trace_rejection(
                         Layer::Scanned,
                         span,
-                        || text_label,
-                        Self::rejected_verdict(&rejection),
+                        |this| label(&mut this.cursor),
+                        &rejection,
                     );
                     let truncated = rejection.kind == FailureKind::Truncated;
                     if truncated {
@@ -456,13 +451,11 @@ impl<'a> Extraction<'a> {
             return;
         }
         let place = self.locate(rejection.start);
+        let (_, why) = rejection.explain(self.text, self.options.max_depth);
         self.warnings.push(Warning {
             kind: WarningKind::SkippedFragment,
             offset: Some(rejection.start),
-            message: format!(
-                "a JSON-looking value at {place} was passed over: {}",
-                rejection.message
-            ),
+            message: format!("a JSON-looking value at {place} was passed over: {why}"),
         });
     }
 
@@ -619,13 +612,14 @@ impl<'a> Extraction<'a> {
             }
         }
         let (line, column) = line_col(self.text, rejection.offset);
+        let (defect, message) = rejection.explain(self.text, self.options.max_depth);
         outcome.failure = Some(Failure {
             kind: rejection.kind,
-            defect: rejection.defect,
+            defect,
             offset: rejection.offset,
             line,
             column,
-            message: rejection.message,
+            message,
         });
     }
 
@@ -654,7 +648,7 @@ impl<'a> Extraction<'a> {
             },
             Some(message) => Verdict::Rejected {
                 kind: FailureKind::Invalid,
-                defect: rejection.defect,
+                defect: rejection.explain(self.text, self.options.max_depth).0,
                 offset: rejection.offset,
                 message: format!("still not JSON after lenient fixes: {message}"),
             },

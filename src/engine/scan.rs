@@ -108,12 +108,25 @@ pub(crate) fn scan_value(
     start: usize,
     limit: usize,
     max_depth: usize,
+    structural: Option<&mut OffsetSet>,
+) -> Scan {
+    scan_value_with(bytes, start, limit, max_depth, structural, &mut Vec::new())
+}
+
+/// [`scan_value`] with a caller-owned stack, so a scan of a million
+/// candidates does not allocate a million times.
+pub(crate) fn scan_value_with(
+    bytes: &[u8],
+    start: usize,
+    limit: usize,
+    max_depth: usize,
     mut structural: Option<&mut OffsetSet>,
+    stack: &mut Vec<(u8, usize)>,
 ) -> Scan {
     let limit = limit.min(bytes.len());
     let mut repairs = Vec::new();
     // Each open container: its bracket and where it opened.
-    let mut stack: Vec<(u8, usize)> = Vec::new();
+    stack.clear();
     let mut expect = Expect::Value;
     let mut after_comma = false;
     let mut i = start;

@@ -1,7 +1,5 @@
 //! Choosing among the candidates that parsed, the way a careful reader would.
 
-use serde_json::Value;
-
 use super::candidate::Parsed;
 use super::options::Pick;
 use super::trace::Slot;
@@ -27,8 +25,6 @@ pub(crate) struct Pool {
     pick: Pick,
     primary: Option<Entry>,
     demoted: Option<Entry>,
-    /// The first value seen: any other value differing from it makes several.
-    first_value: Option<Value>,
     pub several_distinct: bool,
     /// Trace slots of candidates that lost, with why.
     pub losers: Vec<(Slot, String)>,
@@ -40,18 +36,19 @@ impl Pool {
             pick,
             primary: None,
             demoted: None,
-            first_value: None,
             several_distinct: false,
             losers: Vec::new(),
         }
     }
 
     pub(crate) fn add(&mut self, entry: Entry, demoted_because: Option<String>) {
-        match &self.first_value {
-            None => self.first_value = Some(entry.parsed.value.clone()),
-            Some(first) if *first != entry.parsed.value => self.several_distinct = true,
-            Some(_) => {}
-        }
+        // Comparing with what is held is enough to see two distinct values
+        // (equality is transitive), and never copies a value.
+        let differs = [&self.primary, &self.demoted]
+            .into_iter()
+            .flatten()
+            .any(|held| held.parsed.value != entry.parsed.value);
+        self.several_distinct |= differs;
         let pick_reason = self.pick_reason();
         let (held, loser_reason) = match &demoted_because {
             None => (&mut self.primary, pick_reason),

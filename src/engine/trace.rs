@@ -45,6 +45,11 @@ impl Trace {
         Some(self.entries.len() - 1)
     }
 
+    /// Count an entry that is not kept.
+    pub(crate) fn omit(&mut self) {
+        self.omitted += 1;
+    }
+
     pub(crate) fn set_verdict(&mut self, slot: Slot, verdict: Verdict) {
         if let Some(entry) = slot.and_then(|index| self.entries.get_mut(index)) {
             entry.verdict = verdict;

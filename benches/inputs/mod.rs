@@ -1,0 +1,62 @@
+//! Benchmark inputs: a clean document and the adversarial shapes that make
+//! peer extractors go quadratic. Deterministic, so figures are comparable.
+
+use serde_json::{json, Value};
+
+pub const MB: usize = 1 << 20;
+
+/// A realistic JSON document of about `size` bytes: invoices with line items.
+pub fn clean_document(size: usize) -> String {
+    let mut items = Vec::new();
+    let mut total = 2;
+    let mut n: u64 = 0;
+    while total < size {
+        n += 1;
+        let country = ["FR", "DE", "US", "JP"][(n % 4) as usize];
+        let item = json!({
+            "invoice": format!("INV-{n:07}"),
+            "customer": {"name": format!("Customer {}", n % 977), "country": country},
+            "lines": [
+                {"sku": format!("SKU-{}", n % 313), "qty": n % 7 + 1, "price": (n % 1000) as f64 / 10.0},
+                {"sku": format!("SKU-{}", n % 211), "qty": n % 3 + 1, "price": (n % 500) as f64 / 4.0}
+            ],
+            "note": "Delivered on time; customer asked for a \"paper\" copy.\nThanks!",
+            "paid": n.is_multiple_of(3)
+        });
+        total += serde_json::to_string_pretty(&item).unwrap().len() + 2;
+        items.push(item);
+    }
+    serde_json::to_string_pretty(&Value::Array(items)).unwrap()
+}
+
+/// The clean document as a model would send it: prose, a fence, prose.
+pub fn fenced(document: &str) -> String {
+    format!("Here is the extracted data:\n\n```json\n{document}\n```\n\nLet me know if you need anything else.")
+}
+
+fn repeat_to(unit: &str, size: usize) -> String {
+    unit.repeat(size / unit.len())
+}
+
+/// The adversarial inputs of about 1 MB each, with their names.
+pub fn adversarial() -> Vec<(&'static str, String)> {
+    let object_tail = "{\"a\": 1}";
+    vec![
+        ("open-braces", "{".repeat(MB)),
+        ("open-keys", repeat_to("{\"a\":", MB)),
+        ("unterminated-fences", repeat_to("```json\n{\n", MB)),
+        (
+            "stray-braces-and-quotes",
+            repeat_to("so {\" and \" or { ", MB) + object_tail,
+        ),
+        ("deep-nesting", "[".repeat(MB / 2) + &"]".repeat(MB / 2)),
+        (
+            "backslash-run",
+            format!("{{\"a\": \"{}\"}}", "\\".repeat(MB)),
+        ),
+        (
+            "repeated-unclosed-members",
+            repeat_to("{\"a\": {\"b\": 1}, ", MB),
+        ),
+    ]
+}

@@ -1,0 +1,39 @@
+//! Any bytes, as text, through every option combination: never a panic, and
+//! every offset the outcome reports stays inside the text.
+#![no_main]
+
+use jxray::engine::{extract, Options, Pick};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let options = Options {
+        accept_lenient: flags & 1 != 0,
+        pick: if flags & 2 != 0 { Pick::Last } else { Pick::First },
+        stop_reason: match flags >> 2 & 3 {
+            0 => None,
+            1 => Some("stop".to_owned()),
+            2 => Some("length".to_owned()),
+            _ => Some("mystery".to_owned()),
+        },
+        ..Options::default()
+    };
+    let outcome = extract(&text, &options);
+    assert_eq!(outcome.ok(), outcome.failure.is_none());
+    if let Some((start, end)) = outcome.span {
+        assert!(start <= end && end <= text.len());
+    }
+    for repair in &outcome.repairs {
+        assert!(repair.offset < text.len());
+    }
+    if let Some(failure) = &outcome.failure {
+        assert!(failure.offset <= text.len());
+        assert!(failure.line >= 1 && failure.column >= 1);
+    }
+    for attempt in &outcome.trace {
+        assert!(attempt.span.0 <= attempt.span.1 && attempt.span.1 <= text.len());
+    }
+});

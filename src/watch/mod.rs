@@ -1,0 +1,42 @@
+//! Watch mode: turn file-system noise into "re-read these paths" batches.
+//!
+//! The pieces, each testable on its own:
+//!
+//! - [`IgnoreRules`] decides which paths are never worth a look: editor
+//!   temporaries, hidden and build folders, jxray's own fixture writes.
+//! - [`Coalescer`] is pure: it takes [`Hint`]s stamped with a time the caller
+//!   supplies and yields a [`Batch`] once the paths have been quiet for a
+//!   window, or when a burst has run for the maximum latency.
+//! - Events are only hints. A batch is *re-stat'ed*: a path that exists is
+//!   [`Change::Changed`] (re-read it), a path that is gone is
+//!   [`Change::Removed`], and a folder that appeared is listed so that a folder
+//!   moved in shows its files.
+//! - [`Watcher`] owns the platform watcher (or the polling fallback) and a
+//!   thread that runs the coalescer; it sends [`WatchEvent`]s into the
+//!   caller's channel through a mapping closure, so a UI can wrap them in its
+//!   own event type.
+//! - [`mix`] counts outcomes per layer and failure kind and renders the
+//!   footer's change since watching started ([`mix::delta_text`]).
+//!
+//! The flow is one way: notify (or the poller) → hints → coalescer → re-stat →
+//! caller. Nothing here knows about captures or terminals; the caller re-reads
+//! changed paths with the capture loader.
+
+mod backend;
+mod coalesce;
+mod event;
+mod ignore;
+pub mod mix;
+mod notify_map;
+mod restat;
+mod scan;
+mod walk;
+mod watcher;
+mod worker;
+
+pub use coalesce::{Batch, Coalescer, Hint, HintKind, Timing, Touched};
+pub use event::{Change, WatchEvent, WatchMode, WatchStatus};
+pub use ignore::{IgnoreRules, TEMP_FILE_PREFIX};
+pub use mix::{Mix, MixKey};
+pub use restat::{restat, Restat};
+pub use watcher::{WatchError, WatchOptions, Watcher};
