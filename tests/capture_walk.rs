@@ -73,7 +73,10 @@ fn a_deep_tree_is_walked() {
     write(dir.path(), &format!("{deep}/bottom.txt"), "{}");
     write(dir.path(), "top.txt", "{}");
     let sources = sources(dir.path());
-    assert_eq!(sources, [format!("{deep}/bottom.txt"), "top.txt".to_string()]);
+    assert_eq!(
+        sources,
+        [format!("{deep}/bottom.txt"), "top.txt".to_string()]
+    );
 }
 
 #[test]
