@@ -10,15 +10,8 @@ use clap::Parser;
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2.
     let cli = cli::Cli::parse();
-    match commands::run(cli) {
-        Ok(status) => status.exit_code(),
-        Err(error) => {
-            let message = format!("{error:#}");
-            eprintln!(
-                "jxray: {}",
-                message.split_whitespace().collect::<Vec<_>>().join(" ")
-            );
-            ExitCode::from(commands::USAGE_ERROR)
-        }
+    match &cli.command {
+        None => commands::tui::run(&cli),
+        Some(command) => commands::run(command),
     }
 }

@@ -6,11 +6,11 @@ mod common;
 mod completions;
 mod extract;
 mod test;
-mod ui;
+pub mod tui;
 
 use std::process::ExitCode;
 
-use crate::cli::{Cli, Command};
+use crate::cli::Command;
 
 /// How a command ended when it could do its work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,13 +41,21 @@ impl Status {
 /// Exit status for usage errors and unreadable paths (contract §3).
 pub const USAGE_ERROR: u8 = 2;
 
-/// Run the command the user asked for. With no subcommand, the terminal UI.
-pub fn run(cli: Cli) -> anyhow::Result<Status> {
-    match &cli.command {
-        Some(Command::Check(args)) => check::run(args),
-        Some(Command::Extract(args)) => extract::run(args),
-        Some(Command::Test(args)) => test::run(args),
-        Some(Command::Completions { shell }) => completions::run(*shell),
-        None => ui::run(&cli),
+/// Run a subcommand; an error is one line on stderr and exit status 2.
+pub fn run(command: &Command) -> ExitCode {
+    let result = match command {
+        Command::Check(args) => check::run(args),
+        Command::Extract(args) => extract::run(args),
+        Command::Test(args) => test::run(args),
+        Command::Completions { shell } => completions::run(*shell),
+    };
+    match result {
+        Ok(status) => status.exit_code(),
+        Err(error) => {
+            let message = format!("{error:#}");
+            let words: Vec<&str> = message.split_whitespace().collect();
+            eprintln!("jxray: {}", words.join(" "));
+            ExitCode::from(USAGE_ERROR)
+        }
     }
 }
