@@ -213,3 +213,44 @@ fn the_projects_own_fixtures_pass() {
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert!(closing_line(&run.stdout).contains(" passed, 0 failed"));
 }
+
+#[test]
+fn red_on_a_broken_copy_of_the_projects_fixtures() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let copy = tempfile::tempdir().unwrap();
+    let mut count = 0;
+    for entry in fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, copy.path().join(path.file_name().unwrap())).unwrap();
+        count += 1;
+    }
+    // Break one expectation: bare-json is `direct`, claim `scanned`.
+    let broken = copy.path().join("bare-json.json");
+    let text = fs::read_to_string(&broken).unwrap();
+    assert!(text.contains("\"layer\": \"direct\""));
+    fs::write(
+        &broken,
+        text.replace("\"layer\": \"direct\"", "\"layer\": \"scanned\""),
+    )
+    .unwrap();
+
+    let run = jxray_in(copy.path(), &["test", "."], b"");
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(
+        closing_line(&run.stdout),
+        format!("{} passed, 1 failed", count - 1)
+    );
+    assert!(run
+        .stdout
+        .starts_with("FAIL bare-json (./bare-json.json)\n"));
+    assert!(
+        run.stdout.contains("-  \"layer\": \"scanned\","),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("+  \"layer\": \"direct\","),
+        "{}",
+        run.stdout
+    );
+}

@@ -154,3 +154,29 @@ fn known_gaps_are_expected_failing_then_fixed() {
     let other = loaded.into_known_gap(Expectation::fail(FailureKind::Truncated, None), None);
     assert_eq!(fixture::replay(&other).status, Status::ExpectedFailing);
 }
+
+#[test]
+fn concurrent_saves_of_one_name_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let dir = dir.path();
+                scope.spawn(move || {
+                    let fixture = fixture_of("same.txt", &format!("[{i}]"));
+                    (i, fixture::save(dir, &fixture).unwrap())
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(listing(dir.path()).len(), 8, "eight files, no temporaries");
+    for (i, path) in paths {
+        let saved = fixture::load_file(&path).unwrap();
+        assert_eq!(saved.input, format!("[{i}]"), "{}", path.display());
+        assert_eq!(
+            format!("{}.json", saved.name),
+            path.file_name().unwrap().to_string_lossy()
+        );
+    }
+}
