@@ -3,10 +3,31 @@
 //! The [`engine`] is the heart and knows nothing of files or terminals;
 //! [`capture`] reads model outputs from disk, and the command line and the
 //! terminal UI are clients of both.
+//!
+//! ```
+//! use jxray::engine::{extract, Layer, Options};
+//!
+//! let raw = "Sure! Here it is:\n```json\n{\"city\": \"Paris\"}\n```\nAnything else?";
+//! let outcome = extract(raw, &Options::default());
+//!
+//! assert!(outcome.ok());
+//! assert_eq!(outcome.layer, Some(Layer::Fenced));
+//! assert_eq!(outcome.value.as_ref().unwrap()["city"], "Paris");
+//! assert_eq!(outcome.warning_kinds()[0].as_str(), "trailing-prose");
+//!
+//! // A cut-off answer is a failure of its own kind, with a place and a fix.
+//! let cut = extract("{\"items\": [1, 2,", &Options::default());
+//! let failure = cut.failure.unwrap();
+//! assert_eq!(failure.kind.as_str(), "truncated");
+//! assert_eq!((failure.line, failure.column), (1, 17));
+//! ```
 
 pub mod capture;
 pub mod config;
 pub mod engine;
+pub mod fixture;
+pub mod report;
+pub mod schema;
 pub mod tui;
 pub mod watch;
 

@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // clap prints usage errors itself and exits 2.
     let cli = cli::Cli::parse();
-    if cli.command.is_none() {
-        return commands::tui::run(&cli);
+    match &cli.command {
+        None => commands::tui::run(&cli),
+        Some(command) => commands::run(command),
     }
-    ExitCode::SUCCESS
 }

@@ -480,3 +480,29 @@ fn ollama_ndjson_stream_saved_as_json_is_joined() {
         Some("stop"),
     );
 }
+
+// ---- large files (checked for envelope keys before a full parse) ----
+
+#[test]
+fn a_large_envelope_is_still_recognised() {
+    let text = format!("{{\"a\": \"{}\"}}", "x".repeat(400_000));
+    let body = serde_json::json!({
+        "type": "message", "role": "assistant",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+    });
+    let capture = one("big.json", &body.to_string());
+    assert_capture(&capture, &text, Some(Provider::Anthropic), Some("end_turn"));
+}
+
+#[test]
+fn a_large_raw_json_output_stays_raw() {
+    let rows: Vec<_> = (0..20_000)
+        .map(|n| serde_json::json!({"type": "row", "n": n, "choices": [n]}))
+        .collect();
+    let text = serde_json::json!({"rows": rows}).to_string();
+    assert!(text.len() > 300_000);
+    assert_capture(&one("export.json", &text), &text, None, None);
+    let list = serde_json::to_string(&rows).unwrap();
+    assert_capture(&one("list.json", &list), &list, None, None);
+}

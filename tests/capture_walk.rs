@@ -36,9 +36,17 @@ fn walk_is_recursive_and_sorted_by_relative_path() {
     write(dir.path(), "a-b.out", "{}");
     write(dir.path(), "a/deeper/y.txt", "{}");
     write(dir.path(), "run-7", "{}");
+    write(dir.path(), "run-at-10.30", "{}");
     assert_eq!(
         sources(dir.path()),
-        ["a-b.out", "a/deeper/y.txt", "a/z.md", "b.txt", "run-7"]
+        [
+            "a-b.out",
+            "a/deeper/y.txt",
+            "a/z.md",
+            "b.txt",
+            "run-7",
+            "run-at-10.30"
+        ]
     );
 }
 
@@ -56,6 +64,19 @@ fn walk_skips_hidden_tool_folders_and_non_captures() {
     write(dir.path(), "notes.txt~", "x");
     write(dir.path(), "deep/target/skipped.txt", "{}");
     assert_eq!(sources(dir.path()), ["KEEP2.JSON", "keep.txt"]);
+}
+
+#[test]
+fn a_deep_tree_is_walked() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = vec!["d"; 300].join("/");
+    write(dir.path(), &format!("{deep}/bottom.txt"), "{}");
+    write(dir.path(), "top.txt", "{}");
+    let sources = sources(dir.path());
+    assert_eq!(
+        sources,
+        [format!("{deep}/bottom.txt"), "top.txt".to_string()]
+    );
 }
 
 #[test]
@@ -190,6 +211,18 @@ mod links {
         symlink(dir.path().join("gone"), &link).unwrap();
         let error = load(&link, &LoadOptions::default()).unwrap_err();
         assert!(matches!(error, LoadError::DanglingLink { .. }), "{error}");
+    }
+
+    #[test]
+    fn looping_root_is_a_load_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("self");
+        symlink(&link, &link).unwrap();
+        let error = load(&link, &LoadOptions::default()).unwrap_err();
+        assert!(matches!(error, LoadError::LinkLoop { .. }), "{error}");
+        assert!(error
+            .to_string()
+            .ends_with("symlink loop; point the link at a real file or folder"));
     }
 
     #[test]

@@ -235,6 +235,7 @@ fn navigate_filter_search_help_resize_and_quit() {
         .lines()
         .skip(1)
         .filter_map(|line| line.strip_prefix('│'))
+        .map(|line| line.trim_start_matches('▶'))
         .map(|line| line.split_whitespace().next().unwrap_or_default())
         .filter(|badge| !badge.is_empty() && !badge.starts_with('│'))
         .collect();

@@ -32,6 +32,8 @@ pub enum LoadError {
     NotFound { path: PathBuf },
     #[error("{}: dangling symlink to {}; fix the link or pass its target", path.display(), target.display())]
     DanglingLink { path: PathBuf, target: PathBuf },
+    #[error("{}: symlink loop; point the link at a real file or folder", path.display())]
+    LinkLoop { path: PathBuf },
     #[error("{}: cannot read it ({source}); check its permissions", path.display())]
     Io { path: PathBuf, source: io::Error },
 }
@@ -47,6 +49,11 @@ impl LoadError {
                 Err(_) => LoadError::NotFound {
                     path: path.to_path_buf(),
                 },
+            };
+        }
+        if read::is_link_loop(path) {
+            return LoadError::LinkLoop {
+                path: path.to_path_buf(),
             };
         }
         LoadError::Io {

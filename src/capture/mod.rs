@@ -33,7 +33,7 @@ use std::path::PathBuf;
 use crate::engine::{self, Options, Outcome, Warning};
 
 pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
-pub use walk::discover;
+pub use walk::{discover, is_capture_name};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

@@ -13,17 +13,16 @@ use super::Unreadable;
 const MAX_LINK_HOPS: usize = 40;
 
 /// The bytes of a file, or why they cannot be had.
+///
+/// One `stat` (following links), one `open`, reads into a buffer of the known size, one
+/// `close`: links are examined only when something is wrong.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
-    let link = fs::symlink_metadata(path).map_err(|error| io_unreadable(&error))?;
-    let metadata = match fs::metadata(path) {
-        Ok(metadata) => metadata,
-        Err(error) if link.file_type().is_symlink() => return Err(broken_link(path, &error)),
-        Err(error) => return Err(io_unreadable(&error)),
-    };
+    let metadata = fs::metadata(path).map_err(|error| not_followable(path, &error))?;
     if metadata.is_dir() {
-        return Err(folder_unreadable(path, link.file_type().is_symlink()));
+        return Err(folder_unreadable(path));
     }
     if !metadata.is_file() {
+        // Opening a FIFO would block: report it without opening.
         return Err(Unreadable::new(
             "not a regular file (a FIFO, socket or device); jxray reads only files, \
              so copy the output into a file",
@@ -33,12 +32,19 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
         return Err(too_large(metadata.len(), max_bytes));
     }
     let file = fs::File::open(path).map_err(|error| io_unreadable(&error))?;
-    read_limited(file, max_bytes)
+    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
+    let capacity = usize::try_from(metadata.len())
+        .unwrap_or(0)
+        .saturating_add(1);
+    read_into(file, max_bytes, Vec::with_capacity(capacity))
 }
 
 /// Read at most `max_bytes` from `reader`; more than that is unreadable.
 pub fn read_limited(reader: impl Read, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
-    let mut bytes = Vec::new();
+    read_into(reader, max_bytes, Vec::new())
+}
+
+fn read_into(reader: impl Read, max_bytes: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, Unreadable> {
     reader
         .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -121,8 +127,12 @@ pub fn io_unreadable(error: &io::Error) -> Unreadable {
     Unreadable::new(format!("cannot read: {error}; {fix}"))
 }
 
-/// Why a symlink cannot be followed: it dangles, or it loops.
-fn broken_link(path: &Path, error: &io::Error) -> Unreadable {
+/// Why `stat` failed: a symlink that dangles or loops, or a plain I/O error.
+fn not_followable(path: &Path, error: &io::Error) -> Unreadable {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|link| link.file_type().is_symlink());
+    if !is_link {
+        return io_unreadable(error);
+    }
     match follow_links(path) {
         LinkEnd::Dangling(target) => Unreadable::new(format!(
             "dangling symlink: its target {} does not exist; fix or remove the link",
@@ -137,7 +147,8 @@ fn broken_link(path: &Path, error: &io::Error) -> Unreadable {
     }
 }
 
-fn folder_unreadable(path: &Path, is_link: bool) -> Unreadable {
+fn folder_unreadable(path: &Path) -> Unreadable {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|link| link.file_type().is_symlink());
     match fs::read_dir(path) {
         Err(error) => Unreadable::new(format!(
             "cannot read folder: {error}; check its permissions"
@@ -152,6 +163,11 @@ fn folder_unreadable(path: &Path, is_link: bool) -> Unreadable {
         )),
         Ok(_) => Unreadable::new("is a folder, not a file; pass the folder itself to search it"),
     }
+}
+
+/// Whether `path` is a symlink that leads back to itself.
+pub fn is_link_loop(path: &Path) -> bool {
+    matches!(follow_links(path), LinkEnd::Loop)
 }
 
 enum LinkEnd {

@@ -1,7 +1,8 @@
 //! Finding capture files under a folder.
 //!
 //! Which files are captures (by extension, case-insensitive):
-//! - raw text: `.txt`, `.text`, `.md`, `.markdown`, `.out`, `.log`, and no extension;
+//! - raw text: `.txt`, `.text`, `.md`, `.markdown`, `.out`, `.log`, and no extension (a
+//!   name ending in digits after its last dot, like `run-10.30`, has no extension);
 //! - `.json` (a provider envelope, a Gemini JSON-array stream, or raw JSON);
 //! - `.jsonl` and `.ndjson` (one capture a line, or one Ollama stream);
 //! - `.sse` (a saved server-sent-event stream).
@@ -42,11 +43,8 @@ pub fn discover(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
     }
     let canonical = fs::canonicalize(root).map_err(|error| LoadError::from_io(root, error))?;
     let entries = fs::read_dir(root).map_err(|error| LoadError::from_io(root, error))?;
-    let mut walk = Walk {
-        chain: vec![canonical],
-        found: Vec::new(),
-    };
-    walk.entries(root, entries);
+    let mut walk = Walk::default();
+    walk.run(root, canonical, entries);
     let mut found = walk.found;
     found.sort_by_cached_key(|path| sort_key(root, path));
     found.dedup();
@@ -88,11 +86,12 @@ pub fn is_capture_name(name: &OsStr) -> bool {
     {
         return false;
     }
-    let extension = match name.rsplit_once('.') {
-        Some((_, extension)) => extension.to_ascii_lowercase(),
-        None => String::new(),
+    let extension = match lower.rsplit_once('.') {
+        // `run-10.30` is a timestamp in a name without an extension, not a `.30` file.
+        Some((_, extension)) if !extension.bytes().all(|byte| byte.is_ascii_digit()) => extension,
+        _ => "",
     };
-    CAPTURE_EXTENSIONS.contains(&extension.as_str())
+    CAPTURE_EXTENSIONS.contains(&extension)
 }
 
 fn is_hidden(name: &OsStr) -> bool {
@@ -105,22 +104,40 @@ fn is_skipped_folder(name: &OsStr) -> bool {
         .any(|skipped| name == OsStr::new(skipped))
 }
 
+/// A depth-first walk with an explicit stack, so that deep trees cannot overflow the stack.
+#[derive(Default)]
 struct Walk {
+    /// Folders still to read.
+    pending: Vec<Folder>,
     /// Canonical paths of the folders from the root down to the one being read.
     chain: Vec<PathBuf>,
     found: Vec<PathBuf>,
 }
 
+struct Folder {
+    path: PathBuf,
+    canonical: PathBuf,
+    /// How many folders are above it (the root has none).
+    depth: usize,
+}
+
 impl Walk {
-    fn folder(&mut self, dir: &Path) {
-        match fs::read_dir(dir) {
-            Ok(entries) => self.entries(dir, entries),
-            // Returned so that loading reports why the folder could not be read.
-            Err(_) => self.found.push(dir.to_path_buf()),
+    fn run(&mut self, root: &Path, canonical: PathBuf, entries: fs::ReadDir) {
+        self.chain.push(canonical);
+        self.entries(root, entries, 0);
+        while let Some(folder) = self.pending.pop() {
+            // Folders deeper than this one were finished: its ancestors are what is left.
+            self.chain.truncate(folder.depth);
+            self.chain.push(folder.canonical);
+            match fs::read_dir(&folder.path) {
+                Ok(entries) => self.entries(&folder.path, entries, folder.depth),
+                // Returned so that loading reports why the folder could not be read.
+                Err(_) => self.found.push(folder.path),
+            }
         }
     }
 
-    fn entries(&mut self, dir: &Path, entries: fs::ReadDir) {
+    fn entries(&mut self, dir: &Path, entries: fs::ReadDir, depth: usize) {
         for entry in entries {
             let Ok(entry) = entry else {
                 // The listing broke off: report the folder rather than lose files silently.
@@ -136,10 +153,14 @@ impl Walk {
                 Err(_) => self.found.push(path),
                 Ok(kind) if kind.is_dir() => {
                     if !is_skipped_folder(&name) {
-                        self.subfolder(&path, None);
+                        let canonical = match self.chain.last() {
+                            Some(parent) => parent.join(&name),
+                            None => path.clone(),
+                        };
+                        self.push(path, canonical, depth);
                     }
                 }
-                Ok(kind) if kind.is_symlink() => self.symlink(path, &name),
+                Ok(kind) if kind.is_symlink() => self.symlink(path, &name, depth),
                 Ok(_) => {
                     // Regular files, and FIFOs or devices that loading reports without opening.
                     if is_capture_name(&name) {
@@ -150,24 +171,23 @@ impl Walk {
         }
     }
 
-    fn symlink(&mut self, path: PathBuf, name: &OsStr) {
+    fn symlink(&mut self, path: PathBuf, name: &OsStr, depth: usize) {
         match fs::metadata(&path) {
             Ok(target) if target.is_dir() => {
                 if is_skipped_folder(name) {
                     return;
                 }
                 match fs::canonicalize(&path) {
-                    Ok(canonical) => self.subfolder(&path, Some(canonical)),
+                    // Following it would reach a folder already being searched.
+                    Ok(canonical) if self.chain.iter().any(|f| f.starts_with(&canonical)) => {
+                        self.found.push(path)
+                    }
+                    Ok(canonical) => self.push(path, canonical, depth),
                     Err(_) => self.found.push(path),
                 }
             }
-            Ok(_) => {
-                if is_capture_name(name) {
-                    self.found.push(path);
-                }
-            }
-            // Dangling or looping: which one, loading says.
-            Err(_) => {
+            // A linked file; or a dangling or looping link, which loading tells apart.
+            _ => {
                 if is_capture_name(name) {
                     self.found.push(path);
                 }
@@ -175,28 +195,12 @@ impl Walk {
         }
     }
 
-    /// Search a subfolder; `linked` is its canonical path when it was reached by a symlink.
-    fn subfolder(&mut self, path: &Path, linked: Option<PathBuf>) {
-        let canonical = match linked {
-            Some(canonical) => {
-                if self
-                    .chain
-                    .iter()
-                    .any(|folder| folder.starts_with(&canonical))
-                {
-                    // Following it would reach a folder already being searched.
-                    self.found.push(path.to_path_buf());
-                    return;
-                }
-                canonical
-            }
-            None => match (self.chain.last(), path.file_name()) {
-                (Some(parent), Some(name)) => parent.join(name),
-                _ => path.to_path_buf(),
-            },
-        };
-        self.chain.push(canonical);
-        self.folder(path);
-        self.chain.pop();
+    /// Queue a subfolder of a folder at `depth`.
+    fn push(&mut self, path: PathBuf, canonical: PathBuf, depth: usize) {
+        self.pending.push(Folder {
+            path,
+            canonical,
+            depth: depth + 1,
+        });
     }
 }

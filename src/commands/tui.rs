@@ -5,13 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use jxray::capture::LoadOptions;
 use jxray::config::{self, Config, ThemeName};
-use jxray::engine::{Options, Pick};
+use jxray::report::want_color;
 use jxray::tui::theme::Theme;
 use jxray::tui::{Settings, Summary};
 
-use crate::cli::{Cli, ColorChoice, ExtractionArgs, PickChoice, ThemeChoice};
+use super::common::{engine_options, load_options};
+use super::USAGE_ERROR;
+use crate::cli::{Cli, ColorChoice, ThemeChoice};
 
 /// Run the TUI; errors become one line on stderr and exit status 2.
 pub fn run(cli: &Cli) -> ExitCode {
@@ -19,7 +20,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             eprintln!("jxray: {error:#}");
-            ExitCode::from(2)
+            ExitCode::from(USAGE_ERROR)
         }
     }
 }
@@ -30,7 +31,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
             "jxray: the terminal UI needs a terminal; for a report run `jxray check {}`",
             cli.path.display()
         );
-        return Ok(ExitCode::from(2));
+        return Ok(ExitCode::from(USAGE_ERROR));
     }
     if !cli.path.exists() {
         anyhow::bail!(
@@ -44,7 +45,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(ThemeChoice::Light) => ThemeName::Light,
         None => config.theme.unwrap_or_default(),
     };
-    let color = use_color(cli.ui.color, std::env::var_os("NO_COLOR").as_deref());
+    let color = use_color(cli.ui.color, std::env::var("NO_COLOR").ok().as_deref());
     // crossterm honours NO_COLOR on its own; make it agree with --color.
     crossterm::style::force_color_output(color);
     let settings = Settings {
@@ -59,14 +60,11 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         mouse: cli.ui.mouse,
         watch: cli.watch,
     };
-    let load = LoadOptions {
-        max_bytes: cli.extraction.max_bytes,
-    };
     let summary = jxray::tui::run(
         settings,
         Theme::new(theme, color),
-        options(&cli.extraction),
-        load,
+        engine_options(&cli.extraction),
+        load_options(&cli.extraction),
     )
     .context("the terminal failed")?;
     println!("{}", summary_line(&cli.path, &summary));
@@ -79,24 +77,15 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--color` against `NO_COLOR` (set and non-empty means no colour).
-fn use_color(choice: ColorChoice, no_color: Option<&std::ffi::OsStr>) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => no_color.is_none_or(|value| value.is_empty()),
-    }
-}
-
-fn options(args: &ExtractionArgs) -> Options {
-    Options {
-        accept_lenient: args.accept_lenient,
-        pick: match args.pick {
-            PickChoice::First => Pick::First,
-            PickChoice::Last => Pick::Last,
-        },
-        ..Options::default()
-    }
+/// `--color` against `NO_COLOR` (set and non-empty means no colour); the UI
+/// only runs on a terminal.
+fn use_color(choice: ColorChoice, no_color: Option<&str>) -> bool {
+    let explicit = match choice {
+        ColorChoice::Always => Some(true),
+        ColorChoice::Never => Some(false),
+        ColorChoice::Auto => None,
+    };
+    want_color(explicit, true, no_color)
 }
 
 /// "jxray: 42 captures in assets/demo: fenced 12 · truncated 3 · …"
@@ -130,14 +119,13 @@ fn summary_line(path: &Path, summary: &Summary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::ffi::OsStr;
 
     #[test]
     fn colour_follows_flag_then_no_color() {
         assert!(use_color(ColorChoice::Auto, None));
-        assert!(use_color(ColorChoice::Auto, Some(OsStr::new(""))));
-        assert!(!use_color(ColorChoice::Auto, Some(OsStr::new("1"))));
-        assert!(use_color(ColorChoice::Always, Some(OsStr::new("1"))));
+        assert!(use_color(ColorChoice::Auto, Some("")));
+        assert!(!use_color(ColorChoice::Auto, Some("1")));
+        assert!(use_color(ColorChoice::Always, Some("1")));
         assert!(!use_color(ColorChoice::Never, None));
     }
 }

@@ -26,8 +26,6 @@ pub fn extract(text: &str, options: &Options) -> Outcome {
 struct Win {
     layer: Layer,
     entry: Entry,
-    /// Where the candidate's container ends (a fence's closing marker), for trailing prose.
-    outer_end: usize,
     several_distinct: bool,
 }
 
@@ -159,8 +157,11 @@ impl<'a> Extraction<'a> {
                     .push(Layer::Direct, parsed.span, label, Verdict::Accepted);
                 Some(Win {
                     layer: Layer::Direct,
-                    entry: Entry { parsed, slot },
-                    outer_end: end,
+                    entry: Entry {
+                        parsed,
+                        slot,
+                        outer_end: end,
+                    },
                     several_distinct: false,
                 })
             }
@@ -191,7 +192,6 @@ impl<'a> Extraction<'a> {
     /// Layer 2: every fence that may hold JSON, in order.
     fn fenced(&mut self) -> Option<Win> {
         let mut pool = Pool::new(self.options.pick);
-        let mut outer_ends = Vec::new();
         let fences = std::mem::take(&mut self.fences);
         for fence in &fences {
             if self.in_think_block(fence.outer.0) {
@@ -221,8 +221,15 @@ impl<'a> Extraction<'a> {
                     let slot =
                         self.trace
                             .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
-                    outer_ends.push((slot, fence.outer.1));
-                    pool.add(Entry { parsed, slot }, None);
+                    let outer_end = fence.outer.1;
+                    pool.add(
+                        Entry {
+                            parsed,
+                            slot,
+                            outer_end,
+                        },
+                        None,
+                    );
                 }
                 Judged::Rejected(rejection) => {
                     self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
@@ -259,24 +266,7 @@ impl<'a> Extraction<'a> {
         // JSON in the prose around the fences still counts as another candidate.
         let no_start: Vec<(usize, usize)> = self.fences.iter().map(|f| f.outer).collect();
         self.scan_prose(&mut pool, &no_start, "outside the fences");
-        let Winner {
-            entry,
-            losers,
-            several_distinct,
-        } = pool.winner()?;
-        for (slot, reason) in losers {
-            self.trace.set_verdict(slot, Verdict::Passed { reason });
-        }
-        let outer_end = outer_ends
-            .iter()
-            .find(|(slot, _)| *slot == entry.slot && slot.is_some())
-            .map_or(entry.parsed.span.1, |&(_, end)| end);
-        Some(Win {
-            layer: Layer::Fenced,
-            entry,
-            outer_end,
-            several_distinct,
-        })
+        self.settle(pool, Layer::Fenced)
     }
 
     /// Layer 3: balanced values found in prose.
@@ -290,15 +280,8 @@ impl<'a> Extraction<'a> {
             .map(|fence| fence.content)
             .collect();
         let truncated_after = self.scan_prose(&mut pool, &no_start, "");
-        let Winner {
-            entry,
-            losers,
-            several_distinct,
-        } = pool.winner()?;
-        for (slot, reason) in losers {
-            self.trace.set_verdict(slot, Verdict::Passed { reason });
-        }
-        if let Some(offset) = truncated_after.filter(|&at| at > entry.parsed.span.0) {
+        let win = self.settle(pool, Layer::Scanned)?;
+        if let Some(offset) = truncated_after.filter(|&at| at > win.entry.parsed.span.0) {
             let place = self.locate(offset);
             self.warnings.push(Warning {
                 kind: WarningKind::SkippedFragment,
@@ -308,11 +291,22 @@ impl<'a> Extraction<'a> {
                 ),
             });
         }
-        let outer_end = entry.parsed.span.1;
-        Some(Win {
-            layer: Layer::Scanned,
+        Some(win)
+    }
+
+    /// The layer's winner, with the trace told which candidates lost and why.
+    fn settle(&mut self, pool: Pool, layer: Layer) -> Option<Win> {
+        let Winner {
             entry,
-            outer_end,
+            losers,
+            several_distinct,
+        } = pool.winner()?;
+        for (slot, reason) in losers {
+            self.trace.set_verdict(slot, Verdict::Passed { reason });
+        }
+        Some(Win {
+            layer,
+            entry,
             several_distinct,
         })
     }
@@ -407,7 +401,15 @@ impl<'a> Extraction<'a> {
                         Verdict::Accepted,
                     );
                     i = parsed.span.1;
-                    pool.add(Entry { parsed, slot }, demoted);
+                    let outer_end = parsed.span.1;
+                    pool.add(
+                        Entry {
+                            parsed,
+                            slot,
+                            outer_end,
+                        },
+                        demoted,
+                    );
                 }
                 Judged::Rejected(rejection) => {
                     let span = (start, reached.max(start + 1).min(bytes.len()));
@@ -515,9 +517,10 @@ impl<'a> Extraction<'a> {
         if duplicate_keys {
             self.note_duplicates(span);
         }
-        let after = &self.text.as_bytes()[win.outer_end.min(self.text.len())..];
+        let outer_end = win.entry.outer_end;
+        let after = &self.text.as_bytes()[outer_end.min(self.text.len())..];
         if let Some(at) = after.iter().position(|b| !b.is_ascii_whitespace()) {
-            let offset = win.outer_end + at;
+            let offset = outer_end + at;
             if !self.in_think_block(offset) {
                 let place = self.locate(offset);
                 self.warnings.push(Warning {

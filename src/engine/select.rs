@@ -8,6 +8,9 @@ use super::trace::Slot;
 pub(crate) struct Entry {
     pub parsed: Parsed,
     pub slot: Slot,
+    /// Where the candidate's container ends (a fence's closing marker line),
+    /// so that only what follows it counts as trailing prose.
+    pub outer_end: usize,
 }
 
 /// The chosen candidate, the ones that lost (with why), and whether values differed.

@@ -77,12 +77,21 @@ pub fn decode_sse(text: &str) -> Option<Result<Decoded, String>> {
     flavour.map(Flavour::finish)
 }
 
+/// Longest first line considered as an Ollama stream chunk.
+const MAX_CHUNK_LINE: usize = 64 * 1024;
+
 /// An Ollama NDJSON stream (one chunk a line, `done: false` until the last), or `None`
 /// when the lines are not one. `lines` are the non-blank lines.
 pub fn decode_ollama_lines<'a>(
     mut lines: impl Iterator<Item = &'a str>,
 ) -> Option<Result<Decoded, String>> {
-    let first: Value = serde_json::from_str(lines.next()?).ok()?;
+    let first = lines.next()?;
+    // Chunks are small and say `done`; anything else (a large one-line JSON output) is not
+    // worth parsing twice.
+    if first.len() > MAX_CHUNK_LINE || !first.contains("\"done\"") {
+        return None;
+    }
+    let first: Value = serde_json::from_str(first).ok()?;
     if !envelope::is_ollama_chunk(&first) {
         return None;
     }

@@ -1,0 +1,52 @@
+//! What `jxray check` prints: jsonl, json and the human text report with the
+//! layer mix, plus the expected-versus-actual diff that `jxray test` shows.
+
+mod diff;
+mod record;
+mod style;
+mod summary;
+mod text;
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+pub use diff::{write_diff, write_mismatch};
+pub use record::{FailureRecord, Record};
+pub use style::{want_color, Painter, Tone};
+pub use summary::Summary;
+pub use text::{describe, detail, write_text};
+
+use crate::capture::Capture;
+use crate::engine::Outcome;
+
+/// One capture and what extraction (and the schema, if any) said about it.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub capture: Capture,
+    pub outcome: Outcome,
+}
+
+/// One JSON object per capture, one a line.
+pub fn write_jsonl(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
+    for item in checked {
+        serde_json::to_writer(&mut *out, &Record::new(item))?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// One document: `{"captures": [...], "summary": {...}}`.
+pub fn write_json(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
+    #[derive(Serialize)]
+    struct Document<'a> {
+        captures: Vec<Record<'a>>,
+        summary: Summary,
+    }
+    let document = Document {
+        captures: checked.iter().map(Record::new).collect(),
+        summary: Summary::from_outcomes(checked.iter().map(|c| &c.outcome)),
+    };
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    out.write_all(b"\n")
+}

@@ -1,0 +1,72 @@
+//! One capture's line of `check --format jsonl` (contract §3). Keys keep the
+//! contract's order; keys after `provider` are additions.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Checked;
+use crate::capture::Provider;
+use crate::engine::{Defect, FailureKind, Layer, Repair, StopClass, Warning, WarningKind};
+
+/// The machine-readable outcome of one capture.
+#[derive(Debug, Serialize)]
+pub struct Record<'a> {
+    pub source: &'a str,
+    pub ok: bool,
+    pub layer: Option<Layer>,
+    /// The decoded value; `null` whenever `ok` is false.
+    pub value: Option<&'a Value>,
+    pub span: Option<[usize; 2]>,
+    pub repairs: &'a [Repair],
+    pub warnings: Vec<WarningKind>,
+    pub failure: Option<FailureRecord<'a>>,
+    pub stop_reason: Option<&'a str>,
+    pub provider: Option<Provider>,
+    /// Added: whether any repair was applied.
+    pub repaired: bool,
+    /// Added: how the stop reason reads (`complete`, `truncated`, …).
+    pub stop: StopClass,
+    /// Added: each warning with its offset and message.
+    pub warning_details: &'a [Warning],
+}
+
+/// Why nothing was accepted, with a 1-based place in the raw text.
+#[derive(Debug, Serialize)]
+pub struct FailureRecord<'a> {
+    pub kind: FailureKind,
+    pub defect: Option<Defect>,
+    pub line: usize,
+    pub column: usize,
+    pub message: &'a str,
+    /// Added: the byte offset of the place.
+    pub offset: usize,
+}
+
+impl<'a> Record<'a> {
+    pub fn new(checked: &'a Checked) -> Record<'a> {
+        let Checked { capture, outcome } = checked;
+        let ok = outcome.ok();
+        Record {
+            source: &capture.source,
+            ok,
+            layer: outcome.layer,
+            value: if ok { outcome.value.as_ref() } else { None },
+            span: outcome.span.map(|(start, end)| [start, end]),
+            repairs: &outcome.repairs,
+            warnings: outcome.warning_kinds(),
+            failure: outcome.failure.as_ref().map(|failure| FailureRecord {
+                kind: failure.kind,
+                defect: failure.defect,
+                line: failure.line,
+                column: failure.column,
+                message: &failure.message,
+                offset: failure.offset,
+            }),
+            stop_reason: capture.stop_reason.as_deref(),
+            provider: capture.provider,
+            repaired: !outcome.repairs.is_empty(),
+            stop: outcome.stop,
+            warning_details: &outcome.warnings,
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The layer mix: how many captures came from each layer or failed each way.
+//! A rising `fenced` or `scanned` share means the format instruction is being lost.
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::engine::{FailureKind, Layer, Outcome};
+use crate::watch::{Mix, MixKey};
+
+/// Counts per layer (successes) and per failure kind; each capture counts
+/// once, under the word its badge shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    mix: Mix,
+}
+
+impl Summary {
+    pub fn from_outcomes<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Summary {
+        Summary {
+            mix: Mix::of(outcomes),
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.mix.total()
+    }
+
+    pub fn ok(&self) -> usize {
+        Layer::ALL.iter().map(|layer| self.layer(*layer)).sum()
+    }
+
+    pub fn failed(&self) -> usize {
+        self.total() - self.ok()
+    }
+
+    pub fn layer(&self, layer: Layer) -> usize {
+        self.mix.count(MixKey::Layer(layer))
+    }
+
+    pub fn failure(&self, kind: FailureKind) -> usize {
+        self.mix.count(MixKey::Failure(kind))
+    }
+
+    /// Percentage of all captures, 0 when there are none.
+    pub fn share(&self, count: usize) -> f64 {
+        match self.total() {
+            0 => 0.0,
+            total => count as f64 * 100.0 / total as f64,
+        }
+    }
+}
+
+/// Every layer and failure kind appears, zero or not, so scripts can rely on the keys.
+impl Serialize for Summary {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Counts<'a, T: Copy>(&'a [T], &'a dyn Fn(T) -> (&'static str, usize));
+        impl<T: Copy> Serialize for Counts<'_, T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                for item in self.0 {
+                    let (key, count) = (self.1)(*item);
+                    map.serialize_entry(key, &count)?;
+                }
+                map.end()
+            }
+        }
+        let mut map = serializer.serialize_map(Some(5))?;
+        map.serialize_entry("total", &self.total())?;
+        map.serialize_entry("ok", &self.ok())?;
+        map.serialize_entry("failed", &self.failed())?;
+        map.serialize_entry(
+            "layers",
+            &Counts(&Layer::ALL, &|l: Layer| (l.as_str(), self.layer(l))),
+        )?;
+        map.serialize_entry(
+            "failures",
+            &Counts(&FailureKind::ALL, &|k: FailureKind| {
+                (k.as_str(), self.failure(k))
+            }),
+        )?;
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ok(layer: Layer) -> Outcome {
+        Outcome {
+            layer: Some(layer),
+            value: Some(json!(1)),
+            ..Outcome::default()
+        }
+    }
+
+    #[test]
+    fn each_capture_counts_once() {
+        let mut schema_failed = ok(Layer::Fenced);
+        schema_failed.failure = Outcome::unreadable("x").failure.map(|mut f| {
+            f.kind = FailureKind::Schema;
+            f
+        });
+        let outcomes = [
+            ok(Layer::Direct),
+            ok(Layer::Fenced),
+            ok(Layer::Fenced),
+            schema_failed,
+            Outcome::unreadable("gone"),
+            Outcome::default(),
+        ];
+        let summary = Summary::from_outcomes(&outcomes);
+        assert_eq!((summary.total(), summary.ok(), summary.failed()), (6, 3, 3));
+        assert_eq!(summary.layer(Layer::Fenced), 2);
+        assert_eq!(summary.failure(FailureKind::Schema), 1);
+        assert_eq!(summary.failure(FailureKind::NoJson), 1);
+        assert_eq!(summary.share(3), 50.0);
+        assert_eq!(
+            serde_json::to_value(&summary).unwrap(),
+            json!({"total": 6, "ok": 3, "failed": 3,
+                   "layers": {"direct": 1, "fenced": 2, "scanned": 0, "lenient": 0},
+                   "failures": {"truncated": 0, "no-json": 1, "invalid": 0, "schema": 1, "unreadable": 1}})
+        );
+        assert_eq!(Summary::default().share(0), 0.0);
+    }
+}

@@ -1,0 +1,288 @@
+//! The human report: one line a capture, then the layer mix as a table.
+
+use std::io::{self, Write};
+
+use super::{Checked, Painter, Summary, Tone};
+use crate::engine::{FailureKind, Layer, Outcome};
+
+/// Widest badge word (`unreadable`), so columns line up.
+const BADGE_WIDTH: usize = 10;
+/// Sources longer than this are not padded, so one long path does not push every line.
+const MAX_SOURCE_PAD: usize = 48;
+
+/// Write one line per capture and the summary table.
+pub fn write_text(out: &mut dyn Write, checked: &[Checked], painter: Painter) -> io::Result<()> {
+    let pad = checked
+        .iter()
+        .map(|c| c.capture.source.chars().count())
+        .filter(|width| *width <= MAX_SOURCE_PAD)
+        .max()
+        .unwrap_or(0);
+    for item in checked {
+        write_line(out, item, pad, painter)?;
+    }
+    write_summary(
+        out,
+        &Summary::from_outcomes(checked.iter().map(|c| &c.outcome)),
+        painter,
+    )
+}
+
+fn write_line(out: &mut dyn Write, item: &Checked, pad: usize, painter: Painter) -> io::Result<()> {
+    let outcome = &item.outcome;
+    let (mark, tone) = if outcome.ok() {
+        ("ok  ", badge_tone(outcome))
+    } else {
+        ("FAIL", Tone::Bad)
+    };
+    let badge = format!("{:<BADGE_WIDTH$}", outcome.badge());
+    let source = visible(&item.capture.source);
+    let detail = detail(outcome);
+    let line = format!(
+        "{} {} {source:<pad$}  {}",
+        painter.paint(mark, tone),
+        painter.paint(&badge, tone),
+        painter.paint(&detail, Tone::Dim),
+    );
+    writeln!(out, "{}", line.trim_end())
+}
+
+/// Green for plain JSON, yellow when the model drifted from it (fences,
+/// prose, a lenient reading): still ok, but worth watching.
+fn badge_tone(outcome: &Outcome) -> Tone {
+    match outcome.layer {
+        Some(Layer::Direct) => Tone::Good,
+        _ => Tone::Notice,
+    }
+}
+
+/// The short detail after the badge: defect, place and message on failure;
+/// then repairs and warnings (a truncation the provider did not signal is
+/// worth seeing on a failure line too).
+pub fn detail(outcome: &Outcome) -> String {
+    let mut parts = Vec::new();
+    if let Some(failure) = &outcome.failure {
+        let defect = failure
+            .defect
+            .map(|defect| format!("{} ", defect.as_str()))
+            .unwrap_or_default();
+        parts.push(format!(
+            "{defect}at {}:{}: {}",
+            failure.line,
+            failure.column,
+            single_line(&failure.message)
+        ));
+    }
+    let repairs = counted(outcome.repairs.iter().map(|r| r.kind.as_str()));
+    if !repairs.is_empty() {
+        parts.push(format!("repairs: {repairs}"));
+    }
+    let warnings = counted(outcome.warnings.iter().map(|w| w.kind.as_str()));
+    if !warnings.is_empty() {
+        parts.push(format!("warnings: {warnings}"));
+    }
+    parts.join("; ")
+}
+
+/// The outcome as one plain line: `badge detail`, as `extract` prints it.
+pub fn describe(outcome: &Outcome) -> String {
+    let detail = detail(outcome);
+    if detail.is_empty() {
+        outcome.badge().to_string()
+    } else {
+        format!("{} {detail}", outcome.badge())
+    }
+}
+
+/// `a, b ×2` in first-seen order.
+fn counted<'a>(kinds: impl Iterator<Item = &'a str>) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for kind in kinds {
+        match counts.iter_mut().find(|(seen, _)| *seen == kind) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((kind, 1)),
+        }
+    }
+    let parts: Vec<String> = counts
+        .into_iter()
+        .map(|(kind, count)| match count {
+            1 => kind.to_string(),
+            n => format!("{kind} ×{n}"),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+fn write_summary(out: &mut dyn Write, summary: &Summary, painter: Painter) -> io::Result<()> {
+    let total = summary.total();
+    if total == 0 {
+        return writeln!(out, "0 captures");
+    }
+    let noun = if total == 1 { "capture" } else { "captures" };
+    writeln!(out)?;
+    let failed = painter.paint(
+        &format!("{} failed", summary.failed()),
+        if summary.failed() > 0 {
+            Tone::Bad
+        } else {
+            Tone::Good
+        },
+    );
+    writeln!(out, "{total} {noun}: {} ok, {failed}", summary.ok())?;
+    writeln!(out)?;
+    let layers = Layer::ALL.map(|layer| (layer.as_str(), summary.layer(layer)));
+    let failures = FailureKind::ALL.map(|kind| (kind.as_str(), summary.failure(kind)));
+    write_table(out, "layer", &layers, summary, painter)?;
+    writeln!(out)?;
+    write_table(out, "failure", &failures, summary, painter)
+}
+
+fn write_table(
+    out: &mut dyn Write,
+    heading: &str,
+    rows: &[(&str, usize)],
+    summary: &Summary,
+    painter: Painter,
+) -> io::Result<()> {
+    let header = format!("{heading:<BADGE_WIDTH$}  {:>6}  {:>6}", "count", "share");
+    writeln!(out, "{}", painter.paint(&header, Tone::Strong))?;
+    for (name, count) in rows {
+        let row = format!(
+            "{name:<BADGE_WIDTH$}  {count:>6}  {:>5.1}%",
+            summary.share(*count)
+        );
+        let tone = if *count == 0 { Tone::Dim } else { Tone::Strong };
+        let row = if *count == 0 {
+            painter.paint(&row, tone)
+        } else {
+            row
+        };
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
+}
+
+/// Control characters in a source (a file name can hold a newline) shown escaped.
+fn visible(text: &str) -> String {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    } else {
+        text.to_string()
+    }
+}
+
+fn single_line(text: &str) -> String {
+    if text.contains(['\n', '\r']) {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::Capture;
+    use crate::engine::{Failure, FailureKind, Repair, RepairKind, Warning, WarningKind};
+    use serde_json::json;
+
+    fn checked(source: &str, outcome: Outcome) -> Checked {
+        Checked {
+            capture: Capture::from_text(source, ""),
+            outcome,
+        }
+    }
+
+    fn fenced() -> Outcome {
+        Outcome {
+            layer: Some(Layer::Fenced),
+            value: Some(json!({})),
+            repairs: vec![
+                Repair {
+                    kind: RepairKind::RawControlChar,
+                    offset: 1,
+                },
+                Repair {
+                    kind: RepairKind::RawControlChar,
+                    offset: 5,
+                },
+            ],
+            warnings: vec![Warning {
+                kind: WarningKind::TrailingProse,
+                offset: None,
+                message: "prose".into(),
+            }],
+            ..Outcome::default()
+        }
+    }
+
+    fn invalid() -> Outcome {
+        Outcome {
+            failure: Some(Failure {
+                kind: FailureKind::Invalid,
+                defect: Some(crate::engine::Defect::TrailingComma),
+                offset: 9,
+                line: 2,
+                column: 4,
+                message: "a comma before }\nremove it".into(),
+            }),
+            ..Outcome::default()
+        }
+    }
+
+    #[test]
+    fn lines_and_table_read_without_colour() {
+        let items = [checked("a.txt", fenced()), checked("dir/b.txt", invalid())];
+        let mut out = Vec::new();
+        write_text(&mut out, &items, Painter::plain()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "ok   fenced     a.txt      repairs: raw-control-char ×2; warnings: trailing-prose"
+        );
+        assert_eq!(
+            lines[1],
+            "FAIL invalid    dir/b.txt  trailing-comma at 2:4: a comma before } remove it"
+        );
+        assert!(text.contains("2 captures: 1 ok, 1 failed"));
+        assert!(text.contains("fenced           1   50.0%"), "{text}");
+        assert!(text.contains("invalid          1   50.0%"), "{text}");
+        assert!(text.contains("scanned          0    0.0%"), "{text}");
+        assert!(!text.contains('\x1b'));
+    }
+
+    #[test]
+    fn colour_only_when_enabled() {
+        let mut out = Vec::new();
+        write_text(&mut out, &[checked("a", invalid())], Painter::new(true)).unwrap();
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .contains("\x1b[31mFAIL\x1b[0m"));
+    }
+
+    #[test]
+    fn describe_is_one_plain_line() {
+        assert_eq!(
+            describe(&fenced()),
+            "fenced repairs: raw-control-char ×2; warnings: trailing-prose"
+        );
+        assert_eq!(
+            describe(&Outcome {
+                layer: Some(Layer::Direct),
+                value: Some(json!(1)),
+                ..Outcome::default()
+            }),
+            "direct"
+        );
+        assert_eq!(visible("a\nb"), "a\\nb");
+    }
+}

@@ -1,0 +1,186 @@
+//! JSON Schema validation of extracted values: valid JSON that breaks the
+//! user's contract is a `schema` failure (contract §1), a different fix from
+//! a formatting problem.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::engine::{line_col, Failure, FailureKind, Outcome};
+
+/// A compiled JSON Schema.
+pub struct Schema {
+    validator: jsonschema::Validator,
+}
+
+/// Why a schema could not be used; the message names the file and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum SchemaError {
+    #[error("{origin}: cannot read the schema: {message}; check the path given to --schema")]
+    Read { origin: String, message: String },
+    #[error("{origin}: the schema is not JSON: {message}; fix the schema file")]
+    NotJson { origin: String, message: String },
+    #[error("{origin}: not a valid JSON Schema: {message}; fix the schema file")]
+    Invalid { origin: String, message: String },
+}
+
+impl Schema {
+    /// Read and compile a schema file.
+    pub fn from_file(path: &Path) -> Result<Schema, SchemaError> {
+        let origin = path.display().to_string();
+        let text = fs::read_to_string(path).map_err(|error| SchemaError::Read {
+            origin: origin.clone(),
+            message: error.to_string(),
+        })?;
+        let value: Value = serde_json::from_str(&text).map_err(|error| SchemaError::NotJson {
+            origin: origin.clone(),
+            message: error.to_string(),
+        })?;
+        Schema::from_value(&value, &origin)
+    }
+
+    /// Compile a schema; `origin` names it in errors.
+    pub fn from_value(schema: &Value, origin: &str) -> Result<Schema, SchemaError> {
+        let validator =
+            jsonschema::validator_for(schema).map_err(|error| SchemaError::Invalid {
+                origin: origin.to_string(),
+                message: one_line(&error.to_string()),
+            })?;
+        Ok(Schema { validator })
+    }
+
+    /// Every violation as `INSTANCE-PATH: message`, in the validator's order.
+    /// Instance values are masked so that a large object does not flood the line.
+    pub fn violations(&self, value: &Value) -> Vec<String> {
+        self.validator
+            .iter_errors(value)
+            .map(|error| {
+                let path = error.instance_path().to_string();
+                let path = if path.is_empty() { "(root)" } else { &path };
+                format!("{path}: {}", one_line(&error.masked().to_string()))
+            })
+            .collect()
+    }
+
+    /// Turn an ok outcome whose value breaks the schema into a `schema`
+    /// failure placed at the start of the accepted span in `raw`. The layer,
+    /// span and value are kept, so a viewer can still show what was decoded.
+    /// Outcomes that are not ok are left alone.
+    pub fn apply(&self, outcome: &mut Outcome, raw: &str) {
+        if !outcome.ok() {
+            return;
+        }
+        let Some(value) = &outcome.value else {
+            return;
+        };
+        let violations = self.violations(value);
+        if violations.is_empty() {
+            return;
+        }
+        let offset = outcome.span.map_or(0, |(start, _)| start);
+        let (line, column) = line_col(raw, offset);
+        let count = violations.len();
+        let noun = if count == 1 {
+            "violation"
+        } else {
+            "violations"
+        };
+        outcome.failure = Some(Failure {
+            kind: FailureKind::Schema,
+            defect: None,
+            offset,
+            line,
+            column,
+            message: format!(
+                "the value breaks the schema ({count} {noun}): {}",
+                violations.join("; ")
+            ),
+        });
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Layer;
+    use serde_json::json;
+
+    fn ok_outcome(value: Value, span: (usize, usize)) -> Outcome {
+        Outcome {
+            layer: Some(Layer::Fenced),
+            value: Some(value),
+            span: Some(span),
+            ..Outcome::default()
+        }
+    }
+
+    fn city_schema() -> Schema {
+        Schema::from_value(
+            &json!({
+                "type": "object",
+                "required": ["city", "population"],
+                "properties": {"city": {"type": "string"}, "population": {"type": "integer"}}
+            }),
+            "test",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_failing_path_is_listed_at_the_span_start() {
+        let raw = "Here:\n```json\n{\"city\": 1}\n```";
+        let mut outcome = ok_outcome(json!({"city": 1}), (14, 25));
+        city_schema().apply(&mut outcome, raw);
+        let failure = outcome.failure.clone().expect("a schema failure");
+        assert_eq!(failure.kind, FailureKind::Schema);
+        assert_eq!((failure.line, failure.column, failure.offset), (3, 1, 14));
+        assert!(
+            failure.message.contains("2 violations"),
+            "{}",
+            failure.message
+        );
+        assert!(failure.message.contains("/city: "), "{}", failure.message);
+        assert!(failure.message.contains("(root): "), "{}", failure.message);
+        assert!(
+            failure.message.contains("population"),
+            "{}",
+            failure.message
+        );
+        assert!(!outcome.ok());
+        assert_eq!(outcome.value, Some(json!({"city": 1})), "the value is kept");
+    }
+
+    #[test]
+    fn valid_values_and_failures_are_left_alone() {
+        let mut outcome = ok_outcome(json!({"city": "Paris", "population": 2}), (0, 10));
+        city_schema().apply(&mut outcome, "whatever");
+        assert!(outcome.ok());
+        let mut failed = Outcome::unreadable("gone");
+        let before = failed.clone();
+        city_schema().apply(&mut failed, "");
+        assert_eq!(failed, before);
+    }
+
+    #[test]
+    fn bad_schemas_are_named_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = Schema::from_file(&dir.path().join("none.json"))
+            .err()
+            .unwrap();
+        assert!(matches!(missing, SchemaError::Read { .. }));
+        let path = dir.path().join("broken.json");
+        fs::write(&path, "{not json").unwrap();
+        let broken = Schema::from_file(&path).err().unwrap();
+        assert!(matches!(broken, SchemaError::NotJson { .. }));
+        assert!(broken.to_string().starts_with(&path.display().to_string()));
+        let invalid = Schema::from_value(&json!({"type": 12}), "s.json")
+            .err()
+            .unwrap();
+        assert!(matches!(invalid, SchemaError::Invalid { .. }), "{invalid}");
+    }
+}

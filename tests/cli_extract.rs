@@ -1,0 +1,82 @@
+//! `jxray extract`: the value on stdout, the outcome on stderr, exit 0/1/2.
+
+mod common;
+
+use common::{assert_one_line_error, jxray_in, write_files};
+
+const FENCED: &str = "Sure!\n```json\n{\"city\": \"Paris\", \"tags\": [1, 2]}\n```\nThat is all.";
+
+#[test]
+fn standard_input_gives_the_compact_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(dir.path(), &["extract"], FENCED.as_bytes());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "{\"city\":\"Paris\",\"tags\":[1,2]}\n");
+    assert_eq!(run.stderr, "stdin: fenced warnings: trailing-prose\n");
+    let dash = jxray_in(dir.path(), &["extract", "-"], FENCED.as_bytes());
+    assert_eq!(dash.stdout, run.stdout);
+}
+
+#[test]
+fn pretty_prints_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(dir.path(), &["extract", "--pretty"], FENCED.as_bytes());
+    assert_eq!(
+        run.stdout,
+        "{\n  \"city\": \"Paris\",\n  \"tags\": [\n    1,\n    2\n  ]\n}\n"
+    );
+}
+
+#[test]
+fn a_failure_prints_nothing_on_stdout_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("cut.txt", "```json\n{\"a\": \"unfinished")]);
+    let run = jxray_in(dir.path(), &["extract", "cut.txt"], b"");
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.starts_with("cut.txt: truncated at "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1);
+}
+
+#[test]
+fn a_schema_failure_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("s.json", r#"{"required": ["country"]}"#)]);
+    let run = jxray_in(
+        dir.path(),
+        &["extract", "--schema", "s.json"],
+        FENCED.as_bytes(),
+    );
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("schema"), "{}", run.stderr);
+    assert!(run.stderr.contains("country"), "{}", run.stderr);
+}
+
+#[test]
+fn missing_files_and_folders_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(dir.path(), &["extract", "absent.txt"], b"");
+    assert_eq!(run.code, 2);
+    assert_one_line_error(&run, "absent.txt");
+    std::fs::create_dir(dir.path().join("folder")).unwrap();
+    let run = jxray_in(dir.path(), &["extract", "folder"], b"");
+    assert_eq!(run.code, 2);
+    assert_one_line_error(&run, "jxray check folder");
+}
+
+#[test]
+fn works_in_a_pipe_to_a_json_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(
+        dir.path(),
+        &["extract"],
+        b"The answer: [1, {\"b\": null}] ok?",
+    );
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value, serde_json::json!([1, {"b": null}]));
+}
