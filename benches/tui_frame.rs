@@ -28,8 +28,18 @@ fn app(captures: Vec<Capture>) -> App {
         mouse: false,
         watch: false,
     };
-    let mut app = App::new(settings, Theme::new(ThemeName::Dark, true), Options::default(), AREA);
-    update(&mut app, Action::Discovered { files: captures.len() });
+    let mut app = App::new(
+        settings,
+        Theme::new(ThemeName::Dark, true),
+        Options::default(),
+        AREA,
+    );
+    update(
+        &mut app,
+        Action::Discovered {
+            files: captures.len(),
+        },
+    );
     for capture in captures {
         let outcome = capture.extract(&app.options);
         update(
@@ -81,14 +91,18 @@ fn main() {
     for _ in 0..5_000 {
         update(&mut list, Action::Command(Command::Down));
     }
-    criterion.bench_function("frame, 10,000 captures", |b| b.iter(|| black_box(draw(&list))));
+    criterion.bench_function("frame, 10,000 captures", |b| {
+        b.iter(|| black_box(draw(&list)))
+    });
 
     let mut big = app(vec![large(), small(1)]);
     update(&mut big, Action::Command(Command::FocusRaw));
     for _ in 0..200 {
         update(&mut big, Action::Command(Command::PageDown));
     }
-    criterion.bench_function("frame, 5 MB capture scrolled", |b| b.iter(|| black_box(draw(&big))));
+    criterion.bench_function("frame, 5 MB capture scrolled", |b| {
+        b.iter(|| black_box(draw(&big)))
+    });
 
     criterion.bench_function("select the 5 MB capture (build and wrap its panes)", |b| {
         b.iter(|| {

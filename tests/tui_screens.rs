@@ -113,3 +113,10 @@ fn tiny_screens_do_not_break() {
     run(&mut app, &[Command::Zoom]);
     insta::assert_snapshot!("tiny_20x5_zoomed", screen(&app));
 }
+
+#[test]
+fn save_dialog_with_its_expectations() {
+    let mut app = app_with(vec![capture("people/ada.txt", INVALID, None)], 100, 20);
+    run(&mut app, &[Command::Save, Command::NextChoice]);
+    insta::assert_snapshot!(screen(&app));
+}

@@ -147,6 +147,12 @@ impl Tmux {
         }
     }
 
+    /// Whether the pane shows the alternate screen (full-screen mode).
+    fn alternate_screen(&self) -> bool {
+        let output = self.run(&["display-message", "-p", "-t", "main", "#{alternate_on}"]);
+        String::from_utf8_lossy(&output.stdout).trim() == "1"
+    }
+
     /// The pid of jxray (the child of the shell that waits for it).
     fn jxray_pid(&self) -> String {
         let output = self.run(&["display-message", "-p", "-t", "main", "#{pane_pid}"]);
@@ -290,11 +296,7 @@ fn navigate_filter_search_help_resize_and_quit() {
         "the summary is printed on the normal screen:\n{screen}"
     );
     assert!(screen.contains(" captures in "), "{screen}");
-    let visible = tmux.screen();
-    assert!(
-        !visible.contains("┌ Captures"),
-        "the alternate screen is gone:\n{visible}"
-    );
+    assert!(!tmux.alternate_screen(), "the alternate screen is left");
 }
 
 #[test]
@@ -310,8 +312,7 @@ fn sigterm_restores_the_terminal() {
     assert_eq!(tmux.exit_status(), 0);
     let screen = tmux.history();
     assert!(screen.contains("jxray: "), "{screen}");
-    let visible = tmux.screen();
-    assert!(!visible.contains("┌ Captures"), "{visible}");
+    assert!(!tmux.alternate_screen(), "the alternate screen is left");
 }
 
 #[test]
@@ -349,5 +350,69 @@ fn without_a_terminal_it_points_at_check() {
     assert!(
         stderr.contains("needs a terminal") && stderr.contains("jxray check"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn s_and_enter_save_a_fixture_that_jxray_test_passes() {
+    let temp = tempfile::tempdir().expect("temp folder");
+    let captures = temp.path().join("captures");
+    std::fs::create_dir(&captures).unwrap();
+    for name in [
+        "invoices/invoice-trailing-comma.txt",
+        "support/triage-fenced.md",
+    ] {
+        let from = demo().join(name);
+        let to = captures.join(Path::new(name).file_name().unwrap());
+        std::fs::copy(from, to).unwrap();
+    }
+    let fixtures = temp.path().join("fx");
+    let tmux = Tmux::start(
+        "save",
+        120,
+        30,
+        &[
+            captures.to_str().unwrap(),
+            "--fixtures",
+            fixtures.to_str().unwrap(),
+        ],
+        &[],
+    );
+    tmux.wait_for("the captures to load", loaded);
+    tmux.keys(&["s"]);
+    tmux.wait_for("the save dialog", |s| {
+        s.contains("Save as a fixture") && s.contains("invoice-trailing-comma")
+    });
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the saved notice", |s| s.contains("saved "));
+    assert!(screen.contains("invoice-trailing-comma.json"), "{screen}");
+    let saved = fixtures.join("invoice-trailing-comma.json");
+    assert!(saved.is_file(), "{screen}");
+    // The row carries the saved mark.
+    let marks = screen
+        .lines()
+        .nth(1)
+        .and_then(|row| row.split_whitespace().nth(1))
+        .unwrap_or_default();
+    assert!(marks.contains('S'), "{marks:?}\n{screen}");
+    tmux.keys(&["s"]);
+    tmux.wait_for("the dialog again", |s| s.contains("already a fixture"));
+    tmux.keys(&["Escape", "q"]);
+    assert_eq!(tmux.exit_status(), 0);
+    assert!(
+        tmux.history().contains("saved 1 fixture"),
+        "{}",
+        tmux.history()
+    );
+
+    let output = Command::new(env!("CARGO_BIN_EXE_jxray"))
+        .arg("test")
+        .arg(&fixtures)
+        .output()
+        .expect("jxray test");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
     );
 }

@@ -2,11 +2,13 @@
 //! world to do ([`Effect`]). `update` turns one into the other; only the event
 //! loop performs effects, so the app state stays testable without a terminal.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::capture::Capture;
 use crate::engine::{Options, Outcome};
+use crate::fixture::Fixture;
 
 /// A stable identity for a capture in the list, kept across re-reads.
 pub type EntryId = u64;
@@ -38,6 +40,13 @@ pub enum Command {
     ToggleLenient,
     Copy,
     Edit,
+    /// Save the selected capture as a fixture (a dialog first).
+    Save,
+    /// Save every capture under the filter as fixtures (a dialog first).
+    SaveAll,
+    /// Another expectation in the save dialog.
+    NextChoice,
+    PrevChoice,
     Help,
     /// Close an overlay, leave zoom, or return focus to the list.
     Back,
@@ -67,6 +76,15 @@ pub enum Mouse {
 pub struct Loaded {
     pub capture: Capture,
     pub outcome: Outcome,
+}
+
+/// What became of one capture that was to be saved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Saved {
+    New(PathBuf),
+    /// A fixture with the same input exists already; nothing was written.
+    Existing(PathBuf),
+    Failed(String),
 }
 
 /// Everything `update` reacts to.
@@ -100,6 +118,12 @@ pub enum Action {
     },
     /// These files may have changed (the watcher, or the editor returning): re-read them.
     FilesChanged(Vec<PathBuf>),
+    /// Fixtures were written (or not).
+    SaveDone {
+        results: Vec<(EntryId, Saved)>,
+    },
+    /// The fixtures folder holds these inputs (by hash): their captures get the saved mark.
+    FixturesFound(HashMap<u64, PathBuf>),
     /// A message for the footer (the result of an effect).
     Notice {
         text: String,
@@ -129,4 +153,11 @@ pub enum Effect {
     Copy(String),
     /// Open a file in the user's editor, then re-read it.
     Edit { path: PathBuf, line: Option<usize> },
+    /// Write fixtures into `dir`, skipping inputs that are fixtures already.
+    SaveFixtures {
+        dir: PathBuf,
+        fixtures: Vec<(EntryId, Fixture)>,
+    },
+    /// Find which inputs the fixtures folder already holds.
+    IndexFixtures { dir: PathBuf },
 }

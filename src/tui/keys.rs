@@ -361,6 +361,24 @@ pub const BINDINGS: &[Binding] = &[
     ),
     hinted(
         bind(
+            C::Save,
+            &[key('s')],
+            NORMAL,
+            Group::Act,
+            "save the capture as a fixture (name and expectation first)",
+        ),
+        "save",
+        None,
+    ),
+    bind(
+        C::SaveAll,
+        &[key('S')],
+        NORMAL,
+        Group::Act,
+        "save every capture in the list as a fixture",
+    ),
+    hinted(
+        bind(
             C::Help,
             &[key('?'), code(KeyCode::F(1))],
             &[Mode::Normal, Mode::Help],
@@ -397,11 +415,25 @@ pub const BINDINGS: &[Binding] = &[
         "close the overlay",
     ),
     bind(
+        C::NextChoice,
+        &[code(KeyCode::Tab), code(KeyCode::Down)],
+        &[Mode::Prompt],
+        Group::Overlays,
+        "next expectation in the save dialog",
+    ),
+    bind(
+        C::PrevChoice,
+        &[code(KeyCode::BackTab), code(KeyCode::Up)],
+        &[Mode::Prompt],
+        Group::Overlays,
+        "previous expectation in the save dialog",
+    ),
+    bind(
         C::Confirm,
         &[code(KeyCode::Enter)],
         &[Mode::Menu, Mode::Prompt],
         Group::Overlays,
-        "apply the choice or the search",
+        "apply the choice, the search or the save",
     ),
 ];
 

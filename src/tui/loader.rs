@@ -4,6 +4,7 @@
 //! to the event loop as one action as soon as they are ready, and the list
 //! fills while the user already looks at it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -14,8 +15,10 @@ use rayon::prelude::*;
 
 use crate::capture::{self, Capture, LoadOptions};
 use crate::engine::Options;
+use crate::fixture::{self, Fixture};
 
-use super::action::{Action, EntryId, Loaded};
+use super::action::{Action, EntryId, Loaded, Saved};
+use super::app::input_hash;
 use super::event::Event;
 
 /// Captures re-extracted per message: small enough for steady progress,
@@ -93,6 +96,49 @@ impl Loader {
         });
     }
 
+    /// Write fixtures into `dir`, each unless its input is a fixture there already.
+    pub fn save_fixtures(&self, dir: PathBuf, fixtures: Vec<(EntryId, Fixture)>) {
+        let loader = self.clone();
+        thread::spawn(move || {
+            let mut existing = fixture_inputs(&dir);
+            let results = fixtures
+                .into_iter()
+                .map(|(id, fixture)| {
+                    let hash = input_hash(&fixture.input);
+                    let known = existing
+                        .get(&hash)
+                        .filter(|(_, input)| *input == fixture.input);
+                    let saved = match known {
+                        Some((path, _)) => Saved::Existing(path.clone()),
+                        None => match fixture::save(&dir, &fixture) {
+                            Ok(path) => {
+                                existing.insert(hash, (path.clone(), fixture.input));
+                                Saved::New(path)
+                            }
+                            Err(error) => Saved::Failed(error.to_string()),
+                        },
+                    };
+                    (id, saved)
+                })
+                .collect();
+            loader.send(Action::SaveDone { results });
+        });
+    }
+
+    /// Find the inputs the fixtures folder holds, so their captures show as saved.
+    pub fn index_fixtures(&self, dir: PathBuf) {
+        let loader = self.clone();
+        thread::spawn(move || {
+            let found: HashMap<u64, PathBuf> = fixture_inputs(&dir)
+                .into_iter()
+                .map(|(hash, (path, _))| (hash, path))
+                .collect();
+            if !found.is_empty() {
+                loader.send(Action::FixturesFound(found));
+            }
+        });
+    }
+
     fn load_file(&self, path: &Path, options: &Options) {
         let captures = if path.exists() || path.is_symlink() {
             capture::load_file(path, &self.root, &self.load)
@@ -116,4 +162,17 @@ impl Loader {
         // A closed channel means the app is quitting; the work is simply dropped.
         let _ = self.events.send(Event::Action(action));
     }
+}
+
+/// Every readable fixture's input in `dir`, by hash. Broken fixture files are
+/// `jxray test`'s to report; here they are only not recognised.
+fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
+    if !dir.is_dir() {
+        return HashMap::new();
+    }
+    fixture::load_dir(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|(path, fixture)| (input_hash(&fixture.input), (path, fixture.input)))
+        .collect()
 }

@@ -48,19 +48,21 @@ pub fn run(
     spawn_signals(events.clone());
     let loader = Loader::new(settings.root.clone(), load, events);
     let area = Rect::new(0, 0, size.width, size.height);
-    let mut app = App::new(settings, theme, options.clone(), area);
+    let mut app = App::new(settings, theme, options, area);
     let mut session = Session {
         guard: &mut guard,
         loader,
         input,
     };
-    session.perform(&mut app, Effect::LoadAll { options });
+    for effect in app.start() {
+        session.perform(&mut app, effect);
+    }
     session.event_loop(&mut app, &inbox)?;
     drop(session);
     drop(guard);
     Ok(Summary {
         tally: app.entries.tally_all,
-        saved: app.saved(),
+        saved: app.saved_paths.clone(),
         lenient: app.options.accept_lenient,
     })
 }
@@ -137,6 +139,8 @@ impl Session<'_> {
                 captures,
                 options,
             } => self.loader.extract(generation, captures, options),
+            Effect::SaveFixtures { dir, fixtures } => self.loader.save_fixtures(dir, fixtures),
+            Effect::IndexFixtures { dir } => self.loader.index_fixtures(dir),
             Effect::Copy(text) => {
                 let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
                 if let Err(error) = crossterm::execute!(io::stdout(), copy) {

@@ -43,6 +43,8 @@ pub struct Entries {
     /// The whole folder's mix, and the mix under the filter.
     pub tally_all: Tally,
     pub tally_view: Tally,
+    /// Hashes of the inputs in the fixtures folder, and their files.
+    fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
 }
 
@@ -113,6 +115,7 @@ impl Entries {
             });
             let matched = query.is_some_and(|q| matches(q, &capture));
             let sort_key = sort_key(&capture);
+            let saved = saved.or_else(|| self.fixture_of(&capture));
             self.index.insert(id, self.all.len());
             self.all.push(Entry {
                 id,
@@ -126,6 +129,36 @@ impl Entries {
         }
         self.dirty = true;
         ids
+    }
+
+    /// Remember which inputs are fixtures already and mark their captures saved.
+    pub fn set_fixtures(&mut self, fixtures: HashMap<u64, PathBuf>) {
+        self.fixtures = fixtures;
+        for i in 0..self.all.len() {
+            if self.all[i].saved.is_none() {
+                self.all[i].saved = self.fixture_of(&self.all[i].capture);
+            }
+        }
+        self.dirty = true;
+    }
+
+    /// Record a fixture written for an entry.
+    pub fn set_saved(&mut self, id: EntryId, path: PathBuf) {
+        if let Some(entry) = self.get_mut(id) {
+            if let Ok(text) = &entry.capture.text {
+                let hash = input_hash(text);
+                entry.saved = Some(path.clone());
+                self.fixtures.insert(hash, path);
+            }
+        }
+    }
+
+    fn fixture_of(&self, capture: &Capture) -> Option<PathBuf> {
+        if self.fixtures.is_empty() {
+            return None;
+        }
+        let text = capture.text.as_ref().ok()?;
+        self.fixtures.get(&input_hash(text)).cloned()
     }
 
     /// Set a new outcome on an entry (after re-extraction).
@@ -190,6 +223,14 @@ impl Entries {
             .map(|(i, entry)| (entry.id, i))
             .collect();
     }
+}
+
+/// A fixture's input, hashed: enough to recognise a capture that is a fixture already.
+pub fn input_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Sources sort as `jxray check` sorts them: by file, then by line number.

@@ -1,10 +1,13 @@
 //! The app state. `update` (in [`update`]) is the only thing that changes it;
 //! rendering reads it.
 
+mod act;
 mod detail;
 mod entries;
 mod filter;
 mod navigate;
+mod overlay;
+mod save;
 mod update;
 
 use std::path::PathBuf;
@@ -20,8 +23,9 @@ use super::search::Query;
 use super::theme::Theme;
 
 pub use detail::{Detail, PaneState};
-pub use entries::{Entries, Entry};
+pub use entries::{input_hash, Entries, Entry};
 pub use filter::{Filter, Sort, Tally};
+pub use save::{Expect, SaveDialog, SaveScope};
 pub use update::update;
 
 /// What does not change while the app runs.
@@ -46,7 +50,7 @@ pub enum Focus {
 }
 
 /// What is drawn over the main screen and takes the keys.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Overlay {
     #[default]
     None,
@@ -59,6 +63,7 @@ pub enum Overlay {
     Search {
         text: String,
     },
+    Save(SaveDialog),
 }
 
 /// A message in the footer until the next key.
@@ -116,6 +121,10 @@ pub struct App {
     pub generation: u64,
     /// Whether the initial walk failed (the footer says why).
     pub load_error: Option<String>,
+    /// The save dialog whose fixtures are being written (reopened if that fails).
+    pub pending_save: Option<SaveDialog>,
+    /// Fixtures written this session, for the exit summary.
+    pub saved_paths: Vec<PathBuf>,
     /// Until the user moves, the first row stays selected while results arrive in any order.
     pub follow_top: bool,
     pub quit: bool,
@@ -142,6 +151,8 @@ impl App {
             progress: Progress::default(),
             generation: 0,
             load_error: None,
+            pending_save: None,
+            saved_paths: Vec::new(),
             follow_top: true,
             quit: false,
         }
@@ -153,7 +164,7 @@ impl App {
             Overlay::None => Mode::Normal,
             Overlay::Help { .. } => Mode::Help,
             Overlay::Filter { .. } => Mode::Menu,
-            Overlay::Search { .. } => Mode::Prompt,
+            Overlay::Search { .. } | Overlay::Save(_) => Mode::Prompt,
         }
     }
 
@@ -218,11 +229,15 @@ impl App {
         }
     }
 
-    /// The fixtures saved this session, for the exit summary.
-    pub fn saved(&self) -> Vec<PathBuf> {
-        self.entries
-            .iter()
-            .filter_map(|entry| entry.saved.clone())
-            .collect()
+    /// What the event loop does first: load the captures, and find which are fixtures already.
+    pub fn start(&self) -> Vec<super::Effect> {
+        vec![
+            super::Effect::LoadAll {
+                options: self.options.clone(),
+            },
+            super::Effect::IndexFixtures {
+                dir: self.settings.fixtures.clone(),
+            },
+        ]
     }
 }

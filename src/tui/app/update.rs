@@ -1,17 +1,12 @@
 //! `update`: one action in, state changed, effects out.
 
-use std::sync::Arc;
-
 use ratatui::layout::Rect;
 
-use crate::tui::action::{Action, Command, Edit, Effect};
-use crate::tui::detail::pretty;
-use crate::tui::help;
-use crate::tui::layout::{help_area, inner, PaneId};
-use crate::tui::search::Query;
+use crate::tui::action::{Action, Command, Effect};
+use crate::tui::layout::PaneId;
 
 use super::filter::Filter;
-use super::{App, Focus, Overlay};
+use super::{act, overlay, App, Focus, Overlay};
 
 /// Apply one action. Results from background work (`FileLoaded`, `Extracted`)
 /// only mark the list dirty, so a burst of them costs one re-sort: call
@@ -33,7 +28,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             }
             if lenient != app.options.accept_lenient && !ids.is_empty() {
                 // Read before `l` was pressed: extract again under the current setting.
-                return reextract(app, ids);
+                return act::reextract(app, ids);
             }
             Vec::new()
         }
@@ -59,6 +54,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             app.load_error = Some(message);
             Vec::new()
         }
+        Action::FixturesFound(fixtures) => {
+            app.entries.set_fixtures(fixtures);
+            Vec::new()
+        }
         other => {
             app.settle();
             let effects = interact(app, other);
@@ -74,18 +73,18 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Command(command) => {
             app.notice = None;
             app.follow_top = false;
-            command_in_mode(app, command)
+            if command == Command::Quit {
+                app.quit = true;
+                return Vec::new();
+            }
+            if app.overlay == Overlay::None {
+                command_on_main(app, command)
+            } else {
+                overlay::command(app, command)
+            }
         }
         Action::Edit(edit) => {
-            if let Overlay::Search { text } = &mut app.overlay {
-                match edit {
-                    Edit::Insert(ch) => text.push(ch),
-                    Edit::Backspace => {
-                        text.pop();
-                    }
-                    Edit::Clear => text.clear(),
-                }
-            }
+            overlay::edit(app, edit);
             Vec::new()
         }
         Action::Mouse(mouse) => {
@@ -103,6 +102,10 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
             paths,
             options: app.options.clone(),
         }],
+        Action::SaveDone { results } => {
+            act::save_done(app, results);
+            Vec::new()
+        }
         Action::Notice { text, error } => {
             if error {
                 app.warn(text);
@@ -118,63 +121,8 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         Action::FileLoaded { .. }
         | Action::Extracted { .. }
         | Action::Discovered { .. }
-        | Action::LoadFailed { .. } => Vec::new(),
-    }
-}
-
-fn command_in_mode(app: &mut App, command: Command) -> Vec<Effect> {
-    if command == Command::Quit {
-        app.quit = true;
-        return Vec::new();
-    }
-    match app.overlay.clone() {
-        Overlay::None => command_on_main(app, command),
-        Overlay::Help { scroll } => {
-            match command {
-                Command::Back | Command::Help => app.overlay = Overlay::None,
-                movement => {
-                    let (height, last) = help_extent(app);
-                    let scroll = super::navigate::moved(movement, scroll, last, height);
-                    app.overlay = Overlay::Help { scroll };
-                }
-            }
-            Vec::new()
-        }
-        Overlay::Filter { cursor } => {
-            let choices = Filter::choices();
-            match command {
-                Command::Back => app.overlay = Overlay::None,
-                Command::Confirm => {
-                    let filter = choices.get(cursor).copied().unwrap_or_default();
-                    app.entries.set_filter(filter);
-                    app.overlay = Overlay::None;
-                    app.settle();
-                    app.say(format!(
-                        "filter: {} ({} of {})",
-                        filter.label(),
-                        app.entries.view.len(),
-                        app.entries.len()
-                    ));
-                }
-                movement => {
-                    let last = choices.len() - 1;
-                    let cursor = super::navigate::moved(movement, cursor, last, choices.len());
-                    app.overlay = Overlay::Filter { cursor };
-                }
-            }
-            Vec::new()
-        }
-        Overlay::Search { text } => {
-            match command {
-                Command::Back => app.overlay = Overlay::None,
-                Command::Confirm => {
-                    app.overlay = Overlay::None;
-                    search(app, &text);
-                }
-                _ => {}
-            }
-            Vec::new()
-        }
+        | Action::LoadFailed { .. }
+        | Action::FixturesFound(_) => Vec::new(),
     }
 }
 
@@ -227,20 +175,15 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         }
         Command::NextFailure => app.next_failure(true),
         Command::PrevFailure => app.next_failure(false),
-        Command::ToggleLenient => return toggle_lenient(app),
-        Command::Copy => return copy(app),
-        Command::Edit => return edit(app),
+        Command::ToggleLenient => return act::toggle_lenient(app),
+        Command::Copy => return act::copy(app),
+        Command::Edit => return act::edit(app),
+        Command::Save => act::open_save(app, false),
+        Command::SaveAll => act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
-        Command::Confirm | Command::Quit => {}
+        Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
     }
     Vec::new()
-}
-
-/// The help overlay's page height and its largest scroll.
-fn help_extent(app: &App) -> (usize, usize) {
-    let height = usize::from(inner(help_area(app.area)).height);
-    let lines = help::lines(&app.settings).len();
-    (height, lines.saturating_sub(height))
 }
 
 fn cycle_focus(app: &mut App, forward: bool) {
@@ -272,96 +215,4 @@ fn cycle_focus(app: &mut App, forward: bool) {
 fn focus_pane(app: &mut App, pane: PaneId) {
     app.pane = pane;
     app.focus = Focus::Pane;
-}
-
-fn search(app: &mut App, text: &str) {
-    app.query = Query::new(text);
-    let count = app.entries.mark_matches(app.query.as_ref());
-    app.settle();
-    match app.query.clone() {
-        None => app.say("search cleared"),
-        Some(query) if count == 0 => app.warn(format!("no capture matches \"{}\"", query.as_str())),
-        Some(query) => {
-            let here = app.selected_entry().is_some_and(|entry| entry.matched);
-            if !here {
-                app.select_next(true, |entry| entry.matched);
-            }
-            app.say(format!(
-                "{count} {} \"{}\" (n next, N previous)",
-                if count == 1 {
-                    "capture matches"
-                } else {
-                    "captures match"
-                },
-                query.as_str()
-            ));
-        }
-    }
-}
-
-fn toggle_lenient(app: &mut App) -> Vec<Effect> {
-    app.options.accept_lenient = !app.options.accept_lenient;
-    app.generation += 1;
-    app.progress.extract_total = 0;
-    app.progress.extract_done = 0;
-    let ids: Vec<_> = app.entries.iter().map(|entry| entry.id).collect();
-    let state = if app.options.accept_lenient {
-        "on"
-    } else {
-        "off"
-    };
-    app.say(format!(
-        "lenient acceptance {state}: re-extracting {} captures",
-        ids.len()
-    ));
-    reextract(app, ids)
-}
-
-/// Extract these entries again under the current options and generation.
-fn reextract(app: &mut App, ids: Vec<u64>) -> Vec<Effect> {
-    let captures: Vec<_> = ids
-        .into_iter()
-        .filter_map(|id| app.entries.get(id).map(|e| (id, Arc::clone(&e.capture))))
-        .collect();
-    if captures.is_empty() {
-        return Vec::new();
-    }
-    app.progress.extract_total += captures.len();
-    vec![Effect::Extract {
-        generation: app.generation,
-        captures,
-        options: app.options.clone(),
-    }]
-}
-
-fn copy(app: &mut App) -> Vec<Effect> {
-    let Some(entry) = app.selected_entry() else {
-        app.warn("nothing to copy: the list is empty");
-        return Vec::new();
-    };
-    match entry.outcome.value.as_ref().filter(|_| entry.outcome.ok()) {
-        None => {
-            app.warn("nothing to copy: this capture has no decoded value");
-            Vec::new()
-        }
-        Some(value) => {
-            let text = pretty(value);
-            app.say(format!(
-                "copied the decoded value ({} bytes) with OSC 52; the terminal must allow clipboard access",
-                text.len()
-            ));
-            vec![Effect::Copy(text)]
-        }
-    }
-}
-
-fn edit(app: &mut App) -> Vec<Effect> {
-    let Some(entry) = app.selected_entry() else {
-        app.warn("nothing to open: the list is empty");
-        return Vec::new();
-    };
-    vec![Effect::Edit {
-        path: entry.capture.path.clone(),
-        line: entry.capture.line,
-    }]
 }

@@ -1,5 +1,6 @@
 //! Rendering: reads the app, never changes it.
 
+mod dialog;
 mod footer;
 mod header;
 mod list;
@@ -44,6 +45,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     match &app.overlay {
         Overlay::Help { scroll } => overlay::help(app, *scroll, area, buf),
         Overlay::Filter { cursor } => overlay::filter_menu(app, *cursor, area, buf),
+        Overlay::Save(save) => dialog::save(app, save, area, buf),
         Overlay::Search { .. } | Overlay::None => {}
     }
 }

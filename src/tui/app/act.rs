@@ -1,0 +1,143 @@
+//! Commands that reach outside the app: re-extraction, the clipboard, the
+//! editor and fixtures. Each returns the effects the event loop performs.
+
+use std::sync::Arc;
+
+use crate::tui::action::{Effect, EntryId, Saved};
+use crate::tui::detail::pretty;
+
+use super::save::summary;
+use super::{App, Overlay, SaveDialog, SaveScope};
+
+pub fn toggle_lenient(app: &mut App) -> Vec<Effect> {
+    app.options.accept_lenient = !app.options.accept_lenient;
+    app.generation += 1;
+    app.progress.extract_total = 0;
+    app.progress.extract_done = 0;
+    let ids: Vec<_> = app.entries.iter().map(|entry| entry.id).collect();
+    let state = if app.options.accept_lenient {
+        "on"
+    } else {
+        "off"
+    };
+    app.say(format!(
+        "lenient acceptance {state}: re-extracting {} captures",
+        ids.len()
+    ));
+    reextract(app, ids)
+}
+
+/// Extract these entries again under the current options and generation.
+pub fn reextract(app: &mut App, ids: Vec<EntryId>) -> Vec<Effect> {
+    let captures: Vec<_> = ids
+        .into_iter()
+        .filter_map(|id| app.entries.get(id).map(|e| (id, Arc::clone(&e.capture))))
+        .collect();
+    if captures.is_empty() {
+        return Vec::new();
+    }
+    app.progress.extract_total += captures.len();
+    vec![Effect::Extract {
+        generation: app.generation,
+        captures,
+        options: app.options.clone(),
+    }]
+}
+
+pub fn copy(app: &mut App) -> Vec<Effect> {
+    let Some(entry) = app.selected_entry() else {
+        app.warn("nothing to copy: the list is empty");
+        return Vec::new();
+    };
+    match entry.outcome.value.as_ref().filter(|_| entry.outcome.ok()) {
+        None => {
+            app.warn("nothing to copy: this capture has no decoded value");
+            Vec::new()
+        }
+        Some(value) => {
+            let text = pretty(value);
+            app.say(format!(
+                "copied the decoded value ({} bytes) with OSC 52; the terminal must allow clipboard access",
+                text.len()
+            ));
+            vec![Effect::Copy(text)]
+        }
+    }
+}
+
+pub fn edit(app: &mut App) -> Vec<Effect> {
+    let Some(entry) = app.selected_entry() else {
+        app.warn("nothing to open: the list is empty");
+        return Vec::new();
+    };
+    vec![Effect::Edit {
+        path: entry.capture.path.clone(),
+        line: entry.capture.line,
+    }]
+}
+
+/// `s` (one) or `S` (all): open the save dialog.
+pub fn open_save(app: &mut App, all: bool) {
+    let dialog = if all {
+        SaveDialog::all(app)
+    } else {
+        match app.selected_entry() {
+            Some(entry) => SaveDialog::one(entry),
+            None => Err("nothing to save: the list is empty".to_string()),
+        }
+    };
+    match dialog {
+        Ok(dialog) => app.overlay = Overlay::Save(dialog),
+        Err(message) => app.warn(message),
+    }
+}
+
+/// Enter in the save dialog.
+pub fn save(app: &mut App, mut dialog: SaveDialog) -> Vec<Effect> {
+    if matches!(dialog.scope, SaveScope::One(_)) && dialog.name.trim().is_empty() {
+        dialog.error = Some("type a name for the fixture".to_string());
+        app.overlay = Overlay::Save(dialog);
+        return Vec::new();
+    }
+    match dialog.fixtures(app) {
+        Err(message) => {
+            dialog.error = Some(message);
+            app.overlay = Overlay::Save(dialog);
+            Vec::new()
+        }
+        Ok(fixtures) => {
+            app.overlay = Overlay::None;
+            app.pending_save = Some(dialog);
+            app.say(format!("saving {} fixture(s)…", fixtures.len()));
+            vec![Effect::SaveFixtures {
+                dir: app.settings.fixtures.clone(),
+                fixtures,
+            }]
+        }
+    }
+}
+
+/// The fixtures were written (or not): marks, the summary, and the dialog
+/// again when a single save failed, so the name can be fixed.
+pub fn save_done(app: &mut App, results: Vec<(EntryId, Saved)>) {
+    for (id, saved) in &results {
+        match saved {
+            Saved::New(path) => {
+                app.saved_paths.push(path.clone());
+                app.entries.set_saved(*id, path.clone());
+            }
+            Saved::Existing(path) => app.entries.set_saved(*id, path.clone()),
+            Saved::Failed(_) => {}
+        }
+    }
+    let (text, error) = summary(&results);
+    let pending = app.pending_save.take();
+    match (pending, results.as_slice()) {
+        (Some(mut dialog), [(_, Saved::Failed(message))]) => {
+            dialog.error = Some(message.clone());
+            app.overlay = Overlay::Save(dialog);
+        }
+        _ if error => app.warn(text),
+        _ => app.say(text),
+    }
+}

@@ -1,0 +1,232 @@
+//! Saving captures as fixtures (`s`, `S`): the dialog's state and the
+//! fixtures it makes. Writing them is an effect; the result comes back as
+//! [`Action::SaveDone`](crate::tui::action::Action::SaveDone).
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::engine::{FailureKind, Layer, Outcome, Verdict};
+use crate::fixture::{self, Expectation, Fixture};
+use crate::tui::action::{EntryId, Saved};
+
+use super::{App, Entry};
+
+/// Which captures the dialog saves.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveScope {
+    One(EntryId),
+    /// Every capture under the current filter, each under its suggested name.
+    All(Vec<EntryId>),
+}
+
+/// What the fixture expects.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    /// The outcome as it is now: a regression test.
+    Current,
+    /// A known gap: the engine should accept this value (the lenient reading's).
+    OkWith { layer: Layer, value: Value },
+    /// A known gap: the engine should fail, with this kind.
+    FailAs(FailureKind),
+}
+
+impl Expect {
+    pub fn label(&self, outcome: &Outcome) -> String {
+        match self {
+            Expect::Current => format!("the outcome as it is now: {}", outcome.badge()),
+            Expect::OkWith { .. } => {
+                "known gap: should be ok, with the lenient reading's value".to_string()
+            }
+            Expect::FailAs(kind) => format!("known gap: should fail as {}", kind.as_str()),
+        }
+    }
+}
+
+/// The save dialog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaveDialog {
+    pub scope: SaveScope,
+    /// The fixture's name (one capture only; `S` uses suggested names).
+    pub name: String,
+    pub choices: Vec<Expect>,
+    pub choice: usize,
+    /// Why the last attempt failed, shown in the dialog.
+    pub error: Option<String>,
+}
+
+impl SaveDialog {
+    /// The dialog for the selected capture, or why there is none.
+    pub fn one(entry: &Entry) -> Result<SaveDialog, String> {
+        if let Err(unreadable) = &entry.capture.text {
+            return Err(format!(
+                "{} could not be read, so there is nothing to keep ({})",
+                entry.capture.source, unreadable.message
+            ));
+        }
+        Ok(SaveDialog {
+            scope: SaveScope::One(entry.id),
+            name: fixture::suggest_name(&entry.capture.source),
+            choices: choices(&entry.outcome),
+            choice: 0,
+            error: None,
+        })
+    }
+
+    /// The dialog for every readable capture in the list.
+    pub fn all(app: &App) -> Result<SaveDialog, String> {
+        let ids: Vec<EntryId> = (0..app.entries.view.len())
+            .filter_map(|position| app.entries.at(position))
+            .filter(|entry| entry.capture.text.is_ok())
+            .map(|entry| entry.id)
+            .collect();
+        if ids.is_empty() {
+            return Err("no readable capture in the list to save".to_string());
+        }
+        Ok(SaveDialog {
+            scope: SaveScope::All(ids),
+            name: String::new(),
+            choices: vec![Expect::Current],
+            choice: 0,
+            error: None,
+        })
+    }
+
+    pub fn move_choice(&mut self, forward: bool) {
+        let len = self.choices.len().max(1);
+        self.choice = if forward {
+            (self.choice + 1) % len
+        } else {
+            (self.choice + len - 1) % len
+        };
+    }
+
+    /// The fixtures to write, one per capture.
+    pub fn fixtures(&self, app: &App) -> Result<Vec<(EntryId, Fixture)>, String> {
+        let ids = match &self.scope {
+            SaveScope::One(id) => vec![*id],
+            SaveScope::All(ids) => ids.clone(),
+        };
+        let mut fixtures = Vec::with_capacity(ids.len());
+        for id in ids {
+            let Some(entry) = app.entries.get(id) else {
+                continue;
+            };
+            let name = match &self.scope {
+                SaveScope::One(_) => self.name.trim().to_string(),
+                SaveScope::All(_) => fixture::suggest_name(&entry.capture.source),
+            };
+            let made = fixture::from_capture(&name, &entry.capture, &entry.outcome, &app.options)
+                .map_err(|error| error.to_string())?;
+            let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
+            fixtures.push((id, known_gap(made, expect, &entry.outcome)));
+        }
+        Ok(fixtures)
+    }
+}
+
+/// The expectations a user can pick for this outcome: as it is, and the gaps that make sense.
+fn choices(outcome: &Outcome) -> Vec<Expect> {
+    let mut choices = vec![Expect::Current];
+    if !outcome.ok() {
+        if let Some(reading) = &outcome.lenient {
+            if let Some(value) = &reading.value {
+                choices.push(Expect::OkWith {
+                    layer: candidate_layer(outcome, reading.span),
+                    value: value.clone(),
+                });
+            }
+        }
+    }
+    let current = outcome.failure.as_ref().map(|f| f.kind);
+    for kind in [
+        FailureKind::Truncated,
+        FailureKind::Invalid,
+        FailureKind::NoJson,
+    ] {
+        if current != Some(kind) {
+            choices.push(Expect::FailAs(kind));
+        }
+    }
+    choices
+}
+
+/// The layer the lenient reading's candidate was found in (what the engine
+/// would report if it learnt to accept it).
+fn candidate_layer(outcome: &Outcome, span: (usize, usize)) -> Layer {
+    outcome
+        .trace
+        .iter()
+        .find(|attempt| {
+            attempt.span == span
+                && attempt.layer != Layer::Lenient
+                && matches!(attempt.verdict, Verdict::Rejected { .. })
+        })
+        .map_or(Layer::Scanned, |attempt| attempt.layer)
+}
+
+fn known_gap(made: Fixture, expect: &Expect, outcome: &Outcome) -> Fixture {
+    let (expectation, wanted) = match expect {
+        Expect::Current => return made,
+        Expect::OkWith { layer, value } => (
+            Expectation::ok(*layer, value.clone()),
+            format!("ok ({})", layer.as_str()),
+        ),
+        Expect::FailAs(kind) => (Expectation::fail(*kind, None), kind.as_str().to_string()),
+    };
+    let note = format!(
+        "saved from jxray's TUI as a known gap: the engine says {}, it should say {wanted}",
+        outcome.badge()
+    );
+    made.into_known_gap(expectation, Some(note))
+}
+
+/// The footer's words for a finished save.
+pub fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
+    let new: Vec<&PathBuf> = results
+        .iter()
+        .filter_map(|(_, saved)| match saved {
+            Saved::New(path) => Some(path),
+            _ => None,
+        })
+        .collect();
+    let existing: Vec<&PathBuf> = results
+        .iter()
+        .filter_map(|(_, saved)| match saved {
+            Saved::Existing(path) => Some(path),
+            _ => None,
+        })
+        .collect();
+    let failed: Vec<&String> = results
+        .iter()
+        .filter_map(|(_, saved)| match saved {
+            Saved::Failed(message) => Some(message),
+            _ => None,
+        })
+        .collect();
+    if let [only] = results {
+        return match &only.1 {
+            Saved::New(path) => (format!("saved {}", path.display()), false),
+            Saved::Existing(path) => (
+                format!("already a fixture: {} (nothing written)", path.display()),
+                false,
+            ),
+            Saved::Failed(message) => (message.clone(), true),
+        };
+    }
+    let mut text = format!("saved {} fixture(s)", new.len());
+    if let Some(first) = new.first() {
+        let folder = first
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        text.push_str(&format!(" in {folder}"));
+    }
+    if !existing.is_empty() {
+        text.push_str(&format!("; {} already fixtures", existing.len()));
+    }
+    if let Some(first) = failed.first() {
+        text.push_str(&format!("; {} failed: {first}", failed.len()));
+    }
+    (text, !failed.is_empty())
+}

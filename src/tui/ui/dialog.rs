@@ -1,0 +1,117 @@
+//! The save dialog (`s`, `S`): name, folder, expectation.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Widget};
+
+use crate::tui::app::{App, Filter, SaveDialog, SaveScope};
+use crate::tui::layout::centered;
+use crate::tui::sanitize::printable;
+
+pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let mut lines: Vec<Line> = Vec::new();
+    let label = |text: &'static str| Span::styled(text, theme.label());
+    match &dialog.scope {
+        SaveScope::One(id) => {
+            let entry = app.entries.get(*id);
+            let source = entry
+                .map(|e| printable(&e.capture.source))
+                .unwrap_or_default();
+            lines.push(Line::from(vec![label(" capture  "), Span::raw(source)]));
+            lines.push(Line::from(vec![
+                label(" name     "),
+                Span::styled(printable(&dialog.name), theme.strong()),
+                Span::styled("▏", theme.key_hint()),
+            ]));
+            if let Some(existing) = entry.and_then(|e| e.saved.as_ref()) {
+                lines.push(Line::styled(
+                    format!(
+                        " already a fixture: {} (saving writes nothing)",
+                        existing.display()
+                    ),
+                    theme.notice(),
+                ));
+            }
+        }
+        SaveScope::All(ids) => {
+            let filter = match app.entries.filter {
+                Filter::All => String::new(),
+                filter => format!(" (filter: {})", filter.label()),
+            };
+            lines.push(Line::from(vec![
+                label(" captures "),
+                Span::raw(format!("{} in the list{filter}", ids.len())),
+            ]));
+            lines.push(Line::from(vec![
+                label(" names    "),
+                Span::raw("each from its source; captures already saved are skipped"),
+            ]));
+        }
+    }
+    lines.push(Line::from(vec![
+        label(" folder   "),
+        Span::raw(format!(
+            "{} (a taken name gets a -2 suffix; nothing is overwritten)",
+            app.settings.fixtures.display()
+        )),
+    ]));
+    lines.push(Line::from(label(" expect")));
+    let outcome = match &dialog.scope {
+        SaveScope::One(id) => app.entries.get(*id).map(|e| e.outcome.clone()),
+        SaveScope::All(_) => None,
+    };
+    for (index, choice) in dialog.choices.iter().enumerate() {
+        let text = match &outcome {
+            Some(outcome) => choice.label(outcome),
+            None => "each outcome as it is now".to_string(),
+        };
+        let chosen = index == dialog.choice;
+        let pointer = if chosen { "  ▶ " } else { "    " };
+        let style = if chosen {
+            theme.selected()
+        } else {
+            Default::default()
+        };
+        lines.push(Line::from(vec![
+            Span::raw(pointer),
+            Span::styled(text, style),
+        ]));
+    }
+    if let Some(error) = &dialog.error {
+        lines.push(Line::styled(
+            format!(" {}", printable(error)),
+            theme.error(),
+        ));
+    }
+    lines.push(Line::from(vec![
+        Span::styled(" Enter", theme.key_hint()),
+        Span::raw(" save  "),
+        Span::styled("Tab/↓", theme.key_hint()),
+        Span::raw(" expectation  "),
+        Span::styled("Esc", theme.key_hint()),
+        Span::raw(" cancel"),
+    ]));
+    let title = match dialog.scope {
+        SaveScope::One(_) => " Save as a fixture ",
+        SaveScope::All(_) => " Save the list as fixtures ",
+    };
+    let outer = centered(area, 84, lines.len() as u16 + 2);
+    let block = Block::bordered()
+        .border_style(theme.border(true))
+        .title(Span::styled(title, theme.title(true)));
+    let inner = block.inner(outer);
+    Clear.render(outer, buf);
+    block.render(outer, buf);
+    for (offset, line) in lines
+        .into_iter()
+        .take(usize::from(inner.height))
+        .enumerate()
+    {
+        line.render(
+            Rect::new(inner.x, inner.y + offset as u16, inner.width, 1),
+            buf,
+        );
+    }
+}
