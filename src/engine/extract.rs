@@ -37,6 +37,8 @@ struct Extraction<'a> {
     /// The most specific rejection seen so far.
     failure: Option<Rejection>,
     warnings: Vec<Warning>,
+    /// A failed value passed over before the answer: worth a warning only if an answer comes.
+    passed_over: Option<Warning>,
     think: Vec<(usize, usize)>,
     fences: Vec<Fence>,
 }
@@ -50,6 +52,7 @@ impl<'a> Extraction<'a> {
             cursor: LineCursor::default(),
             failure: None,
             warnings: Vec::new(),
+            passed_over: None,
             think: find_think_blocks(text),
             fences: Vec::new(),
         }
@@ -445,16 +448,12 @@ impl<'a> Extraction<'a> {
     }
 
     fn flag_fragment(&mut self, rejection: &Rejection) {
-        if self
-            .warnings
-            .iter()
-            .any(|w| w.kind == WarningKind::SkippedFragment)
-        {
+        if self.passed_over.is_some() {
             return;
         }
         let place = self.locate(rejection.start);
         let (_, why) = rejection.explain(self.text, self.options.max_depth);
-        self.warnings.push(Warning {
+        self.passed_over = Some(Warning {
             kind: WarningKind::SkippedFragment,
             offset: Some(rejection.start),
             message: format!("a JSON-looking value at {place} was passed over: {why}"),
@@ -506,6 +505,7 @@ impl<'a> Extraction<'a> {
             repaired,
             duplicate_keys,
         } = win.entry.parsed;
+        self.warnings.extend(self.passed_over.take());
         if win.several_distinct {
             let policy = self.options.pick.as_str();
             self.warnings.push(Warning {
