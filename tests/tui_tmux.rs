@@ -202,7 +202,8 @@ fn loaded(screen: &str) -> bool {
         .lines()
         .rfind(|line| !line.trim().is_empty())
         .unwrap_or_default();
-    footer.contains(" captures: ") && !footer.contains("loading") && !footer.contains("finding")
+    let counted = footer.contains(" captures: ") || footer.contains(" capture: ");
+    counted && !footer.contains("loading") && !footer.contains("finding")
 }
 
 #[test]
@@ -415,4 +416,43 @@ fn s_and_enter_save_a_fixture_that_jxray_test_passes() {
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
+}
+
+#[test]
+fn watch_shows_new_rewritten_and_deleted_captures() {
+    let temp = tempfile::tempdir().expect("temp folder");
+    let folder = temp.path().join("captures");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a.txt"), "{\"a\": 1}").unwrap();
+    let tmux = Tmux::start(
+        "watch",
+        120,
+        30,
+        &["--watch", folder.to_str().unwrap()],
+        &[],
+    );
+    tmux.wait_for("watching", |s| loaded(s) && s.contains("watching"));
+
+    std::fs::write(folder.join("b.txt"), "```json\n{\"b\": 2}\n```").unwrap();
+    let screen = tmux.wait_for("the new capture", |s| s.contains("b.txt"));
+    let row = screen.lines().find(|l| l.contains("b.txt")).unwrap();
+    assert!(row.contains("fenced") && row.contains('*'), "{row}");
+
+    // Rewritten by rename, as editors and many tools save.
+    std::fs::write(folder.join(".a.txt.tmp"), "{\"a\": [1, 2,").unwrap();
+    std::fs::rename(folder.join(".a.txt.tmp"), folder.join("a.txt")).unwrap();
+    let screen = tmux.wait_for("the re-extracted capture", |s| {
+        s.lines()
+            .any(|l| l.contains("a.txt") && l.contains("truncated"))
+    });
+    assert!(screen.contains("since start: direct 1→0"), "{screen}");
+    assert!(screen.contains("truncated 0→1"), "{screen}");
+
+    std::fs::remove_file(folder.join("b.txt")).unwrap();
+    tmux.wait_for("the deleted capture", |s| {
+        s.lines().any(|l| l.contains("b.txt") && l.contains("gone"))
+    });
+
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use crate::capture::Capture;
 use crate::engine::{Options, Outcome};
 use crate::fixture::Fixture;
+use crate::watch::WatchEvent;
 
 /// A stable identity for a capture in the list, kept across re-reads.
 pub type EntryId = u64;
@@ -44,6 +45,10 @@ pub enum Command {
     Save,
     /// Save every capture under the filter as fixtures (a dialog first).
     SaveAll,
+    /// Start or stop watching the folder.
+    ToggleWatch,
+    /// Hold back or let through the watcher's changes.
+    PauseWatch,
     /// Another expectation in the save dialog.
     NextChoice,
     PrevChoice,
@@ -124,6 +129,8 @@ pub enum Action {
     },
     /// The fixtures folder holds these inputs (by hash): their captures get the saved mark.
     FixturesFound(HashMap<u64, PathBuf>),
+    /// What the file watcher saw (or how it watches).
+    Watch(WatchEvent),
     /// A message for the footer (the result of an effect).
     Notice {
         text: String,
@@ -136,8 +143,12 @@ pub enum Action {
 /// Work for the event loop.
 #[derive(Debug, Clone)]
 pub enum Effect {
-    /// Discover and read every capture under the root.
-    LoadAll { options: Options },
+    /// Discover and read every capture under the root; files in `known` that
+    /// are not found any more are reported gone.
+    LoadAll {
+        options: Options,
+        known: Vec<PathBuf>,
+    },
     /// Re-read these files (a missing file means its captures are gone).
     Reload {
         paths: Vec<PathBuf>,
@@ -160,4 +171,15 @@ pub enum Effect {
     },
     /// Find which inputs the fixtures folder already holds.
     IndexFixtures { dir: PathBuf },
+    /// Start, stop, pause or resume the file watcher.
+    Watch(WatchControl),
+}
+
+/// What the event loop does with the file watcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchControl {
+    Start,
+    Stop,
+    Pause,
+    Resume,
 }

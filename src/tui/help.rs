@@ -82,6 +82,8 @@ const LEGEND: &[&str] = &[
     "badges: direct fenced scanned lenient (accepted), or the failure kind:",
     "        truncated no-json invalid schema unreadable",
     "list marks: R repaired  W warnings  S saved as a fixture",
+    "            * new or changed since watching re-read it (until you select it)",
+    "            gone: its file was deleted; it leaves the list with the next change",
     "Raw: ▎ beside lines of the accepted span; accepted text bold; the failure",
     "     reversed; repaired bytes underlined; fences and <think> dimmed",
     "invisible characters: ␉ tab  ␍ carriage return  ␛ escape  ⟨BOM⟩  ⟨U+200B⟩",

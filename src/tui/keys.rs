@@ -379,6 +379,24 @@ pub const BINDINGS: &[Binding] = &[
     ),
     hinted(
         bind(
+            C::ToggleWatch,
+            &[key('w')],
+            NORMAL,
+            Group::Act,
+            "watch the folder: re-read captures as files appear and change",
+        ),
+        "watch",
+        None,
+    ),
+    bind(
+        C::PauseWatch,
+        &[key('p')],
+        NORMAL,
+        Group::Act,
+        "pause watching (changes are held) or resume",
+    ),
+    hinted(
+        bind(
             C::Help,
             &[key('?'), code(KeyCode::F(1))],
             &[Mode::Normal, Mode::Help],

@@ -4,7 +4,7 @@
 //! to the event loop as one action as soon as they are ready, and the list
 //! fills while the user already looks at it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -44,15 +44,27 @@ impl Loader {
         }
     }
 
-    /// Find every capture file under the root and load them all.
-    pub fn load_all(&self, options: Options) {
+    /// Find every capture file under the root and load them all; a `known`
+    /// file that is not found any more is reported with no captures.
+    pub fn load_all(&self, options: Options, known: Vec<PathBuf>) {
         let loader = self.clone();
         thread::spawn(move || match capture::discover(&loader.root) {
             Err(error) => loader.send(Action::LoadFailed {
                 message: error.to_string(),
             }),
             Ok(files) => {
-                loader.send(Action::Discovered { files: files.len() });
+                let found: HashSet<&PathBuf> = files.iter().collect();
+                let gone: Vec<PathBuf> = known.into_iter().filter(|p| !found.contains(p)).collect();
+                loader.send(Action::Discovered {
+                    files: files.len() + gone.len(),
+                });
+                for path in gone {
+                    loader.send(Action::FileLoaded {
+                        path,
+                        captures: Vec::new(),
+                        lenient: options.accept_lenient,
+                    });
+                }
                 files
                     .par_iter()
                     .for_each(|file| loader.load_file(file, &options));

@@ -5,7 +5,7 @@
 //! as a whole and drawn at most once per frame interval.
 
 use std::io;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event as Input, MouseEventKind};
@@ -13,8 +13,9 @@ use ratatui::layout::Rect;
 
 use crate::capture::LoadOptions;
 use crate::engine::Options;
+use crate::watch::{WatchEvent, WatchOptions, Watcher};
 
-use super::action::{Action, Edit, Effect, Mouse};
+use super::action::{Action, Edit, Effect, Mouse, WatchControl};
 use super::app::{update, App, Settings, Tally};
 use super::event::{spawn_input, spawn_signals, Event, InputControl};
 use super::keys::{action_for, Mode};
@@ -46,13 +47,15 @@ pub fn run(
     let (events, inbox) = mpsc::channel();
     let input = spawn_input(events.clone());
     spawn_signals(events.clone());
-    let loader = Loader::new(settings.root.clone(), load, events);
+    let loader = Loader::new(settings.root.clone(), load, events.clone());
     let area = Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(settings, theme, options, area);
     let mut session = Session {
         guard: &mut guard,
         loader,
         input,
+        events,
+        watcher: None,
     };
     for effect in app.start() {
         session.perform(&mut app, effect);
@@ -71,6 +74,9 @@ struct Session<'a> {
     guard: &'a mut TerminalGuard,
     loader: Loader,
     input: InputControl,
+    /// For producers started later (the watcher).
+    events: Sender<Event>,
+    watcher: Option<Watcher>,
 }
 
 impl Session<'_> {
@@ -132,7 +138,7 @@ impl Session<'_> {
 
     fn perform(&mut self, app: &mut App, effect: Effect) {
         match effect {
-            Effect::LoadAll { options } => self.loader.load_all(options),
+            Effect::LoadAll { options, known } => self.loader.load_all(options, known),
             Effect::Reload { paths, options } => self.loader.reload(paths, options),
             Effect::Extract {
                 generation,
@@ -141,6 +147,7 @@ impl Session<'_> {
             } => self.loader.extract(generation, captures, options),
             Effect::SaveFixtures { dir, fixtures } => self.loader.save_fixtures(dir, fixtures),
             Effect::IndexFixtures { dir } => self.loader.index_fixtures(dir),
+            Effect::Watch(control) => self.watch(app, control),
             Effect::Copy(text) => {
                 let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
                 if let Err(error) = crossterm::execute!(io::stdout(), copy) {
@@ -177,6 +184,44 @@ impl Session<'_> {
                         self.notice(app, text, true);
                     }
                     (Ok(_), Ok(())) => self.apply(app, Action::FilesChanged(vec![path])),
+                }
+            }
+        }
+    }
+
+    fn watch(&mut self, app: &mut App, control: WatchControl) {
+        match control {
+            WatchControl::Start => {
+                let options = WatchOptions {
+                    ignore_folders: vec![app.settings.fixtures.clone()],
+                    ..WatchOptions::default()
+                };
+                let started =
+                    Watcher::start(&app.settings.root, options, self.events.clone(), |event| {
+                        Event::Action(Action::Watch(event))
+                    });
+                match started {
+                    Ok(watcher) => {
+                        let status = watcher.status();
+                        self.watcher = Some(watcher);
+                        self.apply(app, Action::Watch(WatchEvent::Status(status)));
+                    }
+                    Err(error) => {
+                        self.apply(app, Action::Command(crate::tui::Command::ToggleWatch));
+                        self.notice(app, error.to_string(), true);
+                    }
+                }
+            }
+            // Dropping the watcher stops its thread and the platform watch.
+            WatchControl::Stop => self.watcher = None,
+            WatchControl::Pause => {
+                if let Some(watcher) = &self.watcher {
+                    watcher.pause();
+                }
+            }
+            WatchControl::Resume => {
+                if let Some(watcher) = &self.watcher {
+                    watcher.resume();
                 }
             }
         }

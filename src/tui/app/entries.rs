@@ -25,6 +25,10 @@ pub struct Entry {
     pub saved: Option<PathBuf>,
     /// Whether the current search matches its source or text.
     pub matched: bool,
+    /// New or different since watching re-read it, until the user looks at it.
+    pub changed: bool,
+    /// Its file is gone; it leaves the list with the next change.
+    pub gone: bool,
     /// The file part of the source and the line: `log.jsonl:2` sorts before `log.jsonl:10`.
     sort_key: (String, usize),
 }
@@ -90,13 +94,14 @@ impl Entries {
         path: &Path,
         loaded: Vec<Loaded>,
         query: Option<&Query>,
+        mark_changes: bool,
     ) -> Vec<EntryId> {
-        let mut old_ids: HashMap<String, (EntryId, Option<PathBuf>)> = HashMap::new();
+        let mut old: HashMap<String, Entry> = HashMap::new();
         if self.per_path.remove(path).is_some() {
             let mut kept = Vec::with_capacity(self.all.len());
             for entry in self.all.drain(..) {
                 if entry.capture.path == path {
-                    old_ids.insert(entry.capture.source.clone(), (entry.id, entry.saved));
+                    old.insert(entry.capture.source.clone(), entry);
                 } else {
                     kept.push(entry);
                 }
@@ -109,10 +114,22 @@ impl Entries {
             self.per_path.insert(path.to_path_buf(), loaded.len());
         }
         for Loaded { capture, outcome } in loaded {
-            let (id, saved) = old_ids.remove(&capture.source).unwrap_or_else(|| {
-                self.next_id += 1;
-                (self.next_id, None)
-            });
+            let previous = old.remove(&capture.source);
+            let same_text = previous
+                .as_ref()
+                .is_some_and(|p| p.capture.text == capture.text);
+            let differs = !same_text || previous.as_ref().is_some_and(|p| *p.outcome != outcome);
+            let (id, saved, changed) = match previous {
+                Some(p) => (
+                    p.id,
+                    p.saved.filter(|_| same_text),
+                    p.changed || (mark_changes && differs),
+                ),
+                None => {
+                    self.next_id += 1;
+                    (self.next_id, None, mark_changes)
+                }
+            };
             let matched = query.is_some_and(|q| matches(q, &capture));
             let sort_key = sort_key(&capture);
             let saved = saved.or_else(|| self.fixture_of(&capture));
@@ -123,12 +140,53 @@ impl Entries {
                 outcome: Arc::new(outcome),
                 saved,
                 matched,
+                changed,
+                gone: false,
                 sort_key,
             });
             ids.push(id);
         }
         self.dirty = true;
         ids
+    }
+
+    /// Mark the captures read from `path` (a file, or everything under a folder) as gone.
+    pub fn mark_gone(&mut self, path: &Path) -> usize {
+        let mut count = 0;
+        for entry in &mut self.all {
+            if entry.capture.path.starts_with(path) && !entry.gone {
+                entry.gone = true;
+                count += 1;
+            }
+        }
+        self.dirty |= count > 0;
+        count
+    }
+
+    /// Drop the captures marked gone.
+    pub fn drop_gone(&mut self) {
+        if !self.all.iter().any(|entry| entry.gone) {
+            return;
+        }
+        let gone: Vec<PathBuf> = self
+            .all
+            .iter()
+            .filter(|entry| entry.gone)
+            .map(|entry| entry.capture.path.clone())
+            .collect();
+        self.all.retain(|entry| !entry.gone);
+        for path in gone {
+            if !self.all.iter().any(|entry| entry.capture.path == path) {
+                self.per_path.remove(&path);
+            }
+        }
+        self.rebuild_index();
+        self.dirty = true;
+    }
+
+    /// Every file the captures came from.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.per_path.keys().cloned().collect()
     }
 
     /// Remember which inputs are fixtures already and mark their captures saved.
@@ -274,8 +332,9 @@ mod tests {
             Path::new("b"),
             vec![loaded("b", "b", Some(Layer::Direct))],
             None,
+            false,
         );
-        entries.replace_file(Path::new("a"), vec![loaded("a", "a", None)], None);
+        entries.replace_file(Path::new("a"), vec![loaded("a", "a", None)], None, false);
         entries.settle();
         let sources: Vec<&str> = (0..2)
             .map(|i| entries.at(i).unwrap().capture.source.as_str())
@@ -298,17 +357,19 @@ mod tests {
                 loaded("log.jsonl:2", "log.jsonl", None),
             ],
             None,
+            false,
         );
         let again = entries.replace_file(
             Path::new("log.jsonl"),
             vec![loaded("log.jsonl:2", "log.jsonl", Some(Layer::Fenced))],
             None,
+            false,
         );
         entries.settle();
         assert_eq!(again, [first[1]]);
         assert_eq!(entries.len(), 1);
         assert!(entries.get(first[0]).is_none());
-        entries.replace_file(Path::new("log.jsonl"), Vec::new(), None);
+        entries.replace_file(Path::new("log.jsonl"), Vec::new(), None, false);
         entries.settle();
         assert!(entries.is_empty());
     }
@@ -324,11 +385,12 @@ mod tests {
                 l
             })
             .collect();
-        entries.replace_file(Path::new("log.jsonl"), lines, None);
+        entries.replace_file(Path::new("log.jsonl"), lines, None, false);
         entries.replace_file(
             Path::new("a"),
             vec![loaded("log.jsonl.txt", "a", None)],
             None,
+            false,
         );
         entries.settle();
         let sources: Vec<&str> = (0..4)
@@ -348,8 +410,13 @@ mod tests {
     #[test]
     fn search_marks_sources_and_texts() {
         let mut entries = Entries::default();
-        entries.replace_file(Path::new("a"), vec![loaded("alpha", "a", None)], None);
-        entries.replace_file(Path::new("b"), vec![loaded("beta", "b", None)], None);
+        entries.replace_file(
+            Path::new("a"),
+            vec![loaded("alpha", "a", None)],
+            None,
+            false,
+        );
+        entries.replace_file(Path::new("b"), vec![loaded("beta", "b", None)], None, false);
         assert_eq!(entries.mark_matches(Query::new("alp").as_ref()), 1);
         assert_eq!(entries.mark_matches(Query::new("TEXT").as_ref()), 0);
         assert_eq!(entries.mark_matches(Query::new("text").as_ref()), 2);

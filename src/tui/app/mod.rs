@@ -9,6 +9,7 @@ mod navigate;
 mod overlay;
 mod save;
 mod update;
+mod watch;
 
 use std::path::PathBuf;
 
@@ -27,6 +28,7 @@ pub use entries::{input_hash, Entries, Entry};
 pub use filter::{Filter, Sort, Tally};
 pub use save::{Expect, SaveDialog, SaveScope};
 pub use update::update;
+pub use watch::WatchState;
 
 /// What does not change while the app runs.
 #[derive(Debug, Clone)]
@@ -125,6 +127,7 @@ pub struct App {
     pub pending_save: Option<SaveDialog>,
     /// Fixtures written this session, for the exit summary.
     pub saved_paths: Vec<PathBuf>,
+    pub watch: WatchState,
     /// Until the user moves, the first row stays selected while results arrive in any order.
     pub follow_top: bool,
     pub quit: bool,
@@ -132,6 +135,7 @@ pub struct App {
 
 impl App {
     pub fn new(settings: Settings, theme: Theme, options: Options, area: Rect) -> App {
+        let watching = settings.watch;
         App {
             settings,
             theme,
@@ -152,6 +156,7 @@ impl App {
             generation: 0,
             load_error: None,
             pending_save: None,
+            watch: WatchState::new(watching),
             saved_paths: Vec::new(),
             follow_top: true,
             quit: false,
@@ -227,17 +232,42 @@ impl App {
         if let Some(detail) = &mut self.detail {
             detail.fit(self.area, self.zoom, self.pane);
         }
+        // Looking at a changed capture is what clears its mark.
+        if let Some(id) = self.selected {
+            if self.entries.get(id).is_some_and(|e| e.changed) {
+                if let Some(entry) = self.entries.get_mut(id) {
+                    entry.changed = false;
+                }
+                self.entries.settle();
+            }
+        }
+        if self.watch.active {
+            self.watch.now = watch::mix(self);
+            if !self.progress.loading() {
+                self.watch.rescanning = false;
+                if self.watch.baseline.is_none() {
+                    self.watch.baseline = Some(self.watch.now.clone());
+                }
+            }
+        }
     }
 
     /// What the event loop does first: load the captures, and find which are fixtures already.
     pub fn start(&self) -> Vec<super::Effect> {
-        vec![
+        let mut effects = Vec::new();
+        if self.watch.active {
+            // Watch first, then load: nothing can change unseen in between.
+            effects.push(super::Effect::Watch(super::action::WatchControl::Start));
+        }
+        effects.extend([
             super::Effect::LoadAll {
                 options: self.options.clone(),
+                known: Vec::new(),
             },
             super::Effect::IndexFixtures {
                 dir: self.settings.fixtures.clone(),
             },
-        ]
+        ]);
+        effects
     }
 }

@@ -6,7 +6,7 @@ use crate::tui::action::{Action, Command, Effect};
 use crate::tui::layout::PaneId;
 
 use super::filter::Filter;
-use super::{act, overlay, App, Focus, Overlay};
+use super::{act, overlay, watch, App, Focus, Overlay};
 
 /// Apply one action. Results from background work (`FileLoaded`, `Extracted`)
 /// only mark the list dirty, so a burst of them costs one re-sort: call
@@ -20,9 +20,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             lenient,
         } => {
             let counted = app.progress.loading();
+            let mark_changes = app.watch.take_reread(&path);
             let ids = app
                 .entries
-                .replace_file(&path, captures, app.query.as_ref());
+                .replace_file(&path, captures, app.query.as_ref(), mark_changes);
             if counted {
                 app.progress.files_done += 1;
             }
@@ -102,6 +103,7 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
             paths,
             options: app.options.clone(),
         }],
+        Action::Watch(event) => watch::event(app, event),
         Action::SaveDone { results } => {
             act::save_done(app, results);
             Vec::new()
@@ -178,6 +180,8 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::ToggleLenient => return act::toggle_lenient(app),
         Command::Copy => return act::copy(app),
         Command::Edit => return act::edit(app),
+        Command::ToggleWatch => return watch::toggle(app),
+        Command::PauseWatch => return watch::pause(app),
         Command::Save => act::open_save(app, false),
         Command::SaveAll => act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },

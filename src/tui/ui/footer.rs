@@ -82,6 +82,9 @@ fn mix(app: &App) -> Line<'static> {
             spans.extend(tally_spans(app, view).into_iter().skip(1));
         }
     }
+    if app.watch.active {
+        spans.extend(watching(app));
+    }
     if app.options.accept_lenient {
         spans.push(Span::styled(" │ ", theme.label()));
         spans.push(Span::styled("lenient on", theme.badge("lenient")));
@@ -106,6 +109,31 @@ fn mix(app: &App) -> Line<'static> {
         ));
     }
     Line::from(spans)
+}
+
+/// "│ watching · since start: fenced 12→3  truncated 0→2".
+fn watching(app: &App) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let watch = &app.watch;
+    let mut spans = vec![Span::styled(" │ ", theme.label())];
+    let status = watch
+        .status
+        .clone()
+        .unwrap_or_else(|| "watching".to_string());
+    spans.push(Span::styled(status, theme.strong()));
+    if watch.paused {
+        spans.push(Span::styled(" (paused: p resumes)", theme.error()));
+    }
+    if let Some(baseline) = &watch.baseline {
+        let delta = crate::watch::mix::delta_text(baseline, &watch.now);
+        spans.push(Span::styled(" · since start: ", theme.label()));
+        if delta.is_empty() {
+            spans.push(Span::raw("no change"));
+        } else {
+            spans.push(Span::styled(delta, theme.strong()));
+        }
+    }
+    spans
 }
 
 fn tally_spans(app: &App, tally: &Tally) -> Vec<Span<'static>> {

@@ -34,7 +34,7 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let badge_width = visible
         .clone()
         .filter_map(|position| entries.at(position))
-        .map(|entry| entry.outcome.badge().len())
+        .map(|entry| badge_of(entry).len())
         .max()
         .unwrap_or(0);
     for (offset, position) in visible.enumerate() {
@@ -80,34 +80,51 @@ fn row_line(
 ) -> Line<'static> {
     let theme = &app.theme;
     let outcome = &entry.outcome;
-    let badge = outcome.badge();
-    let marks = [
+    let badge = badge_of(entry);
+    let mut marks = vec![
         (!outcome.repairs.is_empty(), 'R'),
         (!outcome.warnings.is_empty(), 'W'),
         (entry.saved.is_some(), 'S'),
     ];
+    if app.watch.active {
+        marks.push((entry.changed, '*'));
+    }
     let marks: String = marks
         .iter()
         .map(|&(on, ch)| if on { ch } else { ' ' })
         .collect();
-    let room = width.saturating_sub(1 + badge_width + 1 + 3 + 1);
+    let room = width.saturating_sub(1 + badge_width + 1 + marks.len() + 1);
     let source = shorten_left(&printable(&entry.capture.source), room);
-    let source_style = if entry.matched && app.query.is_some() {
+    let mut source_style = if entry.matched && app.query.is_some() {
         Style::new().add_modifier(Modifier::UNDERLINED)
     } else {
         Style::new()
     };
+    let mut badge_style = theme.badge(badge);
+    if entry.gone {
+        source_style = source_style.add_modifier(Modifier::CROSSED_OUT | Modifier::DIM);
+        badge_style = theme.label();
+    }
     // The pointer shows the selection without colour or reverse video too
     // (a text screenshot, a screen reader).
     let pointer = if selected { "▶" } else { " " };
     Line::from(vec![
         Span::styled(pointer, theme.strong()),
-        Span::styled(format!("{badge:<badge_width$}"), theme.badge(badge)),
+        Span::styled(format!("{badge:<badge_width$}"), badge_style),
         Span::raw(" "),
         Span::styled(marks, theme.strong()),
         Span::raw(" "),
         Span::styled(source, source_style),
     ])
+}
+
+/// The badge word: the outcome's, or `gone` for a capture whose file went away.
+fn badge_of(entry: &Entry) -> &'static str {
+    if entry.gone {
+        "gone"
+    } else {
+        entry.outcome.badge()
+    }
 }
 
 /// Keep the end of a path (the file name), cutting the front with `…`.

@@ -1,0 +1,138 @@
+//! Watch mode in the app: which re-reads the watcher asked for, what is new
+//! or gone, and the mix when watching started (the footer shows the change).
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use crate::capture::is_capture_name;
+use crate::tui::action::{Effect, WatchControl};
+use crate::watch::{Change, Mix, WatchEvent};
+
+use super::App;
+
+#[derive(Debug, Clone, Default)]
+pub struct WatchState {
+    pub active: bool,
+    pub paused: bool,
+    /// "watching", or "watching by polling every 1 s: why".
+    pub status: Option<String>,
+    /// The mix when watching started (once the first load was complete).
+    pub baseline: Option<Mix>,
+    /// The mix now, while watching.
+    pub now: Mix,
+    /// Files the watcher asked to re-read: their captures get the changed mark.
+    rereading: HashSet<PathBuf>,
+    /// A whole re-read is under way: what it finds new or different is marked.
+    pub rescanning: bool,
+}
+
+impl WatchState {
+    pub fn new(active: bool) -> WatchState {
+        WatchState {
+            active,
+            ..WatchState::default()
+        }
+    }
+
+    /// Whether a loaded file was re-read for the watcher (and so marks changes).
+    pub fn take_reread(&mut self, path: &std::path::Path) -> bool {
+        self.rereading.remove(path) || self.rescanning
+    }
+}
+
+/// `w`: start or stop watching. Starting re-reads everything, so nothing that
+/// changed while not watching is missed.
+pub fn toggle(app: &mut App) -> Vec<Effect> {
+    if app.watch.active {
+        app.watch = WatchState::default();
+        app.say("stopped watching");
+        return vec![Effect::Watch(WatchControl::Stop)];
+    }
+    app.watch.active = true;
+    app.watch.baseline = Some(mix(app));
+    app.say("watching: new and changed captures are marked *");
+    let mut effects = vec![Effect::Watch(WatchControl::Start)];
+    effects.extend(rescan(app));
+    effects
+}
+
+/// `p`: hold back the watcher's changes, or let them through.
+pub fn pause(app: &mut App) -> Vec<Effect> {
+    if !app.watch.active {
+        app.warn("not watching; press w to watch the folder");
+        return Vec::new();
+    }
+    app.watch.paused = !app.watch.paused;
+    if app.watch.paused {
+        app.say("watch paused: changes are held until p");
+        vec![Effect::Watch(WatchControl::Pause)]
+    } else {
+        app.say("watch resumed");
+        vec![Effect::Watch(WatchControl::Resume)]
+    }
+}
+
+/// A message from the watcher.
+pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
+    if !app.watch.active {
+        return Vec::new();
+    }
+    match event {
+        WatchEvent::Changes(changes) => {
+            // What was marked gone last time leaves now.
+            app.entries.drop_gone();
+            let mut paths = Vec::new();
+            for change in changes {
+                match change {
+                    Change::Changed(path) if is_capture(app, &path) => paths.push(path),
+                    Change::Changed(_) => {}
+                    Change::Removed(path) => {
+                        app.entries.mark_gone(&path);
+                    }
+                }
+            }
+            reread(app, paths)
+        }
+        WatchEvent::Rescan => rescan(app),
+        WatchEvent::Status(status) => {
+            app.watch.status = Some(status.to_string());
+            Vec::new()
+        }
+        WatchEvent::Problem(message) => {
+            app.warn(message);
+            Vec::new()
+        }
+    }
+}
+
+/// Re-read every known file and look for new ones.
+fn rescan(app: &mut App) -> Vec<Effect> {
+    app.progress.files_total = None;
+    app.progress.files_done = 0;
+    app.watch.rescanning = true;
+    vec![Effect::LoadAll {
+        options: app.options.clone(),
+        known: app.entries.paths(),
+    }]
+}
+
+fn reread(app: &mut App, paths: Vec<PathBuf>) -> Vec<Effect> {
+    if paths.is_empty() {
+        return Vec::new();
+    }
+    app.watch.rereading.extend(paths.iter().cloned());
+    vec![Effect::Reload {
+        paths,
+        options: app.options.clone(),
+    }]
+}
+
+/// Whether the watcher's path is one the folder walk would have loaded.
+fn is_capture(app: &App, path: &std::path::Path) -> bool {
+    path == app.settings.root || path.file_name().is_some_and(is_capture_name)
+}
+
+/// The mix of the captures still present.
+pub fn mix(app: &App) -> Mix {
+    Mix::of(app.entries.iter().filter(|e| !e.gone).map(|e| &*e.outcome))
+}
