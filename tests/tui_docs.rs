@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-const BEGIN: &str = "<!-- keys: generated from src/tui/keys.rs -->\n";
+const BEGIN: &str = "<!-- keys: generated from src/tui/keys/table.rs -->\n";
 const END: &str = "<!-- end of keys -->";
 
 #[test]
