@@ -66,7 +66,11 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         engine_options(&cli.extraction),
         load_options(&cli.extraction),
     )
-    .context("the terminal failed")?;
+    .context("the terminal failed");
+    for panic in jxray::tui::terminal::background_panics() {
+        eprintln!("jxray bug: a background thread panicked: {panic}");
+    }
+    let summary = summary?;
     println!("{}", summary_line(&cli.path, &summary));
     if !summary.saved.is_empty() {
         println!("saved {} fixture(s):", summary.saved.len());

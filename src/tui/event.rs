@@ -69,9 +69,9 @@ pub fn spawn_input(events: Sender<Event>) -> InputControl {
                         return;
                     }
                 }
-                Err(_) => return,
+                Err(_) => return terminal_gone(&events),
             },
-            Err(_) => return,
+            Err(_) => return terminal_gone(&events),
         }
     });
     InputControl {
@@ -79,6 +79,11 @@ pub fn spawn_input(events: Sender<Event>) -> InputControl {
         paused,
         resume,
     }
+}
+
+/// The terminal cannot be read any more: leave rather than sit deaf.
+fn terminal_gone(events: &Sender<Event>) {
+    let _ = events.send(Event::Action(Action::Terminate));
 }
 
 /// Turn SIGTERM, SIGHUP, SIGINT and SIGQUIT into a clean exit that restores the terminal.

@@ -14,7 +14,7 @@ use std::thread;
 use rayon::prelude::*;
 
 use crate::capture::{self, Capture, LoadOptions};
-use crate::engine::Options;
+use crate::engine::{Options, Outcome};
 use crate::fixture::{self, Fixture};
 
 use super::action::{Action, EntryId, Loaded, Saved};
@@ -98,7 +98,7 @@ impl Loader {
                 }
                 let outcomes = chunk
                     .iter()
-                    .map(|(id, capture)| (*id, capture.extract(&options)))
+                    .map(|(id, capture)| (*id, extract(capture, &options)))
                     .collect();
                 loader.send(Action::Extracted {
                     generation,
@@ -156,7 +156,7 @@ impl Loader {
             capture::load_file(path, &self.root, &self.load)
                 .into_iter()
                 .map(|capture| Loaded {
-                    outcome: capture.extract(options),
+                    outcome: extract(&capture, options),
                     capture,
                 })
                 .collect()
@@ -174,6 +174,18 @@ impl Loader {
         // A closed channel means the app is quitting; the work is simply dropped.
         let _ = self.events.send(Event::Action(action));
     }
+}
+
+/// Extract one capture. The engine must never panic; if it does, the capture
+/// shows the bug instead of taking the whole workbench down with it.
+fn extract(capture: &Capture, options: &Options) -> Outcome {
+    let run = std::panic::AssertUnwindSafe(|| capture.extract(options));
+    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        Outcome::unreadable(format!(
+            "jxray bug: extraction panicked on {}; please report it with this capture",
+            capture.source
+        ))
+    })
 }
 
 /// Every readable fixture's input in `dir`, by hash. Broken fixture files are

@@ -8,7 +8,8 @@
 
 use std::io::{self, Stdout, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::{Mutex, Once, OnceLock};
+use std::thread::{self, ThreadId};
 
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
@@ -23,6 +24,9 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Whether mouse capture was turned on (and so must be turned off).
 static MOUSE: AtomicBool = AtomicBool::new(false);
 static PANIC_HOOK: Once = Once::new();
+/// The thread that draws: only its panic ends the UI (a background thread's
+/// panic is caught where it happens and shown as a capture's failure).
+static UI_THREAD: OnceLock<ThreadId> = OnceLock::new();
 
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
@@ -33,6 +37,7 @@ pub struct TerminalGuard {
 
 impl TerminalGuard {
     pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+        let _ = UI_THREAD.set(thread::current().id());
         install_panic_hook();
         MOUSE.store(mouse, Ordering::SeqCst);
         enable()?;
@@ -105,13 +110,33 @@ pub fn restore() {
     let _ = out.flush();
 }
 
+/// Panics of background threads while the screen was in use.
+static BACKGROUND_PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Messages of background threads that panicked while the UI ran, to print
+/// once the normal screen is back.
+pub fn background_panics() -> Vec<String> {
+    BACKGROUND_PANICS
+        .lock()
+        .map(|mut panics| std::mem::take(&mut *panics))
+        .unwrap_or_default()
+}
+
 /// Restore the terminal before the panic message prints, so it is readable.
+/// A panic on another thread is kept for later rather than printed over the
+/// screen (the loader also turns it into a failed capture).
 fn install_panic_hook() {
     PANIC_HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            restore();
-            previous(info);
+            let on_ui = UI_THREAD.get() == Some(&thread::current().id());
+            if on_ui || !ACTIVE.load(Ordering::SeqCst) {
+                restore();
+                previous(info);
+            } else if let Ok(mut panics) = BACKGROUND_PANICS.lock() {
+                // Printed after the screen is restored (see `background_panics`).
+                panics.push(info.to_string());
+            }
         }));
     });
 }
