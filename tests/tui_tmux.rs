@@ -453,6 +453,18 @@ fn watch_shows_new_rewritten_and_deleted_captures() {
         s.lines().any(|l| l.contains("b.txt") && l.contains("gone"))
     });
 
+    // A burst of a thousand new files arrives as a whole (b.txt leaves with it).
+    for i in 0..1000 {
+        std::fs::write(
+            folder.join(format!("burst-{i:04}.txt")),
+            format!("{{\"n\": {i}}}"),
+        )
+        .unwrap();
+    }
+    tmux.wait_for("the burst", |s| {
+        s.contains("1001 captures: direct 1000 · truncated 1")
+    });
+
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
 }

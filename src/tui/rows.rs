@@ -81,7 +81,7 @@ fn wrap_line(text: &str, base: usize, width: usize, mut emit: impl FnMut(usize, 
     // The byte just after the last space in this row, when it is past half the width.
     let mut after_space: Option<usize> = None;
     for (offset, ch) in text.char_indices() {
-        let glyph_width = glyph(ch, column).width();
+        let mut glyph_width = width_at(ch, column);
         if column > 0 && column + glyph_width > width {
             let cut = after_space.filter(|&at| at > row_start).unwrap_or(offset);
             emit(base + row_start, base + cut, first);
@@ -90,8 +90,11 @@ fn wrap_line(text: &str, base: usize, width: usize, mut emit: impl FnMut(usize, 
             after_space = None;
             // Tab stops restart with the row: measure what moved down again.
             column = columns(&text[cut..offset]);
+            if ch == '\t' {
+                glyph_width = width_at(ch, column);
+            }
         }
-        column += glyph(ch, column).width();
+        column += glyph_width;
         if ch == ' ' && column * 2 > width {
             after_space = Some(offset + 1);
         }
@@ -99,10 +102,19 @@ fn wrap_line(text: &str, base: usize, width: usize, mut emit: impl FnMut(usize, 
     emit(base + row_start, base + text.len(), first);
 }
 
+/// Columns of `ch` at `column`; printable ASCII (most model output) skips the lookup.
+fn width_at(ch: char, column: usize) -> usize {
+    if ch.is_ascii_graphic() || ch == ' ' {
+        1
+    } else {
+        glyph(ch, column).width()
+    }
+}
+
 fn columns(text: &str) -> usize {
     let mut column = 0;
     for ch in text.chars() {
-        column += glyph(ch, column).width();
+        column += width_at(ch, column);
     }
     column
 }
