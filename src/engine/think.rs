@@ -3,83 +3,54 @@
 //! JSON inside a reasoning block is the model thinking aloud, never the
 //! answer, so these regions are skipped by the fenced and scanned layers.
 
-const OPENERS: [&str; 2] = ["<think>", "<thinking>"];
-const CLOSERS: [&str; 2] = ["</think>", "</thinking>"];
+/// Tags that open and close a reasoning block.
+const TAGS: [(&[u8], bool); 4] = [
+    (b"<think>", true),
+    (b"<thinking>", true),
+    (b"</think>", false),
+    (b"</thinking>", false),
+];
 
 /// Byte ranges of every reasoning block, in order, including the tags.
 ///
 /// A closing tag with no opening tag (some servers strip the opener) makes
 /// everything before it reasoning; an opening tag that is never closed runs
-/// to the end of the text.
+/// to the end of the text. One pass over the bytes, looking only at `<`.
 pub(crate) fn find_think_blocks(text: &str) -> Vec<(usize, usize)> {
-    let mut openers = NextMatch::new(&OPENERS);
-    let mut closers = NextMatch::new(&CLOSERS);
+    let bytes = text.as_bytes();
     let mut blocks = Vec::new();
+    // Where the next headless block would start, and the open tag if any.
     let mut from = 0;
-    loop {
-        let open = openers.at_or_after(text, from);
-        let close = closers.at_or_after(text, from);
-        match (open, close) {
-            (Some((open, open_len)), close) if close.is_none_or(|(c, _)| open < c) => {
-                match closers.at_or_after(text, open + open_len) {
-                    Some((close, close_len)) => {
-                        blocks.push((open, close + close_len));
-                        from = close + close_len;
-                    }
-                    None => {
-                        blocks.push((open, text.len()));
-                        return blocks;
-                    }
-                }
+    let mut open: Option<usize> = None;
+    let mut i = 0;
+    while let Some(at) = bytes[i..].iter().position(|&b| b == b'<') {
+        let at = i + at;
+        let tag = TAGS.iter().find(|(tag, _)| bytes[at..].starts_with(tag));
+        i = at + 1;
+        let Some(&(tag, opens)) = tag else {
+            continue;
+        };
+        let end = at + tag.len();
+        match (open, opens) {
+            (None, true) => open = Some(at),
+            (Some(start), false) => {
+                blocks.push((start, end));
+                open = None;
+                from = end;
             }
-            (_, Some((close, close_len))) => {
-                blocks.push((from, close + close_len));
-                from = close + close_len;
+            (None, false) => {
+                blocks.push((from, end));
+                from = end;
             }
-            _ => return blocks,
+            // A second opener inside an open block changes nothing.
+            (Some(_), true) => {}
         }
+        i = end;
     }
-}
-
-/// The next match of any of several needles, remembered per needle so that
-/// each needle's search only ever moves forward (linear in the text).
-struct NextMatch<'n> {
-    needles: &'n [&'n str],
-    /// Per needle: not searched yet, or its next match from the last search (None: no more).
-    cached: Vec<Option<Option<usize>>>,
-}
-
-impl<'n> NextMatch<'n> {
-    fn new(needles: &'n [&'n str]) -> Self {
-        NextMatch {
-            needles,
-            cached: vec![None; needles.len()],
-        }
+    if let Some(start) = open {
+        blocks.push((start, bytes.len()));
     }
-
-    fn at_or_after(&mut self, text: &str, from: usize) -> Option<(usize, usize)> {
-        let mut best: Option<(usize, usize)> = None;
-        for (needle, cached) in self.needles.iter().zip(self.cached.iter_mut()) {
-            let stale = match cached {
-                None => true,
-                Some(Some(at)) => *at < from,
-                Some(None) => false,
-            };
-            if stale {
-                let found = text
-                    .get(from..)
-                    .and_then(|rest| rest.find(needle))
-                    .map(|at| from + at);
-                *cached = Some(found);
-            }
-            if let Some(Some(at)) = cached {
-                if best.is_none_or(|(b, _)| *at < b) {
-                    best = Some((*at, needle.len()));
-                }
-            }
-        }
-        best
-    }
+    blocks
 }
 
 #[cfg(test)]
