@@ -468,3 +468,42 @@ fn watch_shows_new_rewritten_and_deleted_captures() {
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
 }
+
+#[test]
+fn help_names_the_config_file() {
+    let config_home = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_jxray"))
+        .arg("--help")
+        .env("XDG_CONFIG_HOME", config_home.path())
+        .output()
+        .expect("run jxray");
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    let expected = config_home.path().join("jxray/config.toml");
+    assert!(
+        help.contains(&format!("Config file: {}", expected.display())),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_bad_config_file_is_one_line_naming_it() {
+    let config_home = tempfile::tempdir().unwrap();
+    let folder = config_home.path().join("jxray");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("config.toml"), "theme = \"blue\"\n").unwrap();
+    let config = folder.join("config.toml");
+    let tmux = Tmux::start(
+        "badconfig",
+        100,
+        10,
+        &[demo().to_str().unwrap()],
+        &[("XDG_CONFIG_HOME", config_home.path().to_str().unwrap())],
+    );
+    assert_eq!(tmux.exit_status(), 2);
+    let screen = tmux.history();
+    assert!(
+        screen.contains(&format!("{}:1: theme must be", config.display())),
+        "{screen}"
+    );
+}
