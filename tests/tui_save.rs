@@ -1,7 +1,7 @@
 //! Saving fixtures from the TUI: the dialog (driven by actions), the writes
 //! (through the loader, on a temp folder), and `jxray test` on the result.
 
-mod support;
+mod tui_support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use jxray::tui::app::{Expect, Overlay, SaveScope};
 use jxray::tui::event::Event;
 use jxray::tui::loader::Loader;
 use jxray::tui::{update, App};
-use support::{app_with, capture};
+use tui_support::{app_with, capture};
 
 fn command(app: &mut App, command: Command) -> Vec<Effect> {
     update(app, Action::Command(command))
@@ -309,7 +309,7 @@ fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
     let saved: Vec<Option<PathBuf>> = app.entries.iter().map(|e| e.saved.clone()).collect();
     assert_eq!(saved, [Some(path), None]);
     command(&mut app, Command::Save);
-    let screen = support::screen(&app);
+    let screen = tui_support::screen(&app);
     assert!(
         screen.contains("already a fixture: fixtures/old.json"),
         "{screen}"

@@ -1,13 +1,13 @@
 //! Whole screens, drawn with ratatui's `TestBackend`, as insta snapshots.
 //! Where colour carries meaning the snapshot writes styles as markers.
 
-mod support;
+mod tui_support;
 
 use jxray::config::ThemeName;
 use jxray::tui::action::{Action, Command};
 use jxray::tui::theme::Theme;
 use jxray::tui::{update, App};
-use support::{app_with, capture, screen, styled_screen};
+use tui_support::{app_with, capture, screen, styled_screen};
 
 fn run(app: &mut App, commands: &[Command]) {
     for command in commands {

@@ -1,6 +1,6 @@
 //! The app driven by key presses and background results, without a terminal.
 
-mod support;
+mod tui_support;
 
 use std::path::PathBuf;
 
@@ -11,7 +11,7 @@ use jxray::tui::app::{Filter, Focus, Overlay};
 use jxray::tui::keys::action_for;
 use jxray::tui::layout::PaneId;
 use jxray::tui::{update, App};
-use support::{app_with, capture};
+use tui_support::{app_with, capture};
 
 /// Press keys, written as in the help ("j", "G", "Tab", "Enter", "Esc", "Ctrl-d"),
 /// and collect the effects.

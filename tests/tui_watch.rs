@@ -2,14 +2,14 @@
 //! footer's mix since watching started. No file system here: the watcher's
 //! events are fed as actions (the watcher itself is tested in src/watch/).
 
-mod support;
+mod tui_support;
 
 use std::path::PathBuf;
 
 use jxray::tui::action::{Action, Command, Effect, Loaded, WatchControl};
 use jxray::tui::{update, App};
 use jxray::watch::{Change, WatchEvent, WatchStatus};
-use support::{app_with, capture, screen};
+use tui_support::{app_with, capture, screen};
 
 fn load(app: &mut App, source: &str, text: &str) {
     let capture = capture(source, text, None);
@@ -58,7 +58,7 @@ fn changes(app: &mut App, changes: Vec<Change>) -> Vec<Effect> {
 
 #[test]
 fn with_watch_on_the_watcher_starts_before_the_load() {
-    let mut settings = support::settings();
+    let mut settings = tui_support::settings();
     settings.watch = true;
     let app = App::new(
         settings,
