@@ -12,7 +12,7 @@ use criterion::Criterion;
 use jxray::capture::Capture;
 use jxray::config::ThemeName;
 use jxray::engine::Options;
-use jxray::tui::action::{Action, Command, Loaded};
+use jxray::tui::action::{Action, Command};
 use jxray::tui::theme::Theme;
 use jxray::tui::{update, App, Settings};
 use ratatui::buffer::Buffer;
@@ -34,24 +34,7 @@ fn app(captures: Vec<Capture>) -> App {
         Options::default(),
         AREA,
     );
-    update(
-        &mut app,
-        Action::Discovered {
-            files: captures.len(),
-        },
-    );
-    for capture in captures {
-        let outcome = capture.extract(&app.options);
-        update(
-            &mut app,
-            Action::FileLoaded {
-                path: capture.path.clone(),
-                captures: vec![Loaded { capture, outcome }],
-                lenient: false,
-            },
-        );
-    }
-    app.settle();
+    app.load_now(captures);
     app
 }
 

@@ -8,9 +8,8 @@ use std::path::PathBuf;
 use jxray::capture::Capture;
 use jxray::config::ThemeName;
 use jxray::engine::Options;
-use jxray::tui::action::{Action, Loaded};
 use jxray::tui::theme::Theme;
-use jxray::tui::{update, App, Settings};
+use jxray::tui::{App, Settings};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -42,24 +41,7 @@ pub fn app_with(captures: Vec<Capture>, width: u16, height: u16) -> App {
         Options::default(),
         Rect::new(0, 0, width, height),
     );
-    update(
-        &mut app,
-        Action::Discovered {
-            files: captures.len(),
-        },
-    );
-    for capture in captures {
-        let outcome = capture.extract(&app.options);
-        update(
-            &mut app,
-            Action::FileLoaded {
-                path: capture.path.clone(),
-                captures: vec![Loaded { capture, outcome }],
-                lenient: false,
-            },
-        );
-    }
-    app.settle();
+    app.load_now(captures);
     app
 }
 

@@ -188,6 +188,30 @@ impl App {
             .map_or(0, |rect| usize::from(rect.height.saturating_sub(2)))
     }
 
+    /// Load whole captures at once, through the same actions the background
+    /// loader sends, extracting each with the app's options (tests, benchmarks).
+    pub fn load_now(&mut self, captures: Vec<crate::capture::Capture>) {
+        use super::action::{Action, Loaded};
+        update(
+            self,
+            Action::Discovered {
+                files: captures.len(),
+            },
+        );
+        for capture in captures {
+            let outcome = capture.extract(&self.options);
+            update(
+                self,
+                Action::FileLoaded {
+                    path: capture.path.clone(),
+                    captures: vec![Loaded { capture, outcome }],
+                    lenient: false,
+                },
+            );
+        }
+        self.settle();
+    }
+
     /// Bring the view, the selection, the panes and the scroll positions in line
     /// with the data. Cheap when nothing changed; the event loop calls it once
     /// per burst of events, before drawing.
