@@ -104,13 +104,18 @@ pub fn without_bom(text: &str) -> &str {
 
 /// A capture of raw text: the whole text, no provider.
 pub fn raw(source: String, path: &Path, text: String) -> Capture {
+    bare(source, path, Ok(text))
+}
+
+/// A capture with nothing known about it beyond its text (or why there is none).
+fn bare(source: String, path: &Path, text: Result<String, Unreadable>) -> Capture {
     Capture {
         source,
         path: path.to_path_buf(),
         line: None,
         provider: None,
         stop_reason: None,
-        text: Ok(text),
+        text,
         warnings: Vec::new(),
     }
 }
@@ -140,13 +145,5 @@ pub fn decoded(
 }
 
 pub fn unreadable(source: String, path: &Path, unreadable: Unreadable) -> Capture {
-    Capture {
-        source,
-        path: path.to_path_buf(),
-        line: None,
-        provider: None,
-        stop_reason: None,
-        text: Err(unreadable),
-        warnings: Vec::new(),
-    }
+    bare(source, path, Err(unreadable))
 }
