@@ -276,3 +276,17 @@ fn the_trace_is_bounded() {
     assert_eq!(outcome.trace.len(), Options::default().trace_limit);
     assert!(outcome.trace_omitted > 0);
 }
+
+#[test]
+fn nesting_is_accepted_to_the_decoders_limit_and_named_beyond_it() {
+    let nested = |depth: usize| "[".repeat(depth) + &"]".repeat(depth);
+    assert!(run(&nested(127)).ok());
+    let failure = run(&nested(128)).failure.unwrap();
+    assert_eq!(failure.defect, Some(Defect::NestingTooDeep));
+    assert!(failure.message.contains("127"), "{}", failure.message);
+    let shallow = with(&nested(10), |o| o.max_depth = 5);
+    assert_eq!(
+        shallow.failure.unwrap().defect,
+        Some(Defect::NestingTooDeep)
+    );
+}

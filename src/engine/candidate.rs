@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::decode::decode;
+use super::decode::{decode, DECODER_DEPTH_LIMIT};
 use super::diagnose::diagnose;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
 use super::position::line_col;
@@ -147,7 +147,9 @@ pub(crate) fn judge_exact(
         return Judged::Empty;
     }
     // Fast path: most candidates are clean, and serde_json alone is the cost.
-    if let Ok((value, duplicate_keys)) = decode(&text[s..e]) {
+    // (It enforces only the decoder's own depth limit, so a lower one is validated first.)
+    let fast = max_depth >= DECODER_DEPTH_LIMIT;
+    if let Some(Ok((value, duplicate_keys))) = fast.then(|| decode(&text[s..e])) {
         return Judged::Parsed(Parsed {
             value,
             span: (s, e),

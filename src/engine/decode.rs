@@ -10,6 +10,9 @@ use std::fmt;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+/// The deepest nesting serde_json decodes (its recursion limit is 128 calls).
+pub(crate) const DECODER_DEPTH_LIMIT: usize = 127;
+
 /// A key that an object repeats: where, which, and at what byte offset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DuplicateKey {

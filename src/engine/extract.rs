@@ -1,7 +1,7 @@
 //! The layers, cheapest first, and the outcome they add up to.
 
 use super::candidate::{judge_at, judge_exact, trim_span, Judged, Parsed, Rejection};
-use super::decode::locate_duplicates;
+use super::decode::{locate_duplicates, DECODER_DEPTH_LIMIT};
 use super::extent::Depths;
 use super::fence::{find_fences, Fence};
 use super::lenient;
@@ -32,6 +32,8 @@ struct Win {
 struct Extraction<'a> {
     text: &'a str,
     options: &'a Options,
+    /// The nesting limit in force: the caller's, capped by the decoder's own.
+    max_depth: usize,
     trace: Trace,
     cursor: LineCursor,
     /// The most specific rejection seen so far.
@@ -48,6 +50,7 @@ impl<'a> Extraction<'a> {
         Extraction {
             text,
             options,
+            max_depth: options.max_depth.min(DECODER_DEPTH_LIMIT),
             trace: Trace::new(options.trace_limit),
             cursor: LineCursor::default(),
             failure: None,
@@ -92,7 +95,7 @@ impl<'a> Extraction<'a> {
     }
 
     fn rejected_verdict(&self, rejection: &Rejection) -> Verdict {
-        let (defect, message) = rejection.explain(self.text, self.options.max_depth);
+        let (defect, message) = rejection.explain(self.text, self.max_depth);
         Verdict::Rejected {
             kind: rejection.kind,
             defect,
@@ -153,7 +156,7 @@ impl<'a> Extraction<'a> {
             );
             return None;
         }
-        match judge_exact(self.text, start, end, true, self.options.max_depth) {
+        match judge_exact(self.text, start, end, true, self.max_depth) {
             Judged::Parsed(parsed) => {
                 let slot = self
                     .trace
@@ -218,7 +221,7 @@ impl<'a> Extraction<'a> {
                 fence.content.0,
                 fence.content.1,
                 ends_text,
-                self.options.max_depth,
+                self.max_depth,
             ) {
                 Judged::Parsed(parsed) => {
                     let slot =
@@ -368,13 +371,8 @@ impl<'a> Extraction<'a> {
                 );
                 return None;
             }
-            let (judged, reached) = judge_at(
-                text,
-                start,
-                self.options.max_depth,
-                &mut structural,
-                &mut stack,
-            );
+            let (judged, reached) =
+                judge_at(text, start, self.max_depth, &mut structural, &mut stack);
             budget = budget.saturating_sub(reached - start + 1);
             let label = |cursor: &mut LineCursor| {
                 let (line, column) = cursor.locate(text, start);
@@ -452,7 +450,7 @@ impl<'a> Extraction<'a> {
             return;
         }
         let place = self.locate(rejection.start);
-        let (_, why) = rejection.explain(self.text, self.options.max_depth);
+        let (_, why) = rejection.explain(self.text, self.max_depth);
         self.passed_over = Some(Warning {
             kind: WarningKind::SkippedFragment,
             offset: Some(rejection.start),
@@ -615,7 +613,7 @@ impl<'a> Extraction<'a> {
             }
         }
         let (line, column) = line_col(self.text, rejection.offset);
-        let (defect, message) = rejection.explain(self.text, self.options.max_depth);
+        let (defect, message) = rejection.explain(self.text, self.max_depth);
         outcome.failure = Some(Failure {
             kind: rejection.kind,
             defect,
@@ -651,7 +649,7 @@ impl<'a> Extraction<'a> {
             },
             Some(message) => Verdict::Rejected {
                 kind: FailureKind::Invalid,
-                defect: rejection.explain(self.text, self.options.max_depth).0,
+                defect: rejection.explain(self.text, self.max_depth).0,
                 offset: rejection.offset,
                 message: format!("still not JSON after lenient fixes: {message}"),
             },

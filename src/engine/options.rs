@@ -28,7 +28,8 @@ pub struct Options {
     pub accept_lenient: bool,
     /// Which candidate wins when several parse.
     pub pick: Pick,
-    /// Deepest nesting accepted before a candidate is `nesting-too-deep`.
+    /// Deepest nesting accepted before a candidate is `nesting-too-deep`
+    /// (at most 127, the decoder's own limit).
     pub max_depth: usize,
     /// Most trace entries kept; the rest are counted in `trace_omitted`.
     pub trace_limit: usize,
@@ -40,7 +41,7 @@ impl Default for Options {
             stop_reason: None,
             accept_lenient: false,
             pick: Pick::First,
-            max_depth: 128,
+            max_depth: 127,
             trace_limit: 64,
         }
     }
