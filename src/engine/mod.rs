@@ -5,6 +5,7 @@
 //! looked at is kept in the trace.
 
 mod candidate;
+mod conclude;
 mod decode;
 mod diagnose;
 mod extent;
@@ -14,6 +15,7 @@ mod lenient;
 mod options;
 mod outcome;
 mod position;
+mod prose;
 mod scan;
 mod select;
 mod stop;

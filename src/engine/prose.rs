@@ -1,0 +1,183 @@
+//! The scanned layer's pass over the prose: every `{` / `[` that can start a
+//! value, tried once, in one pass with a work budget.
+
+use super::candidate::{judge_at, Judged, Parsed, Rejection};
+use super::extent::Depths;
+use super::extract::Extraction;
+use super::outcome::*;
+use super::position::LineCursor;
+use super::scan::OffsetSet;
+use super::select::{Entry, Pool};
+
+/// Total validator work allowed in the scanned layer, per byte of input.
+const SCAN_BUDGET_PER_BYTE: usize = 16;
+
+impl Extraction<'_> {
+    /// Try every `{` / `[` that can start a value, in one pass with a work budget.
+    ///
+    /// Returns the start of a candidate that ran to the end of the text, if any.
+    pub(super) fn scan_prose(
+        &mut self,
+        pool: &mut Pool,
+        no_start: &[(usize, usize)],
+        where_: &str,
+    ) -> Option<usize> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut skip: Vec<(usize, usize)> =
+            no_start.iter().chain(self.think.iter()).copied().collect();
+        skip.sort_unstable();
+        let mut skip = skip.into_iter().peekable();
+        let mut structural = OffsetSet::new(bytes.len());
+        let mut budget = SCAN_BUDGET_PER_BYTE * bytes.len() + 4096;
+        let mut depths: Option<Depths> = None;
+        let mut stack = Vec::new();
+        let mut i = 0;
+        while let Some(found) = bytes[i..].iter().position(|&b| b == b'{' || b == b'[') {
+            let start = i + found;
+            while skip.peek().is_some_and(|&(_, end)| end <= start) {
+                skip.next();
+            }
+            if let Some(&(skip_start, skip_end)) = skip.peek() {
+                if skip_start <= start {
+                    i = skip_end.max(start + 1);
+                    continue;
+                }
+            }
+            if structural.contains(start) {
+                i = start + 1;
+                continue;
+            }
+            if budget == 0 {
+                let place = self.locate(start);
+                self.trace.push(
+                    Layer::Scanned,
+                    (start, bytes.len()),
+                    || format!("`{}` at {place}", bytes[start] as char),
+                    Verdict::Skipped {
+                        reason: "the scan's work budget is spent; later candidates were not tried"
+                            .to_owned(),
+                    },
+                );
+                return None;
+            }
+            let (judged, reached) =
+                judge_at(text, start, self.max_depth, &mut structural, &mut stack);
+            budget = budget.saturating_sub(reached - start + 1);
+            let label = |cursor: &mut LineCursor| {
+                let (line, column) = cursor.locate(text, start);
+                let suffix = if where_.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {where_}")
+                };
+                format!(
+                    "`{}` at line {line}, column {column}{suffix}",
+                    bytes[start] as char
+                )
+            };
+            match judged {
+                Judged::Parsed(parsed) => {
+                    let demoted = demotion(text, &parsed);
+                    let has_room = self.trace.has_room();
+                    let text_label = if has_room {
+                        label(&mut self.cursor)
+                    } else {
+                        String::new()
+                    };
+                    let slot = self.trace.push(
+                        Layer::Scanned,
+                        parsed.span,
+                        || text_label,
+                        Verdict::Accepted,
+                    );
+                    i = parsed.span.1;
+                    let outer_end = parsed.span.1;
+                    pool.add(
+                        Entry {
+                            parsed,
+                            slot,
+                            outer_end,
+                        },
+                        demoted,
+                    );
+                }
+                Judged::Rejected(rejection) => {
+                    let span = (start, reached.max(start + 1).min(bytes.len()));
+                    self.trace_rejection(
+                        Layer::Scanned,
+                        span,
+                        |this| label(&mut this.cursor),
+                        &rejection,
+                    );
+                    let truncated = rejection.kind == FailureKind::Truncated;
+                    if truncated {
+                        self.reject(rejection);
+                        return Some(start);
+                    }
+                    // A substantial value that failed before the answer deserves a word.
+                    if reached - start >= 16 && pool.is_empty() {
+                        self.flag_fragment(&rejection);
+                    }
+                    self.reject(rejection);
+                    // Inside a value that closes, every later opener is a fragment of it;
+                    // a stray opener that never closes must not hide what follows.
+                    let depths = depths.get_or_insert_with(|| Depths::new(bytes));
+                    let target = depths.depth_at(bytes, start);
+                    i = match depths.closes_at(bytes, reached.max(start + 1), target) {
+                        Some(end) => end.max(start + 1),
+                        None => start + 1,
+                    };
+                }
+                Judged::Continues { .. } | Judged::Empty => i = start + 1,
+            }
+        }
+        None
+    }
+
+    pub(super) fn flag_fragment(&mut self, rejection: &Rejection) {
+        if self.passed_over.is_some() {
+            return;
+        }
+        let place = self.locate(rejection.start);
+        let (_, why) = rejection.explain(self.text, self.max_depth);
+        self.passed_over = Some(Warning {
+            kind: WarningKind::SkippedFragment,
+            offset: Some(rejection.start),
+            message: format!("a JSON-looking value at {place} was passed over: {why}"),
+        });
+    }
+}
+
+/// Why a parsed value in prose is probably not the answer, if it is not.
+fn demotion(text: &str, parsed: &Parsed) -> Option<String> {
+    let bytes = text.as_bytes();
+    let (start, end) = parsed.span;
+    if start > 0 && bytes[start - 1] == b'{' && bytes.get(end) == Some(&b'}') {
+        return Some("inside {{…}} template braces".to_owned());
+    }
+    let scalar_array = parsed.value.as_array().is_some_and(|items| {
+        items
+            .iter()
+            .all(|item| !item.is_array() && !item.is_object())
+    });
+    if scalar_array && prose_on_line_before(bytes, start) && prose_on_line_after(bytes, end) {
+        return Some("looks like a citation inside a sentence".to_owned());
+    }
+    None
+}
+
+fn prose_on_line_before(bytes: &[u8], start: usize) -> bool {
+    bytes[..start]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .any(|b| !b.is_ascii_whitespace())
+}
+
+fn prose_on_line_after(bytes: &[u8], end: usize) -> bool {
+    bytes[end..]
+        .iter()
+        .take_while(|&&b| b != b'\n')
+        .any(|b| !b.is_ascii_whitespace())
+}
