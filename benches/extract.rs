@@ -25,8 +25,20 @@ fn peak_of(text: &str) -> usize {
     peak
 }
 
-fn report_memory(clean: &str, adversarial: &[(&str, String)]) {
+fn report_memory(document: &str, clean: &str, adversarial: &[(&str, String)]) {
     println!("peak memory during extraction (bytes allocated beyond the input):");
+    ALLOCATOR.reset_peak_usage();
+    let before = ALLOCATOR.current_usage();
+    let value = serde_json::from_str::<serde_json::Value>(document).unwrap();
+    let peak = ALLOCATOR.peak_usage().saturating_sub(before);
+    drop(black_box(value));
+    println!(
+        "  {:<28} input {:>9}  peak {:>10}  ratio {:.2}",
+        "serde_json-bare (baseline)",
+        document.len(),
+        peak,
+        peak as f64 / document.len() as f64
+    );
     let mut rows = vec![("clean-8mb-fenced", clean)];
     rows.extend(
         adversarial
@@ -48,7 +60,7 @@ fn main() {
     let document = inputs::clean_document(8 * inputs::MB);
     let clean = inputs::fenced(&document);
     let adversarial = inputs::adversarial();
-    report_memory(&clean, &adversarial);
+    report_memory(&document, &clean, &adversarial);
 
     let mut criterion = Criterion::default()
         .configure_from_args()
