@@ -290,3 +290,19 @@ fn nesting_is_accepted_to_the_decoders_limit_and_named_beyond_it() {
         Some(Defect::NestingTooDeep)
     );
 }
+
+#[test]
+fn a_remark_inside_a_fence_is_trailing_prose_but_a_second_value_is_not() {
+    for text in [
+        "```json\n{\"a\": 1}\nThat's all.",
+        "```json\n{\"a\": 1}\nNote: prices in EUR.\n```\n",
+    ] {
+        let outcome = run(text);
+        assert_eq!(outcome.layer, Some(Layer::Fenced), "{text}");
+        assert_eq!(outcome.value, Some(json!({"a": 1})));
+        assert!(has_warning(&outcome, WarningKind::TrailingProse), "{text}");
+    }
+    let two = run("```json\n{\"a\": 1}\n{\"b\": 2}\n```");
+    assert_eq!(two.layer, Some(Layer::Scanned));
+    assert!(has_warning(&two, WarningKind::MultipleCandidates));
+}

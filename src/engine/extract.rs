@@ -242,6 +242,34 @@ impl<'a> Extraction<'a> {
                     }
                 }
                 Judged::Continues { value_end } => {
+                    // A value and then a remark ("That's all.", a missing closing fence):
+                    // the value is the answer and the remark is trailing prose. A second
+                    // value would be a different matter, so any bracket after it refuses.
+                    let rest = &self.text.as_bytes()[value_end..fence.content.1];
+                    if !rest.iter().any(|b| matches!(b, b'{' | b'[')) {
+                        let head = judge_exact(
+                            self.text,
+                            fence.content.0,
+                            value_end,
+                            false,
+                            self.max_depth,
+                        );
+                        if let Judged::Parsed(parsed) = head {
+                            let slot = self.trace.push(
+                                Layer::Fenced,
+                                parsed.span,
+                                label,
+                                Verdict::Accepted,
+                            );
+                            let entry = Entry {
+                                parsed,
+                                slot,
+                                outer_end: value_end,
+                            };
+                            pool.add(entry, None);
+                            continue;
+                        }
+                    }
                     let start = trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0;
                     let rejection = Rejection::continues(start, fence.content.1, value_end);
                     self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);

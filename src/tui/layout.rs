@@ -72,7 +72,11 @@ pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
     let (list, right) = if area.width >= LIST_BESIDE_WIDTH {
         // With the panes as tabs only one pane shows, so the list can take more
         // room and keep file names readable.
-        let share = if area.width >= SIDE_BY_SIDE_WIDTH { 25 } else { 40 };
+        let share = if area.width >= SIDE_BY_SIDE_WIDTH {
+            25
+        } else {
+            40
+        };
         let list_width = (u32::from(area.width) * share / 100).clamp(24, 44) as u16;
         split_left(body, list_width)
     } else if body.height >= 8 {
