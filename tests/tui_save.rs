@@ -315,3 +315,22 @@ fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_folder_that_cannot_be_made_is_a_clear_message_and_nothing_written() {
+    // A file where a folder should be stops even root, unlike permission bits.
+    let temp = tempfile::tempdir().unwrap();
+    let blocker = temp.path().join("not-a-folder");
+    std::fs::write(&blocker, "x").unwrap();
+    let dir = blocker.join("fixtures");
+    let fixture = Fixture::new("x", "{}", Expectation::fail(FailureKind::NoJson, None));
+    let results = save_through_loader(&dir, vec![(1, fixture)]);
+    let [(_, Saved::Failed(message))] = results.as_slice() else {
+        panic!("{results:?}")
+    };
+    assert!(message.contains("not-a-folder"), "{message}");
+    assert_eq!(
+        listing(temp.path()),
+        BTreeSet::from(["not-a-folder".to_string()])
+    );
+}
