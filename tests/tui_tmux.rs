@@ -355,6 +355,22 @@ fn without_a_terminal_it_points_at_check() {
 }
 
 #[test]
+fn a_missing_path_is_named_before_anything_else() {
+    let output = Command::new(env!("CARGO_BIN_EXE_jxray"))
+        .arg("no/such/captures")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run jxray");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("no/such/captures: no such file or folder"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn s_and_enter_save_a_fixture_that_jxray_test_passes() {
     let temp = tempfile::tempdir().expect("temp folder");
     let captures = temp.path().join("captures");

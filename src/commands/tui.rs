@@ -26,18 +26,18 @@ pub fn run(cli: &Cli) -> ExitCode {
 }
 
 fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
+    if !cli.path.exists() {
+        anyhow::bail!(
+            "{}: no such file or folder; check the path",
+            cli.path.display()
+        );
+    }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
             "jxray: the terminal UI needs a terminal; for a report run `jxray check {}`",
             cli.path.display()
         );
         return Ok(ExitCode::from(USAGE_ERROR));
-    }
-    if !cli.path.exists() {
-        anyhow::bail!(
-            "{}: no such file or folder; check the path",
-            cli.path.display()
-        );
     }
     let config = Config::load()?;
     let theme = match cli.ui.theme {
