@@ -336,18 +336,25 @@ fn a_missing_path_is_one_line_and_status_2() {
     );
 }
 
-#[test]
-fn without_a_terminal_it_points_at_check() {
+/// Run `jxray PATH` with no terminal attached; its exit status and its stderr,
+/// which must be exactly one line.
+fn run_without_terminal(path: &std::path::Path) -> (Option<i32>, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_jxray"))
-        .arg(demo())
+        .arg(path)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .output()
         .expect("run jxray");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn without_a_terminal_it_points_at_check() {
+    let (status, stderr) = run_without_terminal(&demo());
+    assert_eq!(status, Some(2));
     assert!(
         stderr.contains("needs a terminal") && stderr.contains("jxray check"),
         "{stderr}"
@@ -356,14 +363,8 @@ fn without_a_terminal_it_points_at_check() {
 
 #[test]
 fn a_missing_path_is_named_before_anything_else() {
-    let output = Command::new(env!("CARGO_BIN_EXE_jxray"))
-        .arg("no/such/captures")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run jxray");
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let (status, stderr) = run_without_terminal(std::path::Path::new("no/such/captures"));
+    assert_eq!(status, Some(2));
     assert!(
         stderr.contains("no/such/captures: no such file or folder"),
         "{stderr}"
