@@ -24,7 +24,7 @@
 
 pub mod capture;
 pub mod config;
-pub mod engine;
+pub use jxray_engine as engine;
 pub mod fixture;
 pub mod report;
 pub mod schema;

@@ -96,6 +96,8 @@ impl Schema {
                 "the value breaks the schema ({count} {noun}): {}",
                 violations.join("; ")
             ),
+            cause: None,
+            defects: Vec::new(),
         });
     }
 }

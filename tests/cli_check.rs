@@ -114,7 +114,10 @@ fn jsonl_is_one_object_a_capture_sorted_with_contract_keys_first() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(keys[..5], ["kind", "defect", "line", "column", "message"]);
+    assert_eq!(
+        keys[..7],
+        ["kind", "defect", "cause", "line", "column", "message", "defects"]
+    );
     assert_eq!(records[2]["failure"]["kind"], "truncated");
 }
 

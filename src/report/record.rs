@@ -6,7 +6,9 @@ use serde_json::Value;
 
 use super::Checked;
 use crate::capture::Provider;
-use crate::engine::{Defect, FailureKind, Layer, Repair, StopClass, Warning, WarningKind};
+use crate::engine::{
+    Cause, Defect, DefectAt, FailureKind, Layer, Repair, StopClass, Warning, WarningKind,
+};
 
 /// The machine-readable outcome of one capture.
 #[derive(Debug, Serialize)]
@@ -35,9 +37,13 @@ pub struct Record<'a> {
 pub struct FailureRecord<'a> {
     pub kind: FailureKind,
     pub defect: Option<Defect>,
+    /// Why the output failed beyond its form (`refusal`, `filtered`, `runaway`).
+    pub cause: Option<Cause>,
     pub line: usize,
     pub column: usize,
     pub message: &'a str,
+    /// Every defect found, in text order; `defect` is the headline one.
+    pub defects: &'a [DefectAt],
     /// Added: the byte offset of the place.
     pub offset: usize,
 }
@@ -57,9 +63,11 @@ impl<'a> Record<'a> {
             failure: outcome.failure.as_ref().map(|failure| FailureRecord {
                 kind: failure.kind,
                 defect: failure.defect,
+                cause: failure.cause,
                 line: failure.line,
                 column: failure.column,
                 message: &failure.message,
+                defects: &failure.defects,
                 offset: failure.offset,
             }),
             stop_reason: capture.stop_reason.as_deref(),

@@ -233,6 +233,8 @@ mod tests {
                 line: 2,
                 column: 4,
                 message: "a comma before }\nremove it".into(),
+                cause: None,
+                defects: Vec::new(),
             }),
             ..Outcome::default()
         }

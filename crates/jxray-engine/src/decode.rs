@@ -13,6 +13,9 @@ use serde_json::{Map, Number, Value};
 /// The deepest nesting serde_json decodes (its recursion limit is 128 calls).
 pub(crate) const DECODER_DEPTH_LIMIT: usize = 127;
 
+/// The key under which serde_json's `arbitrary_precision` passes a number's digits.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
 /// A key that an object repeats: where, which, and at what byte offset.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct DuplicateKey {
@@ -96,7 +99,16 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
+        let mut first = true;
         while let Some(key) = entries.next_key::<String>()? {
+            // With exact numbers, serde_json hands every number to a visitor as a
+            // one-entry map under a private key, holding the digits as written.
+            if first && key == NUMBER_TOKEN {
+                let digits: String = entries.next_value()?;
+                let number: Number = digits.parse().map_err(serde::de::Error::custom)?;
+                return Ok(Value::Number(number));
+            }
+            first = false;
             let value = entries.next_value_seed(ValueSeed {
                 saw_duplicate: &mut *self.saw_duplicate,
             })?;

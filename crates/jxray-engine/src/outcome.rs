@@ -51,6 +51,40 @@ pub enum RepairKind {
     PythonLiteral,
     /// Lenient: a `//`, `/* */` or `#` comment removed.
     Comment,
+    /// Lenient: curly quotes used as JSON quotes made straight.
+    SmartQuotes,
+    /// Lenient: a missing comma between items inserted.
+    MissingComma,
+    /// Lenient: a leading zero removed from a number.
+    LeadingZero,
+    /// Lenient: `NaN` / `Infinity` replaced by `null`.
+    NonFiniteNumber,
+    /// Lenient: an escape JSON does not have replaced by the character it meant.
+    InvalidEscape,
+    /// Lenient: a closer that did not match its opener replaced.
+    MismatchedBracket,
+    /// Lenient: doubled quotes around a string made single.
+    DoubledQuotes,
+    /// Lenient: a quote inside a string escaped.
+    UnescapedQuote,
+    /// Lenient: a missing closing quote inserted where the structure closes.
+    UnterminatedString,
+    /// Lenient: the lost opening of the value restored.
+    MissingStart,
+    /// Lenient: a missing colon between key and value inserted.
+    MissingColon,
+    /// Lenient: a comma before the first item removed.
+    LeadingComma,
+    /// Lenient: a Unicode space used as whitespace made an ASCII space.
+    UnicodeSpace,
+    /// Lenient: a number spelling JSON does not allow rewritten (`.5` → `0.5`).
+    NumberFormat,
+    /// Lenient: `undefined` replaced by `null`.
+    Undefined,
+    /// Lenient: a literal in the wrong case lower-cased (`TRUE` → `true`).
+    LiteralCase,
+    /// `--decode-stringified`: a string holding JSON replaced by the decoded value.
+    DecodedString,
 }
 
 impl RepairKind {
@@ -63,6 +97,23 @@ impl RepairKind {
             RepairKind::UnquotedKey => "unquoted-key",
             RepairKind::PythonLiteral => "python-literal",
             RepairKind::Comment => "comment",
+            RepairKind::SmartQuotes => "smart-quotes",
+            RepairKind::MissingComma => "missing-comma",
+            RepairKind::LeadingZero => "leading-zero",
+            RepairKind::NonFiniteNumber => "non-finite-number",
+            RepairKind::InvalidEscape => "invalid-escape",
+            RepairKind::MismatchedBracket => "mismatched-bracket",
+            RepairKind::DoubledQuotes => "doubled-quotes",
+            RepairKind::UnescapedQuote => "unescaped-quote",
+            RepairKind::UnterminatedString => "unterminated-string",
+            RepairKind::MissingStart => "missing-start",
+            RepairKind::MissingColon => "missing-colon",
+            RepairKind::LeadingComma => "leading-comma",
+            RepairKind::UnicodeSpace => "unicode-space",
+            RepairKind::NumberFormat => "number-format",
+            RepairKind::Undefined => "undefined",
+            RepairKind::LiteralCase => "literal-case",
+            RepairKind::DecodedString => "decoded-string",
         }
     }
 
@@ -102,6 +153,10 @@ pub enum WarningKind {
     AnswerInThinking,
     /// A JSON-looking fragment before the accepted value was passed over.
     SkippedFragment,
+    /// A string in the value holds a JSON object or array (double-encoded).
+    StringifiedJson,
+    /// The value sat inside doubled `{{…}}` braces, a prompt-template escaping leak.
+    TemplateBraces,
 }
 
 impl WarningKind {
@@ -115,6 +170,8 @@ impl WarningKind {
             WarningKind::UnsignalledTruncation => "unsignalled-truncation",
             WarningKind::AnswerInThinking => "answer-in-thinking",
             WarningKind::SkippedFragment => "skipped-fragment",
+            WarningKind::StringifiedJson => "stringified-json",
+            WarningKind::TemplateBraces => "template-braces",
         }
     }
 }
@@ -170,7 +227,8 @@ impl FailureKind {
     }
 }
 
-/// The first problem that makes an `invalid` candidate fail.
+/// A problem that makes an `invalid` candidate fail. Each names what the model
+/// (or the pipeline) did, so its message can say what to change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Defect {
@@ -183,10 +241,65 @@ pub enum Defect {
     Ellipsis,
     MissingComma,
     NestingTooDeep,
+    /// `007`: a number with a leading zero.
+    LeadingZero,
+    /// `NaN`, `Infinity`, `-Infinity`.
+    NonFiniteNumber,
+    /// `\'`, markdown `\_` `\[`: an escape JSON does not have.
+    InvalidEscape,
+    /// `[ … }`: a closer that does not match its opener.
+    MismatchedBracket,
+    /// `""x""`: a string wrapped in doubled quotes.
+    DoubledQuotes,
+    /// A `"` inside a string that ends it early.
+    UnescapedQuote,
+    /// A string whose closing quote is missing although the text goes on to close the structure.
+    UnterminatedString,
+    /// The text begins inside a value: its first tokens were lost.
+    MissingStart,
+    /// `{"a" 1}`: no colon between a key and its value.
+    MissingColon,
+    /// `[, 1]`, `{, "a": 1}`: a comma before the first item.
+    LeadingComma,
+    /// A non-breaking or other Unicode space used as whitespace.
+    UnicodeSpace,
+    /// `.5`, `5.`, `+1`, `0x1F`: a number spelling JSON does not allow.
+    NumberFormat,
+    /// JavaScript's `undefined`.
+    Undefined,
+    /// `TRUE`, `Null`: a literal in the wrong case.
+    LiteralCase,
     Syntax,
 }
 
 impl Defect {
+    pub const ALL: [Defect; 24] = [
+        Defect::TrailingComma,
+        Defect::SingleQuotes,
+        Defect::UnquotedKey,
+        Defect::PythonLiteral,
+        Defect::Comment,
+        Defect::SmartQuotes,
+        Defect::Ellipsis,
+        Defect::MissingComma,
+        Defect::NestingTooDeep,
+        Defect::LeadingZero,
+        Defect::NonFiniteNumber,
+        Defect::InvalidEscape,
+        Defect::MismatchedBracket,
+        Defect::DoubledQuotes,
+        Defect::UnescapedQuote,
+        Defect::UnterminatedString,
+        Defect::MissingStart,
+        Defect::MissingColon,
+        Defect::LeadingComma,
+        Defect::UnicodeSpace,
+        Defect::NumberFormat,
+        Defect::Undefined,
+        Defect::LiteralCase,
+        Defect::Syntax,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Defect::TrailingComma => "trailing-comma",
@@ -198,6 +311,20 @@ impl Defect {
             Defect::Ellipsis => "ellipsis",
             Defect::MissingComma => "missing-comma",
             Defect::NestingTooDeep => "nesting-too-deep",
+            Defect::LeadingZero => "leading-zero",
+            Defect::NonFiniteNumber => "non-finite-number",
+            Defect::InvalidEscape => "invalid-escape",
+            Defect::MismatchedBracket => "mismatched-bracket",
+            Defect::DoubledQuotes => "doubled-quotes",
+            Defect::UnescapedQuote => "unescaped-quote",
+            Defect::UnterminatedString => "unterminated-string",
+            Defect::MissingStart => "missing-start",
+            Defect::MissingColon => "missing-colon",
+            Defect::LeadingComma => "leading-comma",
+            Defect::UnicodeSpace => "unicode-space",
+            Defect::NumberFormat => "number-format",
+            Defect::Undefined => "undefined",
+            Defect::LiteralCase => "literal-case",
             Defect::Syntax => "syntax",
         }
     }
@@ -215,6 +342,43 @@ impl Defect {
     }
 }
 
+/// Why the output failed, beyond its form: a fix to the prompt will not help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// The model declined (a refusal sentence, OpenAI `message.refusal`, Anthropic `refusal`).
+    Refusal,
+    /// The provider blocked the output (Gemini `SAFETY`, OpenAI `content_filter`, …).
+    Filtered,
+    /// The output ran to the limit on a flood of whitespace or one repeated token.
+    Runaway,
+}
+
+impl Cause {
+    pub const ALL: [Cause; 3] = [Cause::Refusal, Cause::Filtered, Cause::Runaway];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Refusal => "refusal",
+            Cause::Filtered => "filtered",
+            Cause::Runaway => "runaway",
+        }
+    }
+}
+
+/// One defect found in a candidate, at its place in the raw text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DefectAt {
+    pub kind: Defect,
+    /// Byte offset into the raw text.
+    pub offset: usize,
+    /// 1-based line in the raw text.
+    pub line: usize,
+    /// 1-based column (in characters) in the raw text.
+    pub column: usize,
+    pub message: String,
+}
+
 /// Why nothing was accepted: kind, defect, place and an actionable message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Failure {
@@ -227,6 +391,12 @@ pub struct Failure {
     /// 1-based column (in characters) in the raw text.
     pub column: usize,
     pub message: String,
+    /// Why the output failed beyond its form (refusal, filtered, runaway), when known.
+    #[serde(default)]
+    pub cause: Option<Cause>,
+    /// Every defect found in the candidate, in text order; `defect` is the headline one.
+    #[serde(default)]
+    pub defects: Vec<DefectAt>,
 }
 
 /// What happened to one candidate that extraction looked at.
@@ -353,6 +523,8 @@ impl Outcome {
                 line: 1,
                 column: 1,
                 message: message.into(),
+                cause: None,
+                defects: Vec::new(),
             }),
             ..Outcome::default()
         }

@@ -113,6 +113,8 @@ impl Extraction<'_> {
             message: format!(
                 "the stop reason `{spelled}` says the output hit its length limit; raise the token limit or shrink the request"
             ),
+            cause: None,
+            defects: Vec::new(),
         }
     }
 
@@ -130,6 +132,8 @@ impl Extraction<'_> {
                 line: 1,
                 column: 1,
                 message,
+                cause: None,
+                defects: Vec::new(),
             });
             return;
         };
@@ -165,6 +169,16 @@ impl Extraction<'_> {
         }
         let (line, column) = line_col(self.text, rejection.offset);
         let (defect, message) = rejection.explain(self.text, self.max_depth);
+        let defects = defect
+            .map(|kind| DefectAt {
+                kind,
+                offset: rejection.offset,
+                line,
+                column,
+                message: message.clone(),
+            })
+            .into_iter()
+            .collect();
         outcome.failure = Some(Failure {
             kind: rejection.kind,
             defect,
@@ -172,6 +186,8 @@ impl Extraction<'_> {
             line,
             column,
             message,
+            cause: None,
+            defects,
         });
     }
 

@@ -142,8 +142,8 @@ fn describe_found(rest: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::scan::scan_value;
-    use crate::engine::scan::ScanEnd;
+    use crate::scan::scan_value;
+    use crate::scan::ScanEnd;
 
     fn defect_of(text: &str) -> Defect {
         match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
