@@ -235,7 +235,7 @@ fn navigate_filter_search_help_resize_and_quit() {
 
     // Filter: the seventh choice is `truncated`.
     tmux.keys(&["f"]);
-    tmux.wait_for("the filter menu", |s| s.contains("Filter by outcome"));
+    tmux.wait_for("the filter menu", |s| s.contains("┌ Filter "));
     tmux.keys(&["j", "j", "j", "j", "j", "j", "Enter"]);
     let screen = tmux.wait_for("the truncated filter", |s| s.contains("· truncated"));
     let rows: Vec<&str> = screen

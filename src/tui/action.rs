@@ -39,7 +39,10 @@ pub enum Command {
     NextFailure,
     PrevFailure,
     ToggleLenient,
+    /// The copy menu: value, raw text, lenient reading, path.
     Copy,
+    /// Keep the newest capture selected (`F`), or stop.
+    Follow,
     Edit,
     /// Save the selected capture as a fixture (a dialog first).
     Save,
@@ -138,6 +141,8 @@ pub enum Action {
     },
     /// A termination signal: leave cleanly.
     Terminate,
+    /// The syntax colours have loaded: draw again to show them.
+    SyntaxesLoaded,
 }
 
 /// Work for the event loop.

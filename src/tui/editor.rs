@@ -5,8 +5,13 @@ use std::process::Command;
 
 /// Editors that understand `+LINE` before the file name.
 const PLUS_LINE: &[&str] = &[
-    "vi", "vim", "nvim", "nano", "emacs", "micro", "kak", "joe", "ne",
+    "vi", "vim", "nvim", "view", "vis", "nano", "pico", "emacs", "emacsclient", "mg", "micro",
+    "kak", "joe", "jed", "ne", "mcedit", "gedit", "less", "more",
 ];
+/// Editors that take `--goto FILE:LINE`.
+const GOTO: &[&str] = &["code", "code-insiders", "codium", "cursor", "windsurf"];
+/// Editors that take `FILE:LINE`.
+const COLON_LINE: &[&str] = &["subl", "zed", "hx", "helix", "mate"];
 
 /// The command that opens `path` (at `line`, when the editor can): `$VISUAL`,
 /// else `$EDITOR`, else `vi`. The variable may hold arguments (`code -w`).
@@ -23,11 +28,43 @@ pub fn command(editor: Option<&str>, path: &Path, line: Option<usize>) -> Option
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or(program);
-    if let Some(line) = line.filter(|_| PLUS_LINE.contains(&name)) {
-        command.arg(format!("+{line}"));
+    match line {
+        Some(line) if PLUS_LINE.contains(&name) => {
+            command.arg(format!("+{line}"));
+            command.arg(path);
+        }
+        Some(line) if GOTO.contains(&name) => {
+            command.arg("--goto");
+            command.arg(with_line(path, line));
+        }
+        Some(line) if COLON_LINE.contains(&name) => {
+            command.arg(with_line(path, line));
+        }
+        _ => {
+            command.arg(path);
+        }
     }
-    command.arg(path);
     Some(command)
+}
+
+/// Whether the editor can be told which line to open at.
+pub fn knows_lines(editor: Option<&str>) -> bool {
+    let program = editor
+        .and_then(|e| e.split_whitespace().next())
+        .unwrap_or("vi");
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    [PLUS_LINE, GOTO, COLON_LINE]
+        .iter()
+        .any(|list| list.contains(&name))
+}
+
+fn with_line(path: &Path, line: usize) -> std::ffi::OsString {
+    let mut arg = path.as_os_str().to_os_string();
+    arg.push(format!(":{line}"));
+    arg
 }
 
 /// The editor the environment names.
@@ -62,8 +99,18 @@ mod tests {
         );
         assert_eq!(
             argv(&command(Some("code -w"), path, Some(12)).unwrap()),
-            ["code", "-w", "caps/a.jsonl"]
+            ["code", "-w", "--goto", "caps/a.jsonl:12"]
         );
+        assert_eq!(
+            argv(&command(Some("hx"), path, Some(3)).unwrap()),
+            ["hx", "caps/a.jsonl:3"]
+        );
+        assert_eq!(
+            argv(&command(Some("ed"), path, Some(3)).unwrap()),
+            ["ed", "caps/a.jsonl"]
+        );
+        assert!(knows_lines(None));
+        assert!(!knows_lines(Some("ed")));
         assert_eq!(
             argv(&command(Some("  "), path, None).unwrap()),
             ["vi", "caps/a.jsonl"]

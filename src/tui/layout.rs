@@ -75,7 +75,7 @@ pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
         let share = if area.width >= SIDE_BY_SIDE_WIDTH {
             25
         } else {
-            40
+            48
         };
         let list_width = (u32::from(area.width) * share / 100).clamp(24, 44) as u16;
         split_left(body, list_width)

@@ -20,6 +20,7 @@ use crate::fixture::{self, Fixture};
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
 use super::event::Event;
+use super::partial_line;
 
 /// Captures re-extracted per message: small enough for steady progress,
 /// large enough to keep the channel quiet.
@@ -67,18 +68,19 @@ impl Loader {
                 }
                 files
                     .par_iter()
-                    .for_each(|file| loader.load_file(file, &options));
+                    .for_each(|file| loader.load_file(file, &options, false));
             }
         });
     }
 
     /// Read these files again; a file that is gone takes its captures with it.
+    /// A log's unfinished last line waits for its newline (see [`partial_line`]).
     pub fn reload(&self, paths: Vec<PathBuf>, options: Options) {
         let loader = self.clone();
         thread::spawn(move || {
             paths
                 .par_iter()
-                .for_each(|path| loader.load_file(path, &options));
+                .for_each(|path| loader.load_file(path, &options, true));
         });
     }
 
@@ -151,9 +153,13 @@ impl Loader {
         });
     }
 
-    fn load_file(&self, path: &Path, options: &Options) {
+    fn load_file(&self, path: &Path, options: &Options, hold_partial: bool) {
         let captures = if path.exists() || path.is_symlink() {
-            capture::load_file(path, &self.root, &self.load)
+            let mut captures = capture::load_file(path, &self.root, &self.load);
+            if hold_partial {
+                partial_line::hold_back(path, &mut captures);
+            }
+            captures
                 .into_iter()
                 .map(|capture| Loaded {
                     outcome: extract(&capture, options),

@@ -5,7 +5,7 @@
 //! output is often one huge line; wrapping (rather than cutting) keeps all of
 //! it reachable.
 
-use super::doc::Doc;
+use super::doc::{Doc, Gutter};
 use super::sanitize::glyph;
 
 /// One screen row: a byte range of one logical line.
@@ -16,6 +16,9 @@ pub struct Row {
     pub end: usize,
     /// Whether this is the line's first row (the one that shows the gutter).
     pub first: bool,
+    /// Blank columns drawn before a continuation row, so a wrapped line of
+    /// indented JSON stays under its own indentation.
+    pub indent: usize,
 }
 
 /// A doc wrapped at one width.
@@ -33,12 +36,23 @@ impl Rows {
         let mut rows = Vec::with_capacity(doc.lines.len());
         for (index, line) in doc.lines.iter().enumerate() {
             let text = doc.text.get(line.start..line.end).unwrap_or("");
-            wrap_line(text, line.start, width, |start, end, first| {
+            // Lines without a gutter are built text (the decoded value, notes):
+            // they wrap between words and tokens and keep their indentation.
+            // Numbered raw text wraps as it is.
+            let hanging = matches!(line.gutter, Gutter::None);
+            let indent = if hanging { hanging_indent(text, width) } else { 0 };
+            let wrap = Wrap {
+                width,
+                indent,
+                anywhere: hanging,
+            };
+            wrap_line(text, line.start, wrap, |start, end, first| {
                 rows.push(Row {
                     line: index,
                     start,
                     end,
                     first,
+                    indent: if first { 0 } else { indent },
                 })
             });
         }
@@ -71,21 +85,47 @@ impl Rows {
     }
 }
 
+/// How one line wraps.
+#[derive(Debug, Clone, Copy)]
+struct Wrap {
+    width: usize,
+    /// Columns a continuation row starts with (and so has fewer for text).
+    indent: usize,
+    /// Break after any space, not only one in the second half of the row.
+    anywhere: bool,
+}
+
+/// The indentation of `text` as kept on its continuation rows: at most half the width.
+fn hanging_indent(text: &str, width: usize) -> usize {
+    let leading = text.len() - text.trim_start_matches(' ').len();
+    // Indented one step further than the line itself, as editors do.
+    let indent = if leading > 0 { leading + 2 } else { 0 };
+    if indent * 2 > width {
+        0
+    } else {
+        indent
+    }
+}
+
 /// Split one line (starting at byte `base`) into rows of at most `width`
-/// columns, breaking after a space when one is in the second half of the row
-/// so that words stay whole, and anywhere otherwise (long tokens, minified JSON).
-fn wrap_line(text: &str, base: usize, width: usize, mut emit: impl FnMut(usize, usize, bool)) {
+/// columns, breaking after a space so that words stay whole (in raw text only
+/// when the space is in the second half of the row), and anywhere otherwise
+/// (long tokens, minified JSON).
+fn wrap_line(text: &str, base: usize, wrap: Wrap, mut emit: impl FnMut(usize, usize, bool)) {
     let mut row_start = 0;
     let mut column = 0;
     let mut first = true;
-    // The byte just after the last space in this row, when it is past half the width.
+    let mut width = wrap.width;
+    // The byte just after the last space where this row may break.
     let mut after_space: Option<usize> = None;
+    let indent_end = text.len() - text.trim_start_matches(' ').len();
     for (offset, ch) in text.char_indices() {
         let mut glyph_width = width_at(ch, column);
         if column > 0 && column + glyph_width > width {
             let cut = after_space.filter(|&at| at > row_start).unwrap_or(offset);
             emit(base + row_start, base + cut, first);
             first = false;
+            width = wrap.width.saturating_sub(wrap.indent).max(1);
             row_start = cut;
             after_space = None;
             // Tab stops restart with the row: measure what moved down again.
@@ -95,7 +135,12 @@ fn wrap_line(text: &str, base: usize, width: usize, mut emit: impl FnMut(usize, 
             }
         }
         column += glyph_width;
-        if ch == ' ' && column * 2 > width {
+        let breakable = if wrap.anywhere {
+            offset >= indent_end
+        } else {
+            column * 2 > width
+        };
+        if ch == ' ' && breakable {
             after_space = Some(offset + 1);
         }
     }
@@ -122,7 +167,7 @@ fn columns(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::doc::{DocBuilder, Gutter, Paint};
+    use crate::tui::doc::{DocBuilder, Paint};
 
     fn doc(lines: &[&str]) -> Doc {
         let mut builder = DocBuilder::new();
@@ -168,6 +213,25 @@ mod tests {
             texts(&doc, &rows),
             ["the quick ", "brown fox", "abcdefghij", " klm"]
         );
+    }
+
+    #[test]
+    fn built_lines_break_between_words_and_keep_their_indentation() {
+        let doc = doc(&["  \"category\": \"feature-request\","]);
+        let rows = Rows::build(&doc, 20);
+        assert_eq!(texts(&doc, &rows), ["  \"category\": ", "\"feature-request\","]);
+        assert_eq!(rows.rows[1].indent, 4);
+        let numbered = {
+            let mut builder = DocBuilder::new();
+            builder.push("  ab cdefghij", Paint::Plain);
+            builder.end_line(Gutter::Number {
+                number: 1,
+                marked: false,
+            });
+            builder.finish("")
+        };
+        let rows = Rows::build(&numbered, 8);
+        assert_eq!(rows.rows[1].indent, 0, "raw text wraps as it is");
     }
 
     #[test]

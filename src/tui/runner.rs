@@ -50,6 +50,14 @@ pub fn run(
     let loader = Loader::new(settings.root.clone(), load, events.clone());
     let area = Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(settings, theme, options, area);
+    if theme.color {
+        // Syntax colours load off this thread; the first frames are drawn plain.
+        app.highlight.enabled = true;
+        let ready = events.clone();
+        super::highlight::warm(move || {
+            let _ = ready.send(Event::Action(Action::SyntaxesLoaded));
+        });
+    }
     let mut session = Session {
         guard: &mut guard,
         loader,

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use crate::tui::action::{Effect, EntryId, Saved};
-use crate::tui::detail::pretty;
 
 use super::save::summary;
 use super::{App, Overlay, SaveDialog, SaveScope};
@@ -44,40 +43,28 @@ pub fn reextract(app: &mut App, ids: Vec<EntryId>) -> Vec<Effect> {
     }]
 }
 
-pub fn copy(app: &mut App) -> Vec<Effect> {
-    let Some(entry) = app.selected_entry() else {
-        app.warn("nothing to copy: the list is empty");
-        return Vec::new();
-    };
-    match entry.outcome.value.as_ref().filter(|_| entry.outcome.ok()) {
-        None => {
-            app.warn("nothing to copy: this capture has no decoded value");
-            Vec::new()
-        }
-        Some(value) => {
-            let text = pretty(value);
-            app.say(format!(
-                "copied the decoded value ({} bytes) with OSC 52; the terminal must allow clipboard access",
-                text.len()
-            ));
-            vec![Effect::Copy(text)]
-        }
-    }
-}
-
 pub fn edit(app: &mut App) -> Vec<Effect> {
     let Some(entry) = app.selected_entry() else {
         app.warn("nothing to open: the list is empty");
         return Vec::new();
     };
-    vec![Effect::Edit {
-        path: entry.capture.path.clone(),
-        line: entry.capture.line,
-    }]
+    let path = entry.capture.path.clone();
+    let line = entry.capture.line;
+    if let Some(line) = line {
+        let editor = crate::tui::editor::from_env();
+        if !crate::tui::editor::knows_lines(editor.as_deref()) {
+            app.say(format!(
+                "the capture is on line {line}; {} is not known to take a line, so it opens at the top",
+                editor.unwrap_or_default()
+            ));
+        }
+    }
+    vec![Effect::Edit { path, line }]
 }
 
 /// `s` (one) or `S` (all): open the save dialog.
 pub fn open_save(app: &mut App, all: bool) {
+    forget_deleted_fixtures(app);
     let dialog = if all {
         SaveDialog::all(app)
     } else {
@@ -87,17 +74,37 @@ pub fn open_save(app: &mut App, all: bool) {
         }
     };
     match dialog {
-        Ok(dialog) => app.overlay = Overlay::Save(dialog),
+        Ok(mut dialog) => {
+            dialog.refresh(&app.settings.fixtures);
+            app.overlay = Overlay::Save(dialog);
+        }
         Err(message) => app.warn(message),
+    }
+}
+
+/// A fixture deleted since it was saved (or found) is not a fixture any more.
+fn forget_deleted_fixtures(app: &mut App) {
+    let deleted: Vec<EntryId> = app
+        .entries
+        .iter()
+        .filter(|entry| entry.saved.as_ref().is_some_and(|path| !path.exists()))
+        .map(|entry| entry.id)
+        .collect();
+    for id in deleted {
+        app.entries.forget_saved(id);
     }
 }
 
 /// Enter in the save dialog.
 pub fn save(app: &mut App, mut dialog: SaveDialog) -> Vec<Effect> {
-    if matches!(dialog.scope, SaveScope::One(_)) && dialog.name.trim().is_empty() {
-        dialog.error = Some("type a name for the fixture".to_string());
-        app.overlay = Overlay::Save(dialog);
-        return Vec::new();
+    if matches!(dialog.scope, SaveScope::One(_)) {
+        dialog.refresh(&app.settings.fixtures);
+        if let Some(Err(problem)) = &dialog.planned {
+            // Said in the dialog, before anything is attempted.
+            dialog.error = Some(problem.clone());
+            app.overlay = Overlay::Save(dialog);
+            return Vec::new();
+        }
     }
     match dialog.fixtures(app) {
         Err(message) => {
@@ -134,7 +141,10 @@ pub fn save_done(app: &mut App, results: Vec<(EntryId, Saved)>) {
     let pending = app.pending_save.take();
     match (pending, results.as_slice()) {
         (Some(mut dialog), [(_, Saved::Failed(message))]) => {
+            // The dialog says what went wrong; "saving…" is over.
+            app.notice = None;
             dialog.error = Some(message.clone());
+            dialog.refresh(&app.settings.fixtures);
             app.overlay = Overlay::Save(dialog);
         }
         _ if error => app.warn(text),

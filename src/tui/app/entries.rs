@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use crate::capture::Capture;
 use crate::engine::Outcome;
@@ -29,6 +30,8 @@ pub struct Entry {
     pub changed: bool,
     /// Its file is gone; it leaves the list with the next change.
     pub gone: bool,
+    /// Its file's modification time when it was read (`t` sorts by it, `F` follows it).
+    pub modified: Option<SystemTime>,
     /// The file part of the source and the line: `log.jsonl:2` sorts before `log.jsonl:10`.
     sort_key: (String, usize),
 }
@@ -47,6 +50,8 @@ pub struct Entries {
     /// The whole folder's mix, and the mix under the filter.
     pub tally_all: Tally,
     pub tally_view: Tally,
+    /// The folder every source starts with (`runs/2026-11/`), shown once over the list.
+    pub folder: String,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
@@ -110,9 +115,12 @@ impl Entries {
             self.rebuild_index();
         }
         let mut ids = Vec::with_capacity(loaded.len());
-        if !loaded.is_empty() {
+        let modified = if loaded.is_empty() {
+            None
+        } else {
             self.per_path.insert(path.to_path_buf(), loaded.len());
-        }
+            std::fs::metadata(path).and_then(|m| m.modified()).ok()
+        };
         for Loaded { capture, outcome } in loaded {
             let previous = old.remove(&capture.source);
             let same_text = previous
@@ -130,7 +138,7 @@ impl Entries {
                     (self.next_id, None, mark_changes)
                 }
             };
-            let matched = query.is_some_and(|q| matches(q, &capture));
+            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
             let sort_key = sort_key(&capture);
             let saved = saved.or_else(|| self.fixture_of(&capture));
             self.index.insert(id, self.all.len());
@@ -142,6 +150,7 @@ impl Entries {
                 matched,
                 changed,
                 gone: false,
+                modified,
                 sort_key,
             });
             ids.push(id);
@@ -211,6 +220,14 @@ impl Entries {
         }
     }
 
+    /// Drop an entry's saved mark (its fixture file was deleted).
+    pub fn forget_saved(&mut self, id: EntryId) {
+        let path = self.get_mut(id).and_then(|entry| entry.saved.take());
+        if let Some(path) = path {
+            self.fixtures.retain(|_, fixture| *fixture != path);
+        }
+    }
+
     fn fixture_of(&self, capture: &Capture) -> Option<PathBuf> {
         if self.fixtures.is_empty() {
             return None;
@@ -230,7 +247,7 @@ impl Entries {
     pub fn mark_matches(&mut self, query: Option<&Query>) -> usize {
         let mut count = 0;
         for entry in &mut self.all {
-            entry.matched = query.is_some_and(|q| matches(q, &entry.capture));
+            entry.matched = query.is_some_and(|q| matches(q, &entry.capture, &entry.outcome));
             count += usize::from(entry.matched);
         }
         self.dirty = true;
@@ -258,14 +275,17 @@ impl Entries {
         let mut view: Vec<usize> = (0..self.all.len())
             .filter(|&i| self.filter.matches(&self.all[i].outcome))
             .collect();
-        if self.sort == Sort::Outcome {
+        match self.sort {
+            Sort::Source => {}
             // Stable: ties keep source order.
-            view.sort_by_key(|&i| outcome_rank(&self.all[i].outcome));
+            Sort::Outcome => view.sort_by_key(|&i| outcome_rank(&self.all[i].outcome)),
+            Sort::Modified => view.sort_by(|&a, &b| self.all[b].age().cmp(&self.all[a].age())),
         }
         self.tally_all = Tally::default();
         for entry in &self.all {
             self.tally_all.add(&entry.outcome);
         }
+        self.folder = common_folder(self.all.iter().map(|e| e.capture.source.as_str()));
         self.tally_view = Tally::default();
         for &i in &view {
             self.tally_view.add(&self.all[i].outcome);
@@ -281,6 +301,39 @@ impl Entries {
             .map(|(i, entry)| (entry.id, i))
             .collect();
     }
+}
+
+impl Entry {
+    /// How new the capture is: its file's modification time, then its line
+    /// (a log's later lines are newer).
+    pub fn age(&self) -> (Option<SystemTime>, usize) {
+        (self.modified, self.sort_key.1)
+    }
+}
+
+impl Entries {
+    /// The list position of the newest capture in the view (what `F` follows).
+    pub fn newest(&self) -> Option<usize> {
+        (0..self.view.len()).max_by_key(|&position| self.all[self.view[position]].age())
+    }
+}
+
+/// The longest folder prefix (ending in `/`) that every source shares.
+fn common_folder<'a>(mut sources: impl Iterator<Item = &'a str>) -> String {
+    let Some(first) = sources.next() else {
+        return String::new();
+    };
+    let mut common = first.rfind('/').map_or("", |at| &first[..=at]);
+    for source in sources {
+        while !common.is_empty() && !source.starts_with(common) {
+            let shorter = &common[..common.len() - 1];
+            common = shorter.rfind('/').map_or("", |at| &shorter[..=at]);
+        }
+        if common.is_empty() {
+            break;
+        }
+    }
+    common.to_string()
 }
 
 /// A fixture's input, hashed: enough to recognise a capture that is a fixture already.
@@ -301,9 +354,39 @@ fn sort_key(capture: &Capture) -> (String, usize) {
     (file.to_string(), line)
 }
 
-/// Whether a search query matches a capture's source or raw text.
-pub fn matches(query: &Query, capture: &Capture) -> bool {
-    query.is_in(&capture.source) || capture.text.as_deref().is_ok_and(|text| query.is_in(text))
+/// Whether a search query matches a capture's source, raw text or decoded value
+/// (whose strings may differ from the raw text by their escapes: `\u00e9` is `é`).
+pub fn matches(query: &Query, capture: &Capture, outcome: &Outcome) -> bool {
+    query.is_in(&capture.source)
+        || capture.text.as_deref().is_ok_and(|text| query.is_in(text))
+        || outcome
+            .value
+            .as_ref()
+            .is_some_and(|value| value_matches(query, value))
+}
+
+/// Whether a key, string, or number of the value holds the query. Iterative:
+/// a deeply nested value cannot overflow the stack.
+fn value_matches(query: &Query, value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) if query.is_in(text) => return true,
+            Value::Number(number) if query.is_in(&number.to_string()) => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                for (key, item) in map {
+                    if query.is_in(key) {
+                        return true;
+                    }
+                    stack.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -420,5 +503,25 @@ mod tests {
         assert_eq!(entries.mark_matches(Query::new("alp").as_ref()), 1);
         assert_eq!(entries.mark_matches(Query::new("TEXT").as_ref()), 0);
         assert_eq!(entries.mark_matches(Query::new("text").as_ref()), 2);
+    }
+
+    #[test]
+    fn the_common_folder_ends_at_a_slash() {
+        let folder = |list: &[&str]| common_folder(list.iter().copied());
+        assert_eq!(folder(&["runs/a/x.txt", "runs/a/y/z.txt"]), "runs/a/");
+        assert_eq!(folder(&["runs/ab.txt", "runs/ac.txt"]), "runs/");
+        assert_eq!(folder(&["runs/a.txt", "other.txt"]), "");
+        assert_eq!(folder(&["a.jsonl:1"]), "");
+        assert_eq!(folder(&[]), "");
+    }
+
+    #[test]
+    fn search_finds_decoded_values_whose_raw_text_is_escaped() {
+        let raw = r#"{"city": "Caf\u00e9 M\u00fcller"}"#;
+        let capture = Capture::from_text("a.txt", raw);
+        let outcome = crate::engine::extract(raw, &crate::engine::Options::default());
+        assert!(matches(&Query::new("café").unwrap(), &capture, &outcome));
+        assert!(matches(&Query::new("müller").unwrap(), &capture, &outcome));
+        assert!(!matches(&Query::new("zürich").unwrap(), &capture, &outcome));
     }
 }

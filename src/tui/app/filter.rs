@@ -1,6 +1,6 @@
 //! Which captures the list shows, in which order, and the layer mix.
 
-use crate::engine::{FailureKind, Layer, Outcome};
+use crate::engine::{Cause, Defect, FailureKind, Layer, Outcome, WarningKind};
 
 /// A filter by outcome (`f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -12,15 +12,44 @@ pub enum Filter {
     Failure(FailureKind),
     Repaired,
     Warned,
+    /// Failures whose candidate has this defect (headline or not).
+    Defect(Defect),
+    /// Captures with this warning.
+    Warning(WarningKind),
+    /// Failures with this cause (refusal, filtered, runaway).
+    Cause(Cause),
 }
 
 impl Filter {
-    /// Every choice, in the order the menu lists them.
+    /// The fixed choices, in the order the menu lists them.
     pub fn choices() -> Vec<Filter> {
         let mut choices = vec![Filter::All, Filter::Failures];
         choices.extend(Layer::ALL.map(Filter::Layer));
         choices.extend(FailureKind::ALL.map(Filter::Failure));
         choices.extend([Filter::Repaired, Filter::Warned]);
+        choices
+    }
+
+    /// The menu: the fixed choices, then each cause, defect and warning that
+    /// some capture has (dozens of kinds exist; a menu of zeros helps no one).
+    pub fn menu<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> Vec<Filter> {
+        let mut causes = Vec::new();
+        let mut defects = Vec::new();
+        let mut warnings = Vec::new();
+        for outcome in outcomes {
+            if let Some(failure) = &outcome.failure {
+                causes.extend(failure.cause);
+                defects.extend(failure.defect);
+                defects.extend(failure.defects.iter().map(|d| d.kind));
+            }
+            warnings.extend(outcome.warnings.iter().map(|w| w.kind));
+        }
+        let mut choices = Filter::choices();
+        choices.extend(Cause::ALL.into_iter().filter(|c| causes.contains(c)).map(Filter::Cause));
+        choices.extend(Defect::ALL.into_iter().filter(|d| defects.contains(d)).map(Filter::Defect));
+        warnings.sort();
+        warnings.dedup();
+        choices.extend(warnings.into_iter().map(Filter::Warning));
         choices
     }
 
@@ -32,6 +61,19 @@ impl Filter {
             Filter::Failure(kind) => kind.as_str(),
             Filter::Repaired => "with repairs",
             Filter::Warned => "with warnings",
+            Filter::Defect(defect) => defect.as_str(),
+            Filter::Warning(warning) => warning.as_str(),
+            Filter::Cause(cause) => cause.as_str(),
+        }
+    }
+
+    /// What the menu groups a choice under: "defect", "warning", "cause", or nothing.
+    pub fn group(self) -> Option<&'static str> {
+        match self {
+            Filter::Defect(_) => Some("defect"),
+            Filter::Warning(_) => Some("warning"),
+            Filter::Cause(_) => Some("cause"),
+            _ => None,
         }
     }
 
@@ -43,6 +85,11 @@ impl Filter {
             Filter::Failure(kind) => outcome.failure.as_ref().map(|f| f.kind) == Some(kind),
             Filter::Repaired => !outcome.repairs.is_empty(),
             Filter::Warned => !outcome.warnings.is_empty(),
+            Filter::Defect(defect) => outcome.failure.as_ref().is_some_and(|f| {
+                f.defect == Some(defect) || f.defects.iter().any(|d| d.kind == defect)
+            }),
+            Filter::Warning(kind) => outcome.warnings.iter().any(|w| w.kind == kind),
+            Filter::Cause(cause) => outcome.failure.as_ref().and_then(|f| f.cause) == Some(cause),
         }
     }
 }
@@ -54,6 +101,8 @@ pub enum Sort {
     Source,
     /// Failures first (most specific kind first), then layers, each by source.
     Outcome,
+    /// Newest file first (by modification time), then by source.
+    Modified,
 }
 
 impl Sort {
@@ -61,13 +110,16 @@ impl Sort {
         match self {
             Sort::Source => "by source",
             Sort::Outcome => "by outcome",
+            Sort::Modified => "newest first",
         }
     }
 
+    /// The next order for `t`: source, outcome, modification time, source again.
     pub fn toggled(self) -> Sort {
         match self {
             Sort::Source => Sort::Outcome,
-            Sort::Outcome => Sort::Source,
+            Sort::Outcome => Sort::Modified,
+            Sort::Modified => Sort::Source,
         }
     }
 }
@@ -149,6 +201,27 @@ mod tests {
         assert!(Filter::Failure(FailureKind::Unreadable).matches(&bad));
         assert!(!Filter::Failures.matches(&fenced));
         assert_eq!(Filter::choices().len(), 13);
+    }
+
+    #[test]
+    fn the_menu_offers_only_defects_warnings_and_causes_that_occur() {
+        let text = "Sure! {\"a\": 1,}";
+        let bad = crate::engine::extract(text, &crate::engine::Options::default());
+        let defect = bad.failure.as_ref().and_then(|f| f.defect).expect("a defect");
+        let mut warned = ok(Layer::Scanned);
+        warned.warnings.push(crate::engine::Warning {
+            kind: WarningKind::TrailingProse,
+            offset: None,
+            message: String::new(),
+        });
+        let menu = Filter::menu([&bad, &warned].into_iter());
+        assert!(menu.contains(&Filter::Defect(defect)));
+        assert!(menu.contains(&Filter::Warning(WarningKind::TrailingProse)));
+        assert!(!menu.contains(&Filter::Warning(WarningKind::ThinkBlock)));
+        assert!(!menu.iter().any(|f| matches!(f, Filter::Cause(_))));
+        assert!(Filter::Defect(defect).matches(&bad));
+        assert!(!Filter::Defect(defect).matches(&warned));
+        assert!(Filter::Warning(WarningKind::TrailingProse).matches(&warned));
     }
 
     #[test]

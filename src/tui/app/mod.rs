@@ -2,6 +2,7 @@
 //! rendering reads it.
 
 mod act;
+mod copy;
 mod detail;
 mod entries;
 mod filter;
@@ -23,6 +24,7 @@ use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
 
+pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use detail::{Detail, PaneState};
 pub use entries::{input_hash, Entries, Entry};
 pub use filter::{Filter, Sort, Tally};
@@ -62,10 +64,17 @@ pub enum Overlay {
     Filter {
         cursor: usize,
     },
+    /// The search prompt; matches are marked as the user types, and Esc
+    /// brings back the search that was there before.
     Search {
         text: String,
+        previous: Option<Query>,
     },
     Save(SaveDialog),
+    /// What `y` can copy.
+    Copy {
+        cursor: usize,
+    },
 }
 
 /// A message in the footer until the next key.
@@ -130,6 +139,10 @@ pub struct App {
     pub watch: WatchState,
     /// Until the user moves, the first row stays selected while results arrive in any order.
     pub follow_top: bool,
+    /// `F`: keep the newest capture selected as captures arrive.
+    pub follow_newest: bool,
+    /// Syntax colours of the Raw pane, parsed as far as it has been shown.
+    pub highlight: super::highlight::Highlight,
     pub quit: bool,
 }
 
@@ -159,6 +172,8 @@ impl App {
             watch: WatchState::new(watching),
             saved_paths: Vec::new(),
             follow_top: true,
+            follow_newest: false,
+            highlight: Default::default(),
             quit: false,
         }
     }
@@ -168,7 +183,7 @@ impl App {
         match self.overlay {
             Overlay::None => Mode::Normal,
             Overlay::Help { .. } => Mode::Help,
-            Overlay::Filter { .. } => Mode::Menu,
+            Overlay::Filter { .. } | Overlay::Copy { .. } => Mode::Menu,
             Overlay::Search { .. } | Overlay::Save(_) => Mode::Prompt,
         }
     }
@@ -222,6 +237,12 @@ impl App {
             self.selected = None;
             self.cursor = 0;
         }
+        if self.follow_newest {
+            if let Some(newest) = self.entries.newest() {
+                self.selected = None;
+                self.cursor = newest;
+            }
+        }
         if let Some(position) = self.selected.and_then(|id| self.entries.position(id)) {
             self.cursor = position;
         } else {
@@ -255,6 +276,12 @@ impl App {
         }
         if let Some(detail) = &mut self.detail {
             detail.fit(self.area, self.zoom, self.pane);
+            // Colour the raw text down to a page past what is on screen.
+            let raw = detail.pane(PaneId::Raw);
+            let bottom = (raw.scroll + raw.height * 2).min(raw.rows.rows.len());
+            let upto = raw.rows.rows.get(bottom.saturating_sub(1)).map_or(0, |row| row.line + 1);
+            self.highlight
+                .extend(detail.entry, &raw.doc.text, &raw.doc.lines, upto);
         }
         // Looking at a changed capture is what clears its mark.
         if let Some(id) = self.selected {

@@ -80,7 +80,8 @@ impl App {
     pub(super) fn next_failure(&mut self, forward: bool) {
         match self.select_next(forward, |entry| !entry.outcome.ok()) {
             None => self.say("no failing capture in the list"),
-            Some(true) => self.say("wrapped around to the first failure"),
+            Some(true) if forward => self.say("wrapped around to the first failure"),
+            Some(true) => self.say("wrapped around to the last failure"),
             Some(false) => {}
         }
     }
@@ -96,7 +97,8 @@ impl App {
                 "no capture in the list matches \"{}\"",
                 query.as_str()
             )),
-            Some(true) => self.say("search wrapped around"),
+            Some(true) if forward => self.say("search wrapped around to the first match"),
+            Some(true) => self.say("search wrapped around to the last match"),
             Some(false) => {}
         }
     }

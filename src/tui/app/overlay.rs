@@ -1,5 +1,5 @@
-//! Keys while an overlay is open: help, the filter menu, the search prompt
-//! and the save dialog.
+//! Keys while an overlay is open: help, the filter menu, the search prompt,
+//! the copy menu and the save dialog.
 
 use crate::tui::action::{Command, Edit, Effect};
 use crate::tui::help;
@@ -8,7 +8,8 @@ use crate::tui::search::Query;
 
 use super::filter::Filter;
 use super::navigate::moved;
-use super::{act, App, Overlay, SaveScope};
+use super::copy::CopyChoice;
+use super::{act, copy, App, Overlay, SaveScope};
 
 pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
     match app.overlay.clone() {
@@ -22,7 +23,7 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
             }
         },
         Overlay::Filter { cursor } => {
-            let choices = Filter::choices();
+            let choices = Filter::menu(app.entries.iter().map(|e| &*e.outcome));
             match command {
                 Command::Back => app.overlay = Overlay::None,
                 Command::Confirm => {
@@ -44,13 +45,25 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
                 }
             }
         }
-        Overlay::Search { text } => match command {
-            Command::Back => app.overlay = Overlay::None,
+        Overlay::Search { text, previous } => match command {
+            Command::Back => {
+                app.overlay = Overlay::None;
+                mark(app, previous);
+            }
             Command::Confirm => {
                 app.overlay = Overlay::None;
                 search(app, &text);
             }
             _ => {}
+        },
+        Overlay::Copy { cursor } => match command {
+            Command::Back => app.overlay = Overlay::None,
+            Command::Confirm => return copy::copy(app, cursor),
+            movement => {
+                let last = CopyChoice::ALL.len() - 1;
+                let cursor = moved(movement, cursor, last, CopyChoice::ALL.len());
+                app.overlay = Overlay::Copy { cursor };
+            }
         },
         Overlay::Save(mut dialog) => match command {
             Command::Back => app.overlay = Overlay::None,
@@ -68,7 +81,7 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
 /// Typing in the search prompt or the save dialog's name.
 pub fn edit(app: &mut App, edit: Edit) {
     let text = match &mut app.overlay {
-        Overlay::Search { text } => text,
+        Overlay::Search { text, .. } => text,
         Overlay::Save(dialog) if matches!(dialog.scope, SaveScope::One(_)) => &mut dialog.name,
         _ => return,
     };
@@ -78,6 +91,23 @@ pub fn edit(app: &mut App, edit: Edit) {
             text.pop();
         }
         Edit::Clear => text.clear(),
+    }
+    match app.overlay.clone() {
+        // Incremental: the list and the panes mark matches as the query grows.
+        Overlay::Search { text, .. } => mark(app, Query::new(&text)),
+        Overlay::Save(mut dialog) => {
+            dialog.refresh(&app.settings.fixtures);
+            app.overlay = Overlay::Save(dialog);
+        }
+        _ => {}
+    }
+}
+
+/// Mark the captures a query matches, without moving or saying anything.
+fn mark(app: &mut App, query: Option<Query>) {
+    if app.query != query {
+        app.query = query;
+        app.entries.mark_matches(app.query.as_ref());
     }
 }
 
@@ -92,6 +122,9 @@ fn search(app: &mut App, text: &str) {
     app.query = Query::new(text);
     let count = app.entries.mark_matches(app.query.as_ref());
     app.settle();
+    if app.follow_newest && count > 0 {
+        app.follow_newest = false;
+    }
     match app.query.clone() {
         None => app.say("search cleared"),
         Some(query) if count == 0 => app.warn(format!("no capture matches \"{}\"", query.as_str())),

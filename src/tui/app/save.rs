@@ -35,9 +35,10 @@ impl Expect {
     pub fn label(&self, outcome: &Outcome) -> String {
         match self {
             Expect::Current => format!("the outcome as it is now: {}", outcome.badge()),
-            Expect::OkWith { .. } => {
-                "known gap: should be ok, with the lenient reading's value".to_string()
-            }
+            Expect::OkWith { layer, .. } => format!(
+                "known gap: should be ok ({}), with the lenient reading's value",
+                layer.as_str()
+            ),
             Expect::FailAs(kind) => format!("known gap: should fail as {}", kind.as_str()),
         }
     }
@@ -53,6 +54,9 @@ pub struct SaveDialog {
     pub choice: usize,
     /// Why the last attempt failed, shown in the dialog.
     pub error: Option<String>,
+    /// Where the fixture will be written as the name stands (a taken name
+    /// gets a suffix), or why that name cannot be used. One capture only.
+    pub planned: Option<Result<PathBuf, String>>,
 }
 
 impl SaveDialog {
@@ -64,13 +68,24 @@ impl SaveDialog {
                 entry.capture.source, unreadable.message
             ));
         }
+        let raw = entry.capture.text.as_deref().unwrap_or("");
         Ok(SaveDialog {
             scope: SaveScope::One(entry.id),
             name: fixture::suggest_name(&entry.capture.source),
-            choices: choices(&entry.outcome),
+            choices: choices(&entry.outcome, raw),
             choice: 0,
             error: None,
+            planned: None,
         })
+    }
+
+    /// Work out again where the fixture would go (after the name changed).
+    pub fn refresh(&mut self, dir: &std::path::Path) {
+        if matches!(self.scope, SaveScope::One(_)) {
+            self.planned = Some(
+                fixture::planned_path(dir, self.name.trim()).map_err(|error| error.to_string()),
+            );
+        }
     }
 
     /// The dialog for every readable capture in the list.
@@ -89,6 +104,7 @@ impl SaveDialog {
             choices: vec![Expect::Current],
             choice: 0,
             error: None,
+            planned: None,
         })
     }
 
@@ -126,13 +142,13 @@ impl SaveDialog {
 }
 
 /// The expectations a user can pick for this outcome: as it is, and the gaps that make sense.
-fn choices(outcome: &Outcome) -> Vec<Expect> {
+fn choices(outcome: &Outcome, raw: &str) -> Vec<Expect> {
     let mut choices = vec![Expect::Current];
     if !outcome.ok() {
         if let Some(reading) = &outcome.lenient {
             if let Some(value) = &reading.value {
                 choices.push(Expect::OkWith {
-                    layer: candidate_layer(outcome, reading.span),
+                    layer: candidate_layer(outcome, reading.span, raw),
                     value: value.clone(),
                 });
             }
@@ -151,16 +167,25 @@ fn choices(outcome: &Outcome) -> Vec<Expect> {
     choices
 }
 
-/// The layer the lenient reading's candidate was found in (what the engine
-/// would report if it learnt to accept it).
-fn candidate_layer(outcome: &Outcome, span: (usize, usize)) -> Layer {
+/// The layer the lenient reading's candidate was found in: what the engine
+/// would report if it learnt to accept it. Layers are tried cheapest first,
+/// so the first rejected candidate (in trace order) that holds the reading
+/// wins: a fence holding it beats the scan that found the same braces inside
+/// the fence. The direct layer holds it only when the reading is the whole text.
+fn candidate_layer(outcome: &Outcome, span: (usize, usize), raw: &str) -> Layer {
+    let whole_text = raw.get(..span.0).is_some_and(|before| before.trim().is_empty())
+        && raw.get(span.1..).is_some_and(|after| after.trim().is_empty());
     outcome
         .trace
         .iter()
         .find(|attempt| {
-            attempt.span == span
-                && attempt.layer != Layer::Lenient
-                && matches!(attempt.verdict, Verdict::Rejected { .. })
+            let holds = attempt.span.0 <= span.0 && span.1 <= attempt.span.1;
+            let fits = match attempt.layer {
+                Layer::Lenient => false,
+                Layer::Direct => whole_text,
+                Layer::Fenced | Layer::Scanned => holds,
+            };
+            fits && matches!(attempt.verdict, Verdict::Rejected { .. })
         })
         .map_or(Layer::Scanned, |attempt| attempt.layer)
 }
@@ -179,6 +204,27 @@ fn known_gap(made: Fixture, expect: &Expect, outcome: &Outcome) -> Fixture {
         outcome.badge()
     );
     made.into_known_gap(expectation, Some(note))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer_of(raw: &str) -> Option<Layer> {
+        let outcome = crate::engine::extract(raw, &crate::engine::Options::default());
+        choices(&outcome, raw).into_iter().find_map(|choice| match choice {
+            Expect::OkWith { layer, .. } => Some(layer),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_known_gap_expects_the_layer_the_lenient_candidate_came_from() {
+        let fenced = "Invoice:\n```json\n{\"total\": 12, \"items\": [1, 2,],}\n```\nDone.";
+        assert_eq!(layer_of(fenced), Some(Layer::Fenced));
+        assert_eq!(layer_of("{\"a\": 1,}"), Some(Layer::Direct));
+        assert_eq!(layer_of("Here: {\"a\": 1,} ok"), Some(Layer::Scanned));
+    }
 }
 
 /// The footer's words for a finished save.

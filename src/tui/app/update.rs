@@ -120,6 +120,7 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
             app.quit = true;
             Vec::new()
         }
+        Action::SyntaxesLoaded => Vec::new(),
         Action::FileLoaded { .. }
         | Action::Extracted { .. }
         | Action::Discovered { .. }
@@ -129,6 +130,11 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
+    if app.follow_newest && moves_selection(app, command) {
+        // Choosing a capture by hand is what ends following.
+        app.follow_newest = false;
+        app.say("stopped following the newest capture (F follows again)");
+    }
     match command {
         Command::Down
         | Command::Up
@@ -159,12 +165,13 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Search => {
             app.overlay = Overlay::Search {
                 text: String::new(),
+                previous: app.query.clone(),
             }
         }
         Command::SearchNext => app.next_match(true),
         Command::SearchPrev => app.next_match(false),
         Command::Filter => {
-            let current = Filter::choices()
+            let current = Filter::menu(app.entries.iter().map(|e| &*e.outcome))
                 .iter()
                 .position(|&f| f == app.entries.filter)
                 .unwrap_or(0);
@@ -178,7 +185,21 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::NextFailure => app.next_failure(true),
         Command::PrevFailure => app.next_failure(false),
         Command::ToggleLenient => return act::toggle_lenient(app),
-        Command::Copy => return act::copy(app),
+        Command::Copy => {
+            // An accepted value is what is usually wanted; otherwise the raw text.
+            let ok = app.selected_entry().is_some_and(|e| e.outcome.ok());
+            app.overlay = Overlay::Copy {
+                cursor: usize::from(!ok),
+            };
+        }
+        Command::Follow => {
+            app.follow_newest = !app.follow_newest;
+            if app.follow_newest {
+                app.say("following the newest capture (F or a move stops)");
+            } else {
+                app.say("stopped following");
+            }
+        }
         Command::Edit => return act::edit(app),
         Command::ToggleWatch => return watch::toggle(app),
         Command::PauseWatch => return watch::pause(app),
@@ -188,6 +209,25 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
     }
     Vec::new()
+}
+
+/// Whether a command picks another capture.
+fn moves_selection(app: &App, command: Command) -> bool {
+    match command {
+        Command::Down
+        | Command::Up
+        | Command::Top
+        | Command::Bottom
+        | Command::PageDown
+        | Command::PageUp
+        | Command::HalfDown
+        | Command::HalfUp => app.focus == Focus::List,
+        Command::NextFailure
+        | Command::PrevFailure
+        | Command::SearchNext
+        | Command::SearchPrev => true,
+        _ => false,
+    }
 }
 
 fn cycle_focus(app: &mut App, forward: bool) {

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Clear, Widget};
 use crate::tui::app::{App, Filter, SaveDialog, SaveScope};
 use crate::tui::layout::centered;
 use crate::tui::sanitize::printable;
+use crate::tui::ui::fit::fit;
 
 pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
@@ -25,6 +26,24 @@ pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
                 Span::styled(printable(&dialog.name), theme.strong()),
                 Span::styled("▏", theme.key_hint()),
             ]));
+            match &dialog.planned {
+                Some(Ok(path)) => lines.push(Line::from(vec![
+                    label(" file     "),
+                    Span::raw(printable(&path.display().to_string())),
+                    Span::styled(
+                        if path.file_stem().and_then(|s| s.to_str()) == Some(dialog.name.trim()) {
+                            ""
+                        } else {
+                            "  (the name is taken: a number is added)"
+                        },
+                        theme.paint(crate::tui::doc::Paint::Literal),
+                    ),
+                ])),
+                Some(Err(problem)) if dialog.error.is_none() => {
+                    lines.push(Line::styled(format!(" {}", printable(problem)), theme.error()))
+                }
+                _ => {}
+            }
             if let Some(existing) = entry.and_then(|e| e.saved.as_ref()) {
                 lines.push(Line::styled(
                     format!(
@@ -40,9 +59,16 @@ pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
                 Filter::All => String::new(),
                 filter => format!(" (filter: {})", filter.label()),
             };
+            let shown = app.entries.view.len();
+            let skipped = shown - ids.len().min(shown);
+            let why = if skipped > 0 {
+                format!(" ({skipped} unreadable: nothing to keep)")
+            } else {
+                String::new()
+            };
             lines.push(Line::from(vec![
                 label(" captures "),
-                Span::raw(format!("{} in the list{filter}", ids.len())),
+                Span::raw(format!("{} of {shown} in the list{filter}{why}", ids.len())),
             ]));
             lines.push(Line::from(vec![
                 label(" names    "),
@@ -53,7 +79,7 @@ pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(vec![
         label(" folder   "),
         Span::raw(format!(
-            "{} (a taken name gets a -2 suffix; nothing is overwritten)",
+            "{} (nothing is overwritten)",
             app.settings.fixtures.display()
         )),
     ]));
@@ -104,12 +130,13 @@ pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(outer);
     Clear.render(outer, buf);
     block.render(outer, buf);
+    let width = usize::from(inner.width);
     for (offset, line) in lines
         .into_iter()
         .take(usize::from(inner.height))
         .enumerate()
     {
-        line.render(
+        fit(line, width).render(
             Rect::new(inner.x, inner.y + offset as u16, inner.width, 1),
             buf,
         );

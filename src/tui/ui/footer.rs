@@ -5,35 +5,44 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
+use crate::tui::action::Command;
 use crate::tui::app::{App, Filter, Overlay, Tally};
-use crate::tui::keys::hints;
+use crate::tui::keys::{hints, keys_label};
+use crate::tui::ui::fit::fit;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if area.height == 0 {
         return;
     }
     let top = Rect::new(area.x, area.y, area.width, 1);
+    let width = usize::from(area.width);
     if area.height == 1 {
         // One line: what the user is typing or was told, else the mix.
         let line = prompt_or_notice(app).unwrap_or_else(|| mix(app));
-        line.render(top, buf);
+        fit(line, width).render(top, buf);
         return;
     }
-    prompt_or_notice(app)
-        .unwrap_or_else(|| key_hints(app, usize::from(area.width)))
-        .render(top, buf);
+    let line = prompt_or_notice(app).unwrap_or_else(|| key_hints(app, width));
+    fit(line, width).render(top, buf);
     let bottom = Rect::new(area.x, area.y + 1, area.width, 1);
-    mix(app).render(bottom, buf);
+    fit(mix(app), width).render(bottom, buf);
 }
 
 fn prompt_or_notice(app: &App) -> Option<Line<'static>> {
     let theme = &app.theme;
-    if let Overlay::Search { text } = &app.overlay {
+    if let Overlay::Search { text, .. } = &app.overlay {
+        let found = if app.query.is_some() {
+            let count = app.entries.iter().filter(|e| e.matched).count();
+            format!("   {count} matching")
+        } else {
+            String::new()
+        };
         return Some(Line::from(vec![
             Span::styled("/", theme.key_hint()),
             Span::raw(crate::tui::sanitize::printable(text)),
             Span::styled("▏", theme.strong()),
-            Span::styled("   Enter search  Esc cancel", theme.label()),
+            Span::styled(found, theme.strong()),
+            Span::styled("   Enter go  Esc cancel", theme.label()),
         ]));
     }
     let notice = app.notice.as_ref()?;
@@ -45,17 +54,30 @@ fn prompt_or_notice(app: &App) -> Option<Line<'static>> {
     Some(Line::styled(notice.text.clone(), style))
 }
 
-/// As many hints of the current mode as fit.
+/// As many hints of the current mode as fit, always ending with help and quit
+/// (the way out and the way to learn the rest).
 fn key_hints(app: &App, width: usize) -> Line<'static> {
     let theme = &app.theme;
-    let mut spans = Vec::new();
-    let mut used = 0;
-    for (keys, word) in hints(app.mode()) {
-        let len = keys.chars().count() + 1 + word.len() + 2;
-        if used + len > width {
+    let all = hints(app.mode());
+    let always = |command: Command| keys_label(command, app.mode());
+    let kept: Vec<String> = [Command::Help, Command::Quit]
+        .into_iter()
+        .map(always)
+        .filter_map(|label| label.split(' ').next().map(str::to_string))
+        .collect();
+    let (last, first): (Vec<_>, Vec<_>) = all.into_iter().partition(|(keys, _)| kept.contains(keys));
+    let size = |(keys, word): &(String, &str)| keys.chars().count() + 1 + word.len() + 2;
+    let mut room = width.saturating_sub(last.iter().map(size).sum());
+    let mut chosen = Vec::new();
+    for hint in first {
+        if size(&hint) > room {
             break;
         }
-        used += len;
+        room -= size(&hint);
+        chosen.push(hint);
+    }
+    let mut spans = Vec::new();
+    for (keys, word) in chosen.into_iter().chain(last) {
         spans.push(Span::styled(keys, theme.key_hint()));
         spans.push(Span::raw(format!(" {word}  ")));
     }

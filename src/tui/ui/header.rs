@@ -12,17 +12,34 @@ use crate::tui::detail::value_title;
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::printable;
 use crate::tui::theme::Theme;
+use crate::tui::ui::fit::fit;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(entry) = app.selected_entry() else {
         return;
     };
     let theme = &app.theme;
-    let lines = [
-        origin(&entry.capture, theme),
-        summary(&entry.outcome, theme),
-        detail(&entry.outcome, theme),
-    ];
+    let lines = if entry.gone {
+        // What the file said is history: say so before anything about it.
+        [
+            origin(&entry.capture, theme),
+            Line::styled(
+                "✗ gone: the file was deleted or moved",
+                theme.paint(Paint::Bad),
+            ),
+            Line::styled(
+                "it leaves the list with the next change; the panes show what it held",
+                theme.label(),
+            ),
+        ]
+    } else {
+        [
+            origin(&entry.capture, theme),
+            summary(&entry.outcome, theme),
+            detail(&entry.outcome, theme),
+        ]
+    };
+    let width = usize::from(area.width.saturating_sub(1));
     for (offset, line) in lines.into_iter().enumerate().take(usize::from(area.height)) {
         let row = Rect::new(
             area.x + 1,
@@ -30,7 +47,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             area.width.saturating_sub(1),
             1,
         );
-        line.render(row, buf);
+        fit(line, width).render(row, buf);
     }
 }
 

@@ -9,41 +9,54 @@ use ratatui::widgets::{Block, Widget};
 use crate::tui::app::{App, Entry, Filter, Focus};
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
+use crate::tui::ui::fit::fit_text;
+
+/// Below this inner width badges are cut to [`SHORT_BADGE`] columns, leaving the room to sources.
+const NARROW: usize = 44;
+const SHORT_BADGE: usize = 6;
 
 pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let focused = app.focus == Focus::List;
     let entries = &app.entries;
-    let mut title = format!(" Captures {}/{} ", entries.view.len(), entries.len());
-    if entries.filter != Filter::All {
-        title.push_str(&format!("· {} ", entries.filter.label()));
-    }
-    let sort = format!(" {} ", entries.sort.label());
+    let width = usize::from(outer.width.saturating_sub(2));
     let block = Block::bordered()
         .border_style(theme.border(focused))
-        .title(Span::styled(title, theme.title(focused)))
-        .title_bottom(Line::from(sort).right_aligned());
+        .title(Span::styled(
+            fit_text(&title(app), width),
+            theme.title(focused),
+        ))
+        .title_bottom(Line::from(sort_label(app)).right_aligned());
     let area = block.inner(outer);
     block.render(outer, buf);
     if entries.view.is_empty() {
-        Line::styled(empty_message(app), theme.paint(Paint::Note)).render(area, buf);
+        Line::styled(fit_text(&empty_message(app), width), theme.paint(Paint::Note))
+            .render(area, buf);
         return;
     }
-    let visible = app.list_offset..app.list_offset + usize::from(area.height);
-    // Badges are as wide as the widest on screen, leaving the most room for sources.
-    let badge_width = visible
-        .clone()
-        .filter_map(|position| entries.at(position))
-        .map(|entry| badge_of(entry).len())
-        .max()
-        .unwrap_or(0);
-    for (offset, position) in visible.enumerate() {
-        let Some(entry) = entries.at(position) else {
-            break;
-        };
+    let visible: Vec<&Entry> = (app.list_offset..app.list_offset + usize::from(area.height))
+        .map_while(|position| entries.at(position))
+        .collect();
+    // Badges and marks are as wide as the widest on screen, leaving the most room for sources.
+    let badge_cap = if width < NARROW { SHORT_BADGE } else { usize::MAX };
+    let columns = Columns {
+        badge: visible
+            .iter()
+            .map(|entry| badge_of(entry).len().min(badge_cap))
+            .max()
+            .unwrap_or(0),
+        marks: visible
+            .iter()
+            .map(|entry| marks(app, entry).chars().count())
+            .max()
+            .unwrap_or(0),
+        width,
+    };
+    for (offset, entry) in visible.into_iter().enumerate() {
+        let position = app.list_offset + offset;
         let row = Rect::new(area.x, area.y + offset as u16, area.width, 1);
         let selected = position == app.cursor;
-        row_line(app, entry, selected, badge_width, usize::from(area.width)).render(row, buf);
+        row_line(app, entry, selected, columns).render(row, buf);
         if selected {
             let mut style = theme.selected();
             if focused {
@@ -52,6 +65,36 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
             buf.set_style(row, style);
         }
     }
+}
+
+/// " Captures 12/39 · fenced · in runs/2026-11/ ": the folder is said once here,
+/// and rows show what follows it.
+fn title(app: &App) -> String {
+    let entries = &app.entries;
+    let mut title = format!(" Captures {}/{} ", entries.view.len(), entries.len());
+    if entries.filter != Filter::All {
+        title.push_str(&format!("· {} ", entries.filter.label()));
+    }
+    if !entries.folder.is_empty() {
+        title.push_str(&format!("· {} ", printable(&entries.folder)));
+    }
+    title
+}
+
+fn sort_label(app: &App) -> String {
+    if app.follow_newest {
+        format!(" {} · following ", app.entries.sort.label())
+    } else {
+        format!(" {} ", app.entries.sort.label())
+    }
+}
+
+/// Column widths shared by the rows on screen.
+#[derive(Debug, Clone, Copy)]
+struct Columns {
+    badge: usize,
+    marks: usize,
+    width: usize,
 }
 
 fn empty_message(app: &App) -> String {
@@ -71,30 +114,20 @@ fn empty_message(app: &App) -> String {
     }
 }
 
-fn row_line(
-    app: &App,
-    entry: &Entry,
-    selected: bool,
-    badge_width: usize,
-    width: usize,
-) -> Line<'static> {
+fn row_line(app: &App, entry: &Entry, selected: bool, columns: Columns) -> Line<'static> {
     let theme = &app.theme;
-    let outcome = &entry.outcome;
     let badge = badge_of(entry);
-    let mut marks = vec![
-        (!outcome.repairs.is_empty(), 'R'),
-        (!outcome.warnings.is_empty(), 'W'),
-        (entry.saved.is_some(), 'S'),
-    ];
-    if app.watch.active {
-        marks.push((entry.changed, '*'));
-    }
-    let marks: String = marks
-        .iter()
-        .map(|&(on, ch)| if on { ch } else { ' ' })
-        .collect();
-    let room = width.saturating_sub(1 + badge_width + 1 + marks.len() + 1);
-    let source = shorten_left(&printable(&entry.capture.source), room);
+    let marks = marks(app, entry);
+    let mark_room = if columns.marks > 0 { columns.marks + 1 } else { 0 };
+    let room = columns
+        .width
+        .saturating_sub(1 + columns.badge + 1 + mark_room);
+    let source = entry
+        .capture
+        .source
+        .strip_prefix(app.entries.folder.as_str())
+        .unwrap_or(&entry.capture.source);
+    let source = shorten_left(&printable(source), room);
     let mut source_style = if entry.matched && app.query.is_some() {
         Style::new().add_modifier(Modifier::UNDERLINED)
     } else {
@@ -108,14 +141,38 @@ fn row_line(
     // The pointer shows the selection without colour or reverse video too
     // (a text screenshot, a screen reader).
     let pointer = if selected { "▶" } else { " " };
-    Line::from(vec![
+    let badge_width = columns.badge;
+    let mut spans = vec![
         Span::styled(pointer, theme.strong()),
-        Span::styled(format!("{badge:<badge_width$}"), badge_style),
+        Span::styled(
+            format!("{:<badge_width$}", fit_text(badge, badge_width)),
+            badge_style,
+        ),
         Span::raw(" "),
-        Span::styled(marks, theme.strong()),
-        Span::raw(" "),
-        Span::styled(source, source_style),
-    ])
+    ];
+    if columns.marks > 0 {
+        let mark_width = columns.marks;
+        spans.push(Span::styled(format!("{marks:<mark_width$} "), theme.strong()));
+    }
+    spans.push(Span::styled(source, source_style));
+    Line::from(spans)
+}
+
+/// The marks of a row, packed: `R` repaired, `W` warned, `S` saved, `*` changed.
+fn marks(app: &App, entry: &Entry) -> String {
+    let outcome = &entry.outcome;
+    let mut marks = String::new();
+    for (on, mark) in [
+        (!outcome.repairs.is_empty(), 'R'),
+        (!outcome.warnings.is_empty(), 'W'),
+        (entry.saved.is_some(), 'S'),
+        (app.watch.active && entry.changed, '*'),
+    ] {
+        if on {
+            marks.push(mark);
+        }
+    }
+    marks
 }
 
 /// The badge word: the outcome's, or `gone` for a capture whose file went away.

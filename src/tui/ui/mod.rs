@@ -1,6 +1,8 @@
 //! Rendering: reads the app, never changes it.
 
+mod copy_menu;
 mod dialog;
+pub mod fit;
 mod footer;
 mod header;
 mod list;
@@ -46,6 +48,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Overlay::Help { scroll } => overlay::help(app, *scroll, area, buf),
         Overlay::Filter { cursor } => overlay::filter_menu(app, *cursor, area, buf),
         Overlay::Save(save) => dialog::save(app, save, area, buf),
+        Overlay::Copy { cursor } => copy_menu::render(app, *cursor, area, buf),
         Overlay::Search { .. } | Overlay::None => {}
     }
 }

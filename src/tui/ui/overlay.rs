@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Clear, Widget};
 use crate::tui::app::{App, Filter};
 use crate::tui::help::{self, HelpLine};
 use crate::tui::layout::{centered, help_area};
+use crate::tui::ui::fit::fit;
 
 pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
@@ -49,11 +50,11 @@ pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
 /// The filter menu, each choice with how many captures it would show.
 pub fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
-    let choices = Filter::choices();
-    let outer = centered(area, 36, choices.len() as u16 + 2);
+    let choices = Filter::menu(app.entries.iter().map(|e| &*e.outcome));
+    let outer = centered(area, 46, choices.len() as u16 + 2);
     let block = Block::bordered()
         .border_style(theme.border(true))
-        .title(Span::styled(" Filter by outcome ", theme.title(true)));
+        .title(Span::styled(" Filter ", theme.title(true)));
     let inner = block.inner(outer);
     Clear.render(outer, buf);
     block.render(outer, buf);
@@ -75,18 +76,21 @@ pub fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
             Filter::Layer(_) | Filter::Failure(_) => theme.badge(label),
             _ => theme.strong(),
         };
+        let group = filter.group().map_or(String::new(), |g| format!("{g} "));
         let marker = if *filter == app.entries.filter {
             "•"
         } else {
             " "
         };
         let row = Rect::new(inner.x, inner.y + offset as u16, inner.width, 1);
-        Line::from(vec![
+        let label_width = 30usize.saturating_sub(group.len());
+        let line = Line::from(vec![
             Span::raw(format!(" {marker} ")),
-            Span::styled(format!("{label:<16}"), style),
+            Span::styled(group, theme.label()),
+            Span::styled(format!("{label:<label_width$}"), style),
             Span::raw(format!("{count:>8}")),
-        ])
-        .render(row, buf);
+        ]);
+        fit(line, usize::from(inner.width)).render(row, buf);
         if index == cursor {
             buf.set_style(row, theme.selected());
         }

@@ -12,15 +12,25 @@ use crate::tui::layout::PaneId;
 use crate::tui::rows::Row;
 use crate::tui::sanitize::glyph;
 use crate::tui::theme::Theme;
+use crate::tui::ui::fit::fit_text;
 
 pub fn render(app: &App, pane: PaneId, outer: Rect, buf: &mut Buffer) {
     let focused = app.focus == Focus::Pane && app.pane == pane;
     let theme = &app.theme;
     let state = app.detail.as_ref().map(|detail| detail.pane(pane));
-    let mut title = format!(" {} ", pane.name());
-    if let Some(state) = state.filter(|s| !s.doc.title.is_empty()) {
-        title = format!(" {} · {} ", pane.name(), state.doc.title);
+    let mut parts = vec![pane.name().to_string()];
+    if app.zoom {
+        // Zoomed, the list is hidden: the title says which capture this is.
+        if let Some(entry) = app.selected_entry() {
+            parts.push(crate::tui::sanitize::printable(&entry.capture.source));
+            parts.push(format!("{}/{}", app.cursor + 1, app.entries.view.len()));
+        }
     }
+    if let Some(state) = state.filter(|s| !s.doc.title.is_empty()) {
+        parts.push(state.doc.title.clone());
+    }
+    let title = format!(" {} ", parts.join(" · "));
+    let title = fit_text(&title, usize::from(outer.width.saturating_sub(2)));
     let mut block = Block::bordered()
         .border_style(theme.border(focused))
         .title(Span::styled(title, theme.title(focused)));
@@ -38,7 +48,33 @@ pub fn render(app: &App, pane: PaneId, outer: Rect, buf: &mut Buffer) {
         Line::styled(message, theme.paint(Paint::Note)).render(area, buf);
         return;
     };
-    draw_rows(state, theme, area, buf);
+    // The Raw pane's syntax colours, once they are parsed; with them the
+    // span is shown by its gutter bar, so its colour does not hide theirs.
+    let highlighted = pane == PaneId::Raw
+        && state.doc.tokens.is_empty()
+        && app
+            .detail
+            .as_ref()
+            .is_some_and(|detail| app.highlight.is_for(detail.entry, &state.doc.text));
+    let look = if highlighted {
+        Look {
+            tokens: &app.highlight.tokens,
+            skip: Some(Paint::Accepted),
+        }
+    } else {
+        Look {
+            tokens: &state.doc.tokens,
+            skip: None,
+        }
+    };
+    draw_rows(state, theme, look, area, buf);
+}
+
+/// The base styles of a pane's text, and a mark not to draw over them.
+#[derive(Clone, Copy)]
+struct Look<'a> {
+    tokens: &'a [Styled],
+    skip: Option<Paint>,
 }
 
 /// " 40-80 of 300 " for the bottom border.
@@ -48,7 +84,7 @@ fn position(state: &PaneState) -> String {
     format!(" {first}-{last} of {} ", state.rows.len())
 }
 
-fn draw_rows(state: &PaneState, theme: &Theme, area: Rect, buf: &mut Buffer) {
+fn draw_rows(state: &PaneState, theme: &Theme, look: Look, area: Rect, buf: &mut Buffer) {
     let doc = &state.doc;
     let gutter_width = doc.gutter_width();
     for offset in 0..usize::from(area.height) {
@@ -57,7 +93,10 @@ fn draw_rows(state: &PaneState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         let row_area = Rect::new(area.x, y, area.width, 1);
         if let Some(row) = state.rows.rows.get(index) {
             let mut spans = gutter(doc, row, gutter_width, theme);
-            spans.extend(content(doc, row, theme));
+            if row.indent > 0 {
+                spans.push(Span::raw(" ".repeat(row.indent)));
+            }
+            spans.extend(content(doc, look, row, theme));
             Line::from(spans).render(row_area, buf);
         } else if index == state.rows.rows.len() {
             if let Some((text, paint)) = &doc.trailer {
@@ -121,24 +160,26 @@ fn gutter(doc: &Doc, row: &Row, width: usize, theme: &Theme) -> Vec<Span<'static
 }
 
 /// The row's text, each character styled by its token, marks and visibility.
-fn content(doc: &Doc, row: &Row, theme: &Theme) -> Vec<Span<'static>> {
+fn content(doc: &Doc, look: Look, row: &Row, theme: &Theme) -> Vec<Span<'static>> {
     let text = doc.text.get(row.start..row.end).unwrap_or("");
     let marks: Vec<&Styled> = doc
         .marks
         .iter()
         .filter(|mark| mark.start < row.end.max(row.start + 1) && mark.end > row.start)
+        .filter(|mark| Some(mark.paint) != look.skip)
         .collect();
-    let mut token = doc.tokens.partition_point(|t| t.end <= row.start);
+    let tokens = look.tokens;
+    let mut token = tokens.partition_point(|t| t.end <= row.start);
     let mut spans = Vec::new();
     let mut current = String::new();
     let mut current_style: Option<Style> = None;
     let mut column = 0;
     for (offset, ch) in text.char_indices() {
         let at = row.start + offset;
-        while token < doc.tokens.len() && doc.tokens[token].end <= at {
+        while token < tokens.len() && tokens[token].end <= at {
             token += 1;
         }
-        let mut style = match doc.tokens.get(token) {
+        let mut style = match tokens.get(token) {
             Some(t) if t.start <= at => theme.paint(t.paint),
             _ => Style::new(),
         };

@@ -1,0 +1,134 @@
+//! The workbench at the two sizes a user meets most: 80×24 (a default
+//! terminal) and 160×45 (a wide one), for the list, each pane, zoom and the
+//! dialogs. TestBackend screens as insta snapshots.
+
+mod tui_support;
+
+use jxray::tui::action::{Action, Command};
+use jxray::tui::{update, App};
+use tui_support::{app_with, capture, screen, styled_screen};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
+
+fn run(app: &mut App, commands: &[Command]) {
+    for command in commands {
+        update(app, Action::Command(*command));
+    }
+}
+
+const TICKET: &str = "Here is the ticket:\n```json\n{\"ticket_id\": \"SUP-4821\", \"category\": \"feature-request\", \"priority\": \"high\",\n \"tags\": [\"billing\", \"refund\"], \"summary\": \"Customer asks for a refund of the duplicate charge on the March invoice\"}\n```\nLet me know if you need anything else.";
+const INVOICE: &str = "Invoice:\n```json\n{\"invoice\": \"INV-2291\", \"total\": 1250.00,\n \"lines\": [{\"sku\": \"A-100\", \"qty\": 2},],}\n```";
+const CUT: &str = "```json\n{\"items\": [\n  {\"sku\": \"A-100\", \"name\": \"Kettle\"},\n  {\"sku\": \"A-101\", \"name\": \"Toas";
+const PROSE: &str = "I'm sorry, but I can't help with that request.";
+
+/// A folder of captures as a prompt-iteration run leaves them.
+fn workbench(width: u16, height: u16) -> App {
+    app_with(
+        vec![
+            capture("runs/2026-11-29/support-ticket-fenced.md", TICKET, Some("stop")),
+            capture("runs/2026-11-29/invoice-trailing-comma.txt", INVOICE, None),
+            capture("runs/2026-11-29/products-cut-at-the-limit.txt", CUT, Some("length")),
+            capture("runs/2026-11-29/batch-results.jsonl:12", PROSE, Some("stop")),
+            capture("runs/2026-11-29/direct.json", "{\"ok\": true}", None),
+        ],
+        width,
+        height,
+    )
+}
+
+fn name(what: &str, (width, height): (u16, u16)) -> String {
+    format!("{what}_{width}x{height}")
+}
+
+#[test]
+fn the_list() {
+    for size in SIZES {
+        let app = workbench(size.0, size.1);
+        insta::assert_snapshot!(name("list", size), screen(&app));
+    }
+}
+
+#[test]
+fn each_pane() {
+    for size in SIZES {
+        for (pane, command) in [
+            ("raw", Command::FocusRaw),
+            ("normalized", Command::FocusNormalized),
+            ("decoded", Command::FocusDecoded),
+        ] {
+            let mut app = workbench(size.0, size.1);
+            run(&mut app, &[command]);
+            insta::assert_snapshot!(name(&format!("pane_{pane}"), size), screen(&app));
+        }
+    }
+}
+
+#[test]
+fn a_failure_in_each_pane() {
+    for size in SIZES {
+        let mut app = workbench(size.0, size.1);
+        run(&mut app, &[Command::Down, Command::FocusNormalized]);
+        insta::assert_snapshot!(name("failure_normalized", size), screen(&app));
+    }
+}
+
+#[test]
+fn zoom_keeps_the_capture_name_and_position() {
+    for size in SIZES {
+        let mut app = workbench(size.0, size.1);
+        run(&mut app, &[Command::FocusDecoded, Command::Zoom, Command::NextFailure]);
+        let shown = screen(&app);
+        assert!(shown.contains("2/5"), "{shown}");
+        insta::assert_snapshot!(name("zoom", size), shown);
+    }
+}
+
+#[test]
+fn the_copy_menu() {
+    for size in SIZES {
+        let mut app = workbench(size.0, size.1);
+        run(&mut app, &[Command::Down, Command::Copy]);
+        insta::assert_snapshot!(name("copy_menu", size), screen(&app));
+    }
+}
+
+#[test]
+fn the_save_dialog() {
+    for size in SIZES {
+        let mut app = workbench(size.0, size.1);
+        run(&mut app, &[Command::Down, Command::Save, Command::NextChoice]);
+        insta::assert_snapshot!(name("save_dialog", size), screen(&app));
+    }
+}
+
+#[test]
+fn the_filter_menu() {
+    let mut app = workbench(80, 24);
+    run(&mut app, &[Command::Filter]);
+    insta::assert_snapshot!(screen(&app));
+}
+
+#[test]
+fn the_raw_pane_highlighted_as_markdown_with_fenced_json() {
+    jxray::tui::highlight::load_now();
+    let mut app = workbench(100, 16);
+    app.highlight.enabled = true;
+    run(&mut app, &[Command::FocusRaw, Command::Zoom]);
+    app.settle();
+    insta::assert_snapshot!(styled_screen(&app));
+}
+
+#[test]
+fn at_80_columns_sources_keep_24_characters_and_the_key_bar_keeps_help_and_quit() {
+    let app = workbench(80, 24);
+    let shown = screen(&app);
+    let row = shown
+        .lines()
+        .find(|line| line.contains("products-cut"))
+        .expect("the products row");
+    let list_row = row.split('│').nth(1).unwrap_or_default();
+    let source = list_row.rsplit(' ').next().unwrap_or_default();
+    assert!(source.chars().count() >= 24, "{source:?}\n{shown}");
+    let keys = shown.lines().nth(22).unwrap_or_default();
+    assert!(keys.contains("? help") && keys.contains("q quit"), "{keys}");
+}
