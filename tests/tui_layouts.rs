@@ -25,10 +25,22 @@ const PROSE: &str = "I'm sorry, but I can't help with that request.";
 fn workbench(width: u16, height: u16) -> App {
     app_with(
         vec![
-            capture("runs/2026-11-29/support-ticket-fenced.md", TICKET, Some("stop")),
+            capture(
+                "runs/2026-11-29/support-ticket-fenced.md",
+                TICKET,
+                Some("stop"),
+            ),
             capture("runs/2026-11-29/invoice-trailing-comma.txt", INVOICE, None),
-            capture("runs/2026-11-29/products-cut-at-the-limit.txt", CUT, Some("length")),
-            capture("runs/2026-11-29/batch-results.jsonl:12", PROSE, Some("stop")),
+            capture(
+                "runs/2026-11-29/products-cut-at-the-limit.txt",
+                CUT,
+                Some("length"),
+            ),
+            capture(
+                "runs/2026-11-29/batch-results.jsonl:12",
+                PROSE,
+                Some("stop"),
+            ),
             capture("runs/2026-11-29/direct.json", "{\"ok\": true}", None),
         ],
         width,
@@ -76,7 +88,10 @@ fn a_failure_in_each_pane() {
 fn zoom_keeps_the_capture_name_and_position() {
     for size in SIZES {
         let mut app = workbench(size.0, size.1);
-        run(&mut app, &[Command::FocusDecoded, Command::Zoom, Command::NextFailure]);
+        run(
+            &mut app,
+            &[Command::FocusDecoded, Command::Zoom, Command::NextFailure],
+        );
         let shown = screen(&app);
         assert!(shown.contains("2/5"), "{shown}");
         insta::assert_snapshot!(name("zoom", size), shown);
@@ -96,7 +111,10 @@ fn the_copy_menu() {
 fn the_save_dialog() {
     for size in SIZES {
         let mut app = workbench(size.0, size.1);
-        run(&mut app, &[Command::Down, Command::Save, Command::NextChoice]);
+        run(
+            &mut app,
+            &[Command::Down, Command::Save, Command::NextChoice],
+        );
         insta::assert_snapshot!(name("save_dialog", size), screen(&app));
     }
 }

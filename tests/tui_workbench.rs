@@ -31,7 +31,10 @@ fn selected_source(app: &App) -> String {
 }
 
 fn notice(app: &App) -> String {
-    app.notice.as_ref().map(|n| n.text.clone()).unwrap_or_default()
+    app.notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default()
 }
 
 const FENCED: &str = "```json\n{\"sku\": \"A-1\", \"city\": \"Caf\\u00e9\"}\n```";
@@ -98,7 +101,11 @@ fn the_filter_menu_offers_the_defects_present_and_filters_by_them() {
 fn the_copy_menu_copies_raw_text_of_a_failure_and_refuses_what_is_too_big() {
     let mut app = three();
     run(&mut app, &[Command::Down, Command::Copy]);
-    assert_eq!(app.overlay, Overlay::Copy { cursor: 1 }, "raw text first for a failure");
+    assert_eq!(
+        app.overlay,
+        Overlay::Copy { cursor: 1 },
+        "raw text first for a failure"
+    );
     let effects = run(&mut app, &[Command::Confirm]);
     assert!(matches!(&effects[..], [Effect::Copy(text)] if text == TRAILING));
 
@@ -110,7 +117,10 @@ fn the_copy_menu_copies_raw_text_of_a_failure_and_refuses_what_is_too_big() {
     );
 
     // The path, with nothing else about it.
-    let effects = run(&mut app, &[Command::Copy, Command::Bottom, Command::Confirm]);
+    let effects = run(
+        &mut app,
+        &[Command::Copy, Command::Bottom, Command::Confirm],
+    );
     assert!(matches!(&effects[..], [Effect::Copy(text)] if text.ends_with("b.txt")));
 
     let big = format!("{{\"text\": \"{}\"}}", "x".repeat(200 * 1024));
@@ -124,8 +134,20 @@ fn the_copy_menu_copies_raw_text_of_a_failure_and_refuses_what_is_too_big() {
 #[test]
 fn a_capture_with_no_value_has_no_value_to_copy_but_says_why() {
     let mut app = three();
-    run(&mut app, &[Command::Bottom, Command::Copy, Command::Up, Command::Confirm]);
-    assert!(notice(&app).starts_with("no decoded value to copy"), "{}", notice(&app));
+    run(
+        &mut app,
+        &[
+            Command::Bottom,
+            Command::Copy,
+            Command::Up,
+            Command::Confirm,
+        ],
+    );
+    assert!(
+        notice(&app).starts_with("no decoded value to copy"),
+        "{}",
+        notice(&app)
+    );
 }
 
 #[test]
@@ -197,7 +219,9 @@ fn the_save_dialog_shows_the_final_name_and_refuses_a_slash_in_the_dialog() {
     type_text(&mut app, "x/y");
     let effects = run(&mut app, &[Command::Confirm]);
     assert!(effects.is_empty(), "nothing is attempted");
-    assert!(matches!(&app.overlay, Overlay::Save(dialog) if dialog.error.as_deref().is_some_and(|e| e.contains("path separator"))));
+    assert!(
+        matches!(&app.overlay, Overlay::Save(dialog) if dialog.error.as_deref().is_some_and(|e| e.contains("path separator")))
+    );
     assert!(app.notice.is_none(), "no \"saving…\" left behind");
 }
 
@@ -214,7 +238,10 @@ fn save_all_says_why_unreadable_captures_are_left_out() {
     let mut app = app_with(captures, 100, 30);
     run(&mut app, &[Command::SaveAll]);
     let shown = screen(&app);
-    assert!(shown.contains("2 of 3 in the list (1 unreadable"), "{shown}");
+    assert!(
+        shown.contains("2 of 3 in the list (1 unreadable"),
+        "{shown}"
+    );
 }
 
 #[test]

@@ -5,8 +5,25 @@ use std::process::Command;
 
 /// Editors that understand `+LINE` before the file name.
 const PLUS_LINE: &[&str] = &[
-    "vi", "vim", "nvim", "view", "vis", "nano", "pico", "emacs", "emacsclient", "mg", "micro",
-    "kak", "joe", "jed", "ne", "mcedit", "gedit", "less", "more",
+    "vi",
+    "vim",
+    "nvim",
+    "view",
+    "vis",
+    "nano",
+    "pico",
+    "emacs",
+    "emacsclient",
+    "mg",
+    "micro",
+    "kak",
+    "joe",
+    "jed",
+    "ne",
+    "mcedit",
+    "gedit",
+    "less",
+    "more",
 ];
 /// Editors that take `--goto FILE:LINE`.
 const GOTO: &[&str] = &["code", "code-insiders", "codium", "cursor", "windsurf"];

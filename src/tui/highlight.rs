@@ -256,18 +256,45 @@ mod tests {
         let tokens = highlighted(
             "# Result\n```json\n{\"n\": 1, \"ok\": true}\n```\n```python\ndef f(): return 'x'\n```\n",
         );
-        assert!(tokens.contains(&("Result".to_string(), Paint::Heading)), "{tokens:?}");
-        assert!(tokens.iter().any(|(t, p)| t.contains("\"n\"") && *p == Paint::Key), "{tokens:?}");
-        assert!(tokens.contains(&("1".to_string(), Paint::Num)), "{tokens:?}");
-        assert!(tokens.contains(&("true".to_string(), Paint::Literal)), "{tokens:?}");
-        assert!(tokens.iter().any(|(t, p)| t == "def" && *p == Paint::Key), "{tokens:?}");
-        assert!(tokens.iter().any(|(t, p)| t.contains("'x'") && *p == Paint::Str), "{tokens:?}");
+        assert!(
+            tokens.contains(&("Result".to_string(), Paint::Heading)),
+            "{tokens:?}"
+        );
+        assert!(
+            tokens
+                .iter()
+                .any(|(t, p)| t.contains("\"n\"") && *p == Paint::Key),
+            "{tokens:?}"
+        );
+        assert!(
+            tokens.contains(&("1".to_string(), Paint::Num)),
+            "{tokens:?}"
+        );
+        assert!(
+            tokens.contains(&("true".to_string(), Paint::Literal)),
+            "{tokens:?}"
+        );
+        assert!(
+            tokens.iter().any(|(t, p)| t == "def" && *p == Paint::Key),
+            "{tokens:?}"
+        );
+        assert!(
+            tokens
+                .iter()
+                .any(|(t, p)| t.contains("'x'") && *p == Paint::Str),
+            "{tokens:?}"
+        );
     }
 
     #[test]
     fn a_whole_json_text_is_json_and_long_lines_stay_plain() {
         let tokens = highlighted("{\"a\": [1, \"b\"]}");
-        assert!(tokens.iter().any(|(t, p)| t.contains("\"a\"") && *p == Paint::Key), "{tokens:?}");
+        assert!(
+            tokens
+                .iter()
+                .any(|(t, p)| t.contains("\"a\"") && *p == Paint::Key),
+            "{tokens:?}"
+        );
         let long = format!("{{\"a\": \"{}\"}}", "x".repeat(LONG_LINE));
         assert!(highlighted(&long).is_empty());
     }

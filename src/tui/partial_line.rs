@@ -82,7 +82,11 @@ mod tests {
         assert_eq!(captures.len(), 2);
         hold_back(&path, &mut captures);
         assert_eq!(captures.len(), 1);
-        std::fs::write(&path, "{\"output\": \"{}\"}\n{\"output\": \"{\\\"a\\\": 1}\"}\n").unwrap();
+        std::fs::write(
+            &path,
+            "{\"output\": \"{}\"}\n{\"output\": \"{\\\"a\\\": 1}\"}\n",
+        )
+        .unwrap();
         let mut captures = crate::capture::load_file(&path, dir.path(), &Default::default());
         hold_back(&path, &mut captures);
         assert_eq!(captures.len(), 2);

@@ -40,7 +40,11 @@ impl Rows {
             // they wrap between words and tokens and keep their indentation.
             // Numbered raw text wraps as it is.
             let hanging = matches!(line.gutter, Gutter::None);
-            let indent = if hanging { hanging_indent(text, width) } else { 0 };
+            let indent = if hanging {
+                hanging_indent(text, width)
+            } else {
+                0
+            };
             let wrap = Wrap {
                 width,
                 indent,
@@ -219,7 +223,10 @@ mod tests {
     fn built_lines_break_between_words_and_keep_their_indentation() {
         let doc = doc(&["  \"category\": \"feature-request\","]);
         let rows = Rows::build(&doc, 20);
-        assert_eq!(texts(&doc, &rows), ["  \"category\": ", "\"feature-request\","]);
+        assert_eq!(
+            texts(&doc, &rows),
+            ["  \"category\": ", "\"feature-request\","]
+        );
         assert_eq!(rows.rows[1].indent, 4);
         let numbered = {
             let mut builder = DocBuilder::new();

@@ -45,8 +45,18 @@ impl Filter {
             warnings.extend(outcome.warnings.iter().map(|w| w.kind));
         }
         let mut choices = Filter::choices();
-        choices.extend(Cause::ALL.into_iter().filter(|c| causes.contains(c)).map(Filter::Cause));
-        choices.extend(Defect::ALL.into_iter().filter(|d| defects.contains(d)).map(Filter::Defect));
+        choices.extend(
+            Cause::ALL
+                .into_iter()
+                .filter(|c| causes.contains(c))
+                .map(Filter::Cause),
+        );
+        choices.extend(
+            Defect::ALL
+                .into_iter()
+                .filter(|d| defects.contains(d))
+                .map(Filter::Defect),
+        );
         warnings.sort();
         warnings.dedup();
         choices.extend(warnings.into_iter().map(Filter::Warning));
@@ -207,7 +217,11 @@ mod tests {
     fn the_menu_offers_only_defects_warnings_and_causes_that_occur() {
         let text = "Sure! {\"a\": 1,}";
         let bad = crate::engine::extract(text, &crate::engine::Options::default());
-        let defect = bad.failure.as_ref().and_then(|f| f.defect).expect("a defect");
+        let defect = bad
+            .failure
+            .as_ref()
+            .and_then(|f| f.defect)
+            .expect("a defect");
         let mut warned = ok(Layer::Scanned);
         warned.warnings.push(crate::engine::Warning {
             kind: WarningKind::TrailingProse,

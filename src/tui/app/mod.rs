@@ -279,7 +279,11 @@ impl App {
             // Colour the raw text down to a page past what is on screen.
             let raw = detail.pane(PaneId::Raw);
             let bottom = (raw.scroll + raw.height * 2).min(raw.rows.rows.len());
-            let upto = raw.rows.rows.get(bottom.saturating_sub(1)).map_or(0, |row| row.line + 1);
+            let upto = raw
+                .rows
+                .rows
+                .get(bottom.saturating_sub(1))
+                .map_or(0, |row| row.line + 1);
             self.highlight
                 .extend(detail.entry, &raw.doc.text, &raw.doc.lines, upto);
         }

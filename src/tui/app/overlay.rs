@@ -6,9 +6,9 @@ use crate::tui::help;
 use crate::tui::layout::{help_area, inner};
 use crate::tui::search::Query;
 
+use super::copy::CopyChoice;
 use super::filter::Filter;
 use super::navigate::moved;
-use super::copy::CopyChoice;
 use super::{act, copy, App, Overlay, SaveScope};
 
 pub fn command(app: &mut App, command: Command) -> Vec<Effect> {

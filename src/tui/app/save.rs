@@ -173,8 +173,12 @@ fn choices(outcome: &Outcome, raw: &str) -> Vec<Expect> {
 /// wins: a fence holding it beats the scan that found the same braces inside
 /// the fence. The direct layer holds it only when the reading is the whole text.
 fn candidate_layer(outcome: &Outcome, span: (usize, usize), raw: &str) -> Layer {
-    let whole_text = raw.get(..span.0).is_some_and(|before| before.trim().is_empty())
-        && raw.get(span.1..).is_some_and(|after| after.trim().is_empty());
+    let whole_text = raw
+        .get(..span.0)
+        .is_some_and(|before| before.trim().is_empty())
+        && raw
+            .get(span.1..)
+            .is_some_and(|after| after.trim().is_empty());
     outcome
         .trace
         .iter()
@@ -212,10 +216,12 @@ mod tests {
 
     fn layer_of(raw: &str) -> Option<Layer> {
         let outcome = crate::engine::extract(raw, &crate::engine::Options::default());
-        choices(&outcome, raw).into_iter().find_map(|choice| match choice {
-            Expect::OkWith { layer, .. } => Some(layer),
-            _ => None,
-        })
+        choices(&outcome, raw)
+            .into_iter()
+            .find_map(|choice| match choice {
+                Expect::OkWith { layer, .. } => Some(layer),
+                _ => None,
+            })
     }
 
     #[test]

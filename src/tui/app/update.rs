@@ -222,10 +222,9 @@ fn moves_selection(app: &App, command: Command) -> bool {
         | Command::PageUp
         | Command::HalfDown
         | Command::HalfUp => app.focus == Focus::List,
-        Command::NextFailure
-        | Command::PrevFailure
-        | Command::SearchNext
-        | Command::SearchPrev => true,
+        Command::NextFailure | Command::PrevFailure | Command::SearchNext | Command::SearchPrev => {
+            true
+        }
         _ => false,
     }
 }

@@ -17,10 +17,9 @@ pub fn render(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
         let (about, usable) = match entry.map(|e| choice.size(e)) {
             None => ("nothing selected".to_string(), false),
             Some(Err(why)) => (why.to_string(), false),
-            Some(Ok(bytes)) if bytes > OSC52_LIMIT => (
-                format!("{}: too big for OSC 52", copy_size(bytes)),
-                false,
-            ),
+            Some(Ok(bytes)) if bytes > OSC52_LIMIT => {
+                (format!("{}: too big for OSC 52", copy_size(bytes)), false)
+            }
             Some(Ok(bytes)) => (copy_size(bytes), true),
         };
         let label_style = if usable {

@@ -39,9 +39,10 @@ pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
                         theme.paint(crate::tui::doc::Paint::Literal),
                     ),
                 ])),
-                Some(Err(problem)) if dialog.error.is_none() => {
-                    lines.push(Line::styled(format!(" {}", printable(problem)), theme.error()))
-                }
+                Some(Err(problem)) if dialog.error.is_none() => lines.push(Line::styled(
+                    format!(" {}", printable(problem)),
+                    theme.error(),
+                )),
                 _ => {}
             }
             if let Some(existing) = entry.and_then(|e| e.saved.as_ref()) {

@@ -65,7 +65,8 @@ fn key_hints(app: &App, width: usize) -> Line<'static> {
         .map(always)
         .filter_map(|label| label.split(' ').next().map(str::to_string))
         .collect();
-    let (last, first): (Vec<_>, Vec<_>) = all.into_iter().partition(|(keys, _)| kept.contains(keys));
+    let (last, first): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|(keys, _)| kept.contains(keys));
     let size = |(keys, word): &(String, &str)| keys.chars().count() + 1 + word.len() + 2;
     let mut room = width.saturating_sub(last.iter().map(size).sum());
     let mut chosen = Vec::new();

@@ -30,15 +30,22 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let area = block.inner(outer);
     block.render(outer, buf);
     if entries.view.is_empty() {
-        Line::styled(fit_text(&empty_message(app), width), theme.paint(Paint::Note))
-            .render(area, buf);
+        Line::styled(
+            fit_text(&empty_message(app), width),
+            theme.paint(Paint::Note),
+        )
+        .render(area, buf);
         return;
     }
     let visible: Vec<&Entry> = (app.list_offset..app.list_offset + usize::from(area.height))
         .map_while(|position| entries.at(position))
         .collect();
     // Badges and marks are as wide as the widest on screen, leaving the most room for sources.
-    let badge_cap = if width < NARROW { SHORT_BADGE } else { usize::MAX };
+    let badge_cap = if width < NARROW {
+        SHORT_BADGE
+    } else {
+        usize::MAX
+    };
     let columns = Columns {
         badge: visible
             .iter()
@@ -118,7 +125,11 @@ fn row_line(app: &App, entry: &Entry, selected: bool, columns: Columns) -> Line<
     let theme = &app.theme;
     let badge = badge_of(entry);
     let marks = marks(app, entry);
-    let mark_room = if columns.marks > 0 { columns.marks + 1 } else { 0 };
+    let mark_room = if columns.marks > 0 {
+        columns.marks + 1
+    } else {
+        0
+    };
     let room = columns
         .width
         .saturating_sub(1 + columns.badge + 1 + mark_room);
@@ -152,7 +163,10 @@ fn row_line(app: &App, entry: &Entry, selected: bool, columns: Columns) -> Line<
     ];
     if columns.marks > 0 {
         let mark_width = columns.marks;
-        spans.push(Span::styled(format!("{marks:<mark_width$} "), theme.strong()));
+        spans.push(Span::styled(
+            format!("{marks:<mark_width$} "),
+            theme.strong(),
+        ));
     }
     spans.push(Span::styled(source, source_style));
     Line::from(spans)
