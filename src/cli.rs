@@ -56,6 +56,14 @@ pub struct UiArgs {
     /// Capture the mouse (blocks the terminal's own text selection)
     #[arg(long)]
     pub mouse: bool,
+
+    /// A JSON Schema file every decoded value must satisfy
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+
+    /// An earlier run (folder or log) to mark each capture's change against
+    #[arg(long, value_name = "PATH")]
+    pub baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -81,6 +89,8 @@ pub enum Command {
     Extract(ExtractArgs),
     /// Replay fixtures; exit 1 on any regression
     Test(TestArgs),
+    /// Compare two runs (folders or logs): both mixes and every capture that changed
+    Compare(CompareArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -107,6 +117,36 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The earlier run: a capture folder or a log file
+    pub old: PathBuf,
+
+    /// The later run, matched to OLD by relative path, line or record id
+    pub new: PathBuf,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+
+    /// A JSON Schema file every decoded value must satisfy, in both runs
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+
+    /// When to use colour
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    #[command(flatten)]
+    pub extraction: ExtractionArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]

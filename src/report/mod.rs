@@ -15,6 +15,7 @@ pub use diff::{write_diff, write_mismatch};
 pub use record::{FailureRecord, Record};
 pub use style::{want_color, Painter, Tone};
 pub use summary::Summary;
+pub(crate) use text::visible;
 pub use text::{describe, detail, write_text};
 
 use crate::capture::Capture;

@@ -163,7 +163,7 @@ fn write_table(
 }
 
 /// Control characters in a source (a file name can hold a newline) shown escaped.
-fn visible(text: &str) -> String {
+pub(crate) fn visible(text: &str) -> String {
     if text.chars().any(char::is_control) {
         text.chars()
             .map(|c| {
