@@ -48,7 +48,7 @@ impl Place<'_> {
     }
 
     fn is_marked(&self) -> bool {
-        !self.pointer.is_empty() && self.marked.iter().any(|p| *p == self.pointer)
+        !self.pointer.is_empty() && self.marked.contains(&self.pointer)
     }
 }
 
