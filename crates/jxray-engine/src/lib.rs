@@ -22,6 +22,7 @@ mod stop;
 mod think;
 mod trace;
 
+pub use decode::decode_exact;
 pub use extract::extract;
 pub use options::{Options, Pick};
 pub use outcome::*;
