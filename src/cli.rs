@@ -68,6 +68,10 @@ pub struct ExtractionArgs {
     #[arg(long, value_enum, default_value_t = PickChoice::First)]
     pub pick: PickChoice,
 
+    /// Replace strings that hold JSON (`stringified-json`) by the value they hold
+    #[arg(long)]
+    pub decode_stringified: bool,
+
     /// Largest capture file read, in bytes; larger ones are `unreadable`
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_bytes: u64,

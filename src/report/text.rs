@@ -72,6 +72,16 @@ pub fn detail(outcome: &Outcome) -> String {
             failure.column,
             single_line(&failure.message)
         ));
+        if let Some(cause) = failure.cause {
+            parts.push(format!("cause: {}", cause.as_str()));
+        }
+        // Every defect, when there is more to say than the headline.
+        let more =
+            failure.defects.len() > 1 || (failure.defect.is_none() && !failure.defects.is_empty());
+        if more {
+            let defects = counted(failure.defects.iter().map(|d| d.kind.as_str()));
+            parts.push(format!("defects: {defects}"));
+        }
     }
     let repairs = counted(outcome.repairs.iter().map(|r| r.kind.as_str()));
     if !repairs.is_empty() {
