@@ -62,11 +62,12 @@ pub(crate) fn is_template_braced(bytes: &[u8], start: usize, end: usize) -> bool
 /// with no quote, colon or nested bracket before the closer. Not a candidate.
 pub(crate) fn is_prose_in_brackets(bytes: &[u8], start: usize) -> bool {
     let closer = if bytes[start] == b'{' { b'}' } else { b']' };
-    let body_start = skip_json_space(bytes, start + 1, bytes.len());
-    let first_word_end = bytes[body_start..]
+    let near = bytes.len().min(start + LOOK_AHEAD);
+    let body_start = skip_json_space(bytes, start + 1, near);
+    let first_word_end = bytes[body_start..near]
         .iter()
         .position(|b| !b.is_ascii_alphabetic())
-        .map_or(bytes.len(), |at| body_start + at);
+        .map_or(near, |at| body_start + at);
     let word = &bytes[body_start..first_word_end];
     if word.is_empty() || is_literal_like(word) {
         return false;
@@ -108,7 +109,7 @@ fn skip_space_and_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
         if !comment || i >= stop {
             return i;
         }
-        while i < limit && bytes[i] != b'\n' {
+        while i < stop && bytes[i] != b'\n' {
             i += 1;
         }
     }
