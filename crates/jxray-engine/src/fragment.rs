@@ -8,6 +8,7 @@
 //! bounded stretch after the value, so the scan stays linear.
 
 use super::candidate::is_json_space;
+use super::scan::{scan_value, ScanEnd};
 
 /// How the text after a value carries on the same JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +49,12 @@ pub(crate) fn carries_on(bytes: &[u8], start: usize, end: usize, limit: usize) -
         Some(b',') if closes && key_follows(bytes, next + 1, limit) => {
             Some(Carry::MoreMembers { closer: end - 1 })
         }
+        Some(b',') if items_then_closer(bytes, next + 1, limit) => Some(Carry::Closer { at: next }),
         Some(b'}' | b']') => Some(Carry::Closer { at: next }),
+        // `[] null, []]`: an item with no comma before it, then the enclosing closer.
+        Some(_) if items_then_closer(bytes, next, limit) => Some(Carry::Closer { at: next }),
+        // `[]ull,[]]`: on the same line, a closer whose opener is before the value.
+        Some(_) if unopened_closer_on_line(bytes, next, limit) => Some(Carry::Closer { at: next }),
         _ => None,
     }
 }
@@ -138,6 +144,40 @@ fn string_then_structure(bytes: &[u8], at: usize, limit: usize) -> bool {
     };
     let next = skip_json_space(bytes, after, limit);
     next < limit && matches!(bytes[next], b',' | b':' | b'}' | b']')
+}
+
+/// `, 2, "x"]`: more items and then a closer with no opener, within the look-ahead.
+fn items_then_closer(bytes: &[u8], mut at: usize, limit: usize) -> bool {
+    let stop = limit.min(at + LOOK_AHEAD);
+    loop {
+        at = skip_json_space(bytes, at, stop);
+        let ScanEnd::Complete { end } = scan_value(bytes, at, stop, 16, None).end else {
+            return false;
+        };
+        at = skip_json_space(bytes, end, stop);
+        match bytes.get(at).filter(|_| at < stop) {
+            Some(b',') => at += 1,
+            Some(b'}' | b']') => return true,
+            _ => return false,
+        }
+    }
+}
+
+/// A `}` or `]` on the rest of the line (within the look-ahead) that closes
+/// nothing opened after `at`.
+fn unopened_closer_on_line(bytes: &[u8], at: usize, limit: usize) -> bool {
+    let stop = limit.min(at + LOOK_AHEAD);
+    let mut depth = 0i32;
+    for &byte in &bytes[at..stop] {
+        match byte {
+            b'\n' => return false,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return true,
+            b'}' | b']' => depth -= 1,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `"key":` at `at` after white space.
@@ -258,6 +298,7 @@ mod tests {
             "{\"a\": 1} \"quoted\" words",
             "{\"a\": 1}\n{\"b\": 2}",
             "{\"a\": 1}, {\"b\": 2}",
+            "{\"a\": 1}, {\"b\": 2} and more",
             "{{\"a\": 1}}",
         ] {
             let start = text.rfind("{\"a\"").unwrap();

@@ -160,9 +160,9 @@ impl Extraction<'_> {
                         Some(end) => end.max(start + 1),
                         None => {
                             // Only a value that got somewhere (a member or an item) claims what follows.
-                            let progressed = bytes[start..offset.min(bytes.len())]
-                                .iter()
-                                .any(|&b| b == b':' || b == b',');
+                            let progressed = bytes
+                                .get(start..offset.clamp(start, bytes.len()))
+                                .is_some_and(|seen| seen.iter().any(|&b| b == b':' || b == b','));
                             if held_here && progressed {
                                 self.failure_unclosed = true;
                             }
