@@ -169,7 +169,7 @@ impl Extraction<'_> {
         }
         let (line, column) = line_col(self.text, rejection.offset);
         let (defect, message) = rejection.explain(self.text, self.max_depth);
-        let defects = defect
+        let mut defects: Vec<DefectAt> = defect
             .map(|kind| DefectAt {
                 kind,
                 offset: rejection.offset,
@@ -179,6 +179,9 @@ impl Extraction<'_> {
             })
             .into_iter()
             .collect();
+        if let Some(reading) = &outcome.lenient {
+            defects = self.with_lenient_defects(defects, &reading.repairs);
+        }
         outcome.failure = Some(Failure {
             kind: rejection.kind,
             defect,
@@ -191,8 +194,33 @@ impl Extraction<'_> {
         });
     }
 
+    /// Every defect the lenient reading fixed, at its place, in text order;
+    /// the headline joins them when the reading did not fix its kind.
+    fn with_lenient_defects(&self, headline: Vec<DefectAt>, repairs: &[Repair]) -> Vec<DefectAt> {
+        let mut defects: Vec<DefectAt> = lenient::defects_of(repairs)
+            .into_iter()
+            .map(|(kind, offset)| {
+                let (line, column) = line_col(self.text, offset);
+                DefectAt {
+                    kind,
+                    offset,
+                    line,
+                    column,
+                    message: lenient::advice(kind).to_owned(),
+                }
+            })
+            .collect();
+        for found in headline {
+            if !defects.iter().any(|d| d.kind == found.kind) {
+                defects.push(found);
+            }
+        }
+        defects.sort_by_key(|d| d.offset);
+        defects
+    }
+
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {
-        let rewritten = lenient::rewrite(self.text, rejection.start, rejection.limit);
+        let rewritten = lenient::read(self.text, rejection.start, rejection.limit);
         if rewritten
             .repairs
             .iter()
@@ -201,12 +229,19 @@ impl Extraction<'_> {
             // Nothing a lenient reading may fix: it would say what the failure says.
             return None;
         }
-        let span = (rejection.start, rewritten.end);
-        let parsed = super::decode::decode(&rewritten.text);
+        let span = (rewritten.start, rewritten.end);
+        let parsed = match &rewritten.refused {
+            Some(refusal) => Err(format!(
+                "no lenient reading: {} at {}",
+                refusal.reason,
+                self.locate(refusal.offset)
+            )),
+            None => super::decode::decode(&rewritten.text).map_err(|e| e.to_string()),
+        };
         let accepted = parsed.is_ok() && self.options.accept_lenient;
         let (value, error) = match parsed {
             Ok((value, _)) => (Some(value), None),
-            Err(error) => (None, Some(error.to_string())),
+            Err(error) => (None, Some(error)),
         };
         let label = || "lenient reading of the best candidate".to_owned();
         let verdict = match &error {
