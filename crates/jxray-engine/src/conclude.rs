@@ -194,11 +194,13 @@ impl Extraction<'_> {
         });
     }
 
-    /// Every defect the lenient reading fixed, at its place, in text order;
-    /// the headline joins them when the reading did not fix its kind.
+    /// The headline, and every other kind of defect the lenient reading
+    /// fixed (at its first place), in text order.
     fn with_lenient_defects(&self, headline: Vec<DefectAt>, repairs: &[Repair]) -> Vec<DefectAt> {
-        let mut defects: Vec<DefectAt> = lenient::defects_of(repairs)
+        let mut defects = headline;
+        let others: Vec<DefectAt> = lenient::defects_of(repairs)
             .into_iter()
+            .filter(|(kind, _)| !defects.iter().any(|d| d.kind == *kind))
             .map(|(kind, offset)| {
                 let (line, column) = line_col(self.text, offset);
                 DefectAt {
@@ -210,11 +212,7 @@ impl Extraction<'_> {
                 }
             })
             .collect();
-        for found in headline {
-            if !defects.iter().any(|d| d.kind == found.kind) {
-                defects.push(found);
-            }
-        }
+        defects.extend(others);
         defects.sort_by_key(|d| d.offset);
         defects
     }

@@ -32,13 +32,15 @@ pub(crate) fn defect_of(kind: RepairKind) -> Option<Defect> {
     })
 }
 
-/// The defects the lenient fixes stand for, each once per place, in text order.
+/// The defects the lenient fixes stand for, each at its first place, in
+/// text order (the reading's `repairs` list every place).
 pub(crate) fn defects_of(repairs: &[Repair]) -> Vec<(Defect, usize)> {
     let mut found: Vec<(Defect, usize)> = Vec::new();
     for repair in repairs {
         if let Some(defect) = defect_of(repair.kind) {
-            if !found.contains(&(defect, repair.offset)) {
-                found.push((defect, repair.offset));
+            match found.iter_mut().find(|(kind, _)| *kind == defect) {
+                Some(first) => first.1 = first.1.min(repair.offset),
+                None => found.push((defect, repair.offset)),
             }
         }
     }

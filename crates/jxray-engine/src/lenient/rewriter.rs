@@ -1,6 +1,8 @@
 //! The structure: brackets, commas and colons, with the state a JSON parser
 //! keeps, so that a missing or extra separator is seen where it happens.
 
+use std::cell::Cell;
+
 use super::{LenientText, Refusal};
 use crate::outcome::{Repair, RepairKind};
 
@@ -38,6 +40,9 @@ pub(super) struct Rewriter<'a> {
     item_end: (usize, usize),
     pub refused: Option<Refusal>,
     done: bool,
+    /// The last searches for a comment's end: see [`Rewriter::comment_end`].
+    line_end: Cell<(usize, Option<usize>)>,
+    block_end: Cell<(usize, Option<usize>)>,
 }
 
 /// Unicode spaces that models emit as white space between tokens.
@@ -71,6 +76,8 @@ impl<'a> Rewriter<'a> {
             item_end: (0, 0),
             refused: None,
             done: false,
+            line_end: Cell::new((usize::MAX, None)),
+            block_end: Cell::new((usize::MAX, None)),
         }
     }
 
@@ -108,6 +115,8 @@ impl<'a> Rewriter<'a> {
         if self.done {
             self.check_nothing_follows(i);
         }
+        // A trailing comma is only known at the closer, after what follows it.
+        self.repairs.sort_by_key(|repair| repair.offset);
         let text = String::from_utf8(self.out)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         LenientText {
@@ -186,18 +195,37 @@ impl<'a> Rewriter<'a> {
         (self.bytes.get(at).copied().filter(|_| at < self.limit), at)
     }
 
+    /// Where the comment at `i` ends. Look-ahead calls this from inside
+    /// strings too (`"a" /*"b" /*…`), so the last search for each kind of end
+    /// is remembered: no stretch of text is searched twice.
     fn comment_end(&self, i: usize) -> usize {
-        let rest = &self.bytes[i..self.limit];
-        if rest.starts_with(b"/*") {
-            rest.windows(2)
-                .skip(2)
-                .position(|w| w == b"*/")
-                .map_or(self.limit, |at| i + 2 + at + 2)
+        if self.bytes[i..self.limit].starts_with(b"/*") {
+            let found = self.find_after(&self.block_end, i + 2, b"*/");
+            found.map_or(self.limit, |at| at + 2)
         } else {
-            rest.iter()
-                .position(|&b| b == b'\n')
-                .map_or(self.limit, |at| i + at)
+            self.find_after(&self.line_end, i, b"\n")
+                .unwrap_or(self.limit)
         }
+    }
+
+    /// The first `needle` at or after `from`, remembered in `memo` as
+    /// (searched from, found at).
+    fn find_after(
+        &self,
+        memo: &Cell<(usize, Option<usize>)>,
+        from: usize,
+        needle: &[u8],
+    ) -> Option<usize> {
+        let (searched_from, found) = memo.get();
+        if from >= searched_from && found.is_none_or(|at| from <= at) {
+            return found;
+        }
+        let found = self.bytes[from.min(self.limit)..self.limit]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|at| from + at);
+        memo.set((from, found));
+        found
     }
 
     pub(super) fn push(&mut self, frame: Frame) {

@@ -50,7 +50,7 @@ fn the_first_five_families() {
     reads(
         "[1, 2, // last\n]",
         json!([1, 2]),
-        &[Comment, TrailingComma],
+        &[TrailingComma, Comment],
     );
 }
 
