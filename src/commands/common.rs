@@ -23,6 +23,7 @@ pub fn engine_options(args: &ExtractionArgs) -> Options {
 pub fn load_options(args: &ExtractionArgs) -> LoadOptions {
     LoadOptions {
         max_bytes: args.max_bytes,
+        ..LoadOptions::default()
     }
 }
 
