@@ -367,7 +367,7 @@ impl Extraction<'_> {
     }
 
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {
-        let rewritten = lenient::rewrite(self.text, rejection.start, rejection.limit);
+        let rewritten = lenient::read(self.text, rejection.start, rejection.limit);
         if rewritten
             .repairs
             .iter()
@@ -376,12 +376,19 @@ impl Extraction<'_> {
             // Nothing a lenient reading may fix: it would say what the failure says.
             return None;
         }
-        let span = (rejection.start, rewritten.end);
-        let parsed = super::decode::decode(&rewritten.text);
+        let span = (rewritten.start, rewritten.end);
+        let parsed = match &rewritten.refused {
+            Some(refusal) => Err(format!(
+                "no lenient reading: {} at {}",
+                refusal.reason,
+                self.locate(refusal.offset)
+            )),
+            None => super::decode::decode(&rewritten.text).map_err(|e| e.to_string()),
+        };
         let accepted = parsed.is_ok() && self.options.accept_lenient;
         let (value, error) = match parsed {
             Ok((value, _)) => (Some(value), None),
-            Err(error) => (None, Some(error.to_string())),
+            Err(error) => (None, Some(error)),
         };
         let label = || "lenient reading of the best candidate".to_owned();
         let verdict = match &error {

@@ -6,74 +6,9 @@
 //! plus one entry per lenient fix. Teaching the lenient reading a new fix
 //! teaches this list a new defect.
 
-use super::outcome::{Defect, DefectAt, Repair, RepairKind};
+use super::lenient::{advice as defect_message, defect_of as defect_of_fix};
+use super::outcome::{DefectAt, Repair};
 use super::position::LineCursor;
-
-/// The defect a lenient fix repairs, if the fix is one.
-pub(crate) fn defect_of_fix(kind: RepairKind) -> Option<Defect> {
-    Some(match kind {
-        RepairKind::TrailingComma => Defect::TrailingComma,
-        RepairKind::SingleQuotes => Defect::SingleQuotes,
-        RepairKind::UnquotedKey => Defect::UnquotedKey,
-        RepairKind::PythonLiteral => Defect::PythonLiteral,
-        RepairKind::Comment => Defect::Comment,
-        RepairKind::SmartQuotes => Defect::SmartQuotes,
-        RepairKind::MissingComma => Defect::MissingComma,
-        RepairKind::LeadingZero => Defect::LeadingZero,
-        RepairKind::NonFiniteNumber => Defect::NonFiniteNumber,
-        RepairKind::InvalidEscape => Defect::InvalidEscape,
-        RepairKind::MismatchedBracket => Defect::MismatchedBracket,
-        RepairKind::DoubledQuotes => Defect::DoubledQuotes,
-        RepairKind::UnescapedQuote => Defect::UnescapedQuote,
-        RepairKind::UnterminatedString => Defect::UnterminatedString,
-        RepairKind::MissingStart => Defect::MissingStart,
-        RepairKind::MissingColon => Defect::MissingColon,
-        RepairKind::LeadingComma => Defect::LeadingComma,
-        RepairKind::UnicodeSpace => Defect::UnicodeSpace,
-        RepairKind::NumberFormat => Defect::NumberFormat,
-        RepairKind::Undefined => Defect::Undefined,
-        RepairKind::LiteralCase => Defect::LiteralCase,
-        RepairKind::RawControlChar | RepairKind::EscapedBacktick | RepairKind::DecodedString => {
-            return None
-        }
-    })
-}
-
-/// A short message for a defect found by the lenient reading.
-pub(crate) fn defect_message(kind: Defect) -> &'static str {
-    match kind {
-        Defect::TrailingComma => {
-            "trailing comma; tell the model not to put a comma after the last item"
-        }
-        Defect::SingleQuotes => "single-quoted string; JSON needs double quotes",
-        Defect::UnquotedKey => "unquoted key; keys must be double-quoted strings",
-        Defect::PythonLiteral => "Python literal; JSON spells them true, false and null",
-        Defect::Comment => "comment; JSON has no comments: tell the model to leave them out",
-        Defect::SmartQuotes => "typographic quote; JSON needs straight double quotes",
-        Defect::Ellipsis => "ellipsis: the model left content out; ask for the complete value",
-        Defect::MissingComma => "missing comma between items",
-        Defect::NestingTooDeep => "nesting too deep; ask for a flatter structure",
-        Defect::LeadingZero => "number with a leading zero, which JSON does not allow",
-        Defect::NonFiniteNumber => "NaN or Infinity is not a JSON number; ask for null instead",
-        Defect::InvalidEscape => "an escape JSON does not have (`\\'`, markdown `\\_`)",
-        Defect::MismatchedBracket => "a closer that does not match its opener",
-        Defect::DoubledQuotes => "a string wrapped in doubled quotes",
-        Defect::UnescapedQuote => "a quote inside a string that ends it early; escape it as \\\"",
-        Defect::UnterminatedString => "a string whose closing quote is missing",
-        Defect::MissingStart => "the text begins inside a value: its first tokens were lost",
-        Defect::MissingColon => "no colon between a key and its value",
-        Defect::LeadingComma => "a comma before the first item",
-        Defect::UnicodeSpace => {
-            "a Unicode space used as white space; JSON allows only ASCII spaces"
-        }
-        Defect::NumberFormat => "a number spelling JSON does not allow (`.5`, `+1`, `0x1F`)",
-        Defect::Undefined => "JavaScript `undefined` is not JSON; ask for null",
-        Defect::LiteralCase => {
-            "a literal in the wrong case; JSON spells true, false, null in lower case"
-        }
-        Defect::Syntax => "not JSON here",
-    }
-}
 
 /// Every defect: the headline one (already located and worded) and one per
 /// lenient fix, in text order, one per place.
@@ -123,6 +58,7 @@ fn same_place(text: &str, a: usize, b: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::{Defect, RepairKind};
 
     #[test]
     fn every_lenient_fix_kind_but_the_lossless_ones_names_a_defect() {

@@ -19,6 +19,10 @@ pub(crate) fn diagnose(
     after_comma: bool,
     max_depth: usize,
 ) -> Diagnosis {
+    // Issue 13's families, named by the rules the lenient reading fixes them by.
+    if let Some((defect, message)) = super::lenient::name_family(text, at, problem) {
+        return Diagnosis { defect, message };
+    }
     let rest = text.get(at..).unwrap_or("");
     let found = describe_found(rest);
     let (defect, message) = match problem {
@@ -248,7 +252,7 @@ mod tests {
         assert_eq!(defect_of("{\u{201c}a\u{201d}: 1}"), Defect::SmartQuotes);
         assert_eq!(defect_of("[1, 2, ...]"), Defect::Ellipsis);
         assert_eq!(defect_of("{\"a\": 1 \"b\": 2}"), Defect::MissingComma);
-        assert_eq!(defect_of("{\"a\" 1}"), Defect::Syntax);
+        assert_eq!(defect_of("{\"a\" 1}"), Defect::MissingColon);
         assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
     }
 }
