@@ -29,7 +29,11 @@ fn check_jsonl_and_json_keep_the_digits() {
         let run = jxray_in(dir.path(), &["check", "a.txt", "--format", format], b"");
         assert_eq!(run.code, 0, "{run:?}");
         let compact: String = run.stdout.split_whitespace().collect();
-        assert!(compact.contains(&COMPACT[1..COMPACT.len() - 1]), "{format}: {}", run.stdout);
+        assert!(
+            compact.contains(&COMPACT[1..COMPACT.len() - 1]),
+            "{format}: {}",
+            run.stdout
+        );
     }
 }
 
@@ -40,25 +44,28 @@ fn fixtures_compare_numbers_exactly() {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = dir.path().join("fixtures");
     let outcome = jxray::engine::extract(RAW, &jxray::engine::Options::default());
-    let fixture = jxray::fixture::Fixture::new(
-        "exact",
-        RAW,
-        jxray::fixture::Expectation::of(&outcome),
-    );
+    let fixture =
+        jxray::fixture::Fixture::new("exact", RAW, jxray::fixture::Expectation::of(&outcome));
     let path = jxray::fixture::save(&fixtures, &fixture).unwrap();
     let saved = fs::read_to_string(&path).unwrap();
     assert!(saved.contains("18446744073709551617"), "{saved}");
-    assert!(saved.contains("1e400") && saved.contains("2.5E+3"), "{saved}");
+    assert!(
+        saved.contains("1e400") && saved.contains("2.5E+3"),
+        "{saved}"
+    );
 
     let run = jxray_in(dir.path(), &["test"], b"");
     assert_eq!(run.code, 0, "{run:?}");
 
-    // The wrong big integer: off by one in the last digit.
-    fs::write(
-        &path,
-        saved.replacen("18446744073709551617", "18446744073709551616", 1),
-    )
-    .unwrap();
+    // The wrong big integer in `expect` (the last occurrence; the first is the
+    // input): off by one in the last digit, as a float would have rounded it.
+    let at = saved.rfind("18446744073709551617").unwrap();
+    let wrong = format!(
+        "{}18446744073709551616{}",
+        &saved[..at],
+        &saved[at + "18446744073709551617".len()..]
+    );
+    fs::write(&path, wrong).unwrap();
     let run = jxray_in(dir.path(), &["test"], b"");
     assert_eq!(run.code, 1, "a wrong big integer must fail: {run:?}");
 
@@ -66,6 +73,11 @@ fn fixtures_compare_numbers_exactly() {
     let run = jxray_in(dir.path(), &["test", "--update"], b"");
     assert_eq!(run.code, 0, "{run:?}");
     let updated = fs::read_to_string(&path).unwrap();
-    assert!(updated.contains("18446744073709551617"), "{updated}");
+    // Once in the input, once in the expected value.
+    assert_eq!(
+        updated.matches("18446744073709551617").count(),
+        2,
+        "{updated}"
+    );
     assert!(!updated.contains("1.8446744073709552e19"), "{updated}");
 }
