@@ -520,7 +520,10 @@ fn a_bad_config_file_is_one_line_naming_it() {
     assert_eq!(tmux.exit_status(), 2);
     let screen = tmux.history();
     assert!(
-        screen.contains(&format!("{}:1: theme must be", config.display())),
+        screen.contains(&format!(
+            "{}:1: key `theme`: unknown variant",
+            config.display()
+        )),
         "{screen}"
     );
 }

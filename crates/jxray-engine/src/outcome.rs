@@ -329,15 +329,11 @@ impl Defect {
         }
     }
 
-    /// Defects that a lenient reading can fix without guessing.
+    /// Defects that a lenient reading can fix (where the fix is no guess).
     pub fn is_lenient_fixable(self) -> bool {
-        matches!(
+        !matches!(
             self,
-            Defect::TrailingComma
-                | Defect::SingleQuotes
-                | Defect::UnquotedKey
-                | Defect::PythonLiteral
-                | Defect::Comment
+            Defect::Ellipsis | Defect::NestingTooDeep | Defect::Syntax
         )
     }
 }

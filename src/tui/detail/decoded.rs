@@ -23,8 +23,27 @@ pub fn doc(lines: &LineIndex, outcome: &Outcome, violations: &[Violation]) -> Do
             if let Some(defect) = failure.defect {
                 builder.push(&format!(" ({})", defect.as_str()), Paint::Bad);
             }
+            if let Some(cause) = failure.cause {
+                builder.push(&format!(" cause: {}", cause.as_str()), Paint::Bad);
+            }
             builder.blank();
             builder.push_lines(&failure.message, Paint::Plain);
+            let listed = failure.defects.len() > 1
+                || (failure.defect.is_none() && !failure.defects.is_empty());
+            if listed {
+                heading(&mut builder, "defects, in text order");
+                for defect in &failure.defects {
+                    builder.push(&format!("✗ {}", defect.kind.as_str()), Paint::Bad);
+                    builder.push(
+                        &format!(" at {}:{}", defect.line, defect.column),
+                        Paint::Note,
+                    );
+                    builder.blank();
+                    builder.push("    ", Paint::Plain);
+                    builder.push(&defect.message, Paint::Plain);
+                    builder.blank();
+                }
+            }
             "no value".to_string()
         }
         (None, None) => {
