@@ -117,8 +117,9 @@ fn exact_number(digits: String, spelling: &mut Spelling) -> Result<Number, Strin
     }
 }
 
-/// serde_json's spelling of a number token: `E` lowered, an unsigned exponent given `+`.
-fn normalise_exponent(raw: &str) -> String {
+/// serde_json's spelling of a number token: `E` lowered, an unsigned exponent
+/// given `+`. Two spellings of one number agree once both pass through it.
+pub fn normalise_exponent(raw: &str) -> String {
     let lowered = raw.replace('E', "e");
     match lowered.split_once('e') {
         Some((mantissa, exponent)) if !exponent.starts_with(['+', '-']) => {

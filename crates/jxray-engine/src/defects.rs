@@ -6,7 +6,7 @@
 //! plus one entry per lenient fix. Teaching the lenient reading a new fix
 //! teaches this list a new defect.
 
-use super::lenient::{advice as defect_message, defect_of as defect_of_fix};
+use super::lenient::advice as defect_message;
 use super::outcome::{DefectAt, Repair};
 use super::position::LineCursor;
 
@@ -21,7 +21,7 @@ pub(crate) fn all_defects(
     let mut defects: Vec<DefectAt> = fixes
         .iter()
         .filter_map(|fix| {
-            let kind = defect_of_fix(fix.kind)?;
+            let kind = fix.kind.defect()?;
             let (line, column) = cursor.locate(text, fix.offset);
             Some(DefectAt {
                 kind,
@@ -63,10 +63,10 @@ mod tests {
     #[test]
     fn every_lenient_fix_kind_but_the_lossless_ones_names_a_defect() {
         assert_eq!(
-            defect_of_fix(RepairKind::PythonLiteral),
+            RepairKind::PythonLiteral.defect(),
             Some(Defect::PythonLiteral)
         );
-        assert_eq!(defect_of_fix(RepairKind::RawControlChar), None);
+        assert_eq!(RepairKind::RawControlChar.defect(), None);
         for defect in Defect::ALL {
             assert!(!defect_message(defect).is_empty());
         }

@@ -26,7 +26,7 @@ mod stringified;
 mod think;
 mod trace;
 
-pub use decode::decode_exact;
+pub use decode::{decode_exact, normalise_exponent};
 pub use extract::extract;
 pub use options::{Options, Pick};
 pub use outcome::*;

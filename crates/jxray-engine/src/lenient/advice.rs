@@ -1,36 +1,6 @@
 //! What to change, for each defect a lenient reading fixes.
 
-use crate::outcome::{Defect, RepairKind};
-
-/// The defect a lenient fix stands for (`None` for lossless repairs).
-pub(crate) fn defect_of(kind: RepairKind) -> Option<Defect> {
-    Some(match kind {
-        RepairKind::RawControlChar | RepairKind::EscapedBacktick | RepairKind::DecodedString => {
-            return None
-        }
-        RepairKind::TrailingComma => Defect::TrailingComma,
-        RepairKind::SingleQuotes => Defect::SingleQuotes,
-        RepairKind::UnquotedKey => Defect::UnquotedKey,
-        RepairKind::PythonLiteral => Defect::PythonLiteral,
-        RepairKind::Comment => Defect::Comment,
-        RepairKind::SmartQuotes => Defect::SmartQuotes,
-        RepairKind::MissingComma => Defect::MissingComma,
-        RepairKind::LeadingZero => Defect::LeadingZero,
-        RepairKind::NonFiniteNumber => Defect::NonFiniteNumber,
-        RepairKind::InvalidEscape => Defect::InvalidEscape,
-        RepairKind::MismatchedBracket => Defect::MismatchedBracket,
-        RepairKind::DoubledQuotes => Defect::DoubledQuotes,
-        RepairKind::UnescapedQuote => Defect::UnescapedQuote,
-        RepairKind::UnterminatedString => Defect::UnterminatedString,
-        RepairKind::MissingStart => Defect::MissingStart,
-        RepairKind::MissingColon => Defect::MissingColon,
-        RepairKind::LeadingComma => Defect::LeadingComma,
-        RepairKind::UnicodeSpace => Defect::UnicodeSpace,
-        RepairKind::NumberFormat => Defect::NumberFormat,
-        RepairKind::Undefined => Defect::Undefined,
-        RepairKind::LiteralCase => Defect::LiteralCase,
-    })
-}
+use crate::outcome::Defect;
 
 /// One sentence: what the defect is and what to tell the model (or the pipeline).
 pub(crate) fn advice(defect: Defect) -> &'static str {
@@ -64,7 +34,7 @@ pub(crate) fn advice(defect: Defect) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::outcome::RepairKind;
 
     #[test]
     fn every_lenient_kind_names_a_fixable_defect() {
@@ -93,7 +63,7 @@ mod tests {
             LiteralCase,
         ];
         for kind in lenient {
-            let defect = defect_of(kind).expect("a lenient kind names a defect");
+            let defect = kind.defect().expect("a lenient kind names a defect");
             assert!(defect.is_lenient_fixable(), "{defect:?}");
             assert_eq!(defect.as_str(), kind.as_str());
         }

@@ -20,7 +20,7 @@ mod word;
 
 use super::outcome::Repair;
 
-pub(crate) use advice::{advice, defect_of};
+pub(crate) use advice::advice;
 pub(crate) use families::name_family;
 
 /// A rewritten candidate.
