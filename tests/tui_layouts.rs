@@ -62,24 +62,31 @@ fn the_list() {
 
 #[test]
 fn each_pane() {
-    for size in SIZES {
-        for (pane, command) in [
-            ("raw", Command::FocusRaw),
-            ("normalized", Command::FocusNormalized),
-            ("decoded", Command::FocusDecoded),
-        ] {
-            let mut app = workbench(size.0, size.1);
-            run(&mut app, &[command]);
-            insta::assert_snapshot!(name(&format!("pane_{pane}"), size), screen(&app));
-        }
+    // The support ticket has something in every pane. At 80 columns one pane
+    // shows at a time (tabs); at 160 all three stand side by side.
+    for (pane, command) in [
+        ("raw", Command::FocusRaw),
+        ("normalized", Command::FocusNormalized),
+        ("decoded", Command::FocusDecoded),
+    ] {
+        let mut app = workbench(80, 24);
+        run(&mut app, &[Command::Bottom, command]);
+        insta::assert_snapshot!(name(&format!("pane_{pane}"), (80, 24)), screen(&app));
     }
+    let mut app = workbench(160, 45);
+    run(&mut app, &[Command::Bottom, Command::FocusDecoded]);
+    insta::assert_snapshot!(name("panes", (160, 45)), screen(&app));
 }
 
 #[test]
 fn a_failure_in_each_pane() {
     for size in SIZES {
         let mut app = workbench(size.0, size.1);
-        run(&mut app, &[Command::Down, Command::FocusNormalized]);
+        // The invoice: a trailing comma, with its lenient reading.
+        run(
+            &mut app,
+            &[Command::Down, Command::Down, Command::FocusNormalized],
+        );
         insta::assert_snapshot!(name("failure_normalized", size), screen(&app));
     }
 }
@@ -93,7 +100,12 @@ fn zoom_keeps_the_capture_name_and_position() {
             &[Command::FocusDecoded, Command::Zoom, Command::NextFailure],
         );
         let shown = screen(&app);
-        assert!(shown.contains("2/5"), "{shown}");
+        // From the first capture (a failure), `]` goes on to the next failure: the third.
+        let title = shown.lines().next().unwrap_or_default();
+        assert!(
+            title.contains("invoice-trailing-comma.txt") && title.contains("3/5"),
+            "{shown}"
+        );
         insta::assert_snapshot!(name("zoom", size), shown);
     }
 }
@@ -131,7 +143,11 @@ fn the_raw_pane_highlighted_as_markdown_with_fenced_json() {
     jxray::tui::highlight::load_now();
     let mut app = workbench(100, 16);
     app.highlight.enabled = true;
-    run(&mut app, &[Command::FocusRaw, Command::Zoom]);
+    // The support ticket: prose, then a fenced json block.
+    run(
+        &mut app,
+        &[Command::Bottom, Command::FocusRaw, Command::Zoom],
+    );
     app.settle();
     insta::assert_snapshot!(styled_screen(&app));
 }
@@ -142,7 +158,7 @@ fn at_80_columns_sources_keep_24_characters_and_the_key_bar_keeps_help_and_quit(
     let shown = screen(&app);
     let row = shown
         .lines()
-        .find(|line| line.contains("products-cut"))
+        .find(|line| line.contains("cut-at-the-limit"))
         .expect("the products row");
     let list_row = row.split('│').nth(1).unwrap_or_default();
     let source = list_row.rsplit(' ').next().unwrap_or_default();

@@ -198,7 +198,7 @@ fn shift_s_saves_every_readable_capture_under_the_filter() {
 /// Run one save through the loader and wait for its result.
 fn save_through_loader(dir: &Path, fixtures: Vec<(EntryId, Fixture)>) -> Vec<(EntryId, Saved)> {
     let (sender, inbox) = mpsc::channel();
-    let loader = Loader::new(PathBuf::from("."), LoadOptions::default(), sender);
+    let loader = Loader::new(PathBuf::from("."), LoadOptions::default(), sender, None);
     loader.save_fixtures(dir.to_path_buf(), fixtures);
     loop {
         match inbox
@@ -300,20 +300,30 @@ fn a_read_only_folder_is_a_clear_message_and_nothing_written() {
 fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
     let mut app = app();
     let input_hash = jxray::tui::app::input_hash(INVALID);
-    let path = PathBuf::from("fixtures/old.json");
+    // The mark holds while the fixture's file is there.
+    let temp = tempfile::tempdir().unwrap();
+    let path = temp.path().join("old.json");
+    std::fs::write(&path, "{}").unwrap();
     update(
         &mut app,
         Action::FixturesFound([(input_hash, path.clone())].into_iter().collect()),
     );
     app.settle();
     let saved: Vec<Option<PathBuf>> = app.entries.iter().map(|e| e.saved.clone()).collect();
-    assert_eq!(saved, [Some(path), None]);
+    assert_eq!(saved, [Some(path.clone()), None]);
     command(&mut app, Command::Save);
     let screen = tui_support::screen(&app);
     assert!(
-        screen.contains("already a fixture: fixtures/old.json"),
+        screen.contains(&format!("already a fixture: {}", path.display())),
         "{screen}"
     );
+    // Deleted since: not a fixture any more.
+    command(&mut app, Command::Back);
+    std::fs::remove_file(&path).unwrap();
+    command(&mut app, Command::Save);
+    let screen = tui_support::screen(&app);
+    assert!(!screen.contains("already a fixture"), "{screen}");
+    assert_eq!(app.entries.iter().next().unwrap().saved, None);
 }
 
 #[test]

@@ -303,14 +303,19 @@ fn lenient_toggle_re_extracts_everything_and_drops_stale_results() {
 }
 
 #[test]
-fn copy_sends_the_pretty_value_and_refuses_without_one() {
+fn copy_sends_the_pretty_value_and_the_raw_text_of_a_failure() {
     let mut app = demo();
-    let effects = press(&mut app, &["y"]);
+    // `y` opens the copy menu on its first line, the decoded value.
+    assert!(press(&mut app, &["y"]).is_empty());
+    let effects = press(&mut app, &["Enter"]);
     assert!(matches!(effects.as_slice(), [Effect::Copy(text)] if text == "{\n  \"a\": 1\n}"));
+    // A failure has no value: the menu opens on the raw text instead.
     press(&mut app, &["j", "j"]);
-    let effects = press(&mut app, &["y"]);
-    assert!(effects.is_empty());
-    assert!(app.notice.as_ref().unwrap().error);
+    let effects = press(&mut app, &["y", "Enter"]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Copy(text)] if text == "{\"items\": [1, 2,"),
+        "{effects:?}"
+    );
 }
 
 #[test]

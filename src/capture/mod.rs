@@ -32,8 +32,8 @@ use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
-pub use walk::{discover, is_capture_name};
+pub use load::{load, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames};
+pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

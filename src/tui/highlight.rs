@@ -68,10 +68,27 @@ impl std::fmt::Debug for Highlight {
     }
 }
 
-struct Parser {
+/// A syntect parse in progress: a state and the scopes it has opened.
+struct Grammar {
     state: ParseState,
     stack: ScopeStack,
+}
+
+/// The whole text's grammar, and the language of the fenced block the parse is in.
+///
+/// syntect's Markdown leaves fenced code unparsed, so fences are followed here:
+/// the fence lines go to Markdown, the lines between to the fence's language.
+struct Parser {
+    outer: Grammar,
+    fence: Option<Fence>,
+    markdown: bool,
     syntaxes: &'static SyntaxSet,
+}
+
+struct Fence {
+    /// The opening run (three or more backticks or tildes); a close is as long or longer.
+    marker: String,
+    inner: Option<Grammar>,
 }
 
 impl Highlight {
@@ -119,18 +136,17 @@ fn key_of(text: &Arc<str>) -> usize {
     Arc::as_ptr(text) as *const u8 as usize ^ text.len().rotate_left(32)
 }
 
-impl Parser {
-    fn new(syntaxes: &'static SyntaxSet, text: &str) -> Parser {
-        Parser {
-            state: ParseState::new(syntax_for(syntaxes, text)),
+impl Grammar {
+    fn new(syntax: &SyntaxReference) -> Grammar {
+        Grammar {
+            state: ParseState::new(syntax),
             stack: ScopeStack::new(),
-            syntaxes,
         }
     }
 
     /// Parse one line (with its line break) starting at byte `base`, adding its paints.
-    fn paints(&mut self, line: &str, base: usize, out: &mut Vec<Styled>) {
-        let Ok(ops) = self.state.parse_line(line, self.syntaxes) else {
+    fn paints(&mut self, syntaxes: &SyntaxSet, line: &str, base: usize, out: &mut Vec<Styled>) {
+        let Ok(ops) = self.state.parse_line(line, syntaxes) else {
             return;
         };
         let content_end = line.len() - usize::from(line.ends_with('\n'));
@@ -145,6 +161,84 @@ impl Parser {
         }
         push(out, base + at, base + content_end, paint_of(&self.stack));
     }
+}
+
+impl Parser {
+    fn new(syntaxes: &'static SyntaxSet, text: &str) -> Parser {
+        let syntax = syntax_for(syntaxes, text);
+        Parser {
+            outer: Grammar::new(syntax),
+            fence: None,
+            markdown: syntax.name == "Markdown",
+            syntaxes,
+        }
+    }
+
+    /// Parse one line (with its line break) starting at byte `base`, adding its paints.
+    fn paints(&mut self, line: &str, base: usize, out: &mut Vec<Styled>) {
+        if !self.markdown {
+            return self.outer.paints(self.syntaxes, line, base, out);
+        }
+        match &mut self.fence {
+            Some(fence) if is_close(line, &fence.marker) => {
+                self.fence = None;
+                self.outer.paints(self.syntaxes, line, base, out);
+            }
+            Some(fence) => {
+                if let Some(inner) = &mut fence.inner {
+                    inner.paints(self.syntaxes, line, base, out);
+                }
+            }
+            None => {
+                if let Some((marker, language)) = fence_open(line) {
+                    let inner = self
+                        .syntaxes
+                        .find_syntax_by_token(language)
+                        .map(Grammar::new);
+                    self.fence = Some(Fence {
+                        marker: marker.to_string(),
+                        inner,
+                    });
+                }
+                self.outer.paints(self.syntaxes, line, base, out);
+            }
+        }
+    }
+}
+
+/// A fence's opening line: up to three spaces, three or more backticks or tildes,
+/// then the language word (maybe empty).
+fn fence_open(line: &str) -> Option<(&str, &str)> {
+    let rest = strip_indent(line)?;
+    let mark = rest.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = rest.len() - rest.trim_start_matches(mark).len();
+    if run < 3 {
+        return None;
+    }
+    let (marker, info) = rest.split_at(run);
+    if mark == '`' && info.contains('`') {
+        return None;
+    }
+    let language = info.split_whitespace().next().unwrap_or("");
+    Some((marker, language))
+}
+
+/// Whether `line` closes a fence opened with `marker`.
+fn is_close(line: &str, marker: &str) -> bool {
+    let Some(rest) = strip_indent(line) else {
+        return false;
+    };
+    let rest = rest.trim_end();
+    let Some(mark) = marker.chars().next() else {
+        return false;
+    };
+    rest.len() >= marker.len() && rest.chars().all(|c| c == mark)
+}
+
+/// The line without its indentation, if that is at most three spaces (more is code).
+fn strip_indent(line: &str) -> Option<&str> {
+    let rest = line.trim_start_matches(' ');
+    (line.len() - rest.len() <= 3).then_some(rest)
 }
 
 /// Add a paint, merging it into the previous one when they touch and match.
@@ -181,8 +275,6 @@ fn rules() -> &'static [(Scope, Paint)] {
         [
             ("comment", Paint::Dim),
             ("punctuation.definition.raw.code-fence", Paint::Dim),
-            ("punctuation.definition.heading", Paint::Heading),
-            ("markup.heading", Paint::Heading),
             ("constant.other.language-name", Paint::Key),
             ("markup.list", Paint::Key),
             ("markup.underline.link", Paint::Key),
@@ -200,14 +292,32 @@ fn rules() -> &'static [(Scope, Paint)] {
     })
 }
 
-/// The paint of the text under `stack`: a JSON object key is a key, not a
-/// string; otherwise the innermost scope with a rule decides.
+/// Scopes that paint everything inside them, whatever inner scope says otherwise:
+/// a JSON or YAML key is a key (not a string), a heading's words are the heading.
+fn containers() -> &'static [(Scope, Paint)] {
+    static CONTAINERS: OnceLock<Vec<(Scope, Paint)>> = OnceLock::new();
+    CONTAINERS.get_or_init(|| {
+        [
+            ("meta.structure.dictionary.key", Paint::Key),
+            ("meta.mapping.key", Paint::Key),
+            ("markup.heading", Paint::Heading),
+        ]
+        .into_iter()
+        .filter_map(|(text, paint)| Scope::new(text).ok().map(|scope| (scope, paint)))
+        .collect()
+    })
+}
+
+/// The paint of the text under `stack`: the outermost container scope, else the
+/// innermost scope with a rule.
 fn paint_of(stack: &ScopeStack) -> Paint {
-    static KEY: OnceLock<Option<Scope>> = OnceLock::new();
     let scopes = stack.as_slice();
-    if let Some(key) = KEY.get_or_init(|| Scope::new("meta.mapping.key").ok()) {
-        if scopes.iter().any(|scope| key.is_prefix_of(*scope)) {
-            return Paint::Key;
+    for scope in scopes {
+        if let Some((_, paint)) = containers()
+            .iter()
+            .find(|(rule, _)| rule.is_prefix_of(*scope))
+        {
+            return *paint;
         }
     }
     for scope in scopes.iter().rev() {
@@ -257,7 +367,7 @@ mod tests {
             "# Result\n```json\n{\"n\": 1, \"ok\": true}\n```\n```python\ndef f(): return 'x'\n```\n",
         );
         assert!(
-            tokens.contains(&("Result".to_string(), Paint::Heading)),
+            tokens.contains(&("# Result".to_string(), Paint::Heading)),
             "{tokens:?}"
         );
         assert!(

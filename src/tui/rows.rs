@@ -221,8 +221,9 @@ mod tests {
 
     #[test]
     fn built_lines_break_between_words_and_keep_their_indentation() {
+        // 22 columns: the value (18) fits on a continuation row under its indent (4).
         let doc = doc(&["  \"category\": \"feature-request\","]);
-        let rows = Rows::build(&doc, 20);
+        let rows = Rows::build(&doc, 22);
         assert_eq!(
             texts(&doc, &rows),
             ["  \"category\": ", "\"feature-request\","]

@@ -64,8 +64,7 @@ impl CopyChoice {
             CopyChoice::Raw => entry
                 .capture
                 .text
-                .as_ref()
-                .map(|text| text.clone())
+                .clone()
                 .map_err(|_| "the capture could not be read"),
             CopyChoice::Lenient => {
                 let reading = outcome

@@ -13,6 +13,7 @@ use crate::capture::Capture;
 use crate::engine::Outcome;
 use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
+use crate::watch::{Mix, MixKey};
 
 use super::filter::{outcome_rank, Filter, Sort, Tally};
 
@@ -52,6 +53,8 @@ pub struct Entries {
     pub tally_view: Tally,
     /// The folder every source starts with (`runs/2026-11/`), shown once over the list.
     pub folder: String,
+    /// The whole folder's mix by badge word, to set beside a baseline's.
+    pub mix_all: Mix,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
@@ -282,8 +285,10 @@ impl Entries {
             Sort::Modified => view.sort_by(|&a, &b| self.all[b].age().cmp(&self.all[a].age())),
         }
         self.tally_all = Tally::default();
+        self.mix_all = Mix::new();
         for entry in &self.all {
             self.tally_all.add(&entry.outcome);
+            self.mix_all.add(MixKey::of(&entry.outcome));
         }
         self.folder = common_folder(self.all.iter().map(|e| e.capture.source.as_str()));
         self.tally_view = Tally::default();

@@ -82,9 +82,12 @@ impl SaveDialog {
     /// Work out again where the fixture would go (after the name changed).
     pub fn refresh(&mut self, dir: &std::path::Path) {
         if matches!(self.scope, SaveScope::One(_)) {
-            self.planned = Some(
-                fixture::planned_path(dir, self.name.trim()).map_err(|error| error.to_string()),
-            );
+            let name = self.name.trim();
+            self.planned = Some(if name.is_empty() {
+                Err("type a name for the fixture".to_string())
+            } else {
+                fixture::planned_path(dir, name).map_err(|error| error.to_string())
+            });
         }
     }
 
@@ -210,29 +213,6 @@ fn known_gap(made: Fixture, expect: &Expect, outcome: &Outcome) -> Fixture {
     made.into_known_gap(expectation, Some(note))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn layer_of(raw: &str) -> Option<Layer> {
-        let outcome = crate::engine::extract(raw, &crate::engine::Options::default());
-        choices(&outcome, raw)
-            .into_iter()
-            .find_map(|choice| match choice {
-                Expect::OkWith { layer, .. } => Some(layer),
-                _ => None,
-            })
-    }
-
-    #[test]
-    fn a_known_gap_expects_the_layer_the_lenient_candidate_came_from() {
-        let fenced = "Invoice:\n```json\n{\"total\": 12, \"items\": [1, 2,],}\n```\nDone.";
-        assert_eq!(layer_of(fenced), Some(Layer::Fenced));
-        assert_eq!(layer_of("{\"a\": 1,}"), Some(Layer::Direct));
-        assert_eq!(layer_of("Here: {\"a\": 1,} ok"), Some(Layer::Scanned));
-    }
-}
-
 /// The footer's words for a finished save.
 pub fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
     let new: Vec<&PathBuf> = results
@@ -281,4 +261,27 @@ pub fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
         text.push_str(&format!("; {} failed: {first}", failed.len()));
     }
     (text, !failed.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer_of(raw: &str) -> Option<Layer> {
+        let outcome = crate::engine::extract(raw, &crate::engine::Options::default());
+        choices(&outcome, raw)
+            .into_iter()
+            .find_map(|choice| match choice {
+                Expect::OkWith { layer, .. } => Some(layer),
+                _ => None,
+            })
+    }
+
+    #[test]
+    fn a_known_gap_expects_the_layer_the_lenient_candidate_came_from() {
+        let fenced = "Invoice:\n```json\n{\"total\": 12, \"items\": [1, 2,],}\n```\nDone.";
+        assert_eq!(layer_of(fenced), Some(Layer::Fenced));
+        assert_eq!(layer_of("{\"a\": 1,}"), Some(Layer::Direct));
+        assert_eq!(layer_of("Here: {\"a\": 1,} ok"), Some(Layer::Scanned));
+    }
 }

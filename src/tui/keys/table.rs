@@ -174,7 +174,7 @@ pub const BINDINGS: &[Binding] = &[
             &[key('/')],
             NORMAL,
             Group::Find,
-            "search sources, raw texts and decoded values (smart case, marked as you type)",
+            "search sources, raw texts and decoded values (smart case)",
         ),
         "search",
         None,
@@ -317,12 +317,17 @@ pub const BINDINGS: &[Binding] = &[
         None,
     ),
     bind(C::Quit, &[ctrl('c')], OVERLAYS, Group::Overlays, "quit"),
-    bind(
-        C::Back,
-        &[key('q')],
-        &[Mode::Help, Mode::Menu],
-        Group::Overlays,
-        "close the overlay",
+    // The way out of an overlay, named in the key bar where `q quit` would be.
+    hinted(
+        bind(
+            C::Back,
+            &[key('q')],
+            &[Mode::Help, Mode::Menu],
+            Group::Overlays,
+            "close the overlay",
+        ),
+        "close",
+        None,
     ),
     bind(
         C::NextChoice,

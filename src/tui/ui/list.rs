@@ -6,14 +6,15 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
+use crate::compare::Change;
 use crate::tui::app::{App, Entry, Filter, Focus};
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
 use crate::tui::ui::fit::fit_text;
 
-/// Below this inner width badges are cut to [`SHORT_BADGE`] columns, leaving the room to sources.
-const NARROW: usize = 44;
-const SHORT_BADGE: usize = 6;
+/// Badges are cut to this many columns (`no-json`, `invalid` and `fenced` stay
+/// whole) when sources need the room.
+const SHORT_BADGE: usize = 7;
 
 pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
@@ -41,24 +42,7 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
         .map_while(|position| entries.at(position))
         .collect();
     // Badges and marks are as wide as the widest on screen, leaving the most room for sources.
-    let badge_cap = if width < NARROW {
-        SHORT_BADGE
-    } else {
-        usize::MAX
-    };
-    let columns = Columns {
-        badge: visible
-            .iter()
-            .map(|entry| badge_of(entry).len().min(badge_cap))
-            .max()
-            .unwrap_or(0),
-        marks: visible
-            .iter()
-            .map(|entry| marks(app, entry).chars().count())
-            .max()
-            .unwrap_or(0),
-        width,
-    };
+    let columns = Columns::fit(app, &visible, width);
     for (offset, entry) in visible.into_iter().enumerate() {
         let position = app.list_offset + offset;
         let row = Rect::new(area.x, area.y + offset as u16, area.width, 1);
@@ -104,6 +88,51 @@ struct Columns {
     width: usize,
 }
 
+impl Columns {
+    /// As wide as the widest badge and marks on screen; badges are cut to
+    /// [`SHORT_BADGE`] only when a source would be cut otherwise.
+    fn fit(app: &App, visible: &[&Entry], width: usize) -> Columns {
+        let widest =
+            |of: &dyn Fn(&Entry) -> usize| visible.iter().map(|e| of(e)).max().unwrap_or(0);
+        let mut columns = Columns {
+            badge: widest(&|entry| badge_of(entry).len()),
+            marks: widest(&|entry| marks(app, entry).chars().count()),
+            width,
+        };
+        let longest = widest(&|entry| display_width(&printable(source_of(app, entry))));
+        if longest > columns.source_room() {
+            columns.badge = columns.badge.min(SHORT_BADGE);
+        }
+        columns
+    }
+
+    /// Columns left for the source after the pointer, badge and marks.
+    fn source_room(&self) -> usize {
+        let mark_room = if self.marks > 0 { self.marks + 1 } else { 0 };
+        self.width.saturating_sub(1 + self.badge + 1 + mark_room)
+    }
+}
+
+/// The source as the list shows it: without the folder the title names.
+fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
+    let source = entry.capture.source.as_str();
+    source
+        .strip_prefix(app.entries.folder.as_str())
+        .unwrap_or(source)
+}
+
+/// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `~` changed,
+/// `+` not in the baseline; blank when unchanged.
+pub fn baseline_mark(change: Option<Change>) -> char {
+    match change {
+        None | Some(Change::Removed) => ' ',
+        Some(Change::Fixed) => '↑',
+        Some(Change::Broke) => '↓',
+        Some(Change::Changed) => '~',
+        Some(Change::Added) => '+',
+    }
+}
+
 fn empty_message(app: &App) -> String {
     if let Some(error) = &app.load_error {
         return error.clone();
@@ -125,20 +154,7 @@ fn row_line(app: &App, entry: &Entry, selected: bool, columns: Columns) -> Line<
     let theme = &app.theme;
     let badge = badge_of(entry);
     let marks = marks(app, entry);
-    let mark_room = if columns.marks > 0 {
-        columns.marks + 1
-    } else {
-        0
-    };
-    let room = columns
-        .width
-        .saturating_sub(1 + columns.badge + 1 + mark_room);
-    let source = entry
-        .capture
-        .source
-        .strip_prefix(app.entries.folder.as_str())
-        .unwrap_or(&entry.capture.source);
-    let source = shorten_left(&printable(source), room);
+    let source = shorten_left(&printable(source_of(app, entry)), columns.source_room());
     let mut source_style = if entry.matched && app.query.is_some() {
         Style::new().add_modifier(Modifier::UNDERLINED)
     } else {
@@ -172,7 +188,8 @@ fn row_line(app: &App, entry: &Entry, selected: bool, columns: Columns) -> Line<
     Line::from(spans)
 }
 
-/// The marks of a row, packed: `R` repaired, `W` warned, `S` saved, `*` changed.
+/// The marks of a row, packed: `R` repaired, `W` warned, `S` saved, `*` changed,
+/// then the move against `--baseline` (see [`baseline_mark`]).
 fn marks(app: &App, entry: &Entry) -> String {
     let outcome = &entry.outcome;
     let mut marks = String::new();
@@ -184,6 +201,12 @@ fn marks(app: &App, entry: &Entry) -> String {
     ] {
         if on {
             marks.push(mark);
+        }
+    }
+    if app.settings.checks.baseline.is_some() {
+        let moved = baseline_mark(app.settings.checks.change(&app.settings.root, entry));
+        if moved != ' ' {
+            marks.push(moved);
         }
     }
     marks

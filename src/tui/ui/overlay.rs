@@ -43,7 +43,7 @@ pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
             HelpLine::Text(text) => Line::raw(format!("  {text}")),
             HelpLine::Blank => Line::raw(""),
         };
-        line.render(row, buf);
+        fit(line, usize::from(row.width)).render(row, buf);
     }
 }
 
