@@ -105,8 +105,20 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// What standard input holds (with PATH -): one capture a line, or one raw output
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub input: Option<InputChoice>,
+
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputChoice {
+    /// JSON Lines: one capture a line, checked as each arrives
+    Jsonl,
+    /// The whole input is one raw model output
+    Text,
 }
 
 #[derive(Debug, Args)]

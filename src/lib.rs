@@ -26,6 +26,7 @@ pub mod capture;
 pub mod config;
 pub use jxray_engine as engine;
 pub mod fixture;
+pub mod pipeline;
 pub mod report;
 pub mod schema;
 pub mod tui;

@@ -11,7 +11,8 @@
 //! - `envelope`: provider response bodies (one module per provider);
 //! - `stream`: saved SSE logs and Ollama NDJSON streams, joined;
 //! - `jsonl`: one capture a line;
-//! - `load`: the entry points, loading files in parallel in a fixed order.
+//! - `load`: the entry points, loading files in parallel in a fixed order;
+//! - `records`: the same captures as a lazy stream, for `check` at any size.
 //!
 //! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
 //! `MAX_TOKENS`, `max_output_tokens`, `completed`, `end_turn`, `STOP`, …); the engine
@@ -25,6 +26,7 @@ mod jsonl;
 mod load;
 mod probe;
 mod read;
+mod records;
 mod stream;
 mod walk;
 
@@ -33,6 +35,7 @@ use std::path::PathBuf;
 use crate::engine::{self, Options, Outcome, Warning};
 
 pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
+pub use records::{file_records, records, stdin_records, Records, StdinFormat};
 pub use walk::{discover, is_capture_name};
 
 /// Which provider format a capture came from.

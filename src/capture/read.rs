@@ -17,6 +17,15 @@ const MAX_LINK_HOPS: usize = 40;
 /// One `stat` (following links), one `open`, reads into a buffer of the known size, one
 /// `close`: links are examined only when something is wrong.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
+    let (file, len) = open_file(path, max_bytes)?;
+    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
+    let capacity = usize::try_from(len).unwrap_or(0).saturating_add(1);
+    read_into(file, max_bytes, Vec::with_capacity(capacity))
+}
+
+/// An open regular file no larger than `max_bytes`, and its size; or why it cannot be read.
+/// What [`read_file`] and the line-by-line readers share.
+pub fn open_file(path: &Path, max_bytes: u64) -> Result<(fs::File, u64), Unreadable> {
     let metadata = fs::metadata(path).map_err(|error| not_followable(path, &error))?;
     if metadata.is_dir() {
         return Err(folder_unreadable(path));
@@ -32,11 +41,7 @@ pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
         return Err(too_large(metadata.len(), max_bytes));
     }
     let file = fs::File::open(path).map_err(|error| io_unreadable(&error))?;
-    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
-    let capacity = usize::try_from(metadata.len())
-        .unwrap_or(0)
-        .saturating_add(1);
-    read_into(file, max_bytes, Vec::with_capacity(capacity))
+    Ok((file, metadata.len()))
 }
 
 /// Read at most `max_bytes` from `reader`; more than that is unreadable.
@@ -92,7 +97,7 @@ fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unread
         .collect()
 }
 
-fn too_large(size: u64, max_bytes: u64) -> Unreadable {
+pub fn too_large(size: u64, max_bytes: u64) -> Unreadable {
     Unreadable::new(format!(
         "{} is over the {} limit; raise it with --max-bytes {}",
         human_size(size),

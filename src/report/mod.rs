@@ -1,21 +1,24 @@
 //! What `jxray check` prints: jsonl, json and the human text report with the
-//! layer mix, plus the expected-versus-actual diff that `jxray test` shows.
+//! layer mix, each a [`Sink`] that writes a capture at a time; plus the
+//! expected-versus-actual diff that `jxray test` shows.
 
 mod diff;
+mod json;
+mod jsonl;
 mod record;
+mod sink;
 mod style;
 mod summary;
 mod text;
 
-use std::io::{self, Write};
-
-use serde::Serialize;
-
 pub use diff::{write_diff, write_mismatch};
+pub use json::JsonSink;
+pub use jsonl::JsonlSink;
 pub use record::{FailureRecord, Record};
+pub use sink::{write_all, Sink};
 pub use style::{want_color, Painter, Tone};
 pub use summary::Summary;
-pub use text::{describe, detail, write_text};
+pub use text::{describe, detail, write_text, TextSink, LINE_UP};
 
 use crate::capture::Capture;
 use crate::engine::Outcome;
@@ -25,28 +28,4 @@ use crate::engine::Outcome;
 pub struct Checked {
     pub capture: Capture,
     pub outcome: Outcome,
-}
-
-/// One JSON object per capture, one a line.
-pub fn write_jsonl(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
-    for item in checked {
-        serde_json::to_writer(&mut *out, &Record::new(item))?;
-        out.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-/// One document: `{"captures": [...], "summary": {...}}`.
-pub fn write_json(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
-    #[derive(Serialize)]
-    struct Document<'a> {
-        captures: Vec<Record<'a>>,
-        summary: Summary,
-    }
-    let document = Document {
-        captures: checked.iter().map(Record::new).collect(),
-        summary: Summary::from_outcomes(checked.iter().map(|c| &c.outcome)),
-    };
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    out.write_all(b"\n")
 }

@@ -21,6 +21,11 @@ impl Summary {
         }
     }
 
+    /// Count one more outcome.
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.mix.add(MixKey::of(outcome));
+    }
+
     pub fn total(&self) -> usize {
         self.mix.total()
     }
