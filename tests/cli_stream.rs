@@ -12,7 +12,7 @@ use std::time::Duration;
 use common::{jxray_in, write_files};
 use jxray::capture::{self, LoadOptions};
 use jxray::engine::Options;
-use jxray::report::{write_all, Checked, JsonlSink, Painter, TextSink};
+use jxray::report::{write_all, Checked, JsonlSink, Painter, Sink, TextSink};
 use serde_json::Value;
 
 /// A capture of about `size` bytes whose outcome depends on `i` (ok, fenced, cut, invalid).
@@ -31,8 +31,15 @@ fn size(i: usize) -> usize {
     [3, 40, 900, 20_000, 250_000][i * 7 % 5]
 }
 
+/// The report formats compared between a streamed and a sequential run.
+#[derive(Clone, Copy)]
+enum Report {
+    Jsonl,
+    Text,
+}
+
 /// The report of `path` built one capture after another, with no pipeline.
-fn sequential(path: &std::path::Path, text: bool) -> String {
+fn sequential(path: &std::path::Path, report: Report) -> String {
     let checked: Vec<Checked> = capture::load(path, &LoadOptions::default())
         .unwrap()
         .into_iter()
@@ -42,15 +49,12 @@ fn sequential(path: &std::path::Path, text: bool) -> String {
         })
         .collect();
     let mut out = Vec::new();
-    if text {
-        write_all(
-            &mut TextSink::new(&mut out, Painter::plain(), 256),
-            &checked,
-        )
-        .unwrap();
-    } else {
-        write_all(&mut JsonlSink::new(&mut out), &checked).unwrap();
-    }
+    let mut sink: Box<dyn Sink + '_> = match report {
+        Report::Text => Box::new(TextSink::new(&mut out, Painter::plain(), 256)),
+        Report::Jsonl => Box::new(JsonlSink::new(&mut out)),
+    };
+    write_all(&mut sink, &checked).unwrap();
+    drop(sink);
     String::from_utf8(out).unwrap()
 }
 
@@ -75,7 +79,7 @@ fn streamed_output_is_complete_and_in_order_under_parallelism() {
 
     let run = jxray_in(dir.path(), &["check", ".", "--format", "jsonl"], b"");
     assert_eq!(run.code, 1, "{}", run.stderr);
-    let expected = sequential(dir.path(), false);
+    let expected = sequential(dir.path(), Report::Jsonl);
     assert_eq!(run.stdout.lines().count(), 120 + 3000);
     assert!(
         run.stdout == expected,
@@ -84,8 +88,32 @@ fn streamed_output_is_complete_and_in_order_under_parallelism() {
 
     let run = jxray_in(dir.path(), &["check", ".", "--color", "never"], b"");
     assert!(
-        run.stdout == sequential(dir.path(), true),
+        run.stdout == sequential(dir.path(), Report::Text),
         "the text report differs"
+    );
+
+    // JUnit holds its cases until the end; they still come in order, each once.
+    let run = jxray_in(dir.path(), &["check", ".", "--format", "junit"], b"");
+    let doc = roxmltree::Document::parse(&run.stdout).unwrap();
+    let cases: Vec<(String, bool)> = doc
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .map(|case| {
+            let failed = case.children().any(|node| node.has_tag_name("failure"));
+            (case.attribute("name").unwrap().to_string(), !failed)
+        })
+        .collect();
+    let expected: Vec<(String, bool)> = expected
+        .lines()
+        .map(|line| {
+            let record: Value = serde_json::from_str(line).unwrap();
+            let source = record["source"].as_str().unwrap().to_string();
+            (source, record["ok"].as_bool().unwrap())
+        })
+        .collect();
+    assert!(
+        cases == expected,
+        "the junit cases differ from a sequential run"
     );
 }
 

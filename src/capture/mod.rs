@@ -34,9 +34,9 @@ use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
-pub use records::{file_records, records, stdin_records, Records, StdinFormat};
-pub use walk::{discover, is_capture_name};
+pub use load::{load, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames};
+pub use records::{file_records, found_records, records, stdin_records, Records, StdinFormat};
+pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

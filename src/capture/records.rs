@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::content::{self, Kind};
 use super::jsonl::{self, LineCaptures, Naming};
@@ -27,12 +27,20 @@ pub enum StdinFormat {
 /// Every capture under `path` (a file or a folder), in the order of [`super::load`]:
 /// files sorted by path, lines in file order.
 pub fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError> {
-    let files = walk::discover(path)?;
-    let root = path.to_path_buf();
+    Ok(found_records(path, walk::discover(path)?, options))
+}
+
+/// The captures in `files`, found under `root` by [`discover`](super::discover) or
+/// [`discover_with`](super::discover_with): lazily, in the order of
+/// [`load_found`](super::load_found).
+pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Records {
+    let root = root.to_path_buf();
     let options = *options;
-    Ok(Box::new(files.into_iter().flat_map(move |file| {
-        file_records(&file, &root, &options)
-    })))
+    Box::new(
+        files
+            .into_iter()
+            .flat_map(move |file| file_records(&file, &root, &options)),
+    )
 }
 
 /// The captures of one file under `root`, lazily when it is a file of lines.
@@ -73,7 +81,7 @@ fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Rec
         return None;
     }
     handle.rewind().ok()?;
-    let source = walk::relative_source(root, file);
+    let source = options.sources.name(root, file);
     // The size was checked when the file was opened; a file that grows while it is read
     // is cut at the limit like any other.
     let reader = BufReader::with_capacity(64 * 1024, handle.take(options.max_bytes));
@@ -135,7 +143,10 @@ mod tests {
     fn a_line_over_the_limit_is_unreadable_and_the_next_still_reads() {
         let long = format!("{{\"output\": \"{}\"}}", "x".repeat(100));
         let input = format!("{long}\n{{\"output\": \"1\"}}\n");
-        let options = LoadOptions { max_bytes: 50 };
+        let options = LoadOptions {
+            max_bytes: 50,
+            ..LoadOptions::default()
+        };
         let captures: Vec<Capture> = stdin_records(
             io::Cursor::new(input.into_bytes()),
             StdinFormat::Lines,

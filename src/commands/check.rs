@@ -1,13 +1,17 @@
 //! `jxray check PATH`: extract every capture, report each as soon as it is known (in
 //! order, in bounded memory), exit 1 on any failure.
 
-use std::io::{self, BufWriter};
-use std::path::Path;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use jxray::capture::{self, Capture, Records, StdinFormat};
+use jxray::capture::{self, shell_path, Capture, Discovery, Records, SourceNames, StdinFormat};
+use jxray::config::Config;
 use jxray::pipeline::{self, Settings};
-use jxray::report::{self, Checked, JsonSink, JsonlSink, Sink, TextSink};
+use jxray::report::github::step_summary_file;
+use jxray::report::{
+    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
+};
 use jxray::schema::Schema;
 
 use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
@@ -15,10 +19,13 @@ use super::Status;
 use crate::cli::{CheckArgs, Format, InputChoice};
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
+    let config = Config::load()?;
     // The schema first: a bad flag should not wait for a large folder to load.
-    let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
+    let schema_file = args.schema.clone().or(config.schema.clone());
+    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let fixtures = config.fixtures.unwrap_or_else(|| PathBuf::from("fixtures"));
     let from_stdin = args.path == Path::new("-");
-    let records = records(args, from_stdin)?;
+    let (records, discovery) = records(args, &fixtures, from_stdin)?;
     let options = engine_options(&args.extraction);
     let work = |capture: Capture| {
         let mut outcome = capture.extract(&options);
@@ -31,44 +38,91 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         flush_when_idle: from_stdin,
         ..Settings::default()
     };
+    let skipped = skipped_note(&discovery);
     let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    // Standard input streams line by line; a path's text report lines up its sources first.
-    let line_up = if from_stdin { 0 } else { report::LINE_UP };
-    let mut sink: Box<dyn Sink + '_> = match args.format {
-        Format::Jsonl => Box::new(JsonlSink::new(out)),
-        Format::Json => Box::new(JsonSink::new(out)),
-        Format::Text => Box::new(TextSink::new(out, stdout_painter(args.color), line_up)),
-    };
-    let summary = match pipeline::run(records, &work, &mut *sink, &settings) {
+    let mut sink = sink(args, out, from_stdin, skipped.clone());
+    let summary = match pipeline::run(records, &work, &mut sink, &settings) {
         Ok(summary) => summary,
         // The reader of our output went away (`| head`): nothing more to say.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Ok(Status::Clean),
         Err(error) => return Err(error.into()),
     };
     if summary.total() == 0 {
+        let what = if from_stdin {
+            "standard input".to_string()
+        } else {
+            shell_path(&args.path)
+        };
+        let skipped = skipped.map(|note| format!(" ({note})")).unwrap_or_default();
         bail!(
-            "{}: holds no capture (captures are .txt, .md, .json, .jsonl, .sse files, or \
-             lines of JSON on standard input); point check at a capture or a folder of them",
-            if from_stdin {
-                "standard input".to_string()
-            } else {
-                args.path.display().to_string()
-            }
+            "{what}: holds no capture{skipped}; captures are .txt, .md, .json, .jsonl, .sse \
+             files, or lines of JSON on standard input: point check at a capture or a folder \
+             of them"
         );
     }
     quiet_broken_pipe(sink.finish(&summary).and_then(|()| sink.flush()))?;
-    Ok(Status::from_all_ok(summary.failed() == 0))
+    // The text report ends with what was skipped; formats for machines keep stdout clean.
+    if let (Some(note), false) = (&skipped, args.format == Format::Text) {
+        eprintln!("jxray: {note}");
+    }
+
+    let breaches = args
+        .max_share
+        .as_ref()
+        .map(|gate| gate.breaches(&summary))
+        .unwrap_or_default();
+    for breach in &breaches {
+        eprintln!("jxray: {breach}");
+    }
+    Ok(Status::from_all_ok(
+        summary.failed() == 0 && breaches.is_empty(),
+    ))
 }
 
-/// The captures to check: standard input as it arrives, or every capture under the path.
-fn records(args: &CheckArgs, from_stdin: bool) -> anyhow::Result<Records> {
-    let options = load_options(&args.extraction);
+/// The report format asked for, writing to `out`, showing failures only with `-q`.
+/// The text report ends with `skipped`.
+fn sink<'a, W: Write + 'a>(
+    args: &CheckArgs,
+    out: W,
+    from_stdin: bool,
+    skipped: Option<String>,
+) -> Box<dyn Sink + 'a> {
+    let suite = format!("jxray check {}", shell_path(&args.path));
+    // Standard input streams line by line; a path's text report lines up its sources first.
+    let line_up = if from_stdin { 0 } else { report::LINE_UP };
+    let format: Box<dyn Sink + 'a> = match args.format {
+        Format::Jsonl => Box::new(JsonlSink::new(out)),
+        Format::Json => Box::new(JsonSink::new(out)),
+        Format::Text => {
+            Box::new(TextSink::new(out, stdout_painter(args.color), line_up).ending_with(skipped))
+        }
+        Format::Junit => Box::new(JunitSink::new(out, &suite)),
+        Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
+    };
+    if args.only_failures {
+        Box::new(OnlyFailures::new(format))
+    } else {
+        format
+    }
+}
+
+/// The captures to check: standard input as it arrives, or every capture under the path
+/// (the fixtures folder passed over), named as the user can open them; and what the walk
+/// skipped.
+fn records(
+    args: &CheckArgs,
+    fixtures: &Path,
+    from_stdin: bool,
+) -> anyhow::Result<(Records, Discovery)> {
+    let mut options = load_options(&args.extraction);
+    options.sources = SourceNames::FromWorkingFolder;
     if from_stdin {
         let format = match args.input {
             Some(InputChoice::Text) => StdinFormat::Text,
             Some(InputChoice::Jsonl) | None => StdinFormat::Lines,
         };
-        return Ok(capture::stdin_records(io::stdin(), format, &options));
+        let records = capture::stdin_records(io::stdin(), format, &options);
+        return Ok((records, Discovery::default()));
     }
     if args.input.is_some() {
         bail!(
@@ -76,5 +130,20 @@ fn records(args: &CheckArgs, from_stdin: bool) -> anyhow::Result<Records> {
              captures in"
         );
     }
-    Ok(capture::records(&args.path, &options)?)
+    let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
+    let files = std::mem::take(&mut discovery.files);
+    let records = capture::found_records(&args.path, files, &options);
+    Ok((records, discovery))
+}
+
+/// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.
+fn skipped_note(discovery: &Discovery) -> Option<String> {
+    let mut parts: Vec<String> = discovery.skipped.note().into_iter().collect();
+    for folder in &discovery.skipped_folders {
+        parts.push(format!(
+            "skipped the fixtures folder {}",
+            shell_path(folder)
+        ));
+    }
+    (!parts.is_empty()).then(|| report::ci::inert(&parts.join("; ")))
 }

@@ -1,23 +1,32 @@
-//! What `jxray check` prints: jsonl, json and the human text report with the
-//! layer mix, each a [`Sink`] that writes a capture at a time; plus the
-//! expected-versus-actual diff that `jxray test` shows.
+//! What `jxray check` prints: jsonl, json, the human text report with the layer mix and
+//! the CI formats (junit, github), each a [`Sink`] that takes a capture at a time; plus
+//! the expected-versus-actual diff that `jxray test` shows.
 
+pub mod ci;
 mod diff;
+pub mod gate;
+pub mod github;
 mod json;
 mod jsonl;
+mod junit;
 mod record;
 mod sink;
 mod style;
 mod summary;
 mod text;
 
+pub use ci::{CiCase, CiStatus};
 pub use diff::{write_diff, write_mismatch};
+pub use gate::DriftGate;
+pub use github::{GithubReport, GithubSink, StepSummary};
 pub use json::JsonSink;
 pub use jsonl::JsonlSink;
+pub use junit::{JunitReport, JunitSink};
 pub use record::{FailureRecord, Record};
-pub use sink::{write_all, Sink};
+pub use sink::{write_all, OnlyFailures, Sink};
 pub use style::{want_color, Painter, Tone};
 pub use summary::Summary;
+pub(crate) use text::visible;
 pub use text::{describe, detail, write_text, TextSink, LINE_UP};
 
 use crate::capture::Capture;

@@ -33,3 +33,46 @@ pub fn write_all<'a>(
     sink.flush()?;
     Ok(summary)
 }
+
+/// `--only-failures`: passes failing captures on to `inner` and drops the rest; the
+/// summary `inner` finishes with still counts every capture.
+pub struct OnlyFailures<S> {
+    inner: S,
+}
+
+impl<S: Sink> OnlyFailures<S> {
+    pub fn new(inner: S) -> OnlyFailures<S> {
+        OnlyFailures { inner }
+    }
+}
+
+impl<S: Sink> Sink for OnlyFailures<S> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        if item.outcome.ok() {
+            return Ok(());
+        }
+        self.inner.record(item)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.inner.finish(summary)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        (**self).record(item)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        (**self).finish(summary)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
+    }
+}

@@ -26,6 +26,11 @@ impl Summary {
         self.mix.add(MixKey::of(outcome));
     }
 
+    /// The summary of a mix counted elsewhere (a compared run).
+    pub fn from_mix(mix: Mix) -> Summary {
+        Summary { mix }
+    }
+
     pub fn total(&self) -> usize {
         self.mix.total()
     }

@@ -25,6 +25,8 @@ pub struct TextSink<W> {
     /// Lines held back until the pad is known: the source and the rest of the line.
     held: Vec<(String, Line)>,
     pad: Option<usize>,
+    /// A last line after the summary (what the folder walk skipped).
+    ending: Option<String>,
 }
 
 /// A line's parts other than its source.
@@ -42,7 +44,14 @@ impl<W: Write> TextSink<W> {
             line_up,
             held: Vec::new(),
             pad: None,
+            ending: None,
         }
+    }
+
+    /// End the report with `line` after the summary, when there is one.
+    pub fn ending_with(mut self, line: Option<String>) -> TextSink<W> {
+        self.ending = line;
+        self
     }
 
     /// Decide the pad from the lines held, and write them.
@@ -82,7 +91,11 @@ impl<W: Write> Sink for TextSink<W> {
         if self.pad.is_none() {
             self.release()?;
         }
-        write_summary(&mut self.out, summary, self.painter)
+        write_summary(&mut self.out, summary, self.painter)?;
+        match &self.ending {
+            Some(line) => writeln!(self.out, "{line}"),
+            None => Ok(()),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -144,6 +157,16 @@ pub fn detail(outcome: &Outcome) -> String {
             failure.column,
             single_line(&failure.message)
         ));
+        if let Some(cause) = failure.cause {
+            parts.push(format!("cause: {}", cause.as_str()));
+        }
+        // Every defect, when there is more to say than the headline.
+        let more =
+            failure.defects.len() > 1 || (failure.defect.is_none() && !failure.defects.is_empty());
+        if more {
+            let defects = counted(failure.defects.iter().map(|d| d.kind.as_str()));
+            parts.push(format!("defects: {defects}"));
+        }
     }
     let repairs = counted(outcome.repairs.iter().map(|r| r.kind.as_str()));
     if !repairs.is_empty() {
@@ -235,7 +258,7 @@ fn write_table(
 }
 
 /// Control characters in a source (a file name can hold a newline) shown escaped.
-fn visible(text: &str) -> String {
+pub(crate) fn visible(text: &str) -> String {
     if text.chars().any(char::is_control) {
         text.chars()
             .map(|c| {

@@ -12,6 +12,7 @@ use crate::capture::Capture;
 use crate::engine::Outcome;
 use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
+use crate::watch::{Mix, MixKey};
 
 use super::filter::{outcome_rank, Filter, Sort, Tally};
 
@@ -47,6 +48,8 @@ pub struct Entries {
     /// The whole folder's mix, and the mix under the filter.
     pub tally_all: Tally,
     pub tally_view: Tally,
+    /// The whole folder's mix by badge word, to set beside a baseline's.
+    pub mix_all: Mix,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
@@ -263,8 +266,10 @@ impl Entries {
             view.sort_by_key(|&i| outcome_rank(&self.all[i].outcome));
         }
         self.tally_all = Tally::default();
+        self.mix_all = Mix::new();
         for entry in &self.all {
             self.tally_all.add(&entry.outcome);
+            self.mix_all.add(MixKey::of(&entry.outcome));
         }
         self.tally_view = Tally::default();
         for &i in &view {
