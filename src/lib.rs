@@ -28,6 +28,7 @@ pub use jxray_engine as engine;
 pub mod fixture;
 pub mod report;
 pub mod schema;
+pub mod text;
 pub mod tui;
 pub mod watch;
 

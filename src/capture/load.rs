@@ -85,10 +85,18 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Vec<Capture>, LoadErro
 /// Their `source` is `file`'s path relative to `root` (the path as given when `file` is `root`).
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
     let source = walk::relative_source(root, file);
-    let text = read::read_file(file, options.max_bytes).and_then(read::decode);
-    match text {
-        Ok(text) => content::captures(&source, file, text, Kind::of(file)),
+    match read::read_file(file, options.max_bytes) {
+        Ok(bytes) => load_bytes(&source, file, bytes),
         Err(unreadable) => vec![content::unreadable(source, file, unreadable)],
+    }
+}
+
+/// The captures in the bytes of the file at `file` (its name decides the format, as for
+/// [`load_file`]), reported as `source`.
+pub fn load_bytes(source: &str, file: &Path, bytes: Vec<u8>) -> Vec<Capture> {
+    match read::decode(bytes) {
+        Ok(text) => content::captures(source, file, text, Kind::of(file)),
+        Err(unreadable) => vec![content::unreadable(source.to_string(), file, unreadable)],
     }
 }
 

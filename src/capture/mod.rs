@@ -32,7 +32,8 @@ use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
+pub use load::{load, load_bytes, load_file, load_reader, LoadError, LoadOptions};
+pub use read::{read_regular, read_regular_text};
 pub use walk::{discover, is_capture_name};
 
 /// Which provider format a capture came from.

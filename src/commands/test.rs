@@ -7,6 +7,7 @@ use std::path::Path;
 use anyhow::bail;
 use jxray::fixture::{self, Fixture, Status as Replayed};
 use jxray::report::{write_mismatch, Painter, Tone};
+use jxray::text::escape_line;
 
 use super::common::{quiet_broken_pipe, stdout_painter};
 use super::Status;
@@ -69,12 +70,17 @@ fn replay_all(
             Ok(entry) => entry,
             Err(error) => {
                 tally.failed += 1;
-                writeln!(out, "{} {error}", painter.paint("ERROR", Tone::Bad))?;
+                writeln!(
+                    out,
+                    "{} {}",
+                    painter.paint("ERROR", Tone::Bad),
+                    escape_line(&error.to_string())
+                )?;
                 continue;
             }
         };
         let replay = fixture::replay(&fixture);
-        let place = format!("{} ({})", fixture.name, path.display());
+        let place = escape_line(&format!("{} ({})", fixture.name, path.display())).into_owned();
         match replay.status {
             Replayed::Passed => tally.passed += 1,
             Replayed::ExpectedFailing => {
@@ -82,7 +88,7 @@ fn replay_all(
                 let note = fixture
                     .note
                     .as_deref()
-                    .map(|note| format!(": {note}"))
+                    .map(|note| format!(": {}", escape_line(note)))
                     .unwrap_or_default();
                 let label = painter.paint("expected failing", Tone::Notice);
                 writeln!(out, "{label} {place}{note}")?;
@@ -111,7 +117,12 @@ fn replay_all(
                     }
                     Err(error) => {
                         tally.failed += 1;
-                        writeln!(out, "{} {error}", painter.paint("ERROR", Tone::Bad))?;
+                        writeln!(
+                            out,
+                            "{} {}",
+                            painter.paint("ERROR", Tone::Bad),
+                            escape_line(&error.to_string())
+                        )?;
                     }
                 }
             }

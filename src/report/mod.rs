@@ -19,6 +19,7 @@ pub use text::{describe, detail, write_text};
 
 use crate::capture::Capture;
 use crate::engine::Outcome;
+use crate::text::JsonSafe;
 
 /// One capture and what extraction (and the schema, if any) said about it.
 #[derive(Debug, Clone)]
@@ -28,15 +29,17 @@ pub struct Checked {
 }
 
 /// One JSON object per capture, one a line.
+/// C1 and bidi controls in strings are written as `\uXXXX` (contract §3).
 pub fn write_jsonl(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
+    let mut out = JsonSafe::new(out);
     for item in checked {
-        serde_json::to_writer(&mut *out, &Record::new(item))?;
+        serde_json::to_writer(&mut out, &Record::new(item))?;
         out.write_all(b"\n")?;
     }
-    Ok(())
+    out.into_inner().map(drop)
 }
 
-/// One document: `{"captures": [...], "summary": {...}}`.
+/// One document (C1 and bidi controls escaped as in [`write_jsonl`]): `{"captures": [...], "summary": {...}}`.
 pub fn write_json(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
     #[derive(Serialize)]
     struct Document<'a> {
@@ -47,6 +50,8 @@ pub fn write_json(out: &mut dyn Write, checked: &[Checked]) -> io::Result<()> {
         captures: checked.iter().map(Record::new).collect(),
         summary: Summary::from_outcomes(checked.iter().map(|c| &c.outcome)),
     };
-    serde_json::to_writer_pretty(&mut *out, &document)?;
-    out.write_all(b"\n")
+    let mut out = JsonSafe::new(out);
+    serde_json::to_writer_pretty(&mut out, &document)?;
+    out.write_all(b"\n")?;
+    out.into_inner().map(drop)
 }

@@ -220,12 +220,11 @@ fn judge_scan(text: &str, start: usize, limit: usize, scan: Scan, ends_text: boo
                 // The grammar holds but serde_json refuses (a lone surrogate, a
                 // number out of range): report its words at its place.
                 Err(error) => {
-                    let offset = serde_offset(candidate, &error).min(end - start) + start;
-                    reject(
-                        FailureKind::Invalid,
-                        offset,
-                        Cause::Decoder(error.to_string()),
-                    )
+                    let at = serde_offset(candidate, &error).min(end - start);
+                    let message = crate::surrogate::describe(candidate, at)
+                        .filter(|_| error.to_string().contains("hex escape"))
+                        .unwrap_or_else(|| error.to_string());
+                    reject(FailureKind::Invalid, at + start, Cause::Decoder(message))
                 }
             }
         }

@@ -19,6 +19,7 @@ mod prose;
 mod scan;
 mod select;
 mod stop;
+mod surrogate;
 mod think;
 mod trace;
 
