@@ -23,6 +23,7 @@
 //! ```
 
 pub mod capture;
+pub mod compare;
 pub mod config;
 pub use jxray_engine as engine;
 pub mod fixture;

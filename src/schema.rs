@@ -12,9 +12,51 @@ use crate::engine::{line_col, Failure, FailureKind, Outcome};
 /// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
 pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
 
-/// A compiled JSON Schema.
+/// A compiled JSON Schema, and the document it came from (to quote its rules).
 pub struct Schema {
     validator: jsonschema::Validator,
+    document: Value,
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema")
+            .field("document", &self.document)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Values and rules longer than this are cut with `…` in a violation.
+const QUOTE_LIMIT: usize = 60;
+
+/// One way a value breaks the schema: where, what was there, and which rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON Pointer to the offending value; empty for the whole value.
+    pub pointer: String,
+    /// The offending value as compact JSON, cut with `…` when long.
+    pub value: String,
+    /// The schema keyword that failed (`enum`, `type`, `required`, …).
+    pub keyword: String,
+    /// The keyword's setting in the schema, as compact JSON, cut when long.
+    pub rule: String,
+    /// The validator's explanation, with the instance masked.
+    pub message: String,
+}
+
+impl Violation {
+    /// `/priority = "P2": value is not one of … (enum ["low","high"])`.
+    pub fn line(&self) -> String {
+        let path = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        format!(
+            "{path} = {}: {} ({} {})",
+            self.value, self.message, self.keyword, self.rule
+        )
+    }
 }
 
 /// Why a schema could not be used; the message names the file and the fix.
@@ -54,18 +96,35 @@ impl Schema {
                 origin: origin.to_string(),
                 message: one_line(&error.to_string()),
             })?;
-        Ok(Schema { validator })
+        Ok(Schema {
+            validator,
+            document: schema.clone(),
+        })
     }
 
-    /// Every violation as `INSTANCE-PATH: message`, in the validator's order.
-    /// Instance values are masked so that a large object does not flood the line.
-    pub fn violations(&self, value: &Value) -> Vec<String> {
+    /// The schema document, as a fixture records it.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// Every violation, in the validator's order.
+    pub fn violations(&self, value: &Value) -> Vec<Violation> {
         self.validator
             .iter_errors(value)
             .map(|error| {
-                let path = error.instance_path().to_string();
-                let path = if path.is_empty() { "(root)" } else { &path };
-                format!("{path}: {}", one_line(&error.masked().to_string()))
+                let keyword = error.kind().keyword().to_string();
+                let rule = self
+                    .document
+                    .pointer(error.schema_path().as_str())
+                    .map(quote)
+                    .unwrap_or_default();
+                Violation {
+                    pointer: error.instance_path().as_str().to_string(),
+                    value: quote(error.instance()),
+                    keyword,
+                    rule,
+                    message: one_line(&error.masked().to_string()),
+                }
             })
             .collect()
     }
@@ -101,7 +160,11 @@ impl Schema {
             column,
             message: format!(
                 "the value breaks the schema ({count} {noun}): {}",
-                violations.join("; ")
+                violations
+                    .iter()
+                    .map(Violation::line)
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ),
             cause: None,
             defects: Vec::new(),
@@ -111,6 +174,17 @@ impl Schema {
 
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A value as compact JSON on one line, cut at [`QUOTE_LIMIT`] characters with `…`.
+fn quote(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= QUOTE_LIMIT {
+        return text;
+    }
+    let mut cut: String = text.chars().take(QUOTE_LIMIT - 1).collect();
+    cut.push('…');
+    cut
 }
 
 #[cfg(test)]
@@ -153,8 +227,21 @@ mod tests {
             "{}",
             failure.message
         );
-        assert!(failure.message.contains("/city: "), "{}", failure.message);
-        assert!(failure.message.contains("(root): "), "{}", failure.message);
+        assert!(
+            failure.message.contains("/city = 1: "),
+            "{}",
+            failure.message
+        );
+        assert!(
+            failure.message.contains("(type \"string\")"),
+            "{}",
+            failure.message
+        );
+        assert!(
+            failure.message.contains("(root) = {"),
+            "{}",
+            failure.message
+        );
         assert!(
             failure.message.contains("population"),
             "{}",
@@ -162,6 +249,27 @@ mod tests {
         );
         assert!(!outcome.ok());
         assert_eq!(outcome.value, Some(json!({"city": 1})), "the value is kept");
+    }
+
+    #[test]
+    fn a_violation_names_the_path_the_offending_value_and_the_rule() {
+        let schema = Schema::from_value(
+            &json!({"properties": {"priority": {"enum": ["low", "medium", "high", "urgent"]}}}),
+            "test",
+        )
+        .unwrap();
+        let violations = schema.violations(&json!({"priority": "P2"}));
+        assert_eq!(violations.len(), 1);
+        let violation = &violations[0];
+        assert_eq!(violation.pointer, "/priority");
+        assert_eq!(violation.value, "\"P2\"");
+        assert_eq!(violation.keyword, "enum");
+        assert_eq!(violation.rule, r#"["low","medium","high","urgent"]"#);
+        assert!(violation.line().starts_with("/priority = \"P2\": "));
+        let long = json!({"priority": "x".repeat(200)});
+        let cut = &schema.violations(&long)[0].value;
+        assert_eq!(cut.chars().count(), QUOTE_LIMIT);
+        assert!(cut.ends_with('…'));
     }
 
     #[test]

@@ -614,7 +614,90 @@ fn a_bad_config_file_is_one_line_naming_it() {
     assert_eq!(tmux.exit_status(), 2);
     let screen = tmux.history();
     assert!(
-        screen.contains(&format!("{}:1: theme must be", config.display())),
+        screen.contains(&format!(
+            "{}:1: key `theme`: unknown variant",
+            config.display()
+        )),
         "{screen}"
     );
+}
+
+#[test]
+fn schema_failures_list_their_violations_in_the_decoded_pane() {
+    let demo = demo();
+    let schema = demo.join("schema.json");
+    let tmux = Tmux::start(
+        "schema",
+        160,
+        45,
+        &["--schema", schema.to_str().unwrap(), demo.to_str().unwrap()],
+        &[],
+    );
+    let screen = tmux.wait_for("the demo to load", loaded);
+    assert!(
+        screen.contains("schema 3"),
+        "the footer counts schema failures:\n{screen}"
+    );
+    tmux.keys(&["/"]);
+    tmux.text("anthropic-fenced");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the violation in the Decoded pane", |s| {
+        s.contains("breaks the schema: 1 violation")
+    });
+    assert!(screen.contains("/priority ="), "{screen}");
+    assert!(screen.contains("rule: enum"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+#[test]
+fn a_schema_beside_the_captures_is_offered_not_used() {
+    let demo = demo();
+    let tmux = Tmux::start("offer", 160, 45, &[demo.to_str().unwrap()], &[]);
+    let screen = tmux.wait_for("the offer", |s| s.contains("--schema"));
+    assert!(!screen.contains("schema 3"), "not used unasked:\n{screen}");
+}
+
+#[test]
+fn baseline_marks_changes_and_the_footer_compares_the_mixes() {
+    let demo = demo();
+    let old = tempfile::tempdir().unwrap();
+    let support = old.path().join("support");
+    std::fs::create_dir_all(&support).unwrap();
+    // Direct today, fenced then: changed. Truncated today, whole then: broke.
+    std::fs::write(
+        support.join("triage-direct.txt"),
+        "```json\n{\"a\": 1}\n```",
+    )
+    .unwrap();
+    std::fs::write(support.join("triage-cut-off.txt"), "{\"a\": 1}").unwrap();
+    let tmux = Tmux::start(
+        "baseline",
+        160,
+        45,
+        &[
+            "--baseline",
+            old.path().to_str().unwrap(),
+            demo.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let screen = tmux.wait_for("the demo to load", loaded);
+    assert!(
+        screen.contains(" (2): "),
+        "the footer names the baseline:\n{screen}"
+    );
+    tmux.keys(&["/"]);
+    tmux.text("triage-cut-off");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the search", |s| {
+        header_source(s).contains("triage-cut-off")
+    });
+    let row = screen
+        .lines()
+        .find(|line| line.contains("▶"))
+        .unwrap_or_default();
+    assert!(row.contains('↓'), "broke is marked: {row}\n{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
 }

@@ -13,12 +13,36 @@ use super::{read, walk, Capture};
 pub struct LoadOptions {
     /// Largest file read, in bytes; larger files become `unreadable` captures.
     pub max_bytes: u64,
+    /// How captures found in a folder are named.
+    pub sources: SourceNames,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
             max_bytes: 64 * 1024 * 1024,
+            sources: SourceNames::default(),
+        }
+    }
+}
+
+/// How a capture's `source` names its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SourceNames {
+    /// Relative to the folder given (`a/b.txt` under `captures`): short, for the TUI's list.
+    #[default]
+    RelativeToRoot,
+    /// As the user can open it from the shell: relative to the working folder
+    /// (`captures/a/b.txt`), which is what `check` prints.
+    FromWorkingFolder,
+}
+
+impl SourceNames {
+    /// The source of a capture read from `file`, found under `root`.
+    pub fn name(self, root: &Path, file: &Path) -> String {
+        match self {
+            SourceNames::RelativeToRoot => walk::relative_source(root, file),
+            SourceNames::FromWorkingFolder => walk::shell_path(file),
         }
     }
 }
@@ -70,21 +94,28 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Vec<Capture>, LoadErro
         return Ok(load_reader("-", io::stdin().lock(), options));
     }
     let files = walk::discover(path)?;
+    Ok(load_found(path, &files, options))
+}
+
+/// The captures in `files`, found under `root` by [`discover`](super::discover) or
+/// [`discover_with`](super::discover_with), sorted by source path, then line number.
+pub fn load_found(root: &Path, files: &[PathBuf], options: &LoadOptions) -> Vec<Capture> {
     let mut captures: Vec<Capture> = files
         .par_iter()
-        .map(|file| load_file(file, path, options))
+        .map(|file| load_file(file, root, options))
         .flatten_iter()
         .collect();
     // Files come sorted from the walk and lines in order from each file; sorting again is
     // cheap and keeps the order a promise rather than an accident (`x.jsonl:2` before `:10`).
-    captures.sort_by_cached_key(|capture| (walk::sort_key(path, &capture.path), capture.line));
-    Ok(captures)
+    captures.sort_by_cached_key(|capture| (walk::sort_key(root, &capture.path), capture.line));
+    captures
 }
 
 /// The captures in one file: one, or one a line for `.jsonl`, or one unreadable capture.
-/// Their `source` is `file`'s path relative to `root` (the path as given when `file` is `root`).
+/// Their `source` is named as `options.sources` says: `file`'s path relative to `root` (the
+/// path as given when `file` is `root`), or relative to the working folder.
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
-    let source = walk::relative_source(root, file);
+    let source = options.sources.name(root, file);
     match read::read_file(file, options.max_bytes) {
         Ok(bytes) => load_bytes(&source, file, bytes),
         Err(unreadable) => vec![content::unreadable(source, file, unreadable)],

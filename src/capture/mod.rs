@@ -32,9 +32,11 @@ use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_bytes, load_file, load_reader, LoadError, LoadOptions};
+pub use load::{
+    load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
+};
 pub use read::{read_regular, read_regular_text};
-pub use walk::{discover, is_capture_name};
+pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

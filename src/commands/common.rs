@@ -13,6 +13,7 @@ use jxray::capture::LoadOptions;
 pub fn engine_options(args: &ExtractionArgs) -> Options {
     Options {
         accept_lenient: args.accept_lenient,
+        decode_stringified: args.decode_stringified,
         pick: match args.pick {
             PickChoice::First => Pick::First,
             PickChoice::Last => Pick::Last,
@@ -24,6 +25,7 @@ pub fn engine_options(args: &ExtractionArgs) -> Options {
 pub fn load_options(args: &ExtractionArgs) -> LoadOptions {
     LoadOptions {
         max_bytes: args.max_bytes,
+        ..LoadOptions::default()
     }
 }
 

@@ -20,7 +20,11 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             args.file.display()
         );
     }
-    let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
+    let schema_file = match &args.schema {
+        Some(file) => Some(file.clone()),
+        None => jxray::config::Config::load()?.schema,
+    };
+    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let captures = capture::load(&args.file, &load_options(&args.extraction))?;
     if captures.is_empty() {
         eprintln!(

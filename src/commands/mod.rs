@@ -3,6 +3,7 @@
 
 mod check;
 mod common;
+mod compare;
 mod completions;
 mod extract;
 mod test;
@@ -47,6 +48,7 @@ pub fn run(command: &Command) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Test(args) => test::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Completions { shell } => completions::run(*shell),
     };
     match result {

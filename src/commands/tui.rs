@@ -5,11 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use jxray::compare::Run;
 use jxray::config::{self, Config, ThemeName};
 use jxray::report::want_color;
 use jxray::text::escape_line;
+use jxray::schema::Schema;
 use jxray::tui::theme::Theme;
-use jxray::tui::{Settings, Summary};
+use jxray::tui::{Checks, Settings, Summary};
+use std::sync::Arc;
 
 use super::common::{engine_options, error_line, load_options};
 use super::USAGE_ERROR;
@@ -60,6 +63,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         config_path: config::path_for_help(),
         mouse: cli.ui.mouse,
         watch: cli.watch,
+        checks: checks(cli)?,
     };
     let summary = jxray::tui::run(
         settings,
@@ -86,6 +90,46 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(signal) => ExitCode::from(128u8.saturating_add(signal as u8)),
         None => ExitCode::SUCCESS,
     })
+}
+
+/// The schema and the baseline, read before the terminal is taken so that a
+/// bad file is one line on the normal screen.
+fn checks(cli: &Cli) -> anyhow::Result<Checks> {
+    let schema = cli
+        .ui
+        .schema
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?;
+    let baseline = match &cli.ui.baseline {
+        None => None,
+        Some(path) => {
+            let run = Run::load(
+                path,
+                &load_options(&cli.extraction),
+                &engine_options(&cli.extraction),
+                schema.as_ref(),
+            )?;
+            if run.is_empty() {
+                anyhow::bail!(
+                    "{}: no capture found for --baseline; pass an earlier run's folder or log",
+                    path.display()
+                );
+            }
+            Some(Arc::new((path.clone(), run)))
+        }
+    };
+    Ok(Checks {
+        schema: schema.map(Arc::new),
+        baseline,
+        offered_schema: offered_schema(&cli.path, cli.ui.schema.is_some()),
+    })
+}
+
+/// A `schema.json` beside the captures, when no schema was given: offered, never used unasked.
+fn offered_schema(root: &Path, given: bool) -> Option<PathBuf> {
+    let candidate = root.join("schema.json");
+    (!given && root.is_dir() && candidate.is_file()).then_some(candidate)
 }
 
 /// `--color` against `NO_COLOR` (set and non-empty means no colour); the UI

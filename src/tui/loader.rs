@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::capture::{self, Capture, LoadOptions};
 use crate::engine::{Options, Outcome};
 use crate::fixture::{self, Fixture};
+use crate::schema::Schema;
 
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
@@ -32,15 +33,23 @@ pub struct Loader {
     events: Sender<Event>,
     /// The newest extraction generation; older work stops early.
     generation: Arc<AtomicU64>,
+    /// The schema every decoded value is checked against.
+    schema: Option<Arc<Schema>>,
 }
 
 impl Loader {
-    pub fn new(root: PathBuf, load: LoadOptions, events: Sender<Event>) -> Loader {
+    pub fn new(
+        root: PathBuf,
+        load: LoadOptions,
+        events: Sender<Event>,
+        schema: Option<Arc<Schema>>,
+    ) -> Loader {
         Loader {
             root,
             load,
             events,
             generation: Arc::new(AtomicU64::new(0)),
+            schema,
         }
     }
 
@@ -98,7 +107,7 @@ impl Loader {
                 }
                 let outcomes = chunk
                     .iter()
-                    .map(|(id, capture)| (*id, extract(capture, &options)))
+                    .map(|(id, capture)| (*id, check(capture, &options, loader.schema.as_deref())))
                     .collect();
                 loader.send(Action::Extracted {
                     generation,
@@ -156,7 +165,7 @@ impl Loader {
             capture::load_file(path, &self.root, &self.load)
                 .into_iter()
                 .map(|capture| Loaded {
-                    outcome: extract(&capture, options),
+                    outcome: check(&capture, options, self.schema.as_deref()),
                     capture,
                 })
                 .collect()
@@ -176,10 +185,17 @@ impl Loader {
     }
 }
 
-/// Extract one capture. The engine must never panic; if it does, the capture
-/// shows the bug instead of taking the whole workbench down with it.
-fn extract(capture: &Capture, options: &Options) -> Outcome {
-    let run = std::panic::AssertUnwindSafe(|| capture.extract(options));
+/// Extract one capture and check its value against the schema, if any. The
+/// engine must never panic; if it does, the capture shows the bug instead of
+/// taking the whole workbench down with it.
+pub fn check(capture: &Capture, options: &Options, schema: Option<&Schema>) -> Outcome {
+    let run = std::panic::AssertUnwindSafe(|| {
+        let mut outcome = capture.extract(options);
+        if let (Some(schema), Ok(text)) = (schema, &capture.text) {
+            schema.apply(&mut outcome, text);
+        }
+        outcome
+    });
     std::panic::catch_unwind(run).unwrap_or_else(|_| {
         Outcome::unreadable(format!(
             "jxray bug: extraction panicked on {}; please report it with this capture",

@@ -51,7 +51,12 @@ pub fn run(
     let (events, inbox) = mpsc::channel();
     let input = spawn_input(events.clone());
     spawn_signals(events.clone());
-    let loader = Loader::new(settings.root.clone(), load, events.clone());
+    let loader = Loader::new(
+        settings.root.clone(),
+        load,
+        events.clone(),
+        settings.checks.schema.clone(),
+    );
     let area = Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(settings, theme, options, area);
     let mut session = Session {

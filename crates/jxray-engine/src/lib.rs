@@ -5,12 +5,15 @@
 //! looked at is kept in the trace.
 
 mod candidate;
+mod causes;
 mod conclude;
 mod decode;
+mod defects;
 mod diagnose;
 mod extent;
 mod extract;
 mod fence;
+mod fragment;
 mod lenient;
 mod options;
 mod outcome;
@@ -20,9 +23,11 @@ mod scan;
 mod select;
 mod stop;
 mod surrogate;
+mod stringified;
 mod think;
 mod trace;
 
+pub use decode::{decode_exact, normalise_exponent};
 pub use extract::extract;
 pub use options::{Options, Pick};
 pub use outcome::*;

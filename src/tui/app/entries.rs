@@ -12,6 +12,7 @@ use crate::capture::Capture;
 use crate::engine::Outcome;
 use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
+use crate::watch::{Mix, MixKey};
 
 use super::filter::{outcome_rank, Filter, Sort, Tally};
 
@@ -53,6 +54,8 @@ pub struct Entries {
     /// The whole folder's mix, and the mix under the filter.
     pub tally_all: Tally,
     pub tally_view: Tally,
+    /// The whole folder's mix by badge word, to set beside a baseline's.
+    pub mix_all: Mix,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
@@ -289,8 +292,10 @@ impl Entries {
         }
         // The counts are of live captures: a file marked gone no longer counts.
         self.tally_all = Tally::default();
+        self.mix_all = Mix::new();
         for entry in self.all.iter().filter(|entry| !entry.gone) {
             self.tally_all.add(&entry.outcome);
+            self.mix_all.add(MixKey::of(&entry.outcome));
         }
         self.tally_view = Tally::default();
         for &i in view.iter().filter(|&&i| !self.all[i].gone) {
