@@ -11,10 +11,10 @@ use jxray::config::Config;
 use jxray::fixture::{self, Fixture, FixtureError, Replay, Status as Replayed};
 use jxray::report::ci::{folder_of, CiFailure, Note};
 use jxray::report::github::step_summary_file;
-use jxray::text::escape_line;
 use jxray::report::{
     describe, write_mismatch, CiCase, CiStatus, GithubReport, JunitReport, Painter, Tone,
 };
+use jxray::text::escape_line;
 
 use super::common::{quiet_broken_pipe, stdout_painter};
 use super::Status;
@@ -349,10 +349,10 @@ fn ci_case(run: &FixtureRun, strict: bool) -> CiCase {
     };
     CiCase {
         classname: folder_of(&run.path),
-        name: run
-            .fixture
-            .as_ref()
-            .map_or_else(|| shell_path(&run.path), |fixture| escape_line(&fixture.name).into_owned()),
+        name: run.fixture.as_ref().map_or_else(
+            || shell_path(&run.path),
+            |fixture| escape_line(&fixture.name).into_owned(),
+        ),
         file: Some(shell_path(&run.path)),
         line: None,
         column: None,

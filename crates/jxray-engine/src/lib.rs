@@ -22,8 +22,8 @@ mod prose;
 mod scan;
 mod select;
 mod stop;
-mod surrogate;
 mod stringified;
+mod surrogate;
 mod think;
 mod trace;
 
