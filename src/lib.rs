@@ -30,6 +30,7 @@ pub mod fixture;
 pub mod pipeline;
 pub mod report;
 pub mod schema;
+pub mod text;
 pub mod tui;
 pub mod watch;
 

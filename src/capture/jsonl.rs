@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::content::{decoded, unreadable, without_bom};
 use super::envelope::{self, Decoded, Detection};
-use super::read::{decode, io_unreadable, too_large};
+use super::read::{decode, io_unreadable, max_bytes_fix, too_large};
 use super::{stream, Capture, Unreadable};
 
 /// Why a file of lines holds no capture.
@@ -251,7 +251,9 @@ impl<R: BufRead> Iterator for LineCaptures<R> {
             };
             self.number += 1;
             let text = match line {
-                Line::TooLong(length) => Err(too_large(length, self.max_line)),
+                Line::TooLong(length) => {
+                    Err(too_large(Some(length), self.max_line, &max_bytes_fix))
+                }
                 Line::Bytes(mut bytes) => {
                     if self.number == 1 && bytes.starts_with("\u{feff}".as_bytes()) {
                         bytes.drain(..3);

@@ -34,7 +34,10 @@ use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames};
+pub use load::{
+    load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
+};
+pub use read::{read_regular, read_regular_text};
 pub use records::{file_records, found_records, records, stdin_records, Records, StdinFormat};
 pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 

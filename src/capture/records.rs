@@ -76,7 +76,7 @@ const PEEK: usize = 64 * 1024;
 /// A file of lines read line by line; `None` when it must be read whole: it cannot be
 /// opened (the whole-file path says why), it is UTF-16, or it is one Ollama stream.
 fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Records> {
-    let (mut handle, _) = read::open_file(file, options.max_bytes).ok()?;
+    let (mut handle, _) = read::open_regular(file, options.max_bytes, &read::max_bytes_fix).ok()?;
     if !line_by_line(&mut handle).ok()? {
         return None;
     }

@@ -1,21 +1,26 @@
 //! `--format json`: one document, `{"captures": [...], "summary": {...}}`, pretty-printed.
-//! The `captures` array is written a record at a time, so the document streams.
+//! The `captures` array is written a record at a time, so the document streams. C1 and
+//! bidi controls in strings are written as `\uXXXX`.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::{Checked, Record, Sink, Summary};
+use crate::text::JsonSafe;
 
-pub struct JsonSink<W> {
-    out: W,
+pub struct JsonSink<W: Write> {
+    out: JsonSafe<W>,
     /// Records written so far: the first opens the array, the others follow a comma.
     written: usize,
 }
 
 impl<W: Write> JsonSink<W> {
     pub fn new(out: W) -> JsonSink<W> {
-        JsonSink { out, written: 0 }
+        JsonSink {
+            out: JsonSafe::new(out),
+            written: 0,
+        }
     }
 }
 

@@ -1,16 +1,20 @@
-//! `--format jsonl`: one JSON object per capture, one a line (contract §3).
+//! `--format jsonl`: one JSON object per capture, one a line (contract §3); C1 and bidi
+//! controls in strings are written as `\uXXXX`.
 
 use std::io::{self, Write};
 
 use super::{Checked, Record, Sink, Summary};
+use crate::text::JsonSafe;
 
-pub struct JsonlSink<W> {
-    out: W,
+pub struct JsonlSink<W: Write> {
+    out: JsonSafe<W>,
 }
 
 impl<W: Write> JsonlSink<W> {
     pub fn new(out: W) -> JsonlSink<W> {
-        JsonlSink { out }
+        JsonlSink {
+            out: JsonSafe::new(out),
+        }
     }
 }
 

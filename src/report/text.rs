@@ -257,29 +257,19 @@ fn write_table(
     Ok(())
 }
 
-/// Control characters in a source (a file name can hold a newline) shown escaped.
+/// A source (a file name can hold a newline or an escape sequence) as one safe line.
 pub(crate) fn visible(text: &str) -> String {
-    if text.chars().any(char::is_control) {
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
-    } else {
-        text.to_string()
-    }
+    crate::text::escape_line(text).into_owned()
 }
 
+/// A message on one line: line breaks folded to spaces, anything else unsafe escaped.
 fn single_line(text: &str) -> String {
-    if text.contains(['\n', '\r']) {
+    let folded = if text.contains(['\n', '\r']) {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     } else {
         text.to_string()
-    }
+    };
+    crate::text::escape_line(&folded).into_owned()
 }
 
 #[cfg(test)]
@@ -380,6 +370,6 @@ mod tests {
             }),
             "direct"
         );
-        assert_eq!(visible("a\nb"), "a\\nb");
+        assert_eq!(visible("a\nb\u{1b}"), "a\\nb\\u{1b}");
     }
 }
