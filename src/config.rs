@@ -49,6 +49,9 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Not a regular file, too large, or not text.
+    #[error("config file {}: {message}", path.display())]
+    Unreadable { path: PathBuf, message: String },
     #[error("{path}:{line}: {message}")]
     Syntax {
         path: PathBuf,
@@ -56,6 +59,9 @@ pub enum ConfigError {
         message: String,
     },
 }
+
+/// Largest config file read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// The config file's path, when the platform has a config folder.
 pub fn path() -> Option<PathBuf> {
@@ -80,15 +86,24 @@ impl Config {
         }
     }
 
-    /// Load a config file; a missing file is the empty config.
+    /// Load a config file; a missing file is the empty config. Only a regular file is
+    /// opened: a FIFO or device in its place is an error, never waited on.
     pub fn load_from(path: &Path) -> Result<Config, ConfigError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Config::parse(path, &text),
+        match std::fs::metadata(path) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(source) => Err(ConfigError::Read {
                 path: path.to_path_buf(),
                 source,
             }),
+            Ok(_) => {
+                let size_fix = |_| "a config file that large is not supported".to_string();
+                let text = crate::capture::read_regular_text(path, MAX_CONFIG_BYTES, &size_fix)
+                    .map_err(|unreadable| ConfigError::Unreadable {
+                        path: path.to_path_buf(),
+                        message: unreadable.message,
+                    })?;
+                Config::parse(path, text.strip_prefix('\u{feff}').unwrap_or(&text))
+            }
         }
     }
 

@@ -2,12 +2,15 @@
 //! user's contract is a `schema` failure (contract §1), a different fix from
 //! a formatting problem.
 
-use std::fs;
 use std::path::Path;
 
 use serde_json::Value;
 
+use crate::capture::read_regular_text;
 use crate::engine::{line_col, Failure, FailureKind, Outcome};
+
+/// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
+pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A compiled JSON Schema, and the document it came from (to quote its rules).
 pub struct Schema {
@@ -59,7 +62,7 @@ impl Violation {
 /// Why a schema could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum SchemaError {
-    #[error("{origin}: cannot read the schema: {message}; check the path given to --schema")]
+    #[error("{origin}: cannot read the schema given to --schema: {message}")]
     Read { origin: String, message: String },
     #[error("{origin}: the schema is not JSON: {message}; fix the schema file")]
     NotJson { origin: String, message: String },
@@ -68,14 +71,18 @@ pub enum SchemaError {
 }
 
 impl Schema {
-    /// Read and compile a schema file.
+    /// Read and compile a schema file: a regular file only, never a FIFO or device.
     pub fn from_file(path: &Path) -> Result<Schema, SchemaError> {
         let origin = path.display().to_string();
-        let text = fs::read_to_string(path).map_err(|error| SchemaError::Read {
-            origin: origin.clone(),
-            message: error.to_string(),
+        let size_fix = |_| "a schema that large is not supported; check the path".to_string();
+        let text = read_regular_text(path, MAX_SCHEMA_BYTES, &size_fix).map_err(|unreadable| {
+            SchemaError::Read {
+                origin: origin.clone(),
+                message: unreadable.message,
+            }
         })?;
-        let value: Value = serde_json::from_str(&text).map_err(|error| SchemaError::NotJson {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let value: Value = serde_json::from_str(text).map_err(|error| SchemaError::NotJson {
             origin: origin.clone(),
             message: error.to_string(),
         })?;
@@ -284,7 +291,7 @@ mod tests {
             .unwrap();
         assert!(matches!(missing, SchemaError::Read { .. }));
         let path = dir.path().join("broken.json");
-        fs::write(&path, "{not json").unwrap();
+        std::fs::write(&path, "{not json").unwrap();
         let broken = Schema::from_file(&path).err().unwrap();
         assert!(matches!(broken, SchemaError::NotJson { .. }));
         assert!(broken.to_string().starts_with(&path.display().to_string()));

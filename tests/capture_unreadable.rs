@@ -46,7 +46,8 @@ fn a_file_over_max_bytes_says_its_size_and_the_fix() {
     let message = unreadable(&captures[0]);
     assert_eq!(
         message,
-        "2.9 KiB is over the 2 KiB limit; raise it with --max-bytes 3000"
+        "too large: 3000 bytes (2.9 KiB) is over the limit of 2048 bytes (2 KiB); \
+         raise it with --max-bytes 3000"
     );
     assert_eq!(captures[1].text.as_deref(), Ok("{}"));
 }

@@ -220,7 +220,9 @@ fn the_save_dialog_shows_the_final_name_and_refuses_a_slash_in_the_dialog() {
     let effects = run(&mut app, &[Command::Confirm]);
     assert!(effects.is_empty(), "nothing is attempted");
     assert!(
-        matches!(&app.overlay, Overlay::Save(dialog) if dialog.error.as_deref().is_some_and(|e| e.contains("path separator")))
+        matches!(&app.overlay, Overlay::Save(dialog) if dialog.error.as_deref().is_some_and(|e| e.contains("forbids") && e.contains("\"x-y\""))),
+        "the dialog says why and offers a name that works: {:?}",
+        app.overlay
     );
     assert!(app.notice.is_none(), "no \"saving…\" left behind");
 }

@@ -116,10 +116,18 @@ pub fn load_found(root: &Path, files: &[PathBuf], options: &LoadOptions) -> Vec<
 /// path as given when `file` is `root`), or relative to the working folder.
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
     let source = options.sources.name(root, file);
-    let text = read::read_file(file, options.max_bytes).and_then(read::decode);
-    match text {
-        Ok(text) => content::captures(&source, file, text, Kind::of(file)),
+    match read::read_file(file, options.max_bytes) {
+        Ok(bytes) => load_bytes(&source, file, bytes),
         Err(unreadable) => vec![content::unreadable(source, file, unreadable)],
+    }
+}
+
+/// The captures in the bytes of the file at `file` (its name decides the format, as for
+/// [`load_file`]), reported as `source`.
+pub fn load_bytes(source: &str, file: &Path, bytes: Vec<u8>) -> Vec<Capture> {
+    match read::decode(bytes) {
+        Ok(text) => content::captures(source, file, text, Kind::of(file)),
+        Err(unreadable) => vec![content::unreadable(source.to_string(), file, unreadable)],
     }
 }
 

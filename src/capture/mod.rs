@@ -11,7 +11,8 @@
 //! - `envelope`: provider response bodies (one module per provider);
 //! - `stream`: saved SSE logs and Ollama NDJSON streams, joined;
 //! - `jsonl`: one capture a line;
-//! - `load`: the entry points, loading files in parallel in a fixed order.
+//! - `load`: the entry points, loading files in parallel in a fixed order;
+//! - `records`: the same captures as a lazy stream, for `check` at any size.
 //!
 //! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
 //! `MAX_TOKENS`, `max_output_tokens`, `completed`, `end_turn`, `STOP`, …); the engine
@@ -25,6 +26,7 @@ mod jsonl;
 mod load;
 mod probe;
 mod read;
+mod records;
 mod stream;
 mod walk;
 
@@ -32,7 +34,11 @@ use std::path::PathBuf;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames};
+pub use load::{
+    load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
+};
+pub use read::{read_regular, read_regular_text};
+pub use records::{file_records, found_records, records, stdin_records, Records, StdinFormat};
 pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.

@@ -158,7 +158,8 @@ pub fn shell_path(path: &Path) -> String {
             }
         }
     }
-    let joined = parts.join("/");
+    // A file name can hold an escape sequence: the path is for a human's terminal.
+    let joined = crate::text::escape_line(&parts.join("/")).into_owned();
     match (absolute, joined.is_empty()) {
         (true, _) => format!("/{joined}"),
         (false, true) => ".".to_string(),

@@ -54,9 +54,7 @@ pub fn run(command: &Command) -> ExitCode {
     match result {
         Ok(status) => status.exit_code(),
         Err(error) => {
-            let message = format!("{error:#}");
-            let words: Vec<&str> = message.split_whitespace().collect();
-            eprintln!("jxray: {}", words.join(" "));
+            eprintln!("jxray: {}", common::error_line(&error));
             ExitCode::from(USAGE_ERROR)
         }
     }

@@ -14,6 +14,7 @@ use jxray::report::github::step_summary_file;
 use jxray::report::{
     describe, write_mismatch, CiCase, CiStatus, GithubReport, JunitReport, Painter, Tone,
 };
+use jxray::text::escape_line;
 
 use super::common::{quiet_broken_pipe, stdout_painter};
 use super::Status;
@@ -242,6 +243,7 @@ fn write_text(
     let place = place(run);
     match (&run.verdict, &run.fixture, &run.replay) {
         (Verdict::Broken(error), _, _) => {
+            let error = escape_line(error);
             writeln!(out, "{} {error}", painter.paint("ERROR", Tone::Bad))
         }
         (Verdict::Passed, _, _) => Ok(()),
@@ -249,7 +251,7 @@ fn write_text(
             let note = fixture
                 .note
                 .as_deref()
-                .map(|note| format!(": {note}"))
+                .map(|note| format!(": {}", escape_line(note)))
                 .unwrap_or_default();
             let label = painter.paint("expected failing", Tone::Notice);
             writeln!(out, "{label} {place}{note}")
@@ -283,7 +285,7 @@ fn write_text(
 fn place(run: &FixtureRun) -> String {
     let path = shell_path(&run.path);
     match &run.fixture {
-        Some(fixture) => format!("{} ({path})", fixture.name),
+        Some(fixture) => format!("{} ({path})", escape_line(&fixture.name)),
         None => path,
     }
 }
@@ -312,7 +314,7 @@ fn ci_case(run: &FixtureRun, strict: bool) -> CiCase {
             run.fixture
                 .as_ref()
                 .and_then(|fixture| fixture.note.as_deref())
-                .map(|note| format!(": {note}"))
+                .map(|note| format!(": {}", escape_line(note)))
                 .unwrap_or_default()
         )),
         Verdict::Fixed if strict => failure(
@@ -341,16 +343,16 @@ fn ci_case(run: &FixtureRun, strict: bool) -> CiCase {
         Verdict::Broken(error) => failure(
             "error",
             "not a usable fixture",
-            error.clone(),
-            error.clone(),
+            escape_line(error).into_owned(),
+            escape_line(error).into_owned(),
         ),
     };
     CiCase {
         classname: folder_of(&run.path),
-        name: run
-            .fixture
-            .as_ref()
-            .map_or_else(|| shell_path(&run.path), |fixture| fixture.name.clone()),
+        name: run.fixture.as_ref().map_or_else(
+            || shell_path(&run.path),
+            |fixture| escape_line(&fixture.name).into_owned(),
+        ),
         file: Some(shell_path(&run.path)),
         line: None,
         column: None,

@@ -1,6 +1,6 @@
 //! `jxray [PATH]`: from the command line to the terminal UI and back.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -9,11 +9,12 @@ use jxray::compare::Run;
 use jxray::config::{self, Config, ThemeName};
 use jxray::report::want_color;
 use jxray::schema::Schema;
+use jxray::text::escape_line;
 use jxray::tui::theme::Theme;
 use jxray::tui::{Checks, Settings, Summary};
 use std::sync::Arc;
 
-use super::common::{engine_options, load_options};
+use super::common::{engine_options, error_line, load_options};
 use super::USAGE_ERROR;
 use crate::cli::{Cli, ColorChoice, ThemeChoice};
 
@@ -22,7 +23,7 @@ pub fn run(cli: &Cli) -> ExitCode {
     match run_tui(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("jxray: {error:#}");
+            eprintln!("jxray: {}", error_line(&error));
             ExitCode::from(USAGE_ERROR)
         }
     }
@@ -38,7 +39,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
             "jxray: the terminal UI needs a terminal; for a report run `jxray check {}`",
-            cli.path.display()
+            escape_line(&cli.path.to_string_lossy())
         );
         return Ok(ExitCode::from(USAGE_ERROR));
     }
@@ -75,14 +76,20 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         eprintln!("jxray bug: a background thread panicked: {panic}");
     }
     let summary = summary?;
-    println!("{}", summary_line(&cli.path, &summary));
+    // After SIGHUP the terminal may be gone: a failed write must not turn into a panic.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", summary_line(&cli.path, &summary));
     if !summary.saved.is_empty() {
-        println!("saved {} fixture(s):", summary.saved.len());
+        let _ = writeln!(out, "saved {} fixture(s):", summary.saved.len());
         for path in &summary.saved {
-            println!("  {}", path.display());
+            let _ = writeln!(out, "  {}", escape_line(&path.to_string_lossy()));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // Ended by a signal: the conventional 128 + its number (130 for SIGINT, 143 for SIGTERM).
+    Ok(match summary.signal {
+        Some(signal) => ExitCode::from(128u8.saturating_add(signal as u8)),
+        None => ExitCode::SUCCESS,
+    })
 }
 
 /// The schema and the baseline, read before the terminal is taken so that a
@@ -152,7 +159,7 @@ fn summary_line(path: &Path, summary: &Summary) -> String {
     let mut line = format!(
         "jxray: {} {noun} in {}",
         summary.tally.total,
-        path.display()
+        escape_line(&path.to_string_lossy())
     );
     if !parts.is_empty() {
         line.push_str(": ");

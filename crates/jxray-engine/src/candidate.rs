@@ -257,12 +257,11 @@ fn judge_scan(
                 // The grammar holds but serde_json refuses (a lone surrogate, a
                 // number out of range): report its words at its place.
                 Err(error) => {
-                    let offset = serde_offset(candidate, &error).min(end - start) + start;
-                    reject(
-                        FailureKind::Invalid,
-                        offset,
-                        Cause::Decoder(error.to_string()),
-                    )
+                    let at = serde_offset(candidate, &error).min(end - start);
+                    let message = crate::surrogate::describe(candidate, at)
+                        .filter(|_| error.to_string().contains("hex escape"))
+                        .unwrap_or_else(|| error.to_string());
+                    reject(FailureKind::Invalid, at + start, Cause::Decoder(message))
                 }
             }
         }

@@ -3,7 +3,7 @@
 use super::candidate::{judge_exact, trim_span, Judged, Rejection};
 use super::decode::DECODER_DEPTH_LIMIT;
 use super::fence::{find_fences, Fence};
-use super::fragment::{carries_on, is_prose_in_brackets};
+use super::fragment::{is_prose_in_brackets, Lookahead};
 use super::options::Options;
 use super::outcome::*;
 use super::position::LineCursor;
@@ -46,6 +46,8 @@ pub(super) struct Extraction<'a> {
     pub(super) passed_over: Option<Warning>,
     pub(super) think: Vec<(usize, usize)>,
     pub(super) fences: Vec<Fence>,
+    /// What the never-a-fragment checks learned about the text after values.
+    pub(super) lookahead: Lookahead,
 }
 
 impl<'a> Extraction<'a> {
@@ -62,6 +64,7 @@ impl<'a> Extraction<'a> {
             passed_over: None,
             think: find_think_blocks(text),
             fences: Vec::new(),
+            lookahead: Lookahead::default(),
         }
     }
 
@@ -254,17 +257,21 @@ impl<'a> Extraction<'a> {
                     }
                 }
                 Judged::Continues { value_end }
-                    if carries_on(
-                        self.text.as_bytes(),
-                        start_of(self.text, fence),
-                        value_end,
-                        fence.content.1,
-                    )
-                    .is_some() =>
+                    if self
+                        .lookahead
+                        .carries_on(
+                            self.text.as_bytes(),
+                            start_of(self.text, fence),
+                            value_end,
+                            fence.content.1,
+                        )
+                        .is_some() =>
                 {
                     let bytes = self.text.as_bytes();
                     let start = start_of(self.text, fence);
-                    let carry = carries_on(bytes, start, value_end, fence.content.1);
+                    let carry = self
+                        .lookahead
+                        .carries_on(bytes, start, value_end, fence.content.1);
                     if let Some(carry) = carry {
                         self.refuse_fragment(
                             Layer::Fenced,

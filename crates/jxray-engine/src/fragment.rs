@@ -7,6 +7,8 @@
 //! text right after it carries on the same JSON. Every check here looks at a
 //! bounded stretch after the value, so the scan stays linear.
 
+use std::collections::HashMap;
+
 use super::candidate::is_json_space;
 use super::scan::{scan_value, ScanEnd};
 
@@ -23,39 +25,126 @@ pub(crate) enum Carry {
     Closer { at: usize },
 }
 
-/// How far past a value the checks look for the string or key that carries it on.
+/// How far past a value the checks look once the extraction's look-ahead budget is spent.
 const LOOK_AHEAD: usize = 256;
 
-/// Whether the text after the value `[start, end)` (read up to `limit`)
-/// carries on the same JSON.
-pub(crate) fn carries_on(bytes: &[u8], start: usize, end: usize, limit: usize) -> Option<Carry> {
-    let limit = limit.min(bytes.len());
-    if end >= limit || end <= start {
-        return None;
-    }
-    if is_template_braced(bytes, start, end) {
-        return None;
-    }
-    let closes = matches!(bytes[end - 1], b'}' | b']');
-    // A quote glued to the closer is never prose: the string went on.
-    if closes && bytes[end] == b'"' {
-        return last_quote(bytes, start, end).map(|quote| Carry::UnescapedQuote { quote });
-    }
-    let next = skip_space_and_comments(bytes, end, limit);
-    match bytes.get(next).filter(|_| next < limit) {
-        Some(b'"') if closes && string_then_structure(bytes, next, limit) => {
-            last_quote(bytes, start, end).map(|quote| Carry::UnescapedQuote { quote })
+/// Look-ahead work allowed per byte of text before the checks fall back to [`LOOK_AHEAD`].
+const LOOK_AHEAD_BUDGET_PER_BYTE: usize = 2;
+
+/// The checks of one extraction, with what they already learned.
+///
+/// The items after a value can be long (a model's strings run to kilobytes), so the scan
+/// for "more items, then a closer" is not cut at a fixed distance. It stays linear because
+/// every position the scan passes between items is remembered with the answer: the next
+/// candidate, an item of the same run, finds it there instead of scanning the run again.
+/// A budget of work per byte of text bounds whatever the memo does not catch.
+#[derive(Debug, Default)]
+pub(crate) struct Lookahead {
+    /// Item boundaries (positions after a comma, or where a run started) and whether the
+    /// run from there ends in a closer, for scans bounded by `memo_limit`.
+    memo: HashMap<usize, bool>,
+    memo_limit: usize,
+    budget: Option<usize>,
+}
+
+impl Lookahead {
+    /// Whether the text after the value `[start, end)` (read up to `limit`)
+    /// carries on the same JSON.
+    pub(crate) fn carries_on(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        limit: usize,
+    ) -> Option<Carry> {
+        let limit = limit.min(bytes.len());
+        if end >= limit || end <= start {
+            return None;
         }
-        Some(b',') if closes && key_follows(bytes, next + 1, limit) => {
-            Some(Carry::MoreMembers { closer: end - 1 })
+        if is_template_braced(bytes, start, end) {
+            return None;
         }
-        Some(b',') if items_then_closer(bytes, next + 1, limit) => Some(Carry::Closer { at: next }),
-        Some(b'}' | b']') => Some(Carry::Closer { at: next }),
-        // `[] null, []]`: an item with no comma before it, then the enclosing closer.
-        Some(_) if items_then_closer(bytes, next, limit) => Some(Carry::Closer { at: next }),
-        // `[]ull,[]]`: on the same line, a closer whose opener is before the value.
-        Some(_) if unopened_closer_on_line(bytes, next, limit) => Some(Carry::Closer { at: next }),
-        _ => None,
+        let closes = matches!(bytes[end - 1], b'}' | b']');
+        // A closer with no string before it, then `"key":`: the value closed too early.
+        let closed_early = || Carry::MoreMembers { closer: end - 1 };
+        // A quote glued to the closer is never prose: the string went on.
+        if closes && bytes[end] == b'"' {
+            return match last_quote(bytes, start, end) {
+                Some(quote) => Some(Carry::UnescapedQuote { quote }),
+                None => string_then_structure(bytes, end, limit).then(closed_early),
+            };
+        }
+        let next = skip_space_and_comments(bytes, end, limit);
+        match bytes.get(next).filter(|_| next < limit) {
+            Some(b'"') if closes && string_then_structure(bytes, next, limit) => Some(
+                last_quote(bytes, start, end)
+                    .map_or_else(closed_early, |quote| Carry::UnescapedQuote { quote }),
+            ),
+            Some(b',') if closes && key_follows(bytes, next + 1, limit) => {
+                Some(Carry::MoreMembers { closer: end - 1 })
+            }
+            Some(b',') if self.items_then_closer(bytes, next + 1, limit) => {
+                Some(Carry::Closer { at: next })
+            }
+            Some(b'}' | b']') => Some(Carry::Closer { at: next }),
+            // `[] null, []]`: an item with no comma before it, then the enclosing closer.
+            Some(_) if self.items_then_closer(bytes, next, limit) => {
+                Some(Carry::Closer { at: next })
+            }
+            // `[]ull,[]]`: on the same line, a closer whose opener is before the value.
+            Some(_) if unopened_closer_on_line(bytes, next, limit) => {
+                Some(Carry::Closer { at: next })
+            }
+            _ => None,
+        }
+    }
+
+    /// `, 2, "x"]`: more items and then a closer with no opener.
+    fn items_then_closer(&mut self, bytes: &[u8], from: usize, limit: usize) -> bool {
+        if self.memo_limit != limit {
+            self.memo.clear();
+            self.memo_limit = limit;
+        }
+        if let Some(&known) = self.memo.get(&from) {
+            return known;
+        }
+        let budget = self
+            .budget
+            .get_or_insert(LOOK_AHEAD_BUDGET_PER_BYTE * bytes.len() + 4096);
+        let stop = if *budget > 0 {
+            limit
+        } else {
+            limit.min(from + LOOK_AHEAD)
+        };
+        let mut boundaries = vec![from];
+        let mut at = from;
+        // `None`: the scan reached `stop` undecided (only when the budget is spent).
+        let answer = loop {
+            at = skip_json_space(bytes, at, stop);
+            match scan_value(bytes, at, stop, 16, None).end {
+                ScanEnd::Complete { end } => at = skip_json_space(bytes, end, stop),
+                ScanEnd::Truncated { .. } if stop < limit => break None,
+                _ => break Some(false),
+            }
+            match bytes.get(at).filter(|_| at < stop) {
+                Some(b',') => {
+                    at += 1;
+                    boundaries.push(at);
+                }
+                Some(b'}' | b']') => break Some(true),
+                None if stop < limit => break None,
+                _ => break Some(false),
+            }
+        };
+        *budget = budget.saturating_sub(at.saturating_sub(from));
+        match answer {
+            Some(answer) => {
+                self.memo
+                    .extend(boundaries.into_iter().map(|boundary| (boundary, answer)));
+                answer
+            }
+            None => false,
+        }
     }
 }
 
@@ -146,23 +235,6 @@ fn string_then_structure(bytes: &[u8], at: usize, limit: usize) -> bool {
     next < limit && matches!(bytes[next], b',' | b':' | b'}' | b']')
 }
 
-/// `, 2, "x"]`: more items and then a closer with no opener, within the look-ahead.
-fn items_then_closer(bytes: &[u8], mut at: usize, limit: usize) -> bool {
-    let stop = limit.min(at + LOOK_AHEAD);
-    loop {
-        at = skip_json_space(bytes, at, stop);
-        let ScanEnd::Complete { end } = scan_value(bytes, at, stop, 16, None).end else {
-            return false;
-        };
-        at = skip_json_space(bytes, end, stop);
-        match bytes.get(at).filter(|_| at < stop) {
-            Some(b',') => at += 1,
-            Some(b'}' | b']') => return true,
-            _ => return false,
-        }
-    }
-}
-
 /// A `}` or `]` on the rest of the line (within the look-ahead) that closes
 /// nothing opened after `at`.
 fn unopened_closer_on_line(bytes: &[u8], at: usize, limit: usize) -> bool {
@@ -193,12 +265,14 @@ fn key_follows(bytes: &[u8], at: usize, limit: usize) -> bool {
     next < limit && bytes[next] == b':'
 }
 
-/// The offset after the closing quote of the string opening at `at`, on the
-/// same line and within the look-ahead.
+/// The offset after the closing quote of the string opening at `at`, on the same line.
+///
+/// Not cut at a fixed distance (a string a model wrote can be long), and still linear:
+/// each call reads from one quote to the next, and the values it is asked about are
+/// followed by different quotes, so no stretch of text is read twice for the same reason.
 fn string_end(bytes: &[u8], at: usize, limit: usize) -> Option<usize> {
-    let stop = limit.min(at + LOOK_AHEAD);
     let mut j = at + 1;
-    while j < stop {
+    while j < limit {
         match bytes[j] {
             b'\\' => j += 2,
             b'"' => return Some(j + 1),
@@ -260,7 +334,48 @@ mod tests {
     use super::*;
 
     fn carry(text: &str, start: usize, end: usize) -> Option<Carry> {
-        carries_on(text.as_bytes(), start, end, text.len())
+        Lookahead::default().carries_on(text.as_bytes(), start, end, text.len())
+    }
+
+    #[test]
+    fn long_items_and_strings_after_a_value_still_carry_it_on() {
+        let long = "x".repeat(2000);
+        let items = format!("[\"a\"}},{{\"k\": null}},{{\"t\": \"{long}\"}},null]");
+        let start = items.find("{\"k\"").unwrap();
+        let end = items[start..].find('}').unwrap() + start + 1;
+        assert_eq!(
+            carry(&items, start, end),
+            Some(Carry::Closer { at: end }),
+            "a run of items longer than a fixed window still ends in the enclosing closer"
+        );
+        let quote = format!("{{\"q\": \"she said \"}} \"{long}\", \"n\": 2}}");
+        let end = quote.find('}').unwrap() + 1;
+        assert!(matches!(
+            carry(&quote, 0, end),
+            Some(Carry::UnescapedQuote { .. })
+        ));
+        let prose = format!("First {{\"a\": 1}}, then {{\"b\": \"{long}\"}} and that is all.");
+        let end = prose.find('}').unwrap() + 1;
+        assert_eq!(
+            carry(&prose, 6, end),
+            None,
+            "two answers in prose are not one value"
+        );
+    }
+
+    #[test]
+    fn a_run_of_items_is_read_once_and_remembered() {
+        let text = format!("[{}]", vec!["{}"; 1000].join(","));
+        let mut lookahead = Lookahead::default();
+        for item in 0..1000 {
+            let start = 1 + 3 * item;
+            let carried = lookahead.carries_on(text.as_bytes(), start, start + 2, text.len());
+            assert!(carried.is_some(), "item {item} is part of the array");
+        }
+        assert!(
+            lookahead.budget.unwrap() > text.len(),
+            "the run was scanned once, not once per item"
+        );
     }
 
     #[test]

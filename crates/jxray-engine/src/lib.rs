@@ -23,6 +23,7 @@ mod scan;
 mod select;
 mod stop;
 mod stringified;
+mod surrogate;
 mod think;
 mod trace;
 

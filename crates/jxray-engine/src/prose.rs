@@ -4,7 +4,7 @@
 use super::candidate::{judge_at, Judged, Parsed, Rejection};
 use super::extent::Depths;
 use super::extract::Extraction;
-use super::fragment::{carries_on, is_prose_in_brackets, Carry};
+use super::fragment::{is_prose_in_brackets, Carry};
 use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::OffsetSet;
@@ -85,7 +85,10 @@ impl Extraction<'_> {
             match judged {
                 Judged::Parsed(parsed) => {
                     let (value_start, value_end) = parsed.span;
-                    if let Some(carry) = carries_on(bytes, value_start, value_end, bytes.len()) {
+                    if let Some(carry) =
+                        self.lookahead
+                            .carries_on(bytes, value_start, value_end, bytes.len())
+                    {
                         let span = parsed.span;
                         self.refuse_fragment(Layer::Scanned, carry, span, bytes.len(), || {
                             label(&mut LineCursor::default())

@@ -167,6 +167,11 @@ fn watching(app: &App) -> Vec<Span<'static>> {
     let theme = &app.theme;
     let watch = &app.watch;
     let mut spans = vec![Span::styled(" │ ", theme.label())];
+    if let Some(problem) = watch.root_problem {
+        // Not "watching": nothing is, until the root is back.
+        spans.push(Span::styled(problem, theme.error()));
+        return spans;
+    }
     let status = watch
         .status
         .clone()
