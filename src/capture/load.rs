@@ -2,23 +2,31 @@
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::content::{self, Kind};
+use super::fields::FieldMap;
+use super::source::{self, Records};
 use super::{read, walk, Capture};
 
 /// How captures are loaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadOptions {
-    /// Largest file read, in bytes; larger files become `unreadable` captures.
+    /// Largest file read, in bytes; larger files become `unreadable` captures. Log stores
+    /// read record by record (SQLite, `.eval`) apply it to each record instead.
     pub max_bytes: u64,
+    /// Where the text, stop reason, id and model of JSON log records are
+    /// (`--text-path` and friends, or a `--preset`).
+    pub fields: Option<Arc<FieldMap>>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
             max_bytes: 64 * 1024 * 1024,
+            fields: None,
         }
     }
 }
@@ -81,15 +89,16 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Vec<Capture>, LoadErro
     Ok(captures)
 }
 
-/// The captures in one file: one, or one a line for `.jsonl`, or one unreadable capture.
-/// Their `source` is `file`'s path relative to `root` (the path as given when `file` is `root`).
+/// The captures in one file: one, one a line for `.jsonl`, one a record for a log store,
+/// or one unreadable capture. Their `source` is `file`'s path relative to `root` (the path
+/// as given when `file` is `root`).
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
-    let source = walk::relative_source(root, file);
-    let text = read::read_file(file, options.max_bytes).and_then(read::decode);
-    match text {
-        Ok(text) => content::captures(&source, file, text, Kind::of(file)),
-        Err(unreadable) => vec![content::unreadable(source, file, unreadable)],
-    }
+    records(file, root, options).collect()
+}
+
+/// The captures in one file as they are read, for callers that stream (see [`load_file`]).
+pub fn records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
+    source::records(file, &walk::relative_source(root, file), options)
 }
 
 /// The captures read from a stream (standard input, tests). The content decides the
@@ -97,7 +106,7 @@ pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture
 pub fn load_reader(source: &str, reader: impl Read, options: &LoadOptions) -> Vec<Capture> {
     let path = Path::new(source);
     match read::read_limited(reader, options.max_bytes).and_then(read::decode) {
-        Ok(text) => content::captures(source, path, text, Kind::Unnamed),
+        Ok(text) => content::captures(source, path, text, Kind::Unnamed, options),
         Err(unreadable) => vec![content::unreadable(source.to_string(), path, unreadable)],
     }
 }

@@ -11,6 +11,10 @@
 //! - `envelope`: provider response bodies (one module per provider);
 //! - `stream`: saved SSE logs and Ollama NDJSON streams, joined;
 //! - `jsonl`: one capture a line;
+//! - `source`: which reader reads a file: `llm_logs` (the `llm` CLI's SQLite `logs.db`),
+//!   `inspect` (Inspect AI logs), `files` (everything read whole, through `content`);
+//! - `promptfoo`, `fields`: log documents and rows recognised by content, or read through
+//!   the field paths the user named;
 //! - `load`: the entry points, loading files in parallel in a fixed order.
 //!
 //! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
@@ -21,18 +25,27 @@
 
 mod content;
 mod envelope;
+pub mod fields;
+mod files;
+mod inspect;
 mod jsonl;
+mod llm_logs;
 mod load;
 mod probe;
+mod promptfoo;
 mod read;
+pub mod source;
 mod stream;
 mod walk;
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_reader, LoadError, LoadOptions};
+pub use load::{load, load_file, load_reader, records, LoadError, LoadOptions};
 pub use walk::{discover, is_capture_name};
 
 /// Which provider format a capture came from.
@@ -45,7 +58,16 @@ pub enum Provider {
     Anthropic,
     AnthropicBatch,
     Gemini,
+    GeminiBatch,
     Ollama,
+    /// The `llm` CLI's `logs.db`.
+    Llm,
+    /// promptfoo eval results.
+    Promptfoo,
+    /// Inspect AI eval logs.
+    Inspect,
+    /// Any other JSON log, read through field paths (`--text-path`, `--preset`).
+    Log,
 }
 
 impl Provider {
@@ -57,7 +79,12 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::AnthropicBatch => "anthropic-batch",
             Provider::Gemini => "gemini",
+            Provider::GeminiBatch => "gemini-batch",
             Provider::Ollama => "ollama",
+            Provider::Llm => "llm",
+            Provider::Promptfoo => "promptfoo",
+            Provider::Inspect => "inspect",
+            Provider::Log => "log",
         }
     }
 }
@@ -80,15 +107,21 @@ impl Unreadable {
 /// One raw model output and what is known about it.
 #[derive(Debug, Clone)]
 pub struct Capture {
-    /// Where it came from, for people and for sorting: `dir/a.txt` or `log.jsonl:12`.
+    /// Where it came from, for people and for sorting: `dir/a.txt`, `log.jsonl:12`, or
+    /// `logs.db#ID` for one record of a log store (`a.json#call-2` for a second tool call).
     pub source: String,
     /// The file it was read from.
     pub path: PathBuf,
     /// The 1-based line, for captures that are one line of a `.jsonl` file.
     pub line: Option<usize>,
     pub provider: Option<Provider>,
+    /// The model that answered, as the log or envelope names it (`gpt-4o`, `openai:gpt-4o`).
+    pub model: Option<String>,
     /// The stop reason exactly as the provider spelled it.
     pub stop_reason: Option<String>,
+    /// The JSON Schema the request asked for, where the log keeps it (`llm --schema`,
+    /// promptfoo's `is-json` assertion): checked as if given with `--schema`.
+    pub schema: Option<Arc<Value>>,
     /// The raw text, or why there is none.
     pub text: Result<String, Unreadable>,
     /// Facts the loader learned that extraction should report (e.g. answer taken from `thinking`).
@@ -104,7 +137,9 @@ impl Capture {
             source,
             line: None,
             provider: None,
+            model: None,
             stop_reason: None,
+            schema: None,
             text: Ok(text.into()),
             warnings: Vec::new(),
         }

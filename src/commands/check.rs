@@ -3,7 +3,7 @@
 use std::io::{self, BufWriter, Write};
 
 use jxray::report::{self, Checked};
-use jxray::schema::Schema;
+use jxray::schema::{CaptureSchemas, Schema};
 use rayon::prelude::*;
 
 use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
@@ -14,15 +14,14 @@ use jxray::capture;
 pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     // The schema first: a bad flag should not wait for a large folder to load.
     let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
-    let captures = capture::load(&args.path, &load_options(&args.extraction))?;
+    let captures = capture::load(&args.path, &load_options(&args.extraction)?)?;
     let options = engine_options(&args.extraction);
+    let recorded = CaptureSchemas::default();
     let checked: Vec<Checked> = captures
         .into_par_iter()
         .map(|capture| {
             let mut outcome = capture.extract(&options);
-            if let (Some(schema), Ok(text)) = (&schema, &capture.text) {
-                schema.apply(&mut outcome, text);
-            }
+            recorded.apply(schema.as_ref(), &capture, &mut outcome);
             Checked { capture, outcome }
         })
         .collect();

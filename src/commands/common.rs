@@ -6,7 +6,10 @@ use std::io::{self, IsTerminal};
 use jxray::engine::{Options, Pick};
 use jxray::report::{want_color, Painter};
 
-use crate::cli::{ColorChoice, ExtractionArgs, PickChoice};
+use std::sync::Arc;
+
+use crate::cli::{ColorChoice, ExtractionArgs, PickChoice, PresetChoice};
+use jxray::capture::fields::{PathFlags, Preset};
 use jxray::capture::LoadOptions;
 
 pub fn engine_options(args: &ExtractionArgs) -> Options {
@@ -20,10 +23,24 @@ pub fn engine_options(args: &ExtractionArgs) -> Options {
     }
 }
 
-pub fn load_options(args: &ExtractionArgs) -> LoadOptions {
-    LoadOptions {
+pub fn load_options(args: &ExtractionArgs) -> anyhow::Result<LoadOptions> {
+    let log = &args.log;
+    let flags = PathFlags {
+        preset: log.preset.map(|preset| match preset {
+            PresetChoice::Litellm => Preset::Litellm,
+            PresetChoice::Langfuse => Preset::Langfuse,
+            PresetChoice::Helicone => Preset::Helicone,
+            PresetChoice::Otel => Preset::Otel,
+        }),
+        text: log.text_path.clone(),
+        stop: log.stop_path.clone(),
+        id: log.id_path.clone(),
+        model: log.model_path.clone(),
+    };
+    Ok(LoadOptions {
         max_bytes: args.max_bytes,
-    }
+        fields: flags.field_map()?.map(Arc::new),
+    })
 }
 
 /// A painter for standard output, following `--color` and `NO_COLOR`.

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::bail;
 use jxray::report::describe;
-use jxray::schema::Schema;
+use jxray::schema::{CaptureSchemas, Schema};
 
 use super::common::{engine_options, load_options, quiet_broken_pipe};
 use super::Status;
@@ -20,19 +20,18 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
         );
     }
     let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
-    let captures = capture::load(&args.file, &load_options(&args.extraction))?;
+    let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
         eprintln!("{}: no capture in this file", args.file.display());
         return Ok(Status::Failures);
     }
     let options = engine_options(&args.extraction);
+    let recorded = CaptureSchemas::default();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut all_ok = true;
     for capture in &captures {
         let mut outcome = capture.extract(&options);
-        if let (Some(schema), Ok(text)) = (&schema, &capture.text) {
-            schema.apply(&mut outcome, text);
-        }
+        recorded.apply(schema.as_ref(), capture, &mut outcome);
         let source = if capture.source == "-" {
             "stdin"
         } else {

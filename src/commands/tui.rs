@@ -64,7 +64,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         settings,
         Theme::new(theme, color),
         engine_options(&cli.extraction),
-        load_options(&cli.extraction),
+        load_options(&cli.extraction)?,
     )
     .context("the terminal failed");
     for panic in jxray::tui::terminal::background_panics() {

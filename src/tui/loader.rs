@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::capture::{self, Capture, LoadOptions};
 use crate::engine::{Options, Outcome};
 use crate::fixture::{self, Fixture};
+use crate::schema::CaptureSchemas;
 
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
@@ -32,6 +33,8 @@ pub struct Loader {
     events: Sender<Event>,
     /// The newest extraction generation; older work stops early.
     generation: Arc<AtomicU64>,
+    /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
+    schemas: Arc<CaptureSchemas>,
 }
 
 impl Loader {
@@ -41,6 +44,7 @@ impl Loader {
             load,
             events,
             generation: Arc::new(AtomicU64::new(0)),
+            schemas: Arc::default(),
         }
     }
 
@@ -98,7 +102,7 @@ impl Loader {
                 }
                 let outcomes = chunk
                     .iter()
-                    .map(|(id, capture)| (*id, extract(capture, &options)))
+                    .map(|(id, capture)| (*id, extract(capture, &options, &loader.schemas)))
                     .collect();
                 loader.send(Action::Extracted {
                     generation,
@@ -156,7 +160,7 @@ impl Loader {
             capture::load_file(path, &self.root, &self.load)
                 .into_iter()
                 .map(|capture| Loaded {
-                    outcome: extract(&capture, options),
+                    outcome: extract(&capture, options, &self.schemas),
                     capture,
                 })
                 .collect()
@@ -178,8 +182,12 @@ impl Loader {
 
 /// Extract one capture. The engine must never panic; if it does, the capture
 /// shows the bug instead of taking the whole workbench down with it.
-fn extract(capture: &Capture, options: &Options) -> Outcome {
-    let run = std::panic::AssertUnwindSafe(|| capture.extract(options));
+fn extract(capture: &Capture, options: &Options, schemas: &CaptureSchemas) -> Outcome {
+    let run = std::panic::AssertUnwindSafe(|| {
+        let mut outcome = capture.extract(options);
+        schemas.apply(None, capture, &mut outcome);
+        outcome
+    });
     std::panic::catch_unwind(run).unwrap_or_else(|_| {
         Outcome::unreadable(format!(
             "jxray bug: extraction panicked on {}; please report it with this capture",

@@ -37,7 +37,6 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
             Some("function_call") => {
                 if let Some(arguments) = str_field(item, "arguments") {
                     tools.push(ToolCall {
-                        name: str_field(item, "name").unwrap_or("?").to_string(),
                         arguments: arguments.to_string(),
                     });
                 }
@@ -54,12 +53,11 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
             "{FORMAT} holds no output: the response failed ({message}); re-run the request"
         ));
     }
-    let (text, warnings) = text_or_tool(text, tools, false);
     Ok(Decoded {
         provider: Some(Provider::OpenaiResponses),
-        text,
+        outputs: text_or_tool(text, tools, false),
         stop_reason: stop_reason(value),
-        warnings,
+        ..Decoded::default()
     })
 }
 
