@@ -36,7 +36,7 @@ impl Source for InspectEval {
 
     fn records(&self, path: &Path, name: &str, options: &LoadOptions) -> Records {
         match EvalSamples::open(path, name, options.max_bytes) {
-            Ok(samples) if samples.entries.is_empty() => {
+            Ok(samples) if samples.entries.as_slice().is_empty() => {
                 let why = "an Inspect log with no samples: the eval ran none, or is still \
                            running; check it again when it has finished";
                 one(name, path, why.to_string())

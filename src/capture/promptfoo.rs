@@ -6,7 +6,7 @@
 //! spelling: `stop`, `length`, `content_filter`, …), the model `provider.id`
 //! (`openai:gpt-4o`). The schema of an `is-json` or `contains-json` assertion, when it has
 //! one, is checked as if given with `--schema`. A result is named `FILE#T` by its test's
-//! index (`FILE#T.P` when the eval ran several prompts, P the prompt's index).
+//! index, from 0 (`FILE#T.P` when the eval ran several prompts, P the prompt's index).
 
 use std::sync::Arc;
 
