@@ -12,7 +12,6 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;

@@ -364,12 +364,13 @@ fn stop_reason(response_json: &str) -> Option<String> {
         body.pointer("/candidates/0/finishReason"),
         body.get("done_reason"),
     ];
-    candidates
+    let reason = candidates
         .into_iter()
         .flatten()
         .find_map(|reason| reason.as_str())
         .or_else(|| str_field(&body, "status").filter(|status| *status == "incomplete"))
-        .map(str::to_string)
+        .map(str::to_string);
+    reason
 }
 
 /// An SQLite URI that opens `path` read-only and immutable: no lock, no journal, no write.

@@ -120,7 +120,7 @@ impl FieldMap {
             None => true,
             Some(Filter::Has(paths)) => first(paths, record).is_some(),
             Some(Filter::EqualsWhenPresent(path, wanted)) => match path.first(record) {
-                Some(Value::String(found)) => found == wanted,
+                Some(Value::String(found)) => found == *wanted,
                 Some(_) => false,
                 None => true,
             },
