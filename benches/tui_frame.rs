@@ -27,6 +27,7 @@ fn app(captures: Vec<Capture>) -> App {
         config_path: String::new(),
         mouse: false,
         watch: false,
+        checks: Default::default(),
     };
     let mut app = App::new(
         settings,

@@ -57,6 +57,14 @@ pub struct UiArgs {
     /// Capture the mouse (blocks the terminal's own text selection)
     #[arg(long)]
     pub mouse: bool,
+
+    /// A JSON Schema file every decoded value must satisfy
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+
+    /// An earlier run (folder or log) to mark each capture's change against
+    #[arg(long, value_name = "PATH")]
+    pub baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
@@ -68,6 +76,10 @@ pub struct ExtractionArgs {
     /// Which candidate wins when several distinct values parse
     #[arg(long, value_enum, default_value_t = PickChoice::First)]
     pub pick: PickChoice,
+
+    /// Replace strings that hold JSON (`stringified-json`) by the value they hold
+    #[arg(long)]
+    pub decode_stringified: bool,
 
     /// Largest capture file read, in bytes; larger ones are `unreadable`
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
@@ -118,6 +130,8 @@ pub enum Command {
     Extract(ExtractArgs),
     /// Replay fixtures; exit 1 on any regression
     Test(TestArgs),
+    /// Compare two runs (folders or logs): both mixes and every capture that changed
+    Compare(CompareArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -142,8 +156,46 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// Exit 1 when a layer or failure share is over its bound, e.g. `fenced=10%,truncated=0`
+    #[arg(long, value_name = "NAME=SHARE,...")]
+    pub max_share: Option<jxray::report::DriftGate>,
+
+    /// Print failing captures only (the summary still counts every capture)
+    #[arg(long, short = 'q')]
+    pub only_failures: bool,
+
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The earlier run: a capture folder or a log file
+    pub old: PathBuf,
+
+    /// The later run, matched to OLD by relative path, line or record id
+    pub new: PathBuf,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+    pub format: CompareFormat,
+
+    /// A JSON Schema file every decoded value must satisfy, in both runs
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+
+    /// When to use colour
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    #[command(flatten)]
+    pub extraction: ExtractionArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -166,13 +218,29 @@ pub struct ExtractArgs {
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// The fixtures folder
-    #[arg(default_value = "fixtures")]
-    pub fixtures: PathBuf,
+    /// A fixtures folder or one fixture file [default: config file, else ./fixtures]
+    #[arg(value_name = "FIXTURES")]
+    pub path: Option<PathBuf>,
+
+    /// The fixtures folder (the same as FIXTURES)
+    #[arg(long = "fixtures", value_name = "DIR", conflicts_with = "path")]
+    pub fixtures_dir: Option<PathBuf>,
+
+    /// Replay only fixtures whose name or file name contains NAME
+    #[arg(long, value_name = "NAME")]
+    pub filter: Option<String>,
+
+    /// Fail when a known gap is now fixed, so its fixture gets updated
+    #[arg(long)]
+    pub strict: bool,
 
     /// Rewrite each fixture's expectation to the current outcome and list what changed
     #[arg(long)]
     pub update: bool,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+    pub format: TestFormat,
 
     /// When to use colour
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
@@ -184,6 +252,19 @@ pub enum Format {
     Text,
     Json,
     Jsonl,
+    /// JUnit XML: one testcase a capture (GitLab, Jenkins, GitHub report actions)
+    Junit,
+    /// GitHub Actions annotations, and a table in $GITHUB_STEP_SUMMARY
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TestFormat {
+    Text,
+    /// JUnit XML: one testcase a fixture
+    Junit,
+    /// GitHub Actions annotations, and a table in $GITHUB_STEP_SUMMARY
+    Github,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -1,14 +1,17 @@
-//! The user's config file: defaults for the terminal UI.
+//! The user's config file: defaults for the terminal UI, `check` and `test`.
 //!
 //! It lives in the platform config folder (`~/.config/jxray/config.toml` on
-//! Linux) and is optional. The format is a small subset of TOML — one
-//! `key = "value"` a line, `#` comments — so that no TOML parser is needed and
-//! every file it accepts is also valid TOML.
+//! Linux) and is optional. It is TOML, read by a TOML parser: any quoting TOML
+//! allows works (`fixtures = 'tests/fx'`), and a mistake is one line naming the
+//! file, the line and the key.
 
 use std::path::{Path, PathBuf};
 
+use serde::Deserialize;
+
 /// Colours for a dark or a light terminal background.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ThemeName {
     #[default]
     Dark,
@@ -25,12 +28,18 @@ impl ThemeName {
 }
 
 /// What the config file may set. Every field is optional; flags win over it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Config {
-    /// Where `s` saves fixtures (relative paths are relative to the working folder).
+    /// Where `s` saves fixtures and `jxray test` reads them (relative to the working folder).
     pub fixtures: Option<PathBuf>,
     pub theme: Option<ThemeName>,
+    /// A JSON Schema file every decoded value must satisfy, as if given with `--schema`.
+    pub schema: Option<PathBuf>,
 }
+
+/// The keys a config file may hold, for error messages.
+const KNOWN_KEYS: &str = "`fixtures`, `schema` and `theme`";
 
 /// Why the config file could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +49,9 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Not a regular file, too large, or not text.
+    #[error("config file {}: {message}", path.display())]
+    Unreadable { path: PathBuf, message: String },
     #[error("{path}:{line}: {message}")]
     Syntax {
         path: PathBuf,
@@ -47,6 +59,9 @@ pub enum ConfigError {
         message: String,
     },
 }
+
+/// Largest config file read.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// The config file's path, when the platform has a config folder.
 pub fn path() -> Option<PathBuf> {
@@ -71,91 +86,63 @@ impl Config {
         }
     }
 
-    /// Load a config file; a missing file is the empty config.
+    /// Load a config file; a missing file is the empty config. Only a regular file is
+    /// opened: a FIFO or device in its place is an error, never waited on.
     pub fn load_from(path: &Path) -> Result<Config, ConfigError> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => Config::parse(path, &text),
+        match std::fs::metadata(path) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(source) => Err(ConfigError::Read {
                 path: path.to_path_buf(),
                 source,
             }),
+            Ok(_) => {
+                let size_fix = |_| "a config file that large is not supported".to_string();
+                let text = crate::capture::read_regular_text(path, MAX_CONFIG_BYTES, &size_fix)
+                    .map_err(|unreadable| ConfigError::Unreadable {
+                        path: path.to_path_buf(),
+                        message: unreadable.message,
+                    })?;
+                Config::parse(path, text.strip_prefix('\u{feff}').unwrap_or(&text))
+            }
         }
     }
 
     /// Parse config text; `path` only names the file in errors.
     pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
-        let mut config = Config::default();
-        for (index, line) in text.lines().enumerate() {
-            let syntax = |message: String| ConfigError::Syntax {
-                path: path.to_path_buf(),
-                line: index + 1,
-                message,
-            };
-            let line = strip_comment(line).trim();
-            if line.is_empty() {
-                continue;
-            }
-            let Some((key, value)) = line.split_once('=') else {
-                return Err(syntax(format!(
-                    "expected `key = \"value\"`, found `{line}`"
-                )));
-            };
-            let value = unquote(value.trim()).map_err(syntax)?;
-            match key.trim() {
-                "fixtures" => config.fixtures = Some(PathBuf::from(value)),
-                "theme" => {
-                    config.theme = Some(match value.as_str() {
-                        "dark" => ThemeName::Dark,
-                        "light" => ThemeName::Light,
-                        other => {
-                            return Err(syntax(format!(
-                                "theme must be \"dark\" or \"light\", not \"{other}\""
-                            )))
-                        }
-                    })
-                }
-                other => {
-                    return Err(syntax(format!(
-                        "unknown key `{other}`; known keys are `fixtures` and `theme`"
-                    )))
-                }
-            }
-        }
-        Ok(config)
+        toml::from_str(text).map_err(|error| syntax_error(path, text, &error))
     }
 }
 
-/// Drop a `#` comment that is not inside a quoted value.
-fn strip_comment(line: &str) -> &str {
-    let mut in_quotes = false;
-    for (index, ch) in line.char_indices() {
-        match ch {
-            '"' => in_quotes = !in_quotes,
-            '#' if !in_quotes => return &line[..index],
-            _ => {}
+/// One line: `file:LINE: key `k`: what is wrong`, with the fix where there is one.
+fn syntax_error(path: &Path, text: &str, error: &toml::de::Error) -> ConfigError {
+    let offset = error.span().map_or(0, |span| span.start.min(text.len()));
+    let line = text[..offset].matches('\n').count() + 1;
+    let message = error.message().trim().replace('\n', " ");
+    let message = if message.starts_with("unknown field") {
+        let key = message.split('`').nth(1).unwrap_or_default();
+        format!("unknown key `{key}`; known keys are {KNOWN_KEYS}")
+    } else {
+        match key_on_line(text, line) {
+            Some(key) => format!("key `{key}`: {message}"),
+            None => message,
         }
+    };
+    ConfigError::Syntax {
+        path: path.to_path_buf(),
+        line,
+        message,
     }
-    line
 }
 
-/// A value is a double-quoted string (no escapes needed for paths and names) or a bare word.
-fn unquote(value: &str) -> Result<String, String> {
-    if let Some(inner) = value.strip_prefix('"') {
-        let Some(inner) = inner.strip_suffix('"') else {
-            return Err(format!("unterminated string `{value}`"));
-        };
-        if inner.contains('"') || inner.contains('\\') {
-            return Err(format!(
-                "`{value}`: quotes and backslashes are not supported in values; use '/' in paths"
-            ));
-        }
-        return Ok(inner.to_string());
-    }
-    if value.is_empty() || value.contains(char::is_whitespace) {
-        return Err(format!("expected a quoted value, found `{value}`"));
-    }
-    Ok(value.to_string())
+/// The key assigned on a 1-based line (`key = …`), if the line is an assignment.
+fn key_on_line(text: &str, line: usize) -> Option<String> {
+    let (key, _) = text.lines().nth(line - 1)?.split_once('=')?;
+    let key = key.trim().trim_matches(['"', '\'']);
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    plain.then(|| key.to_string())
 }
 
 #[cfg(test)]
@@ -166,32 +153,80 @@ mod tests {
         Config::parse(Path::new("config.toml"), text)
     }
 
+    fn error(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
     #[test]
     fn reads_keys_comments_and_blank_lines() {
-        let config =
-            parse("# defaults\n\nfixtures = \"tests/fx\" # where\ntheme = light\n").unwrap();
+        let config = parse(
+            "# defaults\n\nfixtures = \"tests/fx\" # where\ntheme = \"light\"\nschema = 'out.schema.json'\n",
+        )
+        .unwrap();
         assert_eq!(config.fixtures, Some(PathBuf::from("tests/fx")));
         assert_eq!(config.theme, Some(ThemeName::Light));
+        assert_eq!(config.schema, Some(PathBuf::from("out.schema.json")));
     }
 
     #[test]
-    fn a_hash_inside_quotes_is_kept() {
-        let config = parse("fixtures = \"a#b\"").unwrap();
-        assert_eq!(config.fixtures, Some(PathBuf::from("a#b")));
-    }
-
-    #[test]
-    fn errors_name_file_line_and_fix() {
-        let err = parse("theme = \"light\"\ncolour = \"red\"\n").unwrap_err();
+    fn every_toml_string_form_is_the_path_it_spells() {
+        for text in [
+            "fixtures = 'tests/fx'",
+            "fixtures = \"tests/fx\"",
+            "fixtures = '''tests/fx'''",
+            "fixtures = \"tests\\u002ffx\"",
+        ] {
+            assert_eq!(
+                parse(text).unwrap().fixtures,
+                Some(PathBuf::from("tests/fx")),
+                "{text}"
+            );
+        }
         assert_eq!(
-            err.to_string(),
-            "config.toml:2: unknown key `colour`; known keys are `fixtures` and `theme`"
+            parse("fixtures = \"a#b\"").unwrap().fixtures,
+            Some(PathBuf::from("a#b"))
         );
-        let err = parse("theme = \"blue\"").unwrap_err();
-        assert!(err.to_string().contains("\"dark\" or \"light\""));
-        assert!(parse("fixtures").is_err());
-        assert!(parse("fixtures = \"open").is_err());
-        assert!(parse("fixtures = two words").is_err());
+    }
+
+    #[test]
+    fn errors_name_file_line_and_key() {
+        assert_eq!(
+            error("theme = \"light\"\ncolour = \"red\"\n"),
+            "config.toml:2: unknown key `colour`; known keys are `fixtures`, `schema` and `theme`"
+        );
+        let bad_theme = error("\ntheme = \"blue\"");
+        assert!(
+            bad_theme.starts_with("config.toml:2: key `theme`: "),
+            "{bad_theme}"
+        );
+        assert!(
+            bad_theme.contains("dark") && bad_theme.contains("light"),
+            "{bad_theme}"
+        );
+        let not_a_path = error("# paths\nfixtures = 7\n");
+        assert!(
+            not_a_path.starts_with("config.toml:2: key `fixtures`: "),
+            "{not_a_path}"
+        );
+        assert!(not_a_path.contains("string"), "{not_a_path}");
+    }
+
+    #[test]
+    fn broken_toml_is_an_error_on_its_line() {
+        for (text, line) in [
+            ("fixtures = [1", 1),
+            ("theme = \"dark\"\nfixtures = \"open", 2),
+            ("fixtures = two words", 1),
+            ("fixtures", 1),
+            ("theme = \"dark\"\ntheme = \"light\"", 2),
+        ] {
+            let message = error(text);
+            assert!(
+                message.starts_with(&format!("config.toml:{line}: ")),
+                "{text:?}: {message}"
+            );
+            assert!(!message.contains('\n'), "one line: {message:?}");
+        }
     }
 
     #[test]

@@ -23,11 +23,13 @@
 //! ```
 
 pub mod capture;
+pub mod compare;
 pub mod config;
 pub use jxray_engine as engine;
 pub mod fixture;
 pub mod report;
 pub mod schema;
+pub mod text;
 pub mod tui;
 pub mod watch;
 

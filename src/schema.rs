@@ -3,24 +3,68 @@
 //! a formatting problem.
 
 use std::collections::HashMap;
-use std::fs;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::capture::Capture;
+use crate::capture::{read_regular_text, Capture};
 use crate::engine::{line_col, Failure, FailureKind, Outcome};
 
-/// A compiled JSON Schema.
+/// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
+pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A compiled JSON Schema, and the document it came from (to quote its rules).
 pub struct Schema {
     validator: jsonschema::Validator,
+    document: Value,
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema")
+            .field("document", &self.document)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Values and rules longer than this are cut with `…` in a violation.
+const QUOTE_LIMIT: usize = 60;
+
+/// One way a value breaks the schema: where, what was there, and which rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON Pointer to the offending value; empty for the whole value.
+    pub pointer: String,
+    /// The offending value as compact JSON, cut with `…` when long.
+    pub value: String,
+    /// The schema keyword that failed (`enum`, `type`, `required`, …).
+    pub keyword: String,
+    /// The keyword's setting in the schema, as compact JSON, cut when long.
+    pub rule: String,
+    /// The validator's explanation, with the instance masked.
+    pub message: String,
+}
+
+impl Violation {
+    /// `/priority = "P2": value is not one of … (enum ["low","high"])`.
+    pub fn line(&self) -> String {
+        let path = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        format!(
+            "{path} = {}: {} ({} {})",
+            self.value, self.message, self.keyword, self.rule
+        )
+    }
 }
 
 /// Why a schema could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum SchemaError {
-    #[error("{origin}: cannot read the schema: {message}; check the path given to --schema")]
+    #[error("{origin}: cannot read the schema given to --schema: {message}")]
     Read { origin: String, message: String },
     #[error("{origin}: the schema is not JSON: {message}; fix the schema file")]
     NotJson { origin: String, message: String },
@@ -29,14 +73,18 @@ pub enum SchemaError {
 }
 
 impl Schema {
-    /// Read and compile a schema file.
+    /// Read and compile a schema file: a regular file only, never a FIFO or device.
     pub fn from_file(path: &Path) -> Result<Schema, SchemaError> {
         let origin = path.display().to_string();
-        let text = fs::read_to_string(path).map_err(|error| SchemaError::Read {
-            origin: origin.clone(),
-            message: error.to_string(),
+        let size_fix = |_| "a schema that large is not supported; check the path".to_string();
+        let text = read_regular_text(path, MAX_SCHEMA_BYTES, &size_fix).map_err(|unreadable| {
+            SchemaError::Read {
+                origin: origin.clone(),
+                message: unreadable.message,
+            }
         })?;
-        let value: Value = serde_json::from_str(&text).map_err(|error| SchemaError::NotJson {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let value: Value = serde_json::from_str(text).map_err(|error| SchemaError::NotJson {
             origin: origin.clone(),
             message: error.to_string(),
         })?;
@@ -50,18 +98,35 @@ impl Schema {
                 origin: origin.to_string(),
                 message: one_line(&error.to_string()),
             })?;
-        Ok(Schema { validator })
+        Ok(Schema {
+            validator,
+            document: schema.clone(),
+        })
     }
 
-    /// Every violation as `INSTANCE-PATH: message`, in the validator's order.
-    /// Instance values are masked so that a large object does not flood the line.
-    pub fn violations(&self, value: &Value) -> Vec<String> {
+    /// The schema document, as a fixture records it.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// Every violation, in the validator's order.
+    pub fn violations(&self, value: &Value) -> Vec<Violation> {
         self.validator
             .iter_errors(value)
             .map(|error| {
-                let path = error.instance_path().to_string();
-                let path = if path.is_empty() { "(root)" } else { &path };
-                format!("{path}: {}", one_line(&error.masked().to_string()))
+                let keyword = error.kind().keyword().to_string();
+                let rule = self
+                    .document
+                    .pointer(error.schema_path().as_str())
+                    .map(quote)
+                    .unwrap_or_default();
+                Violation {
+                    pointer: error.instance_path().as_str().to_string(),
+                    value: quote(error.instance()),
+                    keyword,
+                    rule,
+                    message: one_line(&error.masked().to_string()),
+                }
             })
             .collect()
     }
@@ -97,7 +162,11 @@ impl Schema {
             column,
             message: format!(
                 "the value breaks the schema ({count} {noun}): {}",
-                violations.join("; ")
+                violations
+                    .iter()
+                    .map(Violation::line)
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ),
             cause: None,
             defects: Vec::new(),
@@ -146,7 +215,10 @@ impl CaptureSchemas {
     fn compiled(&self, schema: &Value) -> Arc<Result<Schema, String>> {
         let key = schema.to_string();
         // A poisoned lock only means another thread panicked mid-insert: the map is intact.
-        let mut compiled = self.compiled.lock().unwrap_or_else(|poison| poison.into_inner());
+        let mut compiled = self
+            .compiled
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
         let entry = compiled.entry(key).or_insert_with(|| {
             let result = Schema::from_value(schema, "the schema the log recorded").map_err(|e| {
                 format!("{e}; or pass --schema to check against another")
@@ -160,6 +232,17 @@ impl CaptureSchemas {
 
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A value as compact JSON on one line, cut at [`QUOTE_LIMIT`] characters with `…`.
+fn quote(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() <= QUOTE_LIMIT {
+        return text;
+    }
+    let mut cut: String = text.chars().take(QUOTE_LIMIT - 1).collect();
+    cut.push('…');
+    cut
 }
 
 #[cfg(test)]
@@ -202,8 +285,21 @@ mod tests {
             "{}",
             failure.message
         );
-        assert!(failure.message.contains("/city: "), "{}", failure.message);
-        assert!(failure.message.contains("(root): "), "{}", failure.message);
+        assert!(
+            failure.message.contains("/city = 1: "),
+            "{}",
+            failure.message
+        );
+        assert!(
+            failure.message.contains("(type \"string\")"),
+            "{}",
+            failure.message
+        );
+        assert!(
+            failure.message.contains("(root) = {"),
+            "{}",
+            failure.message
+        );
         assert!(
             failure.message.contains("population"),
             "{}",
@@ -211,6 +307,27 @@ mod tests {
         );
         assert!(!outcome.ok());
         assert_eq!(outcome.value, Some(json!({"city": 1})), "the value is kept");
+    }
+
+    #[test]
+    fn a_violation_names_the_path_the_offending_value_and_the_rule() {
+        let schema = Schema::from_value(
+            &json!({"properties": {"priority": {"enum": ["low", "medium", "high", "urgent"]}}}),
+            "test",
+        )
+        .unwrap();
+        let violations = schema.violations(&json!({"priority": "P2"}));
+        assert_eq!(violations.len(), 1);
+        let violation = &violations[0];
+        assert_eq!(violation.pointer, "/priority");
+        assert_eq!(violation.value, "\"P2\"");
+        assert_eq!(violation.keyword, "enum");
+        assert_eq!(violation.rule, r#"["low","medium","high","urgent"]"#);
+        assert!(violation.line().starts_with("/priority = \"P2\": "));
+        let long = json!({"priority": "x".repeat(200)});
+        let cut = &schema.violations(&long)[0].value;
+        assert_eq!(cut.chars().count(), QUOTE_LIMIT);
+        assert!(cut.ends_with('…'));
     }
 
     #[test]
@@ -228,7 +345,9 @@ mod tests {
     fn a_capture_is_checked_against_its_own_schema_unless_one_is_given() {
         let schemas = CaptureSchemas::default();
         let mut capture = Capture::from_text("logs.db#1", "{\"city\": 1}");
-        capture.schema = Some(Arc::new(json!({"properties": {"city": {"type": "string"}}})));
+        capture.schema = Some(Arc::new(
+            json!({"properties": {"city": {"type": "string"}}}),
+        ));
         let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
         schemas.apply(None, &capture, &mut outcome);
         assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::Schema));
@@ -253,7 +372,7 @@ mod tests {
             .unwrap();
         assert!(matches!(missing, SchemaError::Read { .. }));
         let path = dir.path().join("broken.json");
-        fs::write(&path, "{not json").unwrap();
+        std::fs::write(&path, "{not json").unwrap();
         let broken = Schema::from_file(&path).err().unwrap();
         assert!(matches!(broken, SchemaError::NotJson { .. }));
         assert!(broken.to_string().starts_with(&path.display().to_string()));

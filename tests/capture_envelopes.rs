@@ -375,15 +375,26 @@ fn anthropic_tool_use_input_is_serialized_compactly_in_order() {
 }
 
 #[test]
-fn anthropic_text_wins_when_the_model_did_not_stop_for_a_tool() {
-    let capture = one(
+fn anthropic_text_is_a_capture_when_the_model_did_not_stop_for_a_tool() {
+    let captures = load_files(&[(
         "both.json",
         r#"{"type":"message","role":"assistant",
             "content":[{"type":"text","text":"{\"a\":1}"},
                        {"type":"tool_use","id":"t","name":"n","input":{"b":2}}],
             "stop_reason":"end_turn"}"#,
+    )]);
+    let got: Vec<(&str, Result<&str, _>)> = captures
+        .iter()
+        .map(|capture| (capture.source.as_str(), capture.text.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("both.json", Ok(r#"{"a":1}"#)),
+            ("both.json#call-1", Ok(r#"{"b":2}"#)),
+        ],
+        "the text first, then every tool call as its own capture"
     );
-    assert_eq!(capture.text.as_deref(), Ok(r#"{"a":1}"#));
 }
 
 // ---- Gemini ----

@@ -52,7 +52,10 @@ fn jsonl_records_by_text_stop_id_and_model_paths() {
     );
     let captures = load_with(&[("spend.jsonl", log)], &options);
     let sources: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
-    assert_eq!(sources, ["spend.jsonl#r-1", "spend.jsonl#r-2", "spend.jsonl#r-3"]);
+    assert_eq!(
+        sources,
+        ["spend.jsonl#r-1", "spend.jsonl#r-2", "spend.jsonl#r-3"]
+    );
     assert_eq!(captures[0].text.as_deref(), Ok(r#"{"a": 1}"#));
     assert_eq!(captures[1].stop_reason.as_deref(), Some("length"));
     assert_eq!(captures[1].model.as_deref(), Some("gpt-4o"));
@@ -106,13 +109,17 @@ fn stop_path_alone_is_a_usage_error() {
         ..PathFlags::default()
     };
     let error = flags.field_map().unwrap_err().to_string();
-    assert!(error.starts_with("--stop-path needs --text-path or --preset"), "{error}");
+    assert!(
+        error.starts_with("--stop-path needs --text-path or --preset"),
+        "{error}"
+    );
 }
 
 /// The sample records README shows for each preset, read with that preset.
 #[test]
 fn readme_preset_samples_read_as_documented() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let block = readme
         .split("```jsonc\n")
         .nth(1)
@@ -129,9 +136,27 @@ fn readme_preset_samples_read_as_documented() {
         }
     }
     let expected = [
-        ("litellm", "litellm.jsonl#chatcmpl-9f2", r#"{"city": "Paris"}"#, "stop", "gpt-4o-mini"),
-        ("langfuse", "langfuse.jsonl#obs-41", r#"{"city": "Oslo"}"#, "stop", "gpt-4o"),
-        ("helicone", "helicone.jsonl#5d1c", r#"{"city": "Li"#, "max_tokens", "claude-sonnet-4"),
+        (
+            "litellm",
+            "litellm.jsonl#chatcmpl-9f2",
+            r#"{"city": "Paris"}"#,
+            "stop",
+            "gpt-4o-mini",
+        ),
+        (
+            "langfuse",
+            "langfuse.jsonl#obs-41",
+            r#"{"city": "Oslo"}"#,
+            "stop",
+            "gpt-4o",
+        ),
+        (
+            "helicone",
+            "helicone.jsonl#5d1c",
+            r#"{"city": "Li"#,
+            "max_tokens",
+            "claude-sonnet-4",
+        ),
         ("otel", "otel.jsonl#a1b2", r#"{"city":"#, "length", "gpt-4o"),
     ];
     assert_eq!(samples.len(), expected.len(), "{samples:?}");

@@ -171,12 +171,30 @@ fn gemini_batch_output_lines() {
             "gemini-batch.jsonl:4"
         ]
     );
-    assert_capture(&captures[0], r#"{"a": 1}"#, Some(Provider::GeminiBatch), Some("STOP"));
+    assert_capture(
+        &captures[0],
+        r#"{"a": 1}"#,
+        Some(Provider::GeminiBatch),
+        Some("STOP"),
+    );
     assert_eq!(captures[0].model.as_deref(), Some("gemini-2.5-flash"));
-    assert_capture(&captures[1], r#"{"a": ["#, Some(Provider::GeminiBatch), Some("MAX_TOKENS"));
+    assert_capture(
+        &captures[1],
+        r#"{"a": ["#,
+        Some(Provider::GeminiBatch),
+        Some("MAX_TOKENS"),
+    );
     let failed = unreadable(&captures[2]);
-    assert!(failed.contains("\"req-3\"") && failed.contains("invalid argument"), "{failed}");
-    assert_capture(&captures[3], "[]", Some(Provider::GeminiBatch), Some("STOP"));
+    assert!(
+        failed.contains("\"req-3\"") && failed.contains("invalid argument"),
+        "{failed}"
+    );
+    assert_capture(
+        &captures[3],
+        "[]",
+        Some(Provider::GeminiBatch),
+        Some("STOP"),
+    );
 }
 
 #[test]

@@ -76,8 +76,14 @@ fn llm_logs_db_current_layout() {
     }
     // The two tool calls of one response are two captures of one record.
     let calls: Vec<&str> = captures[6..8].iter().map(|c| c.source.as_str()).collect();
-    assert!(calls[0].ends_with("#call-1") && calls[1].ends_with("#call-2"), "{calls:?}");
-    assert_eq!(calls[0].trim_end_matches("#call-1"), calls[1].trim_end_matches("#call-2"));
+    assert!(
+        calls[0].ends_with("#call-1") && calls[1].ends_with("#call-2"),
+        "{calls:?}"
+    );
+    assert_eq!(
+        calls[0].trim_end_matches("#call-1"),
+        calls[1].trim_end_matches("#call-2")
+    );
     // The schema the user asked for is recorded, and checked.
     assert!(captures[5].schema.is_some());
     assert!(captures[..5].iter().all(|capture| capture.schema.is_none()));
@@ -100,8 +106,15 @@ fn llm_logs_db_is_never_written() {
     let loaded = load(dir.path(), &LoadOptions::default()).unwrap();
     assert_eq!(loaded.len(), 9);
     assert_eq!(fs::read(&copy).unwrap(), before);
-    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(names, ["logs.db"], "no journal or lock file is left beside it");
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        names,
+        ["logs.db"],
+        "no journal or lock file is left beside it"
+    );
 }
 
 #[test]
@@ -116,16 +129,28 @@ fn a_sqlite_file_that_is_not_an_llm_log_is_reported() {
     let captures = load_file(&db, dir.path(), &LoadOptions::default());
     assert_eq!(captures.len(), 1);
     let message = captures[0].text.as_ref().unwrap_err().message.clone();
-    assert!(message.contains("llm") || message.contains("SQLite"), "{message}");
+    assert!(
+        message.contains("llm") || message.contains("SQLite"),
+        "{message}"
+    );
 }
 
 #[test]
 fn inspect_eval_and_json_logs() {
     for name in ["inspect-log.eval", "inspect-log.json"] {
-        let captures = captures(name);
+        // The JSON Lines file holds results in the order they completed; compare by id.
+        let mut captures = captures(name);
+        captures.sort_by(|a, b| a.source.cmp(&b.source));
         assert_eq!(
             verdicts(&captures),
-            ["ok:direct", "ok:fenced", "truncated", "invalid", "no-json", "ok:direct"],
+            [
+                "ok:direct",
+                "ok:fenced",
+                "truncated",
+                "invalid",
+                "no-json",
+                "ok:direct"
+            ],
             "{name}: {captures:#?}"
         );
         let sources: Vec<String> = captures.iter().map(|c| c.source.clone()).collect();
@@ -146,15 +171,29 @@ fn inspect_eval_and_json_logs() {
 
 #[test]
 fn promptfoo_results_json_and_jsonl() {
-    for (name, suffix) in [("promptfoo-results.json", ""), ("promptfoo-results.jsonl", ".0")] {
-        let captures = captures(name);
+    for (name, suffix) in [
+        ("promptfoo-results.json", ""),
+        ("promptfoo-results.jsonl", ".0"),
+    ] {
+        // The JSON Lines file holds results in the order they completed; compare by id.
+        let mut captures = captures(name);
+        captures.sort_by(|a, b| a.source.cmp(&b.source));
         assert_eq!(
             verdicts(&captures),
-            ["ok:direct", "ok:fenced", "truncated", "invalid", "no-json", "schema"],
+            [
+                "ok:direct",
+                "ok:fenced",
+                "truncated",
+                "invalid",
+                "no-json",
+                "schema"
+            ],
             "{name}: {captures:#?}"
         );
         let sources: Vec<String> = captures.iter().map(|c| c.source.clone()).collect();
-        let expected: Vec<String> = (0..6).map(|test| format!("{name}#{test}{suffix}")).collect();
+        let expected: Vec<String> = (0..6)
+            .map(|test| format!("{name}#{test}{suffix}"))
+            .collect();
         assert_eq!(sources, expected);
         for capture in &captures {
             assert_eq!(capture.provider, Some(Provider::Promptfoo));
@@ -162,6 +201,10 @@ fn promptfoo_results_json_and_jsonl() {
         }
         // The is-json assertion's schema travels with its two results only.
         let with_schema: Vec<bool> = captures.iter().map(|c| c.schema.is_some()).collect();
-        assert_eq!(with_schema, [true, false, false, false, false, true], "{name}");
+        assert_eq!(
+            with_schema,
+            [true, false, false, false, false, true],
+            "{name}"
+        );
     }
 }

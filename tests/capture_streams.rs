@@ -58,8 +58,16 @@ fn openai_chat_stream_tool_call_fragments_per_index() {
     let captures = load_files(&[("tools.sse", &text)]);
     let sources: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
     assert_eq!(sources, ["tools.sse#call-1", "tools.sse#call-2"]);
-    for (capture, arguments) in captures.iter().zip([r#"{"path": "update.sh"}"#, r#"{"dir": "/"}"#]) {
-        assert_capture(capture, arguments, Some(Provider::OpenaiChat), Some("tool_calls"));
+    for (capture, arguments) in captures
+        .iter()
+        .zip([r#"{"path": "update.sh"}"#, r#"{"dir": "/"}"#])
+    {
+        assert_capture(
+            capture,
+            arguments,
+            Some(Provider::OpenaiChat),
+            Some("tool_calls"),
+        );
         assert!(capture.warnings.is_empty(), "{capture:#?}");
     }
 }

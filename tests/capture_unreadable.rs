@@ -38,12 +38,16 @@ fn a_file_over_max_bytes_says_its_size_and_the_fix() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "big.txt", &vec![b'x'; 3000]);
     write(dir.path(), "small.txt", b"{}");
-    let options = LoadOptions { max_bytes: 2048, ..LoadOptions::default() };
+    let options = LoadOptions {
+        max_bytes: 2048,
+        ..LoadOptions::default()
+    };
     let captures = load(dir.path(), &options).unwrap();
     let message = unreadable(&captures[0]);
     assert_eq!(
         message,
-        "2.9 KiB is over the 2 KiB limit; raise it with --max-bytes 3000"
+        "too large: 3000 bytes (2.9 KiB) is over the limit of 2048 bytes (2 KiB); \
+         raise it with --max-bytes 3000"
     );
     assert_eq!(captures[1].text.as_deref(), Ok("{}"));
 }
@@ -52,7 +56,14 @@ fn a_file_over_max_bytes_says_its_size_and_the_fix() {
 fn a_file_exactly_at_max_bytes_is_read() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "edge.txt", &[b' '; 100]);
-    let captures = load(dir.path(), &LoadOptions { max_bytes: 100, ..LoadOptions::default() }).unwrap();
+    let captures = load(
+        dir.path(),
+        &LoadOptions {
+            max_bytes: 100,
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap();
     assert!(captures[0].text.is_ok());
 }
 
@@ -87,7 +98,10 @@ fn stdin_over_max_bytes_is_unreadable() {
     let captures = load_reader(
         "-",
         Cursor::new(vec![b'a'; 10]),
-        &LoadOptions { max_bytes: 4, ..LoadOptions::default() },
+        &LoadOptions {
+            max_bytes: 4,
+            ..LoadOptions::default()
+        },
     );
     assert_eq!(captures[0].source, "-");
     assert!(unreadable(&captures[0]).contains("--max-bytes"));

@@ -234,6 +234,9 @@ mod links {
             .unwrap();
         assert!(status.success());
         let text = message(dir.path(), "pipe.txt");
-        assert!(text.starts_with("not a regular file"), "{text}");
+        assert!(
+            text.starts_with("is a FIFO (named pipe), not a regular file"),
+            "{text}"
+        );
     }
 }

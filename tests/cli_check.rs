@@ -279,7 +279,11 @@ fn schema_failures_list_every_failing_path() {
     assert_eq!(run.code, 1);
     let record = &records(&run.stdout)[0];
     assert_eq!(record["ok"], false);
-    assert_eq!(record["value"], Value::Null);
+    // A schema failure keeps the value, so the offending parts can be seen.
+    assert_eq!(
+        record["value"],
+        serde_json::json!({"city": 7, "extra": true})
+    );
     let failure = &record["failure"];
     assert_eq!(failure["kind"], "schema");
     assert_eq!(
@@ -287,8 +291,9 @@ fn schema_failures_list_every_failing_path() {
         (Some(3), Some(1))
     );
     let message = failure["message"].as_str().unwrap();
-    assert!(message.contains("/city: "), "{message}");
-    assert!(message.contains("(root): "), "{message}");
+    // Each violation: its path, the offending value and the rule.
+    assert!(message.contains("/city = 7: "), "{message}");
+    assert!(message.contains("(root) = {"), "{message}");
     assert!(message.contains("population"), "{message}");
     assert!(message.contains("extra"), "{message}");
     // Extraction failures stay what they are.

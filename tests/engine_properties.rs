@@ -1,6 +1,6 @@
 //! Properties that hold for every JSON value and every string.
 
-use jxray::engine::{extract, FailureKind, Layer, Options};
+use jxray::engine::{extract, Defect, FailureKind, Layer, Options};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 
@@ -31,6 +31,21 @@ fn container() -> impl Strategy<Value = Value> {
 /// Prose that cannot itself look like JSON or markdown.
 fn prose() -> impl Strategy<Value = String> {
     "[A-Za-z][A-Za-z ,.:!?'\n]{0,40}"
+}
+
+/// Every proper sub-value (container) of `value`.
+fn sub_values<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
+    let children: Vec<&Value> = match value {
+        Value::Array(items) => items.iter().collect(),
+        Value::Object(entries) => entries.values().collect(),
+        _ => Vec::new(),
+    };
+    for child in children {
+        if child.is_object() || child.is_array() {
+            out.push(child);
+        }
+        sub_values(child, out);
+    }
 }
 
 fn serialize(value: &Value, pretty: bool) -> String {
@@ -86,7 +101,33 @@ proptest! {
         for cut in (1..text.len()).filter(|&cut| text.is_char_boundary(cut)) {
             let outcome = extract(&text[..cut], &Options::default());
             prop_assert!(!outcome.ok(), "prefix {:?} was accepted", &text[..cut]);
-            prop_assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::Truncated), "prefix {:?}", &text[..cut]);
+            let failure = outcome.failure.unwrap();
+            // The contract's one exception: a prefix that ends inside a string whose
+            // text closes every open bracket reads as a missing quote.
+            let missing_quote = failure.defect == Some(Defect::UnterminatedString);
+            prop_assert!(failure.kind == FailureKind::Truncated || missing_quote, "prefix {:?}: {:?}", &text[..cut], failure);
+        }
+    }
+
+    /// Issue 13: for any valid document and any corruption inside it, no proper
+    /// sub-value of the document is accepted.
+    #[test]
+    fn no_sub_value_of_a_corrupted_document_is_accepted(value in container(), at in any::<prop::sample::Index>(), corruption in prop_oneof![
+        Just("\""), Just("{"), Just("}"), Just("]"), Just(","), Just(":"), Just("'"), Just("True"), Just("//"), Just("x"), Just(""),
+    ], delete in 0usize..3) {
+        let text = serialize(&value, false);
+        let mut cut = at.index(text.len() + 1).max(1).min(text.len().saturating_sub(1));
+        while !text.is_char_boundary(cut) { cut -= 1; }
+        let mut end = (cut + delete).min(text.len());
+        while !text.is_char_boundary(end) { end -= 1; }
+        let corrupted = format!("{}{}{}", &text[..cut], corruption, &text[end..]);
+        let outcome = extract(&corrupted, &Options::default());
+        if let (Some(accepted), Some((start, stop))) = (&outcome.value, outcome.span) {
+            // Either the corruption left a whole valid document, or what was taken is not a proper part of it.
+            let whole = start == 0 && stop == corrupted.len();
+            let mut parts = Vec::new();
+            sub_values(&value, &mut parts);
+            prop_assert!(whole || !parts.contains(&accepted), "{:?} gave the sub-value {:?}", corrupted, accepted);
         }
     }
 

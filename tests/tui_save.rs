@@ -198,7 +198,7 @@ fn shift_s_saves_every_readable_capture_under_the_filter() {
 /// Run one save through the loader and wait for its result.
 fn save_through_loader(dir: &Path, fixtures: Vec<(EntryId, Fixture)>) -> Vec<(EntryId, Saved)> {
     let (sender, inbox) = mpsc::channel();
-    let loader = Loader::new(PathBuf::from("."), LoadOptions::default(), sender);
+    let loader = Loader::new(PathBuf::from("."), LoadOptions::default(), sender, None);
     loader.save_fixtures(dir.to_path_buf(), fixtures);
     loop {
         match inbox

@@ -310,10 +310,104 @@ fn sigterm_restores_the_terminal() {
         .status()
         .expect("kill");
     assert!(status.success());
-    assert_eq!(tmux.exit_status(), 0);
+    assert_eq!(tmux.exit_status(), 143, "128 + SIGTERM");
     let screen = tmux.history();
     assert!(screen.contains("jxray: "), "{screen}");
     assert!(!tmux.alternate_screen(), "the alternate screen is left");
+}
+
+/// Send `signal` to jxray once the demo is loaded (with the mouse on, so there is
+/// more to restore); the exit status and the terminal afterwards.
+fn signalled(name: &str, signal: &str) -> (i32, Tmux) {
+    let demo = demo();
+    let tmux = Tmux::start(name, 100, 30, &["--mouse", demo.to_str().unwrap()], &[]);
+    tmux.wait_for("the demo to load", loaded);
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &tmux.jxray_pid()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    (tmux.exit_status(), tmux)
+}
+
+fn mouse_reporting(tmux: &Tmux) -> bool {
+    let output = tmux.run(&["display-message", "-p", "-t", "main", "#{mouse_any_flag}"]);
+    String::from_utf8_lossy(&output.stdout).trim() == "1"
+}
+
+#[test]
+fn sigint_exits_130_with_the_terminal_restored() {
+    let (status, tmux) = signalled("sigint", "INT");
+    assert_eq!(status, 130, "128 + SIGINT");
+    assert!(!tmux.alternate_screen(), "the alternate screen is left");
+    assert!(!mouse_reporting(&tmux), "mouse reporting is off");
+}
+
+#[test]
+fn sigusr1_sighup_and_sigquit_restore_the_terminal() {
+    for (name, signal, code) in [
+        ("usr1", "USR1", 138),
+        ("hup", "HUP", 129),
+        ("quit", "QUIT", 131),
+    ] {
+        let (status, tmux) = signalled(name, signal);
+        assert_eq!(status, code, "SIG{signal}");
+        assert!(
+            !tmux.alternate_screen(),
+            "SIG{signal}: the alternate screen is left"
+        );
+        assert!(
+            !mouse_reporting(&tmux),
+            "SIG{signal}: mouse reporting is off"
+        );
+    }
+}
+
+/// The process state letter from `ps` (`T` when stopped).
+fn process_state(pid: &str) -> String {
+    let output = Command::new("ps")
+        .args(["-o", "stat=", "-p", pid])
+        .output()
+        .expect("ps");
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+#[test]
+fn ctrl_z_suspends_with_the_terminal_restored_and_continuing_redraws() {
+    let demo = demo();
+    let tmux = Tmux::start(
+        "suspend",
+        100,
+        30,
+        &["--mouse", demo.to_str().unwrap()],
+        &[],
+    );
+    tmux.wait_for("the demo to load", loaded);
+    let pid = tmux.jxray_pid();
+    tmux.keys(&["C-z"]);
+    let deadline = Instant::now() + WAIT;
+    while !process_state(&pid).starts_with('T') {
+        assert!(Instant::now() < deadline, "jxray did not stop on Ctrl-Z");
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!tmux.alternate_screen(), "suspended on the normal screen");
+    assert!(
+        !mouse_reporting(&tmux),
+        "mouse reporting is off while suspended"
+    );
+
+    // What `fg` does to the job: continue it.
+    let status = Command::new("kill")
+        .args(["-CONT", &pid])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let screen = tmux.wait_for("the screen to come back", |s| {
+        loaded(s) && s.contains("Raw ·")
+    });
+    assert!(tmux.alternate_screen(), "full screen again: {screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
 }
 
 #[test]
@@ -520,7 +614,90 @@ fn a_bad_config_file_is_one_line_naming_it() {
     assert_eq!(tmux.exit_status(), 2);
     let screen = tmux.history();
     assert!(
-        screen.contains(&format!("{}:1: theme must be", config.display())),
+        screen.contains(&format!(
+            "{}:1: key `theme`: unknown variant",
+            config.display()
+        )),
         "{screen}"
     );
+}
+
+#[test]
+fn schema_failures_list_their_violations_in_the_decoded_pane() {
+    let demo = demo();
+    let schema = demo.join("schema.json");
+    let tmux = Tmux::start(
+        "schema",
+        160,
+        45,
+        &["--schema", schema.to_str().unwrap(), demo.to_str().unwrap()],
+        &[],
+    );
+    let screen = tmux.wait_for("the demo to load", loaded);
+    assert!(
+        screen.contains("schema 3"),
+        "the footer counts schema failures:\n{screen}"
+    );
+    tmux.keys(&["/"]);
+    tmux.text("anthropic-fenced");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the violation in the Decoded pane", |s| {
+        s.contains("breaks the schema: 1 violation")
+    });
+    assert!(screen.contains("/priority ="), "{screen}");
+    assert!(screen.contains("rule: enum"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+#[test]
+fn a_schema_beside_the_captures_is_offered_not_used() {
+    let demo = demo();
+    let tmux = Tmux::start("offer", 160, 45, &[demo.to_str().unwrap()], &[]);
+    let screen = tmux.wait_for("the offer", |s| s.contains("--schema"));
+    assert!(!screen.contains("schema 3"), "not used unasked:\n{screen}");
+}
+
+#[test]
+fn baseline_marks_changes_and_the_footer_compares_the_mixes() {
+    let demo = demo();
+    let old = tempfile::tempdir().unwrap();
+    let support = old.path().join("support");
+    std::fs::create_dir_all(&support).unwrap();
+    // Direct today, fenced then: changed. Truncated today, whole then: broke.
+    std::fs::write(
+        support.join("triage-direct.txt"),
+        "```json\n{\"a\": 1}\n```",
+    )
+    .unwrap();
+    std::fs::write(support.join("triage-cut-off.txt"), "{\"a\": 1}").unwrap();
+    let tmux = Tmux::start(
+        "baseline",
+        160,
+        45,
+        &[
+            "--baseline",
+            old.path().to_str().unwrap(),
+            demo.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let screen = tmux.wait_for("the demo to load", loaded);
+    assert!(
+        screen.contains(" (2): "),
+        "the footer names the baseline:\n{screen}"
+    );
+    tmux.keys(&["/"]);
+    tmux.text("triage-cut-off");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the search", |s| {
+        header_source(s).contains("triage-cut-off")
+    });
+    let row = screen
+        .lines()
+        .find(|line| line.contains("▶"))
+        .unwrap_or_default();
+    assert!(row.contains('↓'), "broke is marked: {row}\n{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
 }

@@ -121,7 +121,12 @@ fn document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
             || envelope::detect(&value).is_some();
         // Paths that find nothing in a file of a known shape leave it to its own reader.
         if outputs.iter().any(|record| fields.finds_text(record)) || !known {
-            return Some(outputs.into_iter().map(|record| fields.read(record)).collect());
+            return Some(
+                outputs
+                    .into_iter()
+                    .map(|record| fields.read(record))
+                    .collect(),
+            );
         }
     }
     promptfoo::document(&value).or_else(|| inspect::json_log(&value))

@@ -117,7 +117,11 @@ impl Iterator for EvalSamples {
 }
 
 /// A zip entry's JSON, within the size limit.
-fn read_entry(archive: &mut ZipArchive<File>, entry: &str, max_bytes: u64) -> Result<Value, String> {
+fn read_entry(
+    archive: &mut ZipArchive<File>,
+    entry: &str,
+    max_bytes: u64,
+) -> Result<Value, String> {
     let file = archive
         .by_name(entry)
         .map_err(|error| format!("cannot read {entry} in the log ({error}); re-run the eval"))?;
@@ -165,7 +169,9 @@ fn eval_model(header: &Value) -> Option<String> {
 
 /// The samples of a `.json` log: `{"eval": {…}, "samples": […]}`.
 pub fn json_log(value: &Value) -> Option<Vec<Record>> {
-    let eval = value.get("eval").filter(|eval| eval.get("task").is_some())?;
+    let eval = value
+        .get("eval")
+        .filter(|eval| eval.get("task").is_some())?;
     let samples = value.get("samples")?.as_array()?;
     let model = str_field(eval, "model");
     let records = samples
@@ -331,6 +337,9 @@ mod tests {
         let sample = json!({"output": {"completion": "", "choices": []},
                             "error": {"message": "RuntimeError: boom\ntrace"}});
         let why = decode(&sample, None).unwrap_err();
-        assert!(why.contains("RuntimeError: boom") && !why.contains("trace"), "{why}");
+        assert!(
+            why.contains("RuntimeError: boom") && !why.contains("trace"),
+            "{why}"
+        );
     }
 }

@@ -75,16 +75,20 @@ impl LlmRecords {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let connection = Connection::open_with_flags(immutable_uri(path), flags)
-            .map_err(|error| format!("cannot open the SQLite database ({error}); check the file"))?;
+        let connection =
+            Connection::open_with_flags(immutable_uri(path), flags).map_err(|error| {
+                format!("cannot open the SQLite database ({error}); check the file")
+            })?;
         let tables = table_names(&connection).map_err(|error| not_readable(&error))?;
         let has = |table: &str| tables.iter().any(|name| name == table);
         let has_turns = has("turns") && has("messages") && has("parts");
         if !has("responses") && !has_turns {
-            return Err("a SQLite database without the `llm` CLI's tables (`responses`, or \
+            return Err(
+                "a SQLite database without the `llm` CLI's tables (`responses`, or \
                         `turns`, `messages` and `parts`); jxray reads llm's logs.db, so \
                         point it at that (`llm logs path` prints where it is)"
-                .to_string());
+                    .to_string(),
+            );
         }
         let responses_schema = has("responses")
             && column_names(&connection, "responses")
@@ -93,7 +97,11 @@ impl LlmRecords {
                 .any(|column| column == "schema_id");
         Ok(LlmRecords {
             connection,
-            table: if has("responses") { Table::Responses } else { Table::Turns },
+            table: if has("responses") {
+                Table::Responses
+            } else {
+                Table::Turns
+            },
             has_turns,
             responses_schema,
             after: i64::MIN,
@@ -159,7 +167,9 @@ impl LlmRecords {
         }
         let content: Option<String> = self
             .connection
-            .query_row("SELECT content FROM schemas WHERE id = ?1", [id], |row| row.get(0))
+            .query_row("SELECT content FROM schemas WHERE id = ?1", [id], |row| {
+                row.get(0)
+            })
             .optional()?;
         let schema = content
             .and_then(|content| serde_json::from_str(&content).ok())
@@ -169,7 +179,11 @@ impl LlmRecords {
     }
 
     fn responses_page(&self) -> Result<Vec<Row>, rusqlite::Error> {
-        let schema = if self.responses_schema { "schema_id" } else { "NULL" };
+        let schema = if self.responses_schema {
+            "schema_id"
+        } else {
+            "NULL"
+        };
         let sql = format!(
             "SELECT rowid, id, model, response, response_json, {schema} FROM responses \
              WHERE rowid > ?1 ORDER BY rowid LIMIT ?2"
@@ -315,7 +329,11 @@ impl Iterator for LlmRecords {
             self.table = Table::Done;
             self.pending.clear();
             let why = not_readable(&error);
-            return Some(unreadable(self.name.clone(), &self.path, Unreadable::new(why)));
+            return Some(unreadable(
+                self.name.clone(),
+                &self.path,
+                Unreadable::new(why),
+            ));
         }
         self.pending.pop_front()
     }
@@ -343,7 +361,8 @@ fn not_readable(error: &rusqlite::Error) -> String {
 }
 
 fn table_names(connection: &Connection) -> Result<Vec<String>, rusqlite::Error> {
-    let mut statement = connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?;
+    let mut statement =
+        connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")?;
     let names = statement.query_map([], |row| row.get(0))?;
     names.collect()
 }
@@ -406,7 +425,10 @@ mod tests {
             (r#"{"finish_reason": "length"}"#, Some("length")),
             (r#"{"choices": [{"finish_reason": "stop"}]}"#, Some("stop")),
             (r#"{"stop_reason": "max_tokens"}"#, Some("max_tokens")),
-            (r#"{"candidates": [{"finishReason": "MAX_TOKENS"}]}"#, Some("MAX_TOKENS")),
+            (
+                r#"{"candidates": [{"finishReason": "MAX_TOKENS"}]}"#,
+                Some("MAX_TOKENS"),
+            ),
             (r#"{"$": "r:abc"}"#, None),
             ("not json", None),
         ] {

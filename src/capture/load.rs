@@ -20,6 +20,8 @@ pub struct LoadOptions {
     /// Where the text, stop reason, id and model of JSON log records are
     /// (`--text-path` and friends, or a `--preset`).
     pub fields: Option<Arc<FieldMap>>,
+    /// How captures found in a folder are named.
+    pub sources: SourceNames,
 }
 
 impl Default for LoadOptions {
@@ -27,6 +29,28 @@ impl Default for LoadOptions {
         LoadOptions {
             max_bytes: 64 * 1024 * 1024,
             fields: None,
+            sources: SourceNames::default(),
+        }
+    }
+}
+
+/// How a capture's `source` names its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SourceNames {
+    /// Relative to the folder given (`a/b.txt` under `captures`): short, for the TUI's list.
+    #[default]
+    RelativeToRoot,
+    /// As the user can open it from the shell: relative to the working folder
+    /// (`captures/a/b.txt`), which is what `check` prints.
+    FromWorkingFolder,
+}
+
+impl SourceNames {
+    /// The source of a capture read from `file`, found under `root`.
+    pub fn name(self, root: &Path, file: &Path) -> String {
+        match self {
+            SourceNames::RelativeToRoot => walk::relative_source(root, file),
+            SourceNames::FromWorkingFolder => walk::shell_path(file),
         }
     }
 }
@@ -78,27 +102,48 @@ pub fn load(path: &Path, options: &LoadOptions) -> Result<Vec<Capture>, LoadErro
         return Ok(load_reader("-", io::stdin().lock(), options));
     }
     let files = walk::discover(path)?;
+    Ok(load_found(path, &files, options))
+}
+
+/// The captures in `files`, found under `root` by [`discover`](super::discover) or
+/// [`discover_with`](super::discover_with), sorted by source path, then line number.
+pub fn load_found(root: &Path, files: &[PathBuf], options: &LoadOptions) -> Vec<Capture> {
     let mut captures: Vec<Capture> = files
         .par_iter()
-        .map(|file| load_file(file, path, options))
+        .map(|file| load_file(file, root, options))
         .flatten_iter()
         .collect();
     // Files come sorted from the walk and lines in order from each file; sorting again is
     // cheap and keeps the order a promise rather than an accident (`x.jsonl:2` before `:10`).
-    captures.sort_by_cached_key(|capture| (walk::sort_key(path, &capture.path), capture.line));
-    Ok(captures)
+    captures.sort_by_cached_key(|capture| (walk::sort_key(root, &capture.path), capture.line));
+    captures
 }
 
 /// The captures in one file: one, one a line for `.jsonl`, one a record for a log store,
-/// or one unreadable capture. Their `source` is `file`'s path relative to `root` (the path
-/// as given when `file` is `root`).
+/// or one unreadable capture. Their `source` is named as `options.sources` says: `file`'s
+/// path relative to `root` (the path as given when `file` is `root`), or relative to the
+/// working folder.
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
     records(file, root, options).collect()
 }
 
 /// The captures in one file as they are read, for callers that stream (see [`load_file`]).
 pub fn records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
-    source::records(file, &walk::relative_source(root, file), options)
+    source::records(file, &options.sources.name(root, file), options)
+}
+
+/// The captures in the bytes of the file at `file` (its name decides the format, as for
+/// [`load_file`]), reported as `source`.
+pub fn load_bytes(
+    source: &str,
+    file: &Path,
+    bytes: Vec<u8>,
+    options: &LoadOptions,
+) -> Vec<Capture> {
+    match read::decode(bytes) {
+        Ok(text) => content::captures(source, file, text, Kind::of(file), options),
+        Err(unreadable) => vec![content::unreadable(source.to_string(), file, unreadable)],
+    }
 }
 
 /// The captures read from a stream (standard input, tests). The content decides the

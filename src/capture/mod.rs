@@ -45,8 +45,12 @@ use serde_json::Value;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{load, load_file, load_reader, records, LoadError, LoadOptions};
-pub use walk::{discover, is_capture_name};
+pub use load::{
+    load, load_bytes, load_file, load_found, load_reader, records, LoadError, LoadOptions,
+    SourceNames,
+};
+pub use read::{read_regular, read_regular_text};
+pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

@@ -23,7 +23,11 @@ pub fn document(value: &Value) -> Option<Vec<Record>> {
         return None;
     }
     let several_prompts = rows.iter().any(|row| prompt_index(row) > 0);
-    Some(rows.iter().map(|row| record(row, several_prompts)).collect())
+    Some(
+        rows.iter()
+            .map(|row| record(row, several_prompts))
+            .collect(),
+    )
 }
 
 /// One line of a `-o results.jsonl` file.

@@ -12,45 +12,122 @@ use super::Unreadable;
 /// Most symlink hops followed while diagnosing a link, as the kernel does.
 const MAX_LINK_HOPS: usize = 40;
 
-/// The bytes of a file, or why they cannot be had.
-///
-/// One `stat` (following links), one `open`, reads into a buffer of the known size, one
-/// `close`: links are examined only when something is wrong.
+/// The bytes of a capture file, or why they cannot be had (see [`read_regular`]); too
+/// large a file points at `--max-bytes`.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
+    let size_fix = |size: u64| format!("raise it with --max-bytes {size}");
+    read_regular(path, max_bytes, &size_fix)
+}
+
+/// The one way jxray opens a file it reads, whatever its role (capture, fixture, schema,
+/// config): only a regular file (after links) is opened, never a FIFO, socket or device,
+/// which could block forever or never end; and at most `max_bytes` are read. The message
+/// says why not, without the path (the caller names the file); `size_fix` says what to do
+/// about a file that is too large, given its size.
+///
+/// One `stat` (following links), one non-blocking `open` checked again with `fstat` (the
+/// path may have been swapped in between), reads into a buffer of the known size, one
+/// `close`: links are examined only when something is wrong.
+pub fn read_regular(
+    path: &Path,
+    max_bytes: u64,
+    size_fix: &dyn Fn(u64) -> String,
+) -> Result<Vec<u8>, Unreadable> {
     let metadata = fs::metadata(path).map_err(|error| not_followable(path, &error))?;
+    check_kind(path, &metadata)?;
+    if metadata.len() > max_bytes {
+        return Err(too_large(Some(metadata.len()), max_bytes, size_fix));
+    }
+    let file = open_nonblocking(path).map_err(|error| io_unreadable(&error))?;
+    let opened = file.metadata().map_err(|error| io_unreadable(&error))?;
+    check_kind(path, &opened)?;
+    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
+    let capacity = usize::try_from(opened.len().min(max_bytes))
+        .unwrap_or(0)
+        .saturating_add(1);
+    read_into(file, max_bytes, Vec::with_capacity(capacity), size_fix)
+}
+
+/// [`read_regular`], then [`decode`]: the text of a fixture, schema or config file.
+pub fn read_regular_text(
+    path: &Path,
+    max_bytes: u64,
+    size_fix: &dyn Fn(u64) -> String,
+) -> Result<String, Unreadable> {
+    read_regular(path, max_bytes, size_fix).and_then(decode)
+}
+
+/// Refuse anything but a regular file, naming what it is.
+fn check_kind(path: &Path, metadata: &fs::Metadata) -> Result<(), Unreadable> {
+    if metadata.is_file() {
+        return Ok(());
+    }
     if metadata.is_dir() {
         return Err(folder_unreadable(path));
     }
-    if !metadata.is_file() {
-        // Opening a FIFO would block: report it without opening.
-        return Err(Unreadable::new(
-            "not a regular file (a FIFO, socket or device); jxray reads only files, \
-             so copy the output into a file",
-        ));
+    Err(Unreadable::new(format!(
+        "is {}, not a regular file; jxray reads only regular files, so copy the content into one",
+        special_kind(metadata)
+    )))
+}
+
+#[cfg(unix)]
+fn special_kind(metadata: &fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = metadata.file_type();
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else {
+        "a special file"
     }
-    if metadata.len() > max_bytes {
-        return Err(too_large(metadata.len(), max_bytes));
-    }
-    let file = fs::File::open(path).map_err(|error| io_unreadable(&error))?;
-    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
-    let capacity = usize::try_from(metadata.len())
-        .unwrap_or(0)
-        .saturating_add(1);
-    read_into(file, max_bytes, Vec::with_capacity(capacity))
+}
+
+#[cfg(not(unix))]
+fn special_kind(_metadata: &fs::Metadata) -> &'static str {
+    "a special file"
+}
+
+/// Open for reading without ever blocking in `open` (a FIFO swapped in after `stat`
+/// would otherwise wait for a writer). Reads from a regular file ignore the flag.
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<fs::File> {
+    fs::File::open(path)
 }
 
 /// Read at most `max_bytes` from `reader`; more than that is unreadable.
 pub fn read_limited(reader: impl Read, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
-    read_into(reader, max_bytes, Vec::new())
+    let size_fix = |_| "raise it with --max-bytes".to_string();
+    read_into(reader, max_bytes, Vec::new(), &size_fix)
 }
 
-fn read_into(reader: impl Read, max_bytes: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, Unreadable> {
+fn read_into(
+    reader: impl Read,
+    max_bytes: u64,
+    mut bytes: Vec<u8>,
+    size_fix: &dyn Fn(u64) -> String,
+) -> Result<Vec<u8>, Unreadable> {
     reader
         .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|error| io_unreadable(&error))?;
     if bytes.len() as u64 > max_bytes {
-        return Err(too_large(bytes.len() as u64, max_bytes));
+        // Only the first bytes past the limit were read: the size is not known.
+        return Err(too_large(None, max_bytes, size_fix));
     }
     Ok(bytes)
 }
@@ -63,6 +140,13 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Unreadable> {
         [0xFE, 0xFF, rest @ ..] => return decode_utf16(rest, u16::from_be_bytes),
         _ => {}
     }
+    if let Some(order) = utf16_without_bom(&bytes) {
+        // ASCII in UTF-16 is valid UTF-8 full of NULs: name the encoding instead.
+        return Err(Unreadable::new(format!(
+            "looks like {order} without a byte-order mark (a NUL byte every other byte); \
+             re-save the capture as UTF-8"
+        )));
+    }
     String::from_utf8(bytes).map_err(|error| {
         let offset = error.utf8_error().valid_up_to();
         let byte = error.as_bytes().get(offset).copied().unwrap_or_default();
@@ -70,6 +154,30 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Unreadable> {
             "not UTF-8: byte 0x{byte:02X} at offset {offset} is invalid; re-save the capture as UTF-8"
         ))
     })
+}
+
+/// Bytes looked at to recognise UTF-16 without a byte-order mark.
+const UTF16_SNIFF: usize = 512;
+
+/// `UTF-16LE` or `UTF-16BE` when the start of `bytes` has a NUL in every other byte (the
+/// high half of ASCII characters) and none in between: text that is really UTF-8 almost
+/// never holds NULs at all.
+fn utf16_without_bom(bytes: &[u8]) -> Option<&'static str> {
+    let head = &bytes[..bytes.len().min(UTF16_SNIFF) & !1];
+    if head.len() < 4 {
+        return None;
+    }
+    let pairs = head.len() / 2;
+    let count = |pick: fn(&[u8]) -> bool| head.chunks_exact(2).filter(|pair| pick(pair)).count();
+    // Nine pairs in ten, so that a few non-ASCII characters do not hide it.
+    let mostly = |n: usize| n * 10 >= pairs * 9;
+    if mostly(count(|pair| pair[0] != 0 && pair[1] == 0)) {
+        Some("UTF-16LE")
+    } else if mostly(count(|pair| pair[0] == 0 && pair[1] != 0)) {
+        Some("UTF-16BE")
+    } else {
+        None
+    }
 }
 
 fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unreadable> {
@@ -92,12 +200,21 @@ fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unread
         .collect()
 }
 
-fn too_large(size: u64, max_bytes: u64) -> Unreadable {
+/// Exact counts, so the message never says "64 MiB is over the 64 MiB limit".
+fn too_large(size: Option<u64>, max_bytes: u64, size_fix: &dyn Fn(u64) -> String) -> Unreadable {
+    let over = max_bytes.saturating_add(1);
+    let size_text = match size {
+        // The rounded size only where it tells the two apart.
+        Some(size) if human_size(size) != human_size(max_bytes) => {
+            format!("{size} bytes ({})", human_size(size))
+        }
+        Some(size) => format!("{size} bytes"),
+        None => format!("more than {max_bytes} bytes"),
+    };
     Unreadable::new(format!(
-        "{} is over the {} limit; raise it with --max-bytes {}",
-        human_size(size),
+        "too large: {size_text} is over the limit of {max_bytes} bytes ({}); {}",
         human_size(max_bytes),
-        size.max(max_bytes.saturating_add(1))
+        size_fix(size.unwrap_or(over).max(over))
     ))
 }
 
@@ -121,7 +238,7 @@ fn human_size(bytes: u64) -> String {
 pub fn io_unreadable(error: &io::Error) -> Unreadable {
     let fix = match error.kind() {
         io::ErrorKind::PermissionDenied => "check its permissions",
-        io::ErrorKind::NotFound => "it was removed while loading; run again",
+        io::ErrorKind::NotFound => "it no longer exists; check the path and run again",
         _ => "check the file and the disk",
     };
     Unreadable::new(format!("cannot read: {error}; {fix}"))
@@ -207,4 +324,49 @@ fn follow_links(start: &Path) -> LinkEnd {
         current = next;
     }
     LinkEnd::Loop
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_exact_where_rounding_would_hide_the_difference() {
+        let max = 64 * 1024 * 1024;
+        let fix = |size: u64| format!("raise it with --max-bytes {size}");
+        assert_eq!(
+            too_large(Some(max + 1), max, &fix).message,
+            "too large: 67108865 bytes is over the limit of 67108864 bytes (64 MiB); \
+             raise it with --max-bytes 67108865"
+        );
+        assert_eq!(
+            too_large(None, max, &fix).message,
+            "too large: more than 67108864 bytes is over the limit of 67108864 bytes (64 MiB); \
+             raise it with --max-bytes 67108865"
+        );
+    }
+
+    #[test]
+    fn utf16_without_a_byte_order_mark_is_named() {
+        let le: Vec<u8> = "{\"a\": 1}"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be: Vec<u8> = "{\"a\": 1}"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let message = decode(le).unwrap_err().message;
+        assert!(
+            message.starts_with("looks like UTF-16LE without a byte-order mark"),
+            "{message}"
+        );
+        let message = decode(be).unwrap_err().message;
+        assert!(message.starts_with("looks like UTF-16BE"), "{message}");
+        // One NUL in UTF-8 text is the engine's business, not an encoding.
+        assert_eq!(
+            decode(b"{\"a\": \"\0\"}".to_vec()).unwrap(),
+            "{\"a\": \"\0\"}"
+        );
+    }
 }

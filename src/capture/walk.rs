@@ -10,7 +10,9 @@
 //!   (Inspect AI logs). Which reader reads a file is decided by its content
 //!   ([`super::source`]), not here.
 //!
-//! Anything else (`.png`, `.py`, `.yaml`, editor backups like `a.txt~`) is not a capture.
+//! Anything else (`.png`, `.py`, `.yaml`, editor backups like `a.txt~`) is not a capture;
+//! [`discover_with`] counts such files by extension so a report can say what it passed over,
+//! and passes over folders it is told to (the fixtures folder, for `check`).
 //! Hidden files and folders (names starting with `.`), and folders named `target` or
 //! `node_modules`, are skipped: they hold tool state, not model output. So are the files
 //! that sit next to captures without being one: documentation (`README`, `LICENSE`,
@@ -22,9 +24,10 @@
 //! loading reports them as unreadable captures instead of skipping them or recursing forever.
 //! FIFOs, sockets and devices with capture names are returned too (and reported, never opened).
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::LoadError;
 
@@ -41,18 +44,81 @@ const CAPTURE_EXTENSIONS: [&str; 15] = [
 ///
 /// Fails only when `root` itself cannot be read.
 pub fn discover(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    discover_with(root, &[]).map(|discovery| discovery.files)
+}
+
+/// What a walk found: the capture files, and what it passed over that a user may want to know.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Discovery {
+    /// Capture files, sorted by [`sort_key`].
+    pub files: Vec<PathBuf>,
+    /// Files not read because jxray does not read their extension.
+    pub skipped: SkippedFiles,
+    /// Folders passed over because they were asked to be (the fixtures folder), as walked.
+    pub skipped_folders: Vec<PathBuf>,
+}
+
+/// How many files of each unread extension a walk passed over.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkippedFiles {
+    /// Lower-case extension with its dot (`.csv`) and how many files had it.
+    by_extension: BTreeMap<String, usize>,
+}
+
+impl SkippedFiles {
+    pub fn total(&self) -> usize {
+        self.by_extension.values().sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_extension.is_empty()
+    }
+
+    fn add(&mut self, extension: &str) {
+        *self
+            .by_extension
+            .entry(format!(".{extension}"))
+            .or_default() += 1;
+    }
+
+    /// `skipped 3 files: .csv, .png`, or `None` when nothing was skipped.
+    pub fn note(&self) -> Option<String> {
+        let total = self.total();
+        let noun = if total == 1 { "file" } else { "files" };
+        let extensions: Vec<&str> = self.by_extension.keys().map(String::as_str).collect();
+        (total > 0).then(|| format!("skipped {total} {noun}: {}", extensions.join(", ")))
+    }
+}
+
+/// Like [`discover`], also passing over the folders in `skip` (compared by their canonical
+/// path; `root` itself is never skipped) and counting the files whose extension is not read.
+pub fn discover_with(root: &Path, skip: &[PathBuf]) -> Result<Discovery, LoadError> {
     let metadata = fs::metadata(root).map_err(|error| LoadError::from_io(root, error))?;
     if !metadata.is_dir() {
-        return Ok(vec![root.to_path_buf()]);
+        return Ok(Discovery {
+            files: vec![root.to_path_buf()],
+            ..Discovery::default()
+        });
     }
     let canonical = fs::canonicalize(root).map_err(|error| LoadError::from_io(root, error))?;
     let entries = fs::read_dir(root).map_err(|error| LoadError::from_io(root, error))?;
-    let mut walk = Walk::default();
+    let mut walk = Walk {
+        skip: skip
+            .iter()
+            .filter_map(|folder| fs::canonicalize(folder).ok())
+            .filter(|folder| *folder != canonical)
+            .collect(),
+        ..Walk::default()
+    };
     walk.run(root, canonical, entries);
     let mut found = walk.found;
     found.sort_by_cached_key(|path| sort_key(root, path));
     found.dedup();
-    Ok(found)
+    Ok(Discovery {
+        files: found,
+        skipped: walk.skipped,
+        skipped_folders: walk.skipped_folders,
+    })
 }
 
 /// The key captures are sorted by: the path relative to `root`, with forward slashes.
@@ -75,11 +141,54 @@ pub fn relative_source(root: &Path, path: &Path) -> String {
     }
 }
 
+/// How a path is named where the user can open it from the shell: relative to the
+/// working folder (`captures/a.txt`, not `./captures/a.txt` nor `/home/u/captures/a.txt`),
+/// with forward slashes; an absolute path outside the working folder stays absolute.
+pub fn shell_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let path = match &cwd {
+        Some(cwd) if path.is_absolute() => path.strip_prefix(cwd).unwrap_or(path),
+        _ => path,
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let mut absolute = false;
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::RootDir => absolute = true,
+            Component::Prefix(prefix) => parts.push(prefix.as_os_str().to_string_lossy().into()),
+            Component::ParentDir | Component::Normal(_) => {
+                parts.push(part.as_os_str().to_string_lossy().into())
+            }
+        }
+    }
+    // A file name can hold an escape sequence: the path is for a human's terminal.
+    let joined = crate::text::escape_line(&parts.join("/")).into_owned();
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_string(),
+        (false, false) => joined,
+    }
+}
+
 /// Names (lower case, before the first dot) of documentation files kept next to captures.
 const DOCUMENTATION: [&str; 3] = ["readme", "license", "changelog"];
 
 /// Whether a file name is one jxray reads as a capture when it finds it in a folder.
 pub fn is_capture_name(name: &OsStr) -> bool {
+    matches!(classify_name(name), NameKind::Capture)
+}
+
+/// What a file name found in a folder says about the file.
+enum NameKind {
+    Capture,
+    /// Deliberately passed over: hidden, documentation, a JSON Schema.
+    Ignored,
+    /// An extension jxray does not read (lower case, without the dot).
+    Unread(String),
+}
+
+fn classify_name(name: &OsStr) -> NameKind {
     let name = name.to_string_lossy();
     let lower = name.to_ascii_lowercase();
     let stem = lower.split('.').next().unwrap_or_default();
@@ -88,14 +197,18 @@ pub fn is_capture_name(name: &OsStr) -> bool {
         || lower == "schema.json"
         || lower.ends_with(".schema.json")
     {
-        return false;
+        return NameKind::Ignored;
     }
     let extension = match lower.rsplit_once('.') {
         // `run-10.30` is a timestamp in a name without an extension, not a `.30` file.
         Some((_, extension)) if !extension.bytes().all(|byte| byte.is_ascii_digit()) => extension,
         _ => "",
     };
-    CAPTURE_EXTENSIONS.contains(&extension)
+    if CAPTURE_EXTENSIONS.contains(&extension) {
+        NameKind::Capture
+    } else {
+        NameKind::Unread(extension.to_string())
+    }
 }
 
 fn is_hidden(name: &OsStr) -> bool {
@@ -116,6 +229,10 @@ struct Walk {
     /// Canonical paths of the folders from the root down to the one being read.
     chain: Vec<PathBuf>,
     found: Vec<PathBuf>,
+    /// Canonical paths of folders not to search.
+    skip: Vec<PathBuf>,
+    skipped: SkippedFiles,
+    skipped_folders: Vec<PathBuf>,
 }
 
 struct Folder {
@@ -165,12 +282,8 @@ impl Walk {
                     }
                 }
                 Ok(kind) if kind.is_symlink() => self.symlink(path, &name, depth),
-                Ok(_) => {
-                    // Regular files, and FIFOs or devices that loading reports without opening.
-                    if is_capture_name(&name) {
-                        self.found.push(path);
-                    }
-                }
+                // Regular files, and FIFOs or devices that loading reports without opening.
+                Ok(_) => self.file(path, &name),
             }
         }
     }
@@ -191,16 +304,24 @@ impl Walk {
                 }
             }
             // A linked file; or a dangling or looping link, which loading tells apart.
-            _ => {
-                if is_capture_name(name) {
-                    self.found.push(path);
-                }
-            }
+            _ => self.file(path, name),
         }
     }
 
-    /// Queue a subfolder of a folder at `depth`.
+    fn file(&mut self, path: PathBuf, name: &OsStr) {
+        match classify_name(name) {
+            NameKind::Capture => self.found.push(path),
+            NameKind::Ignored => {}
+            NameKind::Unread(extension) => self.skipped.add(&extension),
+        }
+    }
+
+    /// Queue a subfolder of a folder at `depth`, unless it is one not to search.
     fn push(&mut self, path: PathBuf, canonical: PathBuf, depth: usize) {
+        if self.skip.contains(&canonical) {
+            self.skipped_folders.push(path);
+            return;
+        }
         self.pending.push(Folder {
             path,
             canonical,

@@ -5,6 +5,7 @@ use std::io::{self, IsTerminal};
 
 use jxray::engine::{Options, Pick};
 use jxray::report::{want_color, Painter};
+use jxray::text::escape_line;
 
 use std::sync::Arc;
 
@@ -15,6 +16,7 @@ use jxray::capture::LoadOptions;
 pub fn engine_options(args: &ExtractionArgs) -> Options {
     Options {
         accept_lenient: args.accept_lenient,
+        decode_stringified: args.decode_stringified,
         pick: match args.pick {
             PickChoice::First => Pick::First,
             PickChoice::Last => Pick::Last,
@@ -40,6 +42,7 @@ pub fn load_options(args: &ExtractionArgs) -> anyhow::Result<LoadOptions> {
     Ok(LoadOptions {
         max_bytes: args.max_bytes,
         fields: flags.field_map()?.map(Arc::new),
+        ..LoadOptions::default()
     })
 }
 
@@ -63,5 +66,48 @@ pub fn quiet_broken_pipe(result: io::Result<()>) -> io::Result<()> {
     match result {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
+    }
+}
+
+/// An error as the one line `jxray: …` prints: its causes joined, a cause whose words the
+/// line already holds left out (an I/O error is named once, not twice), whitespace folded
+/// and anything that could act on a terminal escaped.
+pub fn error_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    escape_line(&line).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_line;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("a.json: cannot read it ({source}); check its permissions")]
+    struct Wrapped {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn an_os_error_is_named_once_and_escapes_are_shown() {
+        let io = std::io::Error::from_raw_os_error(13);
+        let error = anyhow::Error::new(Wrapped { source: io }).context("loading\x1b]0;x\x07");
+        let line = error_line(&error);
+        assert_eq!(line.matches("os error 13").count(), 1, "{line}");
+        assert!(!line.contains('\x1b'), "{line}");
+        assert!(
+            line.starts_with("loading\\u{1b}]0;x\\u{7}: a.json: cannot read it"),
+            "{line}"
+        );
     }
 }

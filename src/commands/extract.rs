@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 use anyhow::bail;
 use jxray::report::describe;
 use jxray::schema::{CaptureSchemas, Schema};
+use jxray::text::{escape_line, JsonSafe};
 
 use super::common::{engine_options, load_options, quiet_broken_pipe};
 use super::Status;
@@ -19,23 +20,31 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             args.file.display()
         );
     }
-    let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
+    let schema_file = match &args.schema {
+        Some(file) => Some(file.clone()),
+        None => jxray::config::Config::load()?.schema,
+    };
+    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
-        eprintln!("{}: no capture in this file", args.file.display());
+        eprintln!(
+            "{}: no capture in this file",
+            escape_line(&args.file.to_string_lossy())
+        );
         return Ok(Status::Failures);
     }
     let options = engine_options(&args.extraction);
     let recorded = CaptureSchemas::default();
-    let mut out = BufWriter::new(io::stdout().lock());
+    // The value is JSON output: C1 and bidi controls leave as `\uXXXX`.
+    let mut out = JsonSafe::new(BufWriter::new(io::stdout().lock()));
     let mut all_ok = true;
     for capture in &captures {
         let mut outcome = capture.extract(&options);
         recorded.apply(schema.as_ref(), capture, &mut outcome);
         let source = if capture.source == "-" {
-            "stdin"
+            "stdin".into()
         } else {
-            &capture.source
+            escape_line(&capture.source)
         };
         eprintln!("{source}: {}", describe(&outcome));
         match &outcome.value {

@@ -3,6 +3,7 @@
 
 mod check;
 mod common;
+mod compare;
 mod completions;
 mod extract;
 mod test;
@@ -47,14 +48,13 @@ pub fn run(command: &Command) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Test(args) => test::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Completions { shell } => completions::run(*shell),
     };
     match result {
         Ok(status) => status.exit_code(),
         Err(error) => {
-            let message = format!("{error:#}");
-            let words: Vec<&str> = message.split_whitespace().collect();
-            eprintln!("jxray: {}", words.join(" "));
+            eprintln!("jxray: {}", common::error_line(&error));
             ExitCode::from(USAGE_ERROR)
         }
     }

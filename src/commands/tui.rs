@@ -1,16 +1,20 @@
 //! `jxray [PATH]`: from the command line to the terminal UI and back.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use jxray::compare::Run;
 use jxray::config::{self, Config, ThemeName};
 use jxray::report::want_color;
+use jxray::schema::Schema;
+use jxray::text::escape_line;
 use jxray::tui::theme::Theme;
-use jxray::tui::{Settings, Summary};
+use jxray::tui::{Checks, Settings, Summary};
+use std::sync::Arc;
 
-use super::common::{engine_options, load_options};
+use super::common::{engine_options, error_line, load_options};
 use super::USAGE_ERROR;
 use crate::cli::{Cli, ColorChoice, ThemeChoice};
 
@@ -19,7 +23,7 @@ pub fn run(cli: &Cli) -> ExitCode {
     match run_tui(cli) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("jxray: {error:#}");
+            eprintln!("jxray: {}", error_line(&error));
             ExitCode::from(USAGE_ERROR)
         }
     }
@@ -35,7 +39,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         eprintln!(
             "jxray: the terminal UI needs a terminal; for a report run `jxray check {}`",
-            cli.path.display()
+            escape_line(&cli.path.to_string_lossy())
         );
         return Ok(ExitCode::from(USAGE_ERROR));
     }
@@ -59,6 +63,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         config_path: config::path_for_help(),
         mouse: cli.ui.mouse,
         watch: cli.watch,
+        checks: checks(cli)?,
     };
     let summary = jxray::tui::run(
         settings,
@@ -71,14 +76,60 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         eprintln!("jxray bug: a background thread panicked: {panic}");
     }
     let summary = summary?;
-    println!("{}", summary_line(&cli.path, &summary));
+    // After SIGHUP the terminal may be gone: a failed write must not turn into a panic.
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{}", summary_line(&cli.path, &summary));
     if !summary.saved.is_empty() {
-        println!("saved {} fixture(s):", summary.saved.len());
+        let _ = writeln!(out, "saved {} fixture(s):", summary.saved.len());
         for path in &summary.saved {
-            println!("  {}", path.display());
+            let _ = writeln!(out, "  {}", escape_line(&path.to_string_lossy()));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // Ended by a signal: the conventional 128 + its number (130 for SIGINT, 143 for SIGTERM).
+    Ok(match summary.signal {
+        Some(signal) => ExitCode::from(128u8.saturating_add(signal as u8)),
+        None => ExitCode::SUCCESS,
+    })
+}
+
+/// The schema and the baseline, read before the terminal is taken so that a
+/// bad file is one line on the normal screen.
+fn checks(cli: &Cli) -> anyhow::Result<Checks> {
+    let schema = cli
+        .ui
+        .schema
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?;
+    let baseline = match &cli.ui.baseline {
+        None => None,
+        Some(path) => {
+            let run = Run::load(
+                path,
+                &load_options(&cli.extraction)?,
+                &engine_options(&cli.extraction),
+                schema.as_ref(),
+            )?;
+            if run.is_empty() {
+                anyhow::bail!(
+                    "{}: no capture found for --baseline; pass an earlier run's folder or log",
+                    path.display()
+                );
+            }
+            Some(Arc::new((path.clone(), run)))
+        }
+    };
+    Ok(Checks {
+        schema: schema.map(Arc::new),
+        baseline,
+        offered_schema: offered_schema(&cli.path, cli.ui.schema.is_some()),
+    })
+}
+
+/// A `schema.json` beside the captures, when no schema was given: offered, never used unasked.
+fn offered_schema(root: &Path, given: bool) -> Option<PathBuf> {
+    let candidate = root.join("schema.json");
+    (!given && root.is_dir() && candidate.is_file()).then_some(candidate)
 }
 
 /// `--color` against `NO_COLOR` (set and non-empty means no colour); the UI
@@ -108,7 +159,7 @@ fn summary_line(path: &Path, summary: &Summary) -> String {
     let mut line = format!(
         "jxray: {} {noun} in {}",
         summary.tally.total,
-        path.display()
+        escape_line(&path.to_string_lossy())
     );
     if !parts.is_empty() {
         line.push_str(": ");

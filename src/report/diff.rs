@@ -3,17 +3,21 @@
 
 use std::io::{self, Write};
 
-use similar::{ChangeTag, TextDiff};
+use similar::{ChangeTag, DiffOp, DiffTag, TextDiff};
 
 use super::{describe, Painter, Tone};
 use crate::fixture::{Fixture, Replay};
+use crate::text::escape_line;
 
 /// Unchanged lines shown around each change.
 const CONTEXT: usize = 3;
+/// Diff lines shown before the rest is only counted: a huge fixture must not flood a CI log.
+pub const MAX_DIFF_LINES: usize = 200;
 
 /// Write the differences from `old` to `new` as numbered lines, `-` for
 /// removed and `+` for added (the signs carry the meaning; colour and
 /// underlined changed words only help), each line prefixed with `indent`.
+/// After [`MAX_DIFF_LINES`] lines the rest is counted: `… N more lines`.
 pub fn write_diff(
     out: &mut dyn Write,
     old: &str,
@@ -22,12 +26,28 @@ pub fn write_diff(
     indent: &str,
 ) -> io::Result<()> {
     let diff = TextDiff::from_lines(old, new);
+    let mut shown = 0;
+    let mut more = 0;
     for (index, group) in diff.grouped_ops(CONTEXT).iter().enumerate() {
         if index > 0 {
-            writeln!(out, "{indent}{}", painter.paint("     ┈┈┈┈", Tone::Dim))?;
+            if shown < MAX_DIFF_LINES {
+                writeln!(out, "{indent}{}", painter.paint("     ┈┈┈┈", Tone::Dim))?;
+                shown += 1;
+            } else {
+                more += 1;
+            }
         }
         for op in group {
+            if shown >= MAX_DIFF_LINES {
+                more += lines_in(op);
+                continue;
+            }
             for change in diff.iter_inline_changes(op) {
+                if shown >= MAX_DIFF_LINES {
+                    more += 1;
+                    continue;
+                }
+                shown += 1;
                 let (sign, tone, emphasis) = match change.tag() {
                     ChangeTag::Delete => ("-", Tone::Bad, Tone::BadEmphasis),
                     ChangeTag::Insert => ("+", Tone::Good, Tone::GoodEmphasis),
@@ -40,9 +60,9 @@ pub fn write_diff(
                 );
                 let mut text = String::new();
                 for (emphasized, part) in change.iter_strings_lossy() {
-                    let part = part.trim_end_matches(['\n', '\r']);
+                    let part = escape_line(part.trim_end_matches(['\n', '\r']));
                     let part_tone = if emphasized { emphasis } else { tone };
-                    text.push_str(&painter.paint(part, part_tone));
+                    text.push_str(&painter.paint(&part, part_tone));
                 }
                 writeln!(
                     out,
@@ -53,7 +73,22 @@ pub fn write_diff(
             }
         }
     }
+    if more > 0 {
+        let noun = if more == 1 { "line" } else { "lines" };
+        let note = format!("     … {more} more {noun}");
+        writeln!(out, "{indent}{}", painter.paint(&note, Tone::Dim))?;
+    }
     Ok(())
+}
+
+/// Lines one diff operation prints (a replacement prints both sides).
+fn lines_in(op: &DiffOp) -> usize {
+    let (old, new) = (op.old_range().len(), op.new_range().len());
+    match op.tag() {
+        DiffTag::Equal | DiffTag::Delete => old,
+        DiffTag::Insert => new,
+        DiffTag::Replace => old + new,
+    }
 }
 
 /// A fixture's expectation against what the engine does now: a numbered
@@ -120,5 +155,33 @@ mod tests {
         assert!(String::from_utf8(coloured)
             .unwrap()
             .contains("\x1b[32;1;4mtwo"));
+    }
+
+    #[test]
+    fn long_diffs_stop_after_the_cap_and_count_the_rest() {
+        let old: String = (0..1000).map(|i| format!("old {i}\n")).collect();
+        let new: String = (0..1000).map(|i| format!("new {i}\n")).collect();
+        let mut out = Vec::new();
+        write_diff(&mut out, &old, &new, Painter::plain(), "").unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), MAX_DIFF_LINES + 1);
+        assert_eq!(lines[MAX_DIFF_LINES], "     … 1800 more lines");
+    }
+
+    #[test]
+    fn escapes_in_a_diff_are_shown_not_sent() {
+        let mut out = Vec::new();
+        write_diff(
+            &mut out,
+            "a\n",
+            "\u{1b}]0;x\u{7}\u{9b}\n",
+            Painter::plain(),
+            "",
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains(['\u{1b}', '\u{7}', '\u{9b}']), "{text}");
+        assert!(text.contains("\\u{1b}]0;x\\u{7}\\u{9b}"), "{text}");
     }
 }

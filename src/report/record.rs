@@ -16,7 +16,8 @@ pub struct Record<'a> {
     pub source: &'a str,
     pub ok: bool,
     pub layer: Option<Layer>,
-    /// The decoded value; `null` whenever `ok` is false.
+    /// The decoded value; `null` when nothing was accepted. A `schema` failure
+    /// keeps it, so the offending value can be seen.
     pub value: Option<&'a Value>,
     pub span: Option<[usize; 2]>,
     pub repairs: &'a [Repair],
@@ -54,11 +55,19 @@ impl<'a> Record<'a> {
     pub fn new(checked: &'a Checked) -> Record<'a> {
         let Checked { capture, outcome } = checked;
         let ok = outcome.ok();
+        let is_schema_failure = outcome
+            .failure
+            .as_ref()
+            .is_some_and(|failure| failure.kind == FailureKind::Schema);
         Record {
             source: &capture.source,
             ok,
             layer: outcome.layer,
-            value: if ok { outcome.value.as_ref() } else { None },
+            value: if ok || is_schema_failure {
+                outcome.value.as_ref()
+            } else {
+                None
+            },
             span: outcome.span.map(|(start, end)| [start, end]),
             repairs: &outcome.repairs,
             warnings: outcome.warning_kinds(),

@@ -21,6 +21,11 @@ impl Summary {
         }
     }
 
+    /// The summary of a mix counted elsewhere (a compared run).
+    pub fn from_mix(mix: Mix) -> Summary {
+        Summary { mix }
+    }
+
     pub fn total(&self) -> usize {
         self.mix.total()
     }

@@ -12,13 +12,25 @@ const MAX_SOURCE_PAD: usize = 48;
 
 /// Write one line per capture and the summary table.
 pub fn write_text(out: &mut dyn Write, checked: &[Checked], painter: Painter) -> io::Result<()> {
+    write_text_where(out, checked, painter, &|_| true)
+}
+
+/// Like [`write_text`], with a line only for the captures `show` keeps; the summary
+/// still counts every capture (`--only-failures`).
+pub fn write_text_where(
+    out: &mut dyn Write,
+    checked: &[Checked],
+    painter: Painter,
+    show: &dyn Fn(&Checked) -> bool,
+) -> io::Result<()> {
     let pad = checked
         .iter()
+        .filter(|c| show(c))
         .map(|c| c.capture.source.chars().count())
         .filter(|width| *width <= MAX_SOURCE_PAD)
         .max()
         .unwrap_or(0);
-    for item in checked {
+    for item in checked.iter().filter(|c| show(c)) {
         write_line(out, item, pad, painter)?;
     }
     write_summary(
@@ -72,6 +84,16 @@ pub fn detail(outcome: &Outcome) -> String {
             failure.column,
             single_line(&failure.message)
         ));
+        if let Some(cause) = failure.cause {
+            parts.push(format!("cause: {}", cause.as_str()));
+        }
+        // Every defect, when there is more to say than the headline.
+        let more =
+            failure.defects.len() > 1 || (failure.defect.is_none() && !failure.defects.is_empty());
+        if more {
+            let defects = counted(failure.defects.iter().map(|d| d.kind.as_str()));
+            parts.push(format!("defects: {defects}"));
+        }
     }
     let repairs = counted(outcome.repairs.iter().map(|r| r.kind.as_str()));
     if !repairs.is_empty() {
@@ -162,29 +184,19 @@ fn write_table(
     Ok(())
 }
 
-/// Control characters in a source (a file name can hold a newline) shown escaped.
-fn visible(text: &str) -> String {
-    if text.chars().any(char::is_control) {
-        text.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
-    } else {
-        text.to_string()
-    }
+/// A source (a file name can hold a newline or an escape sequence) as one safe line.
+pub(crate) fn visible(text: &str) -> String {
+    crate::text::escape_line(text).into_owned()
 }
 
+/// A message on one line: line breaks folded to spaces, anything else unsafe escaped.
 fn single_line(text: &str) -> String {
-    if text.contains(['\n', '\r']) {
+    let folded = if text.contains(['\n', '\r']) {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     } else {
         text.to_string()
-    }
+    };
+    crate::text::escape_line(&folded).into_owned()
 }
 
 #[cfg(test)]
@@ -285,6 +297,6 @@ mod tests {
             }),
             "direct"
         );
-        assert_eq!(visible("a\nb"), "a\\nb");
+        assert_eq!(visible("a\nb\u{1b}"), "a\\nb\\u{1b}");
     }
 }

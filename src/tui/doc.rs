@@ -157,6 +157,27 @@ impl DocBuilder {
         });
     }
 
+    /// Bytes written so far: where the next push starts.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Whether nothing was written yet.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Mark everything written since byte `start` (drawn on top of its token style).
+    pub fn mark_from(&mut self, start: usize, mark: Paint) {
+        if start < self.text.len() {
+            self.marks.push(Styled {
+                start,
+                end: self.text.len(),
+                paint: mark,
+            });
+        }
+    }
+
     /// Whether the current line has no text yet.
     pub fn line_is_empty(&self) -> bool {
         self.text.len() == self.line_start

@@ -1,7 +1,7 @@
 //! One channel, many producers: terminal input, background loading and
 //! extraction, signals (and a file watcher) all send [`Event`]s into it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -18,6 +18,8 @@ pub enum Event {
     Input(event::Event),
     /// Anything else, already an action.
     Action(Action),
+    /// Hand the terminal back to the shell and stop, as Ctrl-Z does (`kill -TSTP`).
+    Suspend,
 }
 
 /// How often the input thread looks up from waiting for a key to see whether
@@ -86,22 +88,52 @@ fn terminal_gone(events: &Sender<Event>) {
     let _ = events.send(Event::Action(Action::Terminate));
 }
 
-/// Turn SIGTERM, SIGHUP, SIGINT and SIGQUIT into a clean exit that restores the terminal.
+/// The signal that ended the UI, if one did (0 for none): the exit status is 128 + it.
+static ENDED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// The signal that ended the UI: SIGINT gives exit status 130, SIGTERM 143.
+pub fn ended_by_signal() -> Option<i32> {
+    match ENDED_BY.load(Ordering::SeqCst) {
+        0 => None,
+        signal => Some(signal),
+    }
+}
+
+/// Turn SIGTERM, SIGHUP, SIGINT, SIGQUIT and SIGUSR1 into a clean exit that restores the
+/// terminal (and remembers the signal for the exit status), and SIGTSTP into a suspend
+/// that restores it first.
 #[cfg(unix)]
 pub fn spawn_signals(events: Sender<Event>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1};
     use signal_hook::iterator::Signals;
-    let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT]) else {
+    let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGTSTP]) else {
         return;
     };
     thread::spawn(move || {
-        for _ in signals.forever() {
-            if events.send(Event::Action(Action::Terminate)).is_err() {
+        for signal in signals.forever() {
+            let event = if signal == SIGTSTP {
+                Event::Suspend
+            } else {
+                // The first signal decides the status.
+                let _ = ENDED_BY.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+                Event::Action(Action::Terminate)
+            };
+            if events.send(event).is_err() {
                 return;
             }
         }
     });
 }
+
+/// Stop this process until the shell continues it (`fg`). The terminal must already be
+/// handed back: SIGSTOP cannot be caught, so nothing runs until SIGCONT.
+#[cfg(unix)]
+pub fn stop_until_continued() {
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
+}
+
+#[cfg(not(unix))]
+pub fn stop_until_continued() {}
 
 #[cfg(not(unix))]
 pub fn spawn_signals(_events: Sender<Event>) {}

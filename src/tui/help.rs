@@ -103,6 +103,7 @@ mod tests {
             config_path: "/home/u/.config/jxray/config.toml".to_string(),
             mouse: false,
             watch: false,
+            checks: Default::default(),
         };
         let lines = lines(&settings);
         let keys = lines

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::capture::{self, Capture, LoadOptions};
 use crate::engine::{Options, Outcome};
 use crate::fixture::{self, Fixture};
-use crate::schema::CaptureSchemas;
+use crate::schema::{CaptureSchemas, Schema};
 
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
@@ -33,17 +33,25 @@ pub struct Loader {
     events: Sender<Event>,
     /// The newest extraction generation; older work stops early.
     generation: Arc<AtomicU64>,
+    /// The schema every decoded value is checked against.
+    schema: Option<Arc<Schema>>,
     /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
     schemas: Arc<CaptureSchemas>,
 }
 
 impl Loader {
-    pub fn new(root: PathBuf, load: LoadOptions, events: Sender<Event>) -> Loader {
+    pub fn new(
+        root: PathBuf,
+        load: LoadOptions,
+        events: Sender<Event>,
+        schema: Option<Arc<Schema>>,
+    ) -> Loader {
         Loader {
             root,
             load,
             events,
             generation: Arc::new(AtomicU64::new(0)),
+            schema,
             schemas: Arc::default(),
         }
     }
@@ -102,7 +110,12 @@ impl Loader {
                 }
                 let outcomes = chunk
                     .iter()
-                    .map(|(id, capture)| (*id, extract(capture, &options, &loader.schemas)))
+                    .map(|(id, capture)| {
+                        (
+                            *id,
+                            check(capture, &options, loader.schema.as_deref(), &loader.schemas),
+                        )
+                    })
                     .collect();
                 loader.send(Action::Extracted {
                     generation,
@@ -160,7 +173,7 @@ impl Loader {
             capture::load_file(path, &self.root, &self.load)
                 .into_iter()
                 .map(|capture| Loaded {
-                    outcome: extract(&capture, options, &self.schemas),
+                    outcome: check(&capture, options, self.schema.as_deref(), &self.schemas),
                     capture,
                 })
                 .collect()
@@ -180,12 +193,18 @@ impl Loader {
     }
 }
 
-/// Extract one capture. The engine must never panic; if it does, the capture
-/// shows the bug instead of taking the whole workbench down with it.
-fn extract(capture: &Capture, options: &Options, schemas: &CaptureSchemas) -> Outcome {
+/// Extract one capture and check its value against the schema given, or else the one its
+/// log recorded, if any. The engine must never panic; if it does, the capture shows the bug
+/// instead of taking the whole workbench down with it.
+pub fn check(
+    capture: &Capture,
+    options: &Options,
+    schema: Option<&Schema>,
+    recorded: &CaptureSchemas,
+) -> Outcome {
     let run = std::panic::AssertUnwindSafe(|| {
         let mut outcome = capture.extract(options);
-        schemas.apply(None, capture, &mut outcome);
+        recorded.apply(schema, capture, &mut outcome);
         outcome
     });
     std::panic::catch_unwind(run).unwrap_or_else(|_| {

@@ -24,5 +24,5 @@ pub mod theme;
 pub mod ui;
 
 pub use action::{Action, Command, Effect};
-pub use app::{update, App, Settings};
+pub use app::{update, App, Checks, Settings};
 pub use runner::{run, Summary};

@@ -8,7 +8,7 @@ use std::io;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event as Input, MouseEventKind};
+use crossterm::event::{Event as Input, KeyCode, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
 
 use crate::capture::LoadOptions;
@@ -17,7 +17,9 @@ use crate::watch::{WatchEvent, WatchOptions, Watcher};
 
 use super::action::{Action, Edit, Effect, Mouse, WatchControl};
 use super::app::{update, App, Settings, Tally};
-use super::event::{spawn_input, spawn_signals, Event, InputControl};
+use super::event::{
+    ended_by_signal, spawn_input, spawn_signals, stop_until_continued, Event, InputControl,
+};
 use super::keys::{action_for, Mode};
 use super::loader::Loader;
 use super::terminal::TerminalGuard;
@@ -33,6 +35,8 @@ pub struct Summary {
     pub tally: Tally,
     pub saved: Vec<std::path::PathBuf>,
     pub lenient: bool,
+    /// The signal that ended the session (SIGINT, SIGTERM, …), for the exit status.
+    pub signal: Option<i32>,
 }
 
 /// Run the workbench until the user quits.
@@ -47,7 +51,12 @@ pub fn run(
     let (events, inbox) = mpsc::channel();
     let input = spawn_input(events.clone());
     spawn_signals(events.clone());
-    let loader = Loader::new(settings.root.clone(), load, events.clone());
+    let loader = Loader::new(
+        settings.root.clone(),
+        load,
+        events.clone(),
+        settings.checks.schema.clone(),
+    );
     let area = Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(settings, theme, options, area);
     let mut session = Session {
@@ -67,6 +76,7 @@ pub fn run(
         tally: app.entries.tally_all,
         saved: app.saved_paths.clone(),
         lenient: app.options.accept_lenient,
+        signal: ended_by_signal(),
     })
 }
 
@@ -129,6 +139,10 @@ impl Session<'_> {
     }
 
     fn handle(&mut self, app: &mut App, event: Event) {
+        if is_suspend(&event) {
+            self.suspend(app);
+            return;
+        }
         for action in actions(app, event) {
             for effect in update(app, action) {
                 self.perform(app, effect);
@@ -159,20 +173,7 @@ impl Session<'_> {
                 let Some(mut command) = editor::command(editor.as_deref(), &path, line) else {
                     return;
                 };
-                self.input.pause();
-                self.guard.suspend();
-                let status = command.status();
-                let resumed = self.guard.resume();
-                self.input.resume();
-                if let Ok(size) = self.guard.terminal.size() {
-                    self.apply(
-                        app,
-                        Action::Resize {
-                            width: size.width,
-                            height: size.height,
-                        },
-                    );
-                }
+                let (status, resumed) = self.away_from_screen(app, || command.status());
                 match (status, resumed) {
                     (_, Err(error)) => {
                         self.notice(app, format!("could not restore the screen: {error}"), true)
@@ -186,6 +187,38 @@ impl Session<'_> {
                     (Ok(_), Ok(())) => self.apply(app, Action::FilesChanged(vec![path])),
                 }
             }
+        }
+    }
+
+    /// Give the terminal back (input paused, normal screen), run `away`, take it back and
+    /// redraw at the size it has now.
+    fn away_from_screen<T>(
+        &mut self,
+        app: &mut App,
+        away: impl FnOnce() -> T,
+    ) -> (T, io::Result<()>) {
+        self.input.pause();
+        self.guard.suspend();
+        let result = away();
+        let resumed = self.guard.resume();
+        self.input.resume();
+        if let Ok(size) = self.guard.terminal.size() {
+            self.apply(
+                app,
+                Action::Resize {
+                    width: size.width,
+                    height: size.height,
+                },
+            );
+        }
+        (result, resumed)
+    }
+
+    /// Ctrl-Z: the shell's prompt on a restored terminal; `fg` brings the screen back.
+    fn suspend(&mut self, app: &mut App) {
+        let ((), resumed) = self.away_from_screen(app, stop_until_continued);
+        if let Err(error) = resumed {
+            self.notice(app, format!("could not restore the screen: {error}"), true);
         }
     }
 
@@ -238,6 +271,17 @@ impl Session<'_> {
     }
 }
 
+/// Ctrl-Z (raw mode delivers it as a key, not as SIGTSTP) or a SIGTSTP from outside.
+fn is_suspend(event: &Event) -> bool {
+    match event {
+        Event::Suspend => true,
+        Event::Input(Input::Key(key)) => {
+            key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL)
+        }
+        _ => false,
+    }
+}
+
 /// What a terminal event means now, in the app's current mode.
 fn actions(app: &App, event: Event) -> Vec<Action> {
     match event {
@@ -259,6 +303,6 @@ fn actions(app: &App, event: Event) -> Vec<Action> {
             };
             gesture.map(Action::Mouse).into_iter().collect()
         }
-        Event::Input(_) => Vec::new(),
+        Event::Input(_) | Event::Suspend => Vec::new(),
     }
 }

@@ -67,18 +67,17 @@ pub fn glyph(ch: char, column: usize) -> Glyph {
     }
 }
 
-/// Characters that draw nothing (or reorder text) and so must be named.
+/// Characters that draw nothing (or reorder text) and so must be named: everything the
+/// command line escapes (C1, bidi and line separators, decided in one place), and the
+/// zero-width characters the screen would hide.
 fn is_invisible(ch: char) -> bool {
-    matches!(ch,
-        '\u{80}'..='\u{9f}'          // C1 controls
-        | '\u{ad}'                   // soft hyphen
-        | '\u{180e}'                 // Mongolian vowel separator
-        | '\u{200b}'..='\u{200f}'    // zero-width space, joiners, direction marks
-        | '\u{2028}' | '\u{2029}'    // line and paragraph separators
-        | '\u{202a}'..='\u{202e}'    // bidi embeddings and overrides
-        | '\u{2060}'..='\u{2064}'    // word joiner, invisible operators
-        | '\u{2066}'..='\u{2069}'    // bidi isolates
-    )
+    crate::text::is_unsafe(ch)
+        || matches!(ch,
+            '\u{ad}'                   // soft hyphen
+            | '\u{180e}'               // Mongolian vowel separator
+            | '\u{200b}'..='\u{200d}'  // zero-width space and joiners
+            | '\u{2060}'..='\u{2064}'  // word joiner, invisible operators
+        )
 }
 
 fn code_point_label(ch: char) -> String {

@@ -37,6 +37,37 @@ pub enum WatchEvent {
     /// Something watching could not do but that does not stop it, such as a
     /// folder that cannot be listed. The same message is not repeated.
     Problem(String),
+    /// The watched root went away, changed kind, or came back (and is watched again;
+    /// a [`WatchEvent::Rescan`] follows).
+    Root(RootState),
+}
+
+/// Whether the watched root is there as it was when watching started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootState {
+    /// There, of the kind it was: watched.
+    Present,
+    /// Nothing at its path: checked again every poll interval.
+    Gone,
+    /// Something of another kind in its place (a file where the folder was).
+    KindChanged,
+}
+
+impl RootState {
+    /// A footer line when the root is not being watched, `None` when it is. `file_now`:
+    /// whether a file is at the root's path now.
+    pub fn problem(self, file_now: bool) -> Option<&'static str> {
+        match (self, file_now) {
+            (RootState::Present, _) => None,
+            (RootState::Gone, _) => Some("the watched path is gone; waiting for it to come back"),
+            (RootState::KindChanged, true) => {
+                Some("the watched folder was replaced by a file; waiting for a folder")
+            }
+            (RootState::KindChanged, false) => {
+                Some("the watched file was replaced by a folder; waiting for a file")
+            }
+        }
+    }
 }
 
 /// How changes are noticed.

@@ -35,7 +35,7 @@ mod watcher;
 mod worker;
 
 pub use coalesce::{Batch, Coalescer, Hint, HintKind, Timing, Touched};
-pub use event::{Change, WatchEvent, WatchMode, WatchStatus};
+pub use event::{Change, RootState, WatchEvent, WatchMode, WatchStatus};
 pub use ignore::{IgnoreRules, TEMP_FILE_PREFIX};
 pub use mix::{Mix, MixKey};
 pub use restat::{restat, Restat};

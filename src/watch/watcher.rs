@@ -108,6 +108,7 @@ impl Watcher {
             options.poll_interval,
             sink,
             Arc::clone(&shared),
+            (options.force_polling, control.clone()),
         );
         let thread = thread::Builder::new()
             .name("jxray-watch".to_string())

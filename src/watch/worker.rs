@@ -6,13 +6,13 @@
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::backend::{Backend, Started};
 use super::coalesce::{Batch, Coalescer, Hint, HintKind};
-use super::event::{WatchEvent, WatchStatus};
+use super::event::{RootState, WatchEvent, WatchStatus};
 use super::notify_map::{classify, hints, ErrorAction};
 use super::restat::{restat, Restat};
 
@@ -70,6 +70,12 @@ pub(crate) struct Worker {
     reported: BTreeSet<String>,
     /// Problems found while starting, told first thing.
     startup_problems: Vec<String>,
+    /// Whether the root is there as it was; while it is not, it is looked for every poll
+    /// interval and watched again when it is back.
+    root: RootState,
+    /// How the backend was started, to start it again when the root comes back.
+    force_polling: bool,
+    inbox: Sender<Msg>,
 }
 
 impl Worker {
@@ -79,7 +85,9 @@ impl Worker {
         poll_interval: Duration,
         sink: Sink,
         shared: Arc<Shared>,
+        restart: (bool, Sender<Msg>),
     ) -> Worker {
+        let (force_polling, inbox) = restart;
         Worker {
             coalescer,
             backend: started.backend,
@@ -89,6 +97,9 @@ impl Worker {
             paused: false,
             reported: BTreeSet::new(),
             startup_problems: started.problems,
+            root: RootState::Present,
+            force_polling,
+            inbox,
         }
     }
 
@@ -130,6 +141,9 @@ impl Worker {
 
     /// The next time something is due, or `None` to sleep until a message.
     fn wake_at(&self) -> Option<Instant> {
+        if self.root != RootState::Present {
+            return Some(Instant::now() + self.poll_interval);
+        }
         let flush = (!self.paused).then(|| self.coalescer.deadline()).flatten();
         let scan = match &self.backend {
             Backend::Polling(poller) => Some(poller.next_scan()),
@@ -143,6 +157,9 @@ impl Worker {
 
     /// Scan when polling is due, deliver a batch when one is due.
     fn tick(&mut self, now: Instant) -> bool {
+        if self.root != RootState::Present {
+            return self.check_root(now);
+        }
         let mut alive = true;
         if let Backend::Polling(poller) = &mut self.backend {
             if poller.next_scan() <= now {
@@ -207,10 +224,43 @@ impl Worker {
             return (self.sink)(WatchEvent::Rescan);
         }
         let Restat { changes, problems } = restat(&batch, self.coalescer.rules());
+        let root = self.coalescer.rules().root().to_path_buf();
+        let touches_root = changes.iter().any(|change| root.starts_with(change.path()));
         if !changes.is_empty() && !(self.sink)(WatchEvent::Changes(changes)) {
             return false;
         }
+        if touches_root && !self.check_root(Instant::now()) {
+            return false;
+        }
         self.report(problems)
+    }
+
+    /// Look at the root: tell the caller when it went away or changed kind, and when it is
+    /// back, watch it again (a new platform watch: the old one died with the folder) and
+    /// ask for a rescan, since anything may have been written into it meanwhile.
+    fn check_root(&mut self, now: Instant) -> bool {
+        let rules = self.coalescer.rules();
+        let state = match std::fs::metadata(rules.root()) {
+            Err(_) => RootState::Gone,
+            Ok(metadata) if metadata.is_dir() == rules.is_single_file() => RootState::KindChanged,
+            Ok(_) => RootState::Present,
+        };
+        if state == self.root {
+            return true;
+        }
+        self.root = state;
+        if state == RootState::Present {
+            let started = Backend::start(
+                rules,
+                self.force_polling,
+                self.poll_interval,
+                self.inbox.clone(),
+            );
+            self.backend = started.backend;
+            self.shared.set_status(started.status);
+            self.coalescer.push_rescan(now);
+        }
+        (self.sink)(WatchEvent::Root(state))
     }
 
     fn report(&mut self, problems: Vec<String>) -> bool {

@@ -9,7 +9,7 @@ use jxray::capture::Capture;
 use jxray::config::ThemeName;
 use jxray::engine::Options;
 use jxray::tui::theme::Theme;
-use jxray::tui::{App, Settings};
+use jxray::tui::{App, Checks, Settings};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -23,6 +23,7 @@ pub fn settings() -> Settings {
         config_path: "~/.config/jxray/config.toml".to_string(),
         mouse: false,
         watch: false,
+        checks: Default::default(),
     }
 }
 
@@ -37,6 +38,21 @@ pub fn capture(source: &str, text: &str, stop_reason: Option<&str>) -> Capture {
 pub fn app_with(captures: Vec<Capture>, width: u16, height: u16) -> App {
     let mut app = App::new(
         settings(),
+        Theme::new(ThemeName::Dark, true),
+        Options::default(),
+        Rect::new(0, 0, width, height),
+    );
+    app.load_now(captures);
+    app
+}
+
+/// Like [`app_with`], with a schema and a baseline to check against.
+pub fn app_with_checks(captures: Vec<Capture>, checks: Checks, width: u16, height: u16) -> App {
+    let mut app = App::new(
+        Settings {
+            checks,
+            ..settings()
+        },
         Theme::new(ThemeName::Dark, true),
         Options::default(),
         Rect::new(0, 0, width, height),

@@ -4,9 +4,10 @@ use serde_json::Value;
 
 use super::decode::{decode, DECODER_DEPTH_LIMIT};
 use super::diagnose::diagnose;
+use super::fragment::missing_quote;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
 use super::position::line_col;
-use super::scan::{scan_value, scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
+use super::scan::{scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
 
 /// A candidate that parsed (after lossless repair).
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +49,11 @@ enum Cause {
     Continues,
     /// serde_json's own words (the grammar held, the decoder did not).
     Decoder(String),
+    /// A named defect found by its shape, with the place something opened.
+    Shaped {
+        defect: Defect,
+        opened_at: usize,
+    },
 }
 
 impl Rejection {
@@ -87,6 +93,26 @@ impl Rejection {
                 )
             }
             Cause::Decoder(message) => (Some(Defect::Syntax), message.clone()),
+            Cause::Shaped { defect, opened_at } => {
+                (Some(*defect), shaped_message(text, *defect, *opened_at))
+            }
+        }
+    }
+
+    /// A candidate that fails with a defect found by its shape, at `offset`.
+    pub(crate) fn shaped(
+        defect: Defect,
+        start: usize,
+        limit: usize,
+        offset: usize,
+        opened_at: usize,
+    ) -> Rejection {
+        Rejection {
+            kind: FailureKind::Invalid,
+            offset,
+            start,
+            limit,
+            cause: Cause::Shaped { defect, opened_at },
         }
     }
 
@@ -158,10 +184,11 @@ pub(crate) fn judge_exact(
             duplicate_keys,
         });
     }
-    let scan = scan_value(text.as_bytes(), s, e, max_depth, None);
+    let mut stack = Vec::new();
+    let scan = scan_value_with(text.as_bytes(), s, e, max_depth, None, &mut stack);
     match scan.end {
         ScanEnd::Complete { end: value_end } if value_end < e => Judged::Continues { value_end },
-        _ => judge_scan(text, s, e, scan, ends_text),
+        _ => judge_scan(text, s, e, scan, ends_text, &stack),
     }
 }
 
@@ -186,10 +213,20 @@ pub(crate) fn judge_at(
         ScanEnd::Truncated { .. } => text.len(),
         ScanEnd::Invalid { at, .. } => at,
     };
-    (judge_scan(text, start, text.len(), scan, true), reached)
+    (
+        judge_scan(text, start, text.len(), scan, true, stack),
+        reached,
+    )
 }
 
-fn judge_scan(text: &str, start: usize, limit: usize, scan: Scan, ends_text: bool) -> Judged {
+fn judge_scan(
+    text: &str,
+    start: usize,
+    limit: usize,
+    scan: Scan,
+    ends_text: bool,
+    open: &[(u8, usize)],
+) -> Judged {
     let reject = |kind, offset, cause| {
         Judged::Rejected(Rejection {
             kind,
@@ -220,16 +257,27 @@ fn judge_scan(text: &str, start: usize, limit: usize, scan: Scan, ends_text: boo
                 // The grammar holds but serde_json refuses (a lone surrogate, a
                 // number out of range): report its words at its place.
                 Err(error) => {
-                    let offset = serde_offset(candidate, &error).min(end - start) + start;
-                    reject(
-                        FailureKind::Invalid,
-                        offset,
-                        Cause::Decoder(error.to_string()),
-                    )
+                    let at = serde_offset(candidate, &error).min(end - start);
+                    let message = crate::surrogate::describe(candidate, at)
+                        .filter(|_| error.to_string().contains("hex escape"))
+                        .unwrap_or_else(|| error.to_string());
+                    reject(FailureKind::Invalid, at + start, Cause::Decoder(message))
                 }
             }
         }
         ScanEnd::Truncated { inside, opened_at } => {
+            let quote = (ends_text && inside == Open::String)
+                .then(|| missing_quote(text.as_bytes(), opened_at + 1, open))
+                .flatten();
+            if let Some(quote) = quote {
+                return Judged::Rejected(Rejection::shaped(
+                    Defect::UnterminatedString,
+                    start,
+                    limit,
+                    quote,
+                    opened_at,
+                ));
+            }
             let cause = Cause::Unfinished { inside, opened_at };
             if ends_text {
                 reject(FailureKind::Truncated, text.len(), cause)
@@ -248,6 +296,29 @@ fn judge_scan(text: &str, start: usize, limit: usize, scan: Scan, ends_text: boo
                 problem,
                 after_comma,
             },
+        ),
+    }
+}
+
+/// What to tell the user about a defect found by its shape.
+fn shaped_message(text: &str, defect: Defect, opened_at: usize) -> String {
+    let (line, column) = line_col(text, opened_at);
+    match defect {
+        Defect::UnescapedQuote => format!(
+            "a `\"` inside the string opened at line {line}, column {column} ended it early, and the value goes on after it; \
+             tell the model to escape quotes inside strings as \\\""
+        ),
+        Defect::UnterminatedString => format!(
+            "the string opened at line {line}, column {column} has no closing quote, yet the text goes on to close every bracket: \
+             the quote was dropped, the output was not cut off; tell the model to close every string (a bigger token limit will not help)"
+        ),
+        Defect::MissingStart => "the text begins inside a value: its first tokens were lost. \
+             A client or serving layer dropped the start of the stream, or a prefilled `{` was never re-attached to the reply; \
+             fix the pipeline, not the prompt"
+            .to_owned(),
+        _ => format!(
+            "the value that opened at line {line}, column {column} closes early: its members go on after the closer; \
+             check the brackets (or a quote inside a string) the model wrote"
         ),
     }
 }

@@ -1,12 +1,19 @@
 //! Turning the layers' verdicts into an outcome: acceptance and its warnings,
 //! or the most specific failure, its lenient reading and the stop reason's say.
 
-use super::candidate::{Parsed, Rejection};
+use serde_json::Value;
+
+use super::candidate::{trim_span, Parsed, Rejection};
+use super::causes::{is_refusal_sentence, is_runaway, stop_cause};
 use super::decode::locate_duplicates;
+use super::defects::all_defects;
 use super::extract::{Extraction, Win};
+use super::fragment::is_template_braced;
 use super::lenient;
 use super::outcome::*;
 use super::position::line_col;
+use super::scan::{scan_value, ScanEnd};
+use super::stringified::{decode_stringified, find_stringified};
 
 impl Extraction<'_> {
     pub(super) fn finish(mut self, win: Option<Win>, stop: StopClass) -> Outcome {
@@ -66,7 +73,18 @@ impl Extraction<'_> {
         if duplicate_keys {
             self.note_duplicates(span);
         }
-        let outer_end = win.entry.outer_end;
+        let mut outer_end = win.entry.outer_end;
+        if is_template_braced(self.text.as_bytes(), span.0, span.1) {
+            outer_end = outer_end.max(span.1 + 1);
+            self.warnings.push(Warning {
+                kind: WarningKind::TemplateBraces,
+                offset: Some(span.0 - 1),
+                message: "the value sits inside doubled {{…}} braces: a prompt template's escaping leaked into the output; render the template before sending it".to_owned(),
+            });
+        }
+        let mut value = value;
+        let mut repairs = repairs;
+        self.note_stringified(&mut value, &mut repairs, span.0);
         let after = &self.text.as_bytes()[outer_end.min(self.text.len())..];
         if let Some(at) = after.iter().position(|b| !b.is_ascii_whitespace()) {
             let offset = outer_end + at;
@@ -84,6 +102,37 @@ impl Extraction<'_> {
         outcome.span = Some(span);
         outcome.repairs = repairs;
         outcome.repaired = repaired;
+    }
+
+    /// Warn about strings holding JSON; with `decode_stringified`, decode them.
+    fn note_stringified(&mut self, value: &mut Value, repairs: &mut Vec<Repair>, at: usize) {
+        let found = find_stringified(value);
+        if found.is_empty() {
+            return;
+        }
+        for item in &found {
+            let what = if item.decoded.is_array() {
+                "an array"
+            } else {
+                "an object"
+            };
+            self.warnings.push(Warning {
+                kind: WarningKind::StringifiedJson,
+                offset: Some(at),
+                message: format!(
+                    "the string at {} holds {what} encoded as JSON text (double-encoded); decode it, or ask the model for the value itself",
+                    item.path
+                ),
+            });
+        }
+        if self.options.decode_stringified {
+            for _ in decode_stringified(value) {
+                repairs.push(Repair {
+                    kind: RepairKind::DecodedString,
+                    offset: at,
+                });
+            }
+        }
     }
 
     pub(super) fn note_duplicates(&mut self, span: (usize, usize)) {
@@ -104,7 +153,7 @@ impl Extraction<'_> {
         let spelled = self.options.stop_reason.clone().unwrap_or_default();
         let offset = self.text.len();
         let (line, column) = line_col(self.text, offset);
-        Failure {
+        let mut failure = Failure {
             kind: FailureKind::Truncated,
             defect: None,
             offset,
@@ -115,11 +164,63 @@ impl Extraction<'_> {
             ),
             cause: None,
             defects: Vec::new(),
+        };
+        self.note_runaway(&mut failure);
+        failure
+    }
+
+    /// A truncation after a flood of white space or one repeated token: a loop, not a long answer.
+    fn note_runaway(&self, failure: &mut Failure) {
+        if failure.kind == FailureKind::Truncated && is_runaway(self.text) {
+            failure.cause = Some(Cause::Runaway);
+            failure.message = "the output ran to its limit on a long run of white space or one repeated token: decoding looped \
+                 (often constrained decoding with a schema that allows unbounded white space); a bigger limit will not help, \
+                 fix the decoding settings or the schema".to_owned();
         }
     }
 
     pub(super) fn fail(&mut self, outcome: &mut Outcome, stop: StopClass) {
-        let Some(rejection) = self.failure.take() else {
+        self.build_failure(outcome, stop);
+        if let Some(failure) = outcome.failure.as_mut() {
+            if failure.cause.is_none() {
+                self.note_runaway(failure);
+            }
+            self.note_cause(failure);
+        }
+    }
+
+    /// Refusal and filter causes: a format instruction will not fix these.
+    fn note_cause(&self, failure: &mut Failure) {
+        let spelled = self.options.stop_reason.as_deref();
+        let cause = stop_cause(spelled).or_else(|| {
+            (failure.kind == FailureKind::NoJson && is_refusal_sentence(self.text))
+                .then_some(Cause::Refusal)
+        });
+        let Some(cause) = cause else { return };
+        if failure.cause.is_some() {
+            return;
+        }
+        failure.cause = Some(cause);
+        let spelled = spelled.unwrap_or_default();
+        if failure.kind == FailureKind::NoJson {
+            failure.message = match cause {
+                Cause::Refusal if !spelled.is_empty() => format!(
+                    "the model declined (stop reason `{spelled}`); a format instruction will not fix a refusal: change the request"
+                ),
+                Cause::Refusal => "the model declined: the output is a refusal, not an answer; a format instruction will not fix it: change the request".to_owned(),
+                _ => format!(
+                    "the provider blocked the output (stop reason `{spelled}`); this is a content filter, not a format problem: change the request or its safety settings"
+                ),
+            };
+        }
+    }
+
+    fn build_failure(&mut self, outcome: &mut Outcome, stop: StopClass) {
+        let rejection = match self.failure.take() {
+            Some(rejection) if rejection.kind == FailureKind::Truncated => Some(rejection),
+            held => self.missing_start().or(held),
+        };
+        let Some(rejection) = rejection else {
             let message = if self.text.trim().is_empty() {
                 "the output is empty; check that the request produced text".to_owned()
             } else {
@@ -152,8 +253,15 @@ impl Extraction<'_> {
                 ),
             });
         }
+        let mut fixes = Vec::new();
+        let mut cut_after_defects = false;
         if rejection.kind == FailureKind::Invalid {
             let reading = self.lenient_reading(&rejection);
+            if let Some(reading) = &reading {
+                fixes = reading.repairs.clone();
+                cut_after_defects =
+                    reading.value.is_none() && self.cut_off_after(&rejection, reading);
+            }
             if let Some(reading) = reading {
                 if reading.accepted {
                     outcome.layer = Some(Layer::Lenient);
@@ -169,17 +277,15 @@ impl Extraction<'_> {
         }
         let (line, column) = line_col(self.text, rejection.offset);
         let (defect, message) = rejection.explain(self.text, self.max_depth);
-        let defects = defect
-            .map(|kind| DefectAt {
-                kind,
-                offset: rejection.offset,
-                line,
-                column,
-                message: message.clone(),
-            })
-            .into_iter()
-            .collect();
-        outcome.failure = Some(Failure {
+        let headline = defect.map(|kind| DefectAt {
+            kind,
+            offset: rejection.offset,
+            line,
+            column,
+            message: message.clone(),
+        });
+        let defects = all_defects(self.text, headline, &fixes);
+        let mut failure = Failure {
             kind: rejection.kind,
             defect,
             offset: rejection.offset,
@@ -188,11 +294,80 @@ impl Extraction<'_> {
             message,
             cause: None,
             defects,
+        };
+        if cut_after_defects {
+            // Defects and a cut: the cut is the headline (no prompt fix completes a
+            // cut-off value); the defects stay listed for the re-prompt.
+            let offset = self.text.len();
+            let (line, column) = line_col(self.text, offset);
+            let names: Vec<&str> = failure.defects.iter().map(|d| d.kind.as_str()).collect();
+            failure.kind = FailureKind::Truncated;
+            failure.defect = None;
+            failure.offset = offset;
+            failure.line = line;
+            failure.column = column;
+            failure.message = format!(
+                "the output ends inside an open value: it was cut off; raise the token limit or shrink the request \
+                 (it also has {}: {})",
+                if names.len() == 1 { "a defect" } else { "defects" },
+                names.join(", ")
+            );
+        }
+        outcome.failure = Some(failure);
+    }
+
+    /// Whether a candidate with defects is also cut off: its lenient reading
+    /// still ends inside an open value at the end of the text, and the raw
+    /// text never closes the brackets it opened.
+    fn cut_off_after(&self, rejection: &Rejection, reading: &LenientReading) -> bool {
+        if reading.span.1 < self.text.len() || rejection.limit < self.text.len() {
+            return false;
+        }
+        let bytes = reading.text.as_bytes();
+        let scan = scan_value(bytes, 0, bytes.len(), self.max_depth, None);
+        if !matches!(scan.end, ScanEnd::Truncated { .. }) {
+            return false;
+        }
+        let raw = &self.text.as_bytes()[rejection.start..];
+        let depth: i64 = raw
+            .iter()
+            .map(|b| match b {
+                b'{' | b'[' => 1,
+                b'}' | b']' => -1,
+                _ => 0,
+            })
+            .sum();
+        depth > 0
+    }
+
+    /// The text begins inside a value (`name": "Ada"}`, `"a": 1, "b": 2}`):
+    /// with its lost opening restored, it reads as one whole value.
+    fn missing_start(&self) -> Option<Rejection> {
+        let bytes = self.text.as_bytes();
+        let body = if self.text.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
+        let (start, end) = trim_span(bytes, body, bytes.len());
+        if start >= end
+            || matches!(bytes[start], b'{' | b'[')
+            || !matches!(bytes[end - 1], b'}' | b']')
+        {
+            return None;
+        }
+        const OPENINGS: [&str; 7] = ["{", "{\"", "[", "[\"", "[{", "[{\"", "{\"_\": \""];
+        let rest = &self.text[start..end];
+        let restored = OPENINGS.iter().any(|opening| {
+            let whole = format!("{opening}{rest}");
+            let scan = scan_value(whole.as_bytes(), 0, whole.len(), self.max_depth, None);
+            scan.end == ScanEnd::Complete { end: whole.len() }
         });
+        restored.then(|| Rejection::shaped(Defect::MissingStart, start, end, start, start))
     }
 
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {
-        let rewritten = lenient::rewrite(self.text, rejection.start, rejection.limit);
+        let rewritten = lenient::read(self.text, rejection.start, rejection.limit);
         if rewritten
             .repairs
             .iter()
@@ -201,12 +376,19 @@ impl Extraction<'_> {
             // Nothing a lenient reading may fix: it would say what the failure says.
             return None;
         }
-        let span = (rejection.start, rewritten.end);
-        let parsed = super::decode::decode(&rewritten.text);
+        let span = (rewritten.start, rewritten.end);
+        let parsed = match &rewritten.refused {
+            Some(refusal) => Err(format!(
+                "no lenient reading: {} at {}",
+                refusal.reason,
+                self.locate(refusal.offset)
+            )),
+            None => super::decode::decode(&rewritten.text).map_err(|e| e.to_string()),
+        };
         let accepted = parsed.is_ok() && self.options.accept_lenient;
         let (value, error) = match parsed {
             Ok((value, _)) => (Some(value), None),
-            Err(error) => (None, Some(error.to_string())),
+            Err(error) => (None, Some(error)),
         };
         let label = || "lenient reading of the best candidate".to_owned();
         let verdict = match &error {

@@ -30,21 +30,110 @@ pub(crate) struct DuplicateKey {
 ///
 /// Returns the value and whether any object repeated a key.
 pub(crate) fn decode(text: &str) -> Result<(Value, bool), serde_json::Error> {
-    let mut saw_duplicate = false;
+    let mut state = DecodeState {
+        saw_duplicate: false,
+        spelling: Spelling { text, cursor: 0 },
+    };
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = ValueSeed {
-        saw_duplicate: &mut saw_duplicate,
-    }
-    .deserialize(&mut deserializer)?;
+    let value = ValueSeed { state: &mut state }.deserialize(&mut deserializer)?;
     deserializer.end()?;
-    Ok((value, saw_duplicate))
+    Ok((value, state.saw_duplicate))
 }
 
-struct ValueSeed<'a> {
-    saw_duplicate: &'a mut bool,
+/// Decode one JSON value exactly: numbers keep the digits and the exponent
+/// spelling the text has, keys keep their order. For clients that read JSON
+/// jxray wrote (fixtures) and must compare it with what the engine gives.
+pub fn decode_exact(text: &str) -> Result<Value, serde_json::Error> {
+    decode(text).map(|(value, _)| value)
 }
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+struct DecodeState<'t> {
+    saw_duplicate: bool,
+    spelling: Spelling<'t>,
+}
+
+/// Finds a number's spelling in the text. serde_json writes exponents as
+/// `e+N`; the model may have written `E5` or `e5`, and the contract promises
+/// numbers exactly as written. Numbers reach the visitor in text order, so one
+/// cursor that only moves forward finds each exponent's token: linear overall,
+/// and free for texts without exponents.
+struct Spelling<'t> {
+    text: &'t str,
+    cursor: usize,
+}
+
+impl Spelling<'_> {
+    /// The raw token of the next number with an exponent, at or after the cursor.
+    fn next_exponent_token(&mut self) -> Option<&str> {
+        let bytes = self.text.as_bytes();
+        let mut i = self.cursor;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => i = skip_string(bytes, i + 1),
+                b'e' | b'E' if i > 0 && (bytes[i - 1].is_ascii_digit() || bytes[i - 1] == b'.') => {
+                    let start = bytes[..i]
+                        .iter()
+                        .rposition(|&b| !(b.is_ascii_digit() || b == b'.' || b == b'-'))
+                        .map_or(0, |p| p + 1);
+                    let end = bytes[i + 1..]
+                        .iter()
+                        .position(|&b| !(b.is_ascii_digit() || b == b'+' || b == b'-'))
+                        .map_or(bytes.len(), |p| i + 1 + p);
+                    self.cursor = end;
+                    return self.text.get(start..end);
+                }
+                _ => i += 1,
+            }
+        }
+        self.cursor = bytes.len();
+        None
+    }
+}
+
+/// The index just after the string whose content starts at `i`.
+fn skip_string(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The number as the text spells it, when that spelling is the same number.
+fn exact_number(digits: String, spelling: &mut Spelling) -> Result<Number, String> {
+    let number: Number = digits.parse().map_err(|error| format!("{error}"))?;
+    if !digits.contains('e') {
+        return Ok(number);
+    }
+    match spelling.next_exponent_token() {
+        // The token normalises to the digits serde_json read: same number, the model's spelling.
+        Some(raw) if normalise_exponent(raw) == digits => {
+            Ok(Number::from_string_unchecked(raw.to_owned()))
+        }
+        _ => Ok(number),
+    }
+}
+
+/// serde_json's spelling of a number token: `E` lowered, an unsigned exponent
+/// given `+`. Two spellings of one number agree once both pass through it.
+pub fn normalise_exponent(raw: &str) -> String {
+    let lowered = raw.replace('E', "e");
+    match lowered.split_once('e') {
+        Some((mantissa, exponent)) if !exponent.starts_with(['+', '-']) => {
+            format!("{mantissa}e+{exponent}")
+        }
+        _ => lowered,
+    }
+}
+
+struct ValueSeed<'a, 't> {
+    state: &'a mut DecodeState<'t>,
+}
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
     type Value = Value;
 
     fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
@@ -52,7 +141,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for ValueSeed<'_> {
+impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     type Value = Value;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
@@ -90,7 +179,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(item) = seq.next_element_seed(ValueSeed {
-            saw_duplicate: &mut *self.saw_duplicate,
+            state: &mut *self.state,
         })? {
             items.push(item);
         }
@@ -105,15 +194,16 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
             // one-entry map under a private key, holding the digits as written.
             if first && key == NUMBER_TOKEN {
                 let digits: String = entries.next_value()?;
-                let number: Number = digits.parse().map_err(serde::de::Error::custom)?;
+                let number = exact_number(digits, &mut self.state.spelling)
+                    .map_err(serde::de::Error::custom)?;
                 return Ok(Value::Number(number));
             }
             first = false;
             let value = entries.next_value_seed(ValueSeed {
-                saw_duplicate: &mut *self.saw_duplicate,
+                state: &mut *self.state,
             })?;
             if map.insert(key, value).is_some() {
-                *self.saw_duplicate = true;
+                self.state.saw_duplicate = true;
             }
         }
         Ok(Value::Object(map))
@@ -270,5 +360,16 @@ mod tests {
         assert_eq!(found[0].key, "id");
         assert_eq!(found[0].offset, 10 + text.find(r#""id": 2"#).unwrap());
         assert_eq!(found[1].path, r#"$.note["x y"]"#);
+    }
+
+    #[test]
+    fn numbers_keep_the_spelling_the_model_wrote() {
+        let text = r#"{"big": [18446744073709551616, 18446744073709551617], "e": [1E400, 2e5, 3e-2, 4.5E+1], "s": "1e9 in a string", "t": true, "z": -0, "d": 0.10000000000000000001}"#;
+        let (value, _) = decode(text).unwrap();
+        assert_eq!(
+            serde_json::to_string(&value).unwrap(),
+            r#"{"big":[18446744073709551616,18446744073709551617],"e":[1E400,2e5,3e-2,4.5E+1],"s":"1e9 in a string","t":true,"z":-0,"d":0.10000000000000000001}"#
+        );
+        assert_ne!(value["big"][0], value["big"][1]);
     }
 }

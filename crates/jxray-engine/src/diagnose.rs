@@ -19,6 +19,10 @@ pub(crate) fn diagnose(
     after_comma: bool,
     max_depth: usize,
 ) -> Diagnosis {
+    // Issue 13's families, named by the rules the lenient reading fixes them by.
+    if let Some((defect, message)) = super::lenient::name_family(text, at, problem) {
+        return Diagnosis { defect, message };
+    }
     let rest = text.get(at..).unwrap_or("");
     let found = describe_found(rest);
     let (defect, message) = match problem {
@@ -26,24 +30,92 @@ pub(crate) fn diagnose(
             Defect::NestingTooDeep,
             format!("nesting deeper than {max_depth} levels; ask for a flatter structure"),
         ),
-        Problem::BadEscape => (
-            Defect::Syntax,
-            format!("invalid escape {found} in a string; only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are JSON"),
-        ),
+        Problem::BadEscape => bad_escape(rest),
         Problem::ControlChar => (
             Defect::Syntax,
             "raw control character inside a string; it must be escaped".to_owned(),
         ),
+        Problem::BadNumber if leading_word(rest.trim_start_matches('-')) == "Infinity" => non_finite("-Infinity"),
         Problem::BadNumber => (
             Defect::Syntax,
             format!("malformed number: expected a digit, found {found}"),
         ),
-        Problem::Unexpected(expect) => unexpected(rest, expect, after_comma, &found),
+        Problem::LeadingZero => (
+            Defect::LeadingZero,
+            format!("number `{}` has a leading zero, which JSON does not allow; ask for plain numbers (or a string if the zeros matter)", number_at(rest)),
+        ),
+        Problem::MismatchedBracket => (
+            Defect::MismatchedBracket,
+            format!("{found} does not close the bracket that is open here; the model lost track of its nesting: ask for a flatter structure or check the brackets it wrote"),
+        ),
+        Problem::Unexpected(expect) => {
+            let before = text.get(..at).unwrap_or("");
+            unexpected(before, rest, expect, after_comma, &found)
+        }
     };
     Diagnosis { defect, message }
 }
 
-fn unexpected(rest: &str, expect: Expect, after_comma: bool, found: &str) -> (Defect, String) {
+fn bad_escape(rest: &str) -> (Defect, String) {
+    let escape: String = rest.chars().take(2).collect();
+    let advice = match rest.as_bytes().get(1) {
+        Some(b'\'') => "a single quote needs no escape in JSON; tell the model not to escape `'`",
+        Some(b'_' | b'*' | b'[' | b']' | b'#' | b'(' | b')' | b'-' | b'.' | b'!' | b'>') => {
+            "markdown escaping leaked into the JSON; tell the model to write the character plainly"
+        }
+        _ => "only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are JSON escapes",
+    };
+    (
+        Defect::InvalidEscape,
+        format!("invalid escape `{escape}` in a string: {advice}"),
+    )
+}
+
+fn non_finite(word: &str) -> (Defect, String) {
+    (
+        Defect::NonFiniteNumber,
+        format!("`{word}` is not a JSON number; ask the model for null (or a string) where a value is undefined or infinite"),
+    )
+}
+
+/// The number that starts `rest`, for messages.
+fn number_at(rest: &str) -> &str {
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// After a string closed, a word follows without a comma: the string's closing
+/// quote was a quote the model meant as text (or the string was doubled: `""x""`).
+fn quote_trouble(before: &str, rest: &str) -> Option<(Defect, String)> {
+    let trimmed = before.trim_end_matches([' ', '\t', '\n', '\r']);
+    if !trimmed.ends_with('"') || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let opened = trimmed[..trimmed.len() - 1].trim_end_matches([' ', '\t', '\n', '\r']);
+    if opened.ends_with('"') && trimmed.len() - opened.len() == 1 {
+        let before_pair = opened[..opened.len() - 1].trim_end_matches([' ', '\t', '\n', '\r']);
+        if before_pair.ends_with([':', ',', '[', '{']) {
+            return Some((
+                Defect::DoubledQuotes,
+                "a string wrapped in doubled quotes (`\"\"x\"\"`); tell the model to quote each string once".to_owned(),
+            ));
+        }
+    }
+    Some((
+        Defect::UnescapedQuote,
+        "a `\"` inside a string ended it early; tell the model to escape quotes inside strings as \\\" (or to use single quotes in the text)".to_owned(),
+    ))
+}
+
+fn unexpected(
+    before: &str,
+    rest: &str,
+    expect: Expect,
+    after_comma: bool,
+    found: &str,
+) -> (Defect, String) {
     let first = rest.chars().next();
     let wants_value = matches!(expect, Expect::Value | Expect::ValueOrClose);
     let wants_key = matches!(expect, Expect::Key | Expect::KeyOrClose);
@@ -81,6 +153,9 @@ fn unexpected(rest: &str, expect: Expect, after_comma: bool, found: &str) -> (De
         );
     }
     let word = leading_word(rest);
+    if wants_value && matches!(word, "NaN" | "Infinity" | "inf" | "nan") {
+        return non_finite(word);
+    }
     if wants_value && matches!(word, "True" | "False" | "None") {
         let json = match word {
             "True" => "true",
@@ -97,6 +172,11 @@ fn unexpected(rest: &str, expect: Expect, after_comma: bool, found: &str) -> (De
             Defect::UnquotedKey,
             format!("unquoted key `{word}`; keys must be double-quoted strings"),
         );
+    }
+    if expect == Expect::CommaOrClose {
+        if let Some(trouble) = quote_trouble(before, rest) {
+            return trouble;
+        }
     }
     if expect == Expect::CommaOrClose && starts_value(rest) {
         return (
@@ -172,7 +252,7 @@ mod tests {
         assert_eq!(defect_of("{\u{201c}a\u{201d}: 1}"), Defect::SmartQuotes);
         assert_eq!(defect_of("[1, 2, ...]"), Defect::Ellipsis);
         assert_eq!(defect_of("{\"a\": 1 \"b\": 2}"), Defect::MissingComma);
-        assert_eq!(defect_of("{\"a\" 1}"), Defect::Syntax);
+        assert_eq!(defect_of("{\"a\" 1}"), Defect::MissingColon);
         assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
     }
 }

@@ -3,9 +3,11 @@
 use super::candidate::{judge_exact, trim_span, Judged, Rejection};
 use super::decode::DECODER_DEPTH_LIMIT;
 use super::fence::{find_fences, Fence};
+use super::fragment::{is_prose_in_brackets, Lookahead};
 use super::options::Options;
 use super::outcome::*;
 use super::position::LineCursor;
+use super::scan::{scan_value, ScanEnd};
 use super::select::{Entry, Pool, Winner};
 use super::stop::classify_stop_reason;
 use super::think::find_think_blocks;
@@ -14,6 +16,11 @@ use super::trace::Trace;
 /// Extract the JSON value a model meant from its raw output.
 pub fn extract(text: &str, options: &Options) -> Outcome {
     Extraction::new(text, options).run()
+}
+
+/// Where a fence's content starts, past white space.
+fn start_of(text: &str, fence: &Fence) -> usize {
+    trim_span(text.as_bytes(), fence.content.0, fence.content.1).0
 }
 
 /// A candidate that won a layer.
@@ -33,10 +40,14 @@ pub(super) struct Extraction<'a> {
     /// The most specific rejection seen so far.
     pub(super) failure: Option<Rejection>,
     pub(super) warnings: Vec<Warning>,
+    /// The held failure is a value whose brackets never close: a cut after it is its cut.
+    pub(super) failure_unclosed: bool,
     /// A failed value passed over before the answer: worth a warning only if an answer comes.
     pub(super) passed_over: Option<Warning>,
     pub(super) think: Vec<(usize, usize)>,
     pub(super) fences: Vec<Fence>,
+    /// What the never-a-fragment checks learned about the text after values.
+    pub(super) lookahead: Lookahead,
 }
 
 impl<'a> Extraction<'a> {
@@ -48,10 +59,12 @@ impl<'a> Extraction<'a> {
             trace: Trace::new(options.trace_limit),
             cursor: LineCursor::default(),
             failure: None,
+            failure_unclosed: false,
             warnings: Vec::new(),
             passed_over: None,
             think: find_think_blocks(text),
             fences: Vec::new(),
+            lookahead: Lookahead::default(),
         }
     }
 
@@ -66,6 +79,7 @@ impl<'a> Extraction<'a> {
             Some(win) => Some(win),
             None => {
                 self.fences = find_fences(self.text);
+                self.drop_fences_inside_json();
                 self.fenced().or_else(|| self.scanned())
             }
         };
@@ -85,6 +99,7 @@ impl<'a> Extraction<'a> {
             .is_none_or(|held| rejection.kind.specificity() > held.kind.specificity());
         if better {
             self.failure = Some(rejection);
+            self.failure_unclosed = false;
         }
     }
 
@@ -168,7 +183,7 @@ impl<'a> Extraction<'a> {
             Judged::Rejected(rejection) => {
                 self.trace_rejection(Layer::Direct, (start, end), |_| label(), &rejection);
                 // Prose that merely starts like a scalar ("true story…") is not a JSON failure.
-                if looks_like_json {
+                if looks_like_json && !is_prose_in_brackets(self.text.as_bytes(), start) {
                     self.reject(rejection);
                 }
                 None
@@ -239,6 +254,32 @@ impl<'a> Extraction<'a> {
                             != b'"';
                     if json_like {
                         self.reject(rejection);
+                    }
+                }
+                Judged::Continues { value_end }
+                    if self
+                        .lookahead
+                        .carries_on(
+                            self.text.as_bytes(),
+                            start_of(self.text, fence),
+                            value_end,
+                            fence.content.1,
+                        )
+                        .is_some() =>
+                {
+                    let bytes = self.text.as_bytes();
+                    let start = start_of(self.text, fence);
+                    let carry = self
+                        .lookahead
+                        .carries_on(bytes, start, value_end, fence.content.1);
+                    if let Some(carry) = carry {
+                        self.refuse_fragment(
+                            Layer::Fenced,
+                            carry,
+                            (start, value_end),
+                            fence.content.1,
+                            label,
+                        );
                     }
                 }
                 Judged::Continues { value_end } => {
@@ -337,6 +378,27 @@ impl<'a> Extraction<'a> {
             entry,
             several_distinct,
         })
+    }
+
+    /// Fences whose opening lies inside a JSON string are not fences: the
+    /// first `{` / `[` of the text is read as JSON, and any fence it reads
+    /// through (only a string can hold backticks) is left out.
+    fn drop_fences_inside_json(&mut self) {
+        let bytes = self.text.as_bytes();
+        let Some(first) = bytes.iter().position(|&b| b == b'{' || b == b'[') else {
+            return;
+        };
+        if self.fences.iter().all(|fence| fence.outer.0 < first) {
+            return;
+        }
+        let scan = scan_value(bytes, first, bytes.len(), self.max_depth, None);
+        let reached = match scan.end {
+            ScanEnd::Complete { end } => end,
+            ScanEnd::Truncated { .. } => bytes.len(),
+            ScanEnd::Invalid { at, .. } => at,
+        };
+        self.fences
+            .retain(|fence| !(first < fence.outer.0 && fence.outer.0 < reached));
     }
 
     pub(super) fn in_think_block(&self, offset: usize) -> bool {

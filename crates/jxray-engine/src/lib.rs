@@ -5,12 +5,15 @@
 //! looked at is kept in the trace.
 
 mod candidate;
+mod causes;
 mod conclude;
 mod decode;
+mod defects;
 mod diagnose;
 mod extent;
 mod extract;
 mod fence;
+mod fragment;
 mod lenient;
 mod options;
 mod outcome;
@@ -19,9 +22,12 @@ mod prose;
 mod scan;
 mod select;
 mod stop;
+mod stringified;
+mod surrogate;
 mod think;
 mod trace;
 
+pub use decode::{decode_exact, normalise_exponent};
 pub use extract::extract;
 pub use options::{Options, Pick};
 pub use outcome::*;

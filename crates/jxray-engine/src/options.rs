@@ -33,6 +33,9 @@ pub struct Options {
     pub max_depth: usize,
     /// Most trace entries kept; the rest are counted in `trace_omitted`.
     pub trace_limit: usize,
+    /// Replace strings that hold JSON (`stringified-json`) by the decoded value,
+    /// recorded as the repair `decoded-string`.
+    pub decode_stringified: bool,
 }
 
 impl Default for Options {
@@ -43,6 +46,7 @@ impl Default for Options {
             pick: Pick::First,
             max_depth: 127,
             trace_limit: 64,
+            decode_stringified: false,
         }
     }
 }

@@ -92,29 +92,40 @@ impl RepairKind {
         match self {
             RepairKind::RawControlChar => "raw-control-char",
             RepairKind::EscapedBacktick => "escaped-backtick",
-            RepairKind::TrailingComma => "trailing-comma",
-            RepairKind::SingleQuotes => "single-quotes",
-            RepairKind::UnquotedKey => "unquoted-key",
-            RepairKind::PythonLiteral => "python-literal",
-            RepairKind::Comment => "comment",
-            RepairKind::SmartQuotes => "smart-quotes",
-            RepairKind::MissingComma => "missing-comma",
-            RepairKind::LeadingZero => "leading-zero",
-            RepairKind::NonFiniteNumber => "non-finite-number",
-            RepairKind::InvalidEscape => "invalid-escape",
-            RepairKind::MismatchedBracket => "mismatched-bracket",
-            RepairKind::DoubledQuotes => "doubled-quotes",
-            RepairKind::UnescapedQuote => "unescaped-quote",
-            RepairKind::UnterminatedString => "unterminated-string",
-            RepairKind::MissingStart => "missing-start",
-            RepairKind::MissingColon => "missing-colon",
-            RepairKind::LeadingComma => "leading-comma",
-            RepairKind::UnicodeSpace => "unicode-space",
-            RepairKind::NumberFormat => "number-format",
-            RepairKind::Undefined => "undefined",
-            RepairKind::LiteralCase => "literal-case",
             RepairKind::DecodedString => "decoded-string",
+            // Every lenient fix is named after the defect it fixes.
+            lenient => lenient.defect().map_or("", Defect::as_str),
         }
+    }
+
+    /// The defect a lenient fix stands for (`None` for the others).
+    pub fn defect(self) -> Option<Defect> {
+        Some(match self {
+            RepairKind::RawControlChar
+            | RepairKind::EscapedBacktick
+            | RepairKind::DecodedString => return None,
+            RepairKind::TrailingComma => Defect::TrailingComma,
+            RepairKind::SingleQuotes => Defect::SingleQuotes,
+            RepairKind::UnquotedKey => Defect::UnquotedKey,
+            RepairKind::PythonLiteral => Defect::PythonLiteral,
+            RepairKind::Comment => Defect::Comment,
+            RepairKind::SmartQuotes => Defect::SmartQuotes,
+            RepairKind::MissingComma => Defect::MissingComma,
+            RepairKind::LeadingZero => Defect::LeadingZero,
+            RepairKind::NonFiniteNumber => Defect::NonFiniteNumber,
+            RepairKind::InvalidEscape => Defect::InvalidEscape,
+            RepairKind::MismatchedBracket => Defect::MismatchedBracket,
+            RepairKind::DoubledQuotes => Defect::DoubledQuotes,
+            RepairKind::UnescapedQuote => Defect::UnescapedQuote,
+            RepairKind::UnterminatedString => Defect::UnterminatedString,
+            RepairKind::MissingStart => Defect::MissingStart,
+            RepairKind::MissingColon => Defect::MissingColon,
+            RepairKind::LeadingComma => Defect::LeadingComma,
+            RepairKind::UnicodeSpace => Defect::UnicodeSpace,
+            RepairKind::NumberFormat => Defect::NumberFormat,
+            RepairKind::Undefined => Defect::Undefined,
+            RepairKind::LiteralCase => Defect::LiteralCase,
+        })
     }
 
     /// Lossless repairs never change what the model meant and are applied by default.
@@ -329,15 +340,11 @@ impl Defect {
         }
     }
 
-    /// Defects that a lenient reading can fix without guessing.
+    /// Defects that a lenient reading can fix (where the fix is no guess).
     pub fn is_lenient_fixable(self) -> bool {
-        matches!(
+        !matches!(
             self,
-            Defect::TrailingComma
-                | Defect::SingleQuotes
-                | Defect::UnquotedKey
-                | Defect::PythonLiteral
-                | Defect::Comment
+            Defect::Ellipsis | Defect::NestingTooDeep | Defect::Syntax
         )
     }
 }

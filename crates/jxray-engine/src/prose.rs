@@ -4,6 +4,7 @@
 use super::candidate::{judge_at, Judged, Parsed, Rejection};
 use super::extent::Depths;
 use super::extract::Extraction;
+use super::fragment::{is_prose_in_brackets, Carry};
 use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::OffsetSet;
@@ -48,6 +49,11 @@ impl Extraction<'_> {
                 i = start + 1;
                 continue;
             }
+            if is_prose_in_brackets(bytes, start) {
+                // `{Happy to help!}`: words in braces are prose, not a broken object.
+                i = start + 1;
+                continue;
+            }
             if budget == 0 {
                 let place = self.locate(start);
                 self.trace.push(
@@ -78,6 +84,18 @@ impl Extraction<'_> {
             };
             match judged {
                 Judged::Parsed(parsed) => {
+                    let (value_start, value_end) = parsed.span;
+                    if let Some(carry) =
+                        self.lookahead
+                            .carries_on(bytes, value_start, value_end, bytes.len())
+                    {
+                        let span = parsed.span;
+                        self.refuse_fragment(Layer::Scanned, carry, span, bytes.len(), || {
+                            label(&mut LineCursor::default())
+                        });
+                        i = value_end;
+                        continue;
+                    }
                     let demoted = demotion(text, &parsed);
                     let has_room = self.trace.has_room();
                     let text_label = if has_room {
@@ -102,6 +120,12 @@ impl Extraction<'_> {
                         demoted,
                     );
                 }
+                Judged::Rejected(_)
+                    if bytes[start] == b'{' && bytes.get(start + 1) == Some(&b'{') =>
+                {
+                    // `{{…}}`: template braces around a value; the inner one is the candidate.
+                    i = start + 1;
+                }
                 Judged::Rejected(rejection) => {
                     let span = (start, reached.max(start + 1).min(bytes.len()));
                     self.trace_rejection(
@@ -112,7 +136,13 @@ impl Extraction<'_> {
                     );
                     let truncated = rejection.kind == FailureKind::Truncated;
                     if truncated {
-                        self.reject(rejection);
+                        // Cut off inside a larger value that already failed: the larger
+                        // value is the candidate (its defects and its cut are reported).
+                        let enclosed = self.failure_unclosed
+                            && self.failure.as_ref().is_some_and(|held| held.start < start);
+                        if !enclosed {
+                            self.reject(rejection);
+                        }
                         return Some(start);
                     }
                     // A substantial value that failed before the answer deserves a word.
@@ -124,15 +154,69 @@ impl Extraction<'_> {
                     // a stray opener that never closes must not hide what follows.
                     let depths = depths.get_or_insert_with(|| Depths::new(bytes));
                     let target = depths.depth_at(bytes, start);
+                    let offset = self.failure.as_ref().map_or(start, |held| held.offset);
+                    let held_here = self
+                        .failure
+                        .as_ref()
+                        .is_some_and(|held| held.start == start);
                     i = match depths.closes_at(bytes, reached.max(start + 1), target) {
                         Some(end) => end.max(start + 1),
-                        None => start + 1,
+                        None => {
+                            // Only a value that got somewhere (a member or an item) claims what follows.
+                            let progressed = bytes
+                                .get(start..offset.clamp(start, bytes.len()))
+                                .is_some_and(|seen| seen.iter().any(|&b| b == b':' || b == b','));
+                            if held_here && progressed {
+                                self.failure_unclosed = true;
+                            }
+                            start + 1
+                        }
                     };
                 }
                 Judged::Continues { .. } | Judged::Empty => i = start + 1,
             }
         }
         None
+    }
+
+    /// A value that parsed but is only the start of a larger one: never the answer.
+    pub(super) fn refuse_fragment(
+        &mut self,
+        layer: Layer,
+        carry: Carry,
+        span: (usize, usize),
+        limit: usize,
+        label: impl FnOnce() -> String,
+    ) {
+        let (start, _) = span;
+        let rejection = match carry {
+            Carry::UnescapedQuote { quote } => Some(Rejection::shaped(
+                Defect::UnescapedQuote,
+                start,
+                limit,
+                quote,
+                string_opening(self.text.as_bytes(), start, quote),
+            )),
+            Carry::MoreMembers { closer } => Some(Rejection::shaped(
+                Defect::Syntax,
+                start,
+                limit,
+                closer,
+                start,
+            )),
+            Carry::Closer { .. } => None,
+        };
+        match rejection {
+            Some(rejection) => {
+                self.trace_rejection(layer, span, |_| label(), &rejection);
+                self.reject(rejection);
+            }
+            None => {
+                self.trace.push(layer, span, label, Verdict::Skipped {
+                    reason: "a piece of a larger value that failed: the text after it closes a bracket opened before it".to_owned(),
+                });
+            }
+        }
     }
 
     pub(super) fn flag_fragment(&mut self, rejection: &Rejection) {
@@ -147,6 +231,14 @@ impl Extraction<'_> {
             message: format!("a JSON-looking value at {place} was passed over: {why}"),
         });
     }
+}
+
+/// The opening quote of the string whose closing quote is at `quote`.
+fn string_opening(bytes: &[u8], start: usize, quote: usize) -> usize {
+    (start..quote)
+        .rev()
+        .find(|&k| bytes[k] == b'"' && (k == 0 || bytes[k - 1] != b'\\'))
+        .unwrap_or(start)
 }
 
 /// Why a parsed value in prose is probably not the answer, if it is not.

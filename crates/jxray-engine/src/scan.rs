@@ -46,6 +46,10 @@ pub(crate) enum Problem {
     BadEscape,
     ControlChar,
     BadNumber,
+    /// `007`: a zero followed by more digits.
+    LeadingZero,
+    /// A `}` closing a `[`, or a `]` closing a `{`.
+    MismatchedBracket,
     TooDeep,
 }
 
@@ -182,6 +186,7 @@ pub(crate) fn scan_value_with(
                     }
                     b'}' if top == b'{' => {}
                     b']' if top == b'[' => {}
+                    b'}' | b']' => return invalid(i, Problem::MismatchedBracket, false, repairs),
                     _ => return invalid(i, Problem::Unexpected(expect), false, repairs),
                 }
                 stack.pop();
@@ -202,6 +207,9 @@ pub(crate) fn scan_value_with(
                     stack.pop();
                     i += 1;
                     value_done = true;
+                }
+                b']' if expect == Expect::KeyOrClose => {
+                    return invalid(i, Problem::MismatchedBracket, false, repairs)
                 }
                 _ => return invalid(i, Problem::Unexpected(expect), after_comma, repairs),
             },
@@ -227,6 +235,9 @@ pub(crate) fn scan_value_with(
                     stack.pop();
                     i += 1;
                     value_done = true;
+                }
+                b'}' if expect == Expect::ValueOrClose => {
+                    return invalid(i, Problem::MismatchedBracket, false, repairs)
                 }
                 b'"' => {
                     match scan_string(bytes, i, limit, &mut repairs) {
@@ -371,6 +382,9 @@ fn scan_number(bytes: &[u8], start: usize, limit: usize) -> Result<usize, ScanEn
     }
     if bytes[j] == b'0' {
         j += 1;
+        if j < limit && bytes[j].is_ascii_digit() {
+            return Err(bad(start, Problem::LeadingZero));
+        }
     } else {
         j = digits(j)?;
     }
@@ -436,7 +450,22 @@ mod tests {
                 after_comma: true
             }
         );
-        assert!(matches!(scan("[01]").end, ScanEnd::Invalid { at: 2, .. }));
+        assert!(matches!(
+            scan("[01]").end,
+            ScanEnd::Invalid {
+                at: 1,
+                problem: Problem::LeadingZero,
+                ..
+            }
+        ));
+        assert!(matches!(
+            scan("[1}").end,
+            ScanEnd::Invalid {
+                at: 2,
+                problem: Problem::MismatchedBracket,
+                ..
+            }
+        ));
         assert!(matches!(
             scan("[\"\\x\"]").end,
             ScanEnd::Invalid {

@@ -240,9 +240,15 @@ mod tests {
 
     #[test]
     fn missing_and_empty_outputs_name_the_path() {
-        let missing = map("response.text").read(&json!({"x": 1})).result.unwrap_err();
+        let missing = map("response.text")
+            .read(&json!({"x": 1}))
+            .result
+            .unwrap_err();
         assert!(missing.contains("response.text"), "{missing}");
-        let empty = map("response").read(&json!({"response": {}})).result.unwrap_err();
+        let empty = map("response")
+            .read(&json!({"response": {}}))
+            .result
+            .unwrap_err();
         assert!(empty.contains("keeps no output"), "{empty}");
     }
 }

@@ -49,7 +49,9 @@ impl FromStr for FieldPath {
         let mut want_key = true;
         while !rest.is_empty() {
             if let Some(inside) = rest.strip_prefix('[') {
-                let close = inside.find(']').ok_or_else(|| fail("a `[` is never closed"))?;
+                let close = inside
+                    .find(']')
+                    .ok_or_else(|| fail("a `[` is never closed"))?;
                 let (step, consumed) = bracket(&inside[..close], inside)
                     .ok_or_else(|| fail("inside `[…]` write a number, `*` or a quoted key"))?;
                 steps.push(step);
@@ -145,10 +147,12 @@ impl Step {
                 }
             }
             (Step::Key(key), Value::Array(pairs)) => {
-                let found = pairs.into_iter().find(|pair| {
-                    pair.get("key").and_then(Value::as_str) == Some(key.as_str())
-                });
-                if let Some(value) = found.and_then(|mut pair| pair.get_mut("value").map(Value::take)) {
+                let found = pairs
+                    .into_iter()
+                    .find(|pair| pair.get("key").and_then(Value::as_str) == Some(key.as_str()));
+                if let Some(value) =
+                    found.and_then(|mut pair| pair.get_mut("value").map(Value::take))
+                {
                     push(out, value);
                 }
             }
@@ -217,8 +221,12 @@ mod tests {
 
     #[test]
     fn a_string_holding_json_is_decoded_mid_path() {
-        let record = json!({"output": "{\"role\": \"assistant\", \"content\": \"{\\\"a\\\": 1}\"}"});
-        assert_eq!(path("output.content").first(&record), Some(json!("{\"a\": 1}")));
+        let record =
+            json!({"output": "{\"role\": \"assistant\", \"content\": \"{\\\"a\\\": 1}\"}"});
+        assert_eq!(
+            path("output.content").first(&record),
+            Some(json!("{\"a\": 1}"))
+        );
         let plain = json!({"output": "just words"});
         assert_eq!(path("output.content").first(&plain), None);
         assert_eq!(path("output").first(&plain), Some(json!("just words")));
@@ -249,6 +257,9 @@ mod tests {
             let error = bad.parse::<FieldPath>().unwrap_err().to_string();
             assert!(error.starts_with("field path"), "{bad}: {error}");
         }
-        assert_eq!(path(r#"a["x]y"].b"#).first(&json!({"a": {"x]y": {"b": 2}}})), Some(json!(2)));
+        assert_eq!(
+            path(r#"a["x]y"].b"#).first(&json!({"a": {"x]y": {"b": 2}}})),
+            Some(json!(2))
+        );
     }
 }

@@ -123,10 +123,7 @@ type Paths = (
 );
 
 fn parse(paths: &[&str]) -> Vec<FieldPath> {
-    paths
-        .iter()
-        .filter_map(|path| path.parse().ok())
-        .collect()
+    paths.iter().filter_map(|path| path.parse().ok()).collect()
 }
 
 #[cfg(test)]
@@ -143,8 +140,14 @@ mod tests {
             assert!(!fields.id.is_empty(), "{preset:?}");
         }
         let otel = Preset::Otel.fields();
-        assert_eq!((otel.records.len(), otel.text.len(), otel.stop.len()), (1, 3, 3));
-        assert_eq!((otel.model.len(), Preset::Litellm.fields().text.len()), (2, 2));
+        assert_eq!(
+            (otel.records.len(), otel.text.len(), otel.stop.len()),
+            (1, 3, 3)
+        );
+        assert_eq!(
+            (otel.model.len(), Preset::Litellm.fields().text.len()),
+            (2, 2)
+        );
     }
 
     #[test]

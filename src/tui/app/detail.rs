@@ -5,6 +5,7 @@ use std::sync::Arc;
 use ratatui::layout::Rect;
 
 use crate::engine::Outcome;
+use crate::schema::Schema;
 use crate::tui::action::EntryId;
 use crate::tui::detail;
 use crate::tui::doc::{Doc, Gutter, Paint};
@@ -128,8 +129,9 @@ pub struct Detail {
 }
 
 impl Detail {
-    pub fn build(entry: &Entry, query: Option<&Query>) -> Detail {
-        let [raw, normalized, decoded] = detail::build(&entry.capture, &entry.outcome, query);
+    pub fn build(entry: &Entry, query: Option<&Query>, schema: Option<&Schema>) -> Detail {
+        let [raw, normalized, decoded] =
+            detail::build(&entry.capture, &entry.outcome, query, schema);
         Detail {
             entry: entry.id,
             outcome: Arc::clone(&entry.outcome),

@@ -12,6 +12,7 @@ use crate::capture::Capture;
 use crate::engine::Outcome;
 use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
+use crate::watch::{Mix, MixKey};
 
 use super::filter::{outcome_rank, Filter, Sort, Tally};
 
@@ -29,6 +30,8 @@ pub struct Entry {
     pub changed: bool,
     /// Its file is gone; it leaves the list with the next change.
     pub gone: bool,
+    /// Taken out of the list (re-read or dropped); compacted away by `settle`.
+    removed: bool,
     /// The file part of the source and the line: `log.jsonl:2` sorts before `log.jsonl:10`.
     sort_key: (String, usize),
 }
@@ -37,9 +40,13 @@ pub struct Entry {
 pub struct Entries {
     all: Vec<Entry>,
     next_id: EntryId,
-    /// How many entries each file contributed, so a file seen for the first time needs no scan.
-    per_path: HashMap<PathBuf, usize>,
+    /// The entries each file contributed: re-reading or removing a file touches only its
+    /// own entries, never the whole list (20,000 deletions must not be quadratic).
+    by_path: HashMap<PathBuf, Vec<EntryId>>,
+    /// Position in `all` of every live entry (removed ones are not in it).
     index: HashMap<EntryId, usize>,
+    /// Entries marked gone, dropped at the next change.
+    gone: Vec<EntryId>,
     /// Positions in `all` of the entries the list shows, in list order.
     pub view: Vec<usize>,
     pub filter: Filter,
@@ -47,6 +54,8 @@ pub struct Entries {
     /// The whole folder's mix, and the mix under the filter.
     pub tally_all: Tally,
     pub tally_view: Tally,
+    /// The whole folder's mix by badge word, to set beside a baseline's.
+    pub mix_all: Mix,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
@@ -54,11 +63,11 @@ pub struct Entries {
 
 impl Entries {
     pub fn len(&self) -> usize {
-        self.all.len()
+        self.index.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.all.is_empty()
+        self.index.is_empty()
     }
 
     /// The entry at list position `position`.
@@ -83,7 +92,7 @@ impl Entries {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Entry> {
-        self.all.iter()
+        self.all.iter().filter(|entry| !entry.removed)
     }
 
     /// Replace everything read from `path` with `loaded` (empty when the file is gone).
@@ -97,22 +106,12 @@ impl Entries {
         mark_changes: bool,
     ) -> Vec<EntryId> {
         let mut old: HashMap<String, Entry> = HashMap::new();
-        if self.per_path.remove(path).is_some() {
-            let mut kept = Vec::with_capacity(self.all.len());
-            for entry in self.all.drain(..) {
-                if entry.capture.path == path {
-                    old.insert(entry.capture.source.clone(), entry);
-                } else {
-                    kept.push(entry);
-                }
+        for id in self.by_path.remove(path).unwrap_or_default() {
+            if let Some(entry) = self.remove(id) {
+                old.insert(entry.capture.source.clone(), entry.clone());
             }
-            self.all = kept;
-            self.rebuild_index();
         }
         let mut ids = Vec::with_capacity(loaded.len());
-        if !loaded.is_empty() {
-            self.per_path.insert(path.to_path_buf(), loaded.len());
-        }
         for Loaded { capture, outcome } in loaded {
             let previous = old.remove(&capture.source);
             let same_text = previous
@@ -142,20 +141,49 @@ impl Entries {
                 matched,
                 changed,
                 gone: false,
+                removed: false,
                 sort_key,
             });
             ids.push(id);
+        }
+        if !ids.is_empty() {
+            self.by_path.insert(path.to_path_buf(), ids.clone());
         }
         self.dirty = true;
         ids
     }
 
+    /// Take an entry out of the list in O(1): it stays in `all` as a tombstone until
+    /// [`Entries::settle`] compacts.
+    fn remove(&mut self, id: EntryId) -> Option<&Entry> {
+        let i = self.index.remove(&id)?;
+        self.dirty = true;
+        let entry = &mut self.all[i];
+        entry.removed = true;
+        Some(entry)
+    }
+
     /// Mark the captures read from `path` (a file, or everything under a folder) as gone.
+    /// A file costs only its own entries; a folder, one look at each known file.
     pub fn mark_gone(&mut self, path: &Path) -> usize {
+        let ids: Vec<EntryId> = match self.by_path.get(path) {
+            Some(ids) => ids.clone(),
+            None => self
+                .by_path
+                .iter()
+                .filter(|(file, _)| file.starts_with(path))
+                .flat_map(|(_, ids)| ids.iter().copied())
+                .collect(),
+        };
         let mut count = 0;
-        for entry in &mut self.all {
-            if entry.capture.path.starts_with(path) && !entry.gone {
+        for id in ids {
+            let Some(&i) = self.index.get(&id) else {
+                continue;
+            };
+            let entry = &mut self.all[i];
+            if !entry.gone {
                 entry.gone = true;
+                self.gone.push(id);
                 count += 1;
             }
         }
@@ -163,30 +191,29 @@ impl Entries {
         count
     }
 
-    /// Drop the captures marked gone.
+    /// Drop the captures marked gone (only those: the rest of the list is not looked at).
     pub fn drop_gone(&mut self) {
-        if !self.all.iter().any(|entry| entry.gone) {
-            return;
-        }
-        let gone: Vec<PathBuf> = self
-            .all
-            .iter()
-            .filter(|entry| entry.gone)
-            .map(|entry| entry.capture.path.clone())
-            .collect();
-        self.all.retain(|entry| !entry.gone);
-        for path in gone {
-            if !self.all.iter().any(|entry| entry.capture.path == path) {
-                self.per_path.remove(&path);
+        for id in std::mem::take(&mut self.gone) {
+            let Some(&i) = self.index.get(&id) else {
+                continue;
+            };
+            if !self.all[i].gone {
+                continue;
+            }
+            let path = self.all[i].capture.path.clone();
+            self.remove(id);
+            if let Some(ids) = self.by_path.get_mut(&path) {
+                ids.retain(|&other| other != id);
+                if ids.is_empty() {
+                    self.by_path.remove(&path);
+                }
             }
         }
-        self.rebuild_index();
-        self.dirty = true;
     }
 
     /// Every file the captures came from.
     pub fn paths(&self) -> Vec<PathBuf> {
-        self.per_path.keys().cloned().collect()
+        self.by_path.keys().cloned().collect()
     }
 
     /// Remember which inputs are fixtures already and mark their captures saved.
@@ -229,7 +256,7 @@ impl Entries {
     /// Re-run the search over every entry; returns how many match.
     pub fn mark_matches(&mut self, query: Option<&Query>) -> usize {
         let mut count = 0;
-        for entry in &mut self.all {
+        for entry in self.all.iter_mut().filter(|entry| !entry.removed) {
             entry.matched = query.is_some_and(|q| matches(q, &entry.capture));
             count += usize::from(entry.matched);
         }
@@ -253,6 +280,7 @@ impl Entries {
             return;
         }
         self.dirty = false;
+        self.all.retain(|entry| !entry.removed);
         self.all.sort_by(|a, b| a.sort_key.cmp(&b.sort_key));
         self.rebuild_index();
         let mut view: Vec<usize> = (0..self.all.len())
@@ -262,12 +290,15 @@ impl Entries {
             // Stable: ties keep source order.
             view.sort_by_key(|&i| outcome_rank(&self.all[i].outcome));
         }
+        // The counts are of live captures: a file marked gone no longer counts.
         self.tally_all = Tally::default();
-        for entry in &self.all {
+        self.mix_all = Mix::new();
+        for entry in self.all.iter().filter(|entry| !entry.gone) {
             self.tally_all.add(&entry.outcome);
+            self.mix_all.add(MixKey::of(&entry.outcome));
         }
         self.tally_view = Tally::default();
-        for &i in &view {
+        for &i in view.iter().filter(|&&i| !self.all[i].gone) {
             self.tally_view.add(&self.all[i].outcome);
         }
         self.view = view;
@@ -372,6 +403,38 @@ mod tests {
         entries.replace_file(Path::new("log.jsonl"), Vec::new(), None, false);
         entries.settle();
         assert!(entries.is_empty());
+    }
+
+    #[test]
+    fn gone_files_leave_the_counts_at_once_and_the_list_at_the_next_change() {
+        let mut entries = Entries::default();
+        for name in ["dir/a", "dir/b", "c"] {
+            entries.replace_file(
+                Path::new(name),
+                vec![loaded(name, name, Some(Layer::Direct))],
+                None,
+                false,
+            );
+        }
+        entries.settle();
+        assert_eq!(entries.mark_gone(Path::new("dir")), 2);
+        assert_eq!(entries.mark_gone(Path::new("c")), 1);
+        assert_eq!(entries.mark_gone(Path::new("c")), 0, "already gone");
+        entries.settle();
+        assert_eq!(
+            entries.tally_all.total, 0,
+            "the footer counts live captures"
+        );
+        assert_eq!(entries.len(), 3, "still listed, marked gone");
+        entries.drop_gone();
+        entries.settle();
+        assert!(entries.is_empty());
+        assert!(entries.paths().is_empty());
+        // A file that comes back is listed again.
+        entries.replace_file(Path::new("c"), vec![loaded("c", "c", None)], None, false);
+        entries.settle();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries.at(0).unwrap().capture.source, "c");
     }
 
     #[test]

@@ -12,10 +12,13 @@ mod update;
 mod watch;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
+use crate::compare::{match_key, Change, Run, Verdict};
 use crate::engine::Options;
+use crate::schema::Schema;
 
 use super::action::EntryId;
 use super::keys::Mode;
@@ -41,6 +44,30 @@ pub struct Settings {
     pub config_path: String,
     pub mouse: bool,
     pub watch: bool,
+    /// What each capture is checked against beyond extraction.
+    pub checks: Checks,
+}
+
+/// The schema each value must satisfy and the earlier run each capture is
+/// compared with, when the user gave them.
+#[derive(Debug, Clone, Default)]
+pub struct Checks {
+    /// `--schema FILE` or the config's `schema =`.
+    pub schema: Option<Arc<Schema>>,
+    /// `--baseline DIR`: the earlier run, and the path it was loaded from.
+    pub baseline: Option<Arc<(PathBuf, Run)>>,
+    /// A `schema.json` found beside the captures and not given: offered in a notice.
+    pub offered_schema: Option<PathBuf>,
+}
+
+impl Checks {
+    /// How `entry` (loaded from `root`) changed against the baseline; `None`
+    /// without a baseline or when it came out the same.
+    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Change> {
+        let (_, run) = self.baseline.as_deref()?;
+        let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
+        Change::between(old, Some(Verdict::of(&entry.outcome)))
+    }
 }
 
 /// Where keys go: the list, or the current pane.
@@ -136,6 +163,14 @@ pub struct App {
 impl App {
     pub fn new(settings: Settings, theme: Theme, options: Options, area: Rect) -> App {
         let watching = settings.watch;
+        let notice = settings.checks.offered_schema.as_ref().map(|path| Notice {
+            text: format!(
+                "{} is beside the captures; run with --schema {} to check every value against it",
+                path.display(),
+                path.display()
+            ),
+            error: false,
+        });
         App {
             settings,
             theme,
@@ -151,7 +186,7 @@ impl App {
             overlay: Overlay::None,
             query: None,
             detail: None,
-            notice: None,
+            notice,
             progress: Progress::default(),
             generation: 0,
             load_error: None,
@@ -198,8 +233,14 @@ impl App {
                 files: captures.len(),
             },
         );
+        let recorded = crate::schema::CaptureSchemas::default();
         for capture in captures {
-            let outcome = capture.extract(&self.options);
+            let outcome = super::loader::check(
+                &capture,
+                &self.options,
+                self.settings.checks.schema.as_deref(),
+                &recorded,
+            );
             update(
                 self,
                 Action::FileLoaded {
@@ -244,7 +285,11 @@ impl App {
                     .as_ref()
                     .is_some_and(|detail| detail.shows(entry, self.query.as_ref()));
                 if !fresh {
-                    let mut detail = Detail::build(entry, self.query.as_ref());
+                    let mut detail = Detail::build(
+                        entry,
+                        self.query.as_ref(),
+                        self.settings.checks.schema.as_deref(),
+                    );
                     if let Some(old) = self.detail.as_ref().filter(|d| d.entry == entry.id) {
                         // A re-extraction or a new search keeps the user's place.
                         detail.keep_place(old);

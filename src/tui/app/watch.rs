@@ -24,6 +24,9 @@ pub struct WatchState {
     rereading: HashSet<PathBuf>,
     /// A whole re-read is under way: what it finds new or different is marked.
     pub rescanning: bool,
+    /// Why the root is not being watched now (gone, or replaced by another kind), for
+    /// the footer; `None` while it is.
+    pub root_problem: Option<&'static str>,
 }
 
 impl WatchState {
@@ -100,6 +103,18 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
         }
         WatchEvent::Problem(message) => {
             app.warn(message);
+            Vec::new()
+        }
+        WatchEvent::Root(state) => {
+            app.watch.root_problem = state.problem(app.settings.root.is_file());
+            match app.watch.root_problem {
+                Some(problem) => {
+                    // Its captures are gone with it.
+                    app.entries.mark_gone(&app.settings.root.clone());
+                    app.warn(problem);
+                }
+                None => app.say("the watched path is back; reading it again"),
+            }
             Vec::new()
         }
     }

@@ -1,25 +1,49 @@
 //! The Decoded pane: the value pretty-printed and coloured, the warnings with
 //! their detail, and the trace of every candidate tried.
 
-use crate::engine::Outcome;
+use crate::engine::{FailureKind, Outcome};
+use crate::schema::Violation;
 use crate::tui::doc::{count, Doc, DocBuilder, Paint};
 
 use super::{json, trace, LineIndex};
 
-pub fn doc(lines: &LineIndex, outcome: &Outcome) -> Doc {
+/// The pane; `violations` are the schema's, for a `schema` failure.
+pub fn doc(lines: &LineIndex, outcome: &Outcome, violations: &[Violation]) -> Doc {
     let mut builder = DocBuilder::new();
     let title = match (&outcome.value, &outcome.failure) {
         (Some(value), None) => {
             json::write(&mut builder, value);
             value_title(value)
         }
+        (Some(value), Some(failure)) if failure.kind == FailureKind::Schema => {
+            schema_failure(&mut builder, value, violations)
+        }
         (_, Some(failure)) => {
             builder.push(&format!("no value: {}", failure.kind.as_str()), Paint::Bad);
             if let Some(defect) = failure.defect {
                 builder.push(&format!(" ({})", defect.as_str()), Paint::Bad);
             }
+            if let Some(cause) = failure.cause {
+                builder.push(&format!(" cause: {}", cause.as_str()), Paint::Bad);
+            }
             builder.blank();
             builder.push_lines(&failure.message, Paint::Plain);
+            let listed = failure.defects.len() > 1
+                || (failure.defect.is_none() && !failure.defects.is_empty());
+            if listed {
+                heading(&mut builder, "defects, in text order");
+                for defect in &failure.defects {
+                    builder.push(&format!("✗ {}", defect.kind.as_str()), Paint::Bad);
+                    builder.push(
+                        &format!(" at {}:{}", defect.line, defect.column),
+                        Paint::Note,
+                    );
+                    builder.blank();
+                    builder.push("    ", Paint::Plain);
+                    builder.push(&defect.message, Paint::Plain);
+                    builder.blank();
+                }
+            }
             "no value".to_string()
         }
         (None, None) => {
@@ -53,6 +77,43 @@ pub fn doc(lines: &LineIndex, outcome: &Outcome) -> Doc {
         }
     }
     builder.finish(title)
+}
+
+/// A value that breaks the schema: every violation (path, offending value,
+/// rule), then the value with each offending part marked.
+fn schema_failure(
+    builder: &mut DocBuilder,
+    value: &serde_json::Value,
+    violations: &[Violation],
+) -> String {
+    let noun = count(violations.len(), "violation");
+    builder.push(&format!("breaks the schema: {noun}"), Paint::Bad);
+    builder.blank();
+    for violation in violations {
+        let path = if violation.pointer.is_empty() {
+            "(root)"
+        } else {
+            &violation.pointer
+        };
+        builder.push("✗ ", Paint::Bad);
+        builder.push(path, Paint::Key);
+        builder.push(" = ", Paint::Plain);
+        builder.push(&violation.value, Paint::Str);
+        builder.blank();
+        builder.push("    ", Paint::Plain);
+        builder.push(&violation.message, Paint::Plain);
+        builder.blank();
+        builder.push("    rule: ", Paint::Note);
+        builder.push(
+            &format!("{} {}", violation.keyword, violation.rule),
+            Paint::Note,
+        );
+        builder.blank();
+    }
+    heading(builder, "value (kept; the offending parts marked)");
+    let pointers: Vec<String> = violations.iter().map(|v| v.pointer.clone()).collect();
+    json::write_marked(builder, value, &pointers);
+    format!("{}, breaks the schema ({noun})", value_title(value))
 }
 
 fn heading(builder: &mut DocBuilder, text: &str) {

@@ -13,8 +13,43 @@ const MAX_DEPTH: usize = 512;
 
 /// Append `value` pretty-printed (two-space indent), one doc line per text line.
 pub fn write(builder: &mut DocBuilder, value: &Value) {
-    write_value(builder, value, 0);
+    write_marked(builder, value, &[]);
+}
+
+/// Like [`write`], with the values at these JSON Pointers marked as failures
+/// (a schema's violations). The root pointer is not marked: it would be all of it.
+pub fn write_marked(builder: &mut DocBuilder, value: &Value, marked: &[String]) {
+    let mut place = Place {
+        marked,
+        pointer: String::new(),
+    };
+    write_value(builder, value, 0, &mut place);
     builder.end_line(Gutter::None);
+}
+
+/// Where the walk is, as a JSON Pointer, kept only while something is to be marked.
+struct Place<'a> {
+    marked: &'a [String],
+    pointer: String,
+}
+
+impl Place<'_> {
+    /// Walk into `segment`, run `write`, and walk out again.
+    fn enter(&mut self, segment: &str, write: impl FnOnce(&mut Self)) {
+        if self.marked.is_empty() {
+            return write(self);
+        }
+        let len = self.pointer.len();
+        self.pointer.push('/');
+        self.pointer
+            .push_str(&segment.replace('~', "~0").replace('/', "~1"));
+        write(self);
+        self.pointer.truncate(len);
+    }
+
+    fn is_marked(&self) -> bool {
+        !self.pointer.is_empty() && self.marked.contains(&self.pointer)
+    }
 }
 
 /// `value` pretty-printed as plain text, as `y` copies it.
@@ -22,7 +57,15 @@ pub fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
-fn write_value(builder: &mut DocBuilder, value: &Value, depth: usize) {
+fn write_value(builder: &mut DocBuilder, value: &Value, depth: usize, place: &mut Place) {
+    let start = builder.len();
+    write_plain(builder, value, depth, place);
+    if place.is_marked() {
+        builder.mark_from(start, Paint::Failure);
+    }
+}
+
+fn write_plain(builder: &mut DocBuilder, value: &Value, depth: usize, place: &mut Place) {
     if depth > MAX_DEPTH {
         builder.push("…", Paint::Note);
         return;
@@ -39,7 +82,9 @@ fn write_value(builder: &mut DocBuilder, value: &Value, depth: usize) {
             builder.end_line(Gutter::None);
             for (index, item) in items.iter().enumerate() {
                 indent(builder, depth + 1);
-                write_value(builder, item, depth + 1);
+                place.enter(&index.to_string(), |place| {
+                    write_value(builder, item, depth + 1, place)
+                });
                 close_item(builder, index + 1 < items.len());
             }
             indent(builder, depth);
@@ -52,7 +97,7 @@ fn write_value(builder: &mut DocBuilder, value: &Value, depth: usize) {
                 indent(builder, depth + 1);
                 builder.push(&quoted(key), Paint::Key);
                 builder.push(": ", Paint::Plain);
-                write_value(builder, item, depth + 1);
+                place.enter(key, |place| write_value(builder, item, depth + 1, place));
                 close_item(builder, index + 1 < map.len());
             }
             indent(builder, depth);
@@ -110,6 +155,25 @@ mod tests {
             .collect();
         assert!(kinds.contains(&("\"k\"".to_string(), Paint::Key)));
         assert!(kinds.contains(&("1.5".to_string(), Paint::Num)));
+    }
+
+    #[test]
+    fn marked_pointers_cover_exactly_their_values() {
+        let mut builder = DocBuilder::new();
+        let value = json!({"a/b": {"p": "P2"}, "list": [1, 2]});
+        write_marked(
+            &mut builder,
+            &value,
+            &["/a~1b/p".to_string(), "/list/1".to_string(), String::new()],
+        );
+        let doc = builder.finish("");
+        let marked: Vec<&str> = doc
+            .marks
+            .iter()
+            .map(|m| &doc.text[m.start..m.end])
+            .collect();
+        assert_eq!(marked, ["\"P2\"", "2"]);
+        assert!(doc.marks.iter().all(|m| m.paint == Paint::Failure));
     }
 
     #[test]

@@ -11,7 +11,8 @@ mod raw;
 mod trace;
 
 use crate::capture::Capture;
-use crate::engine::Outcome;
+use crate::engine::{FailureKind, Outcome};
+use crate::schema::Schema;
 
 use super::doc::{note, Doc};
 use super::search::Query;
@@ -19,15 +20,29 @@ use super::search::Query;
 pub use decoded::value_title;
 pub use json::pretty;
 
-/// Raw, normalized and decoded, in pane order.
-pub fn build(capture: &Capture, outcome: &Outcome, query: Option<&Query>) -> [Doc; 3] {
+/// Raw, normalized and decoded, in pane order. With the schema the outcome
+/// was checked against, a `schema` failure lists and marks every violation.
+pub fn build(
+    capture: &Capture,
+    outcome: &Outcome,
+    query: Option<&Query>,
+    schema: Option<&Schema>,
+) -> [Doc; 3] {
+    let is_schema_failure = outcome
+        .failure
+        .as_ref()
+        .is_some_and(|failure| failure.kind == FailureKind::Schema);
+    let violations = match (schema, &outcome.value) {
+        (Some(schema), Some(value)) if is_schema_failure => schema.violations(value),
+        _ => Vec::new(),
+    };
     match &capture.text {
         Ok(raw) => {
             let lines = LineIndex::new(raw);
             [
                 raw::doc(raw, &lines, outcome, query),
                 normalized::doc(raw, &lines, outcome),
-                decoded::doc(&lines, outcome),
+                decoded::doc(&lines, outcome, &violations),
             ]
         }
         Err(unreadable) => {
@@ -35,7 +50,7 @@ pub fn build(capture: &Capture, outcome: &Outcome, query: Option<&Query>) -> [Do
             [
                 note("unreadable", &message),
                 note("unreadable", "nothing was read, so nothing was normalized"),
-                decoded::doc(&LineIndex::new(""), outcome),
+                decoded::doc(&LineIndex::new(""), outcome, &violations),
             ]
         }
     }

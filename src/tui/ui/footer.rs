@@ -7,6 +7,8 @@ use ratatui::widgets::Widget;
 
 use crate::tui::app::{App, Filter, Overlay, Tally};
 use crate::tui::keys::hints;
+use crate::tui::sanitize::printable;
+use crate::watch::mix::{delta_text, Mix};
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if area.height == 0 {
@@ -85,6 +87,9 @@ fn mix(app: &App) -> Line<'static> {
     if app.watch.active {
         spans.extend(watching(app));
     }
+    if let Some((path, run)) = app.settings.checks.baseline.as_deref() {
+        spans.extend(against_baseline(app, path, &run.mix));
+    }
     if app.options.accept_lenient {
         spans.push(Span::styled(" │ ", theme.label()));
         spans.push(Span::styled("lenient on", theme.badge("lenient")));
@@ -111,11 +116,39 @@ fn mix(app: &App) -> Line<'static> {
     Line::from(spans)
 }
 
+/// "│ vs runs/monday (40): fenced 12→3  truncated 0→2": the baseline's mix and this one.
+fn against_baseline(app: &App, path: &std::path::Path, old: &Mix) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let delta = delta_text(old, &app.entries.mix_all);
+    let delta = if delta.is_empty() {
+        "same mix".to_string()
+    } else {
+        delta
+    };
+    vec![
+        Span::styled(" │ ", theme.label()),
+        Span::styled(
+            format!(
+                "vs {} ({}): ",
+                printable(&path.to_string_lossy()),
+                old.total()
+            ),
+            theme.label(),
+        ),
+        Span::styled(delta, theme.strong()),
+    ]
+}
+
 /// "│ watching · since start: fenced 12→3  truncated 0→2".
 fn watching(app: &App) -> Vec<Span<'static>> {
     let theme = &app.theme;
     let watch = &app.watch;
     let mut spans = vec![Span::styled(" │ ", theme.label())];
+    if let Some(problem) = watch.root_problem {
+        // Not "watching": nothing is, until the root is back.
+        spans.push(Span::styled(problem, theme.error()));
+        return spans;
+    }
     let status = watch
         .status
         .clone()

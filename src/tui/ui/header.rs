@@ -82,10 +82,18 @@ fn summary(outcome: &Outcome, theme: &Theme) -> Line<'static> {
 fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
     match &outcome.failure {
         Some(failure) => {
-            let defect = failure
+            let mut defect = failure
                 .defect
                 .map(|d| format!(" ({})", d.as_str()))
                 .unwrap_or_default();
+            if let Some(cause) = failure.cause {
+                defect.push_str(&format!(" cause {}", cause.as_str()));
+            }
+            let listed = failure.defects.len() > 1
+                || (failure.defect.is_none() && !failure.defects.is_empty());
+            if listed {
+                defect.push_str(&format!(" +{} defects", failure.defects.len()));
+            }
             Line::from(vec![
                 Span::styled(
                     format!(

@@ -6,6 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
+use crate::compare::Change;
 use crate::tui::app::{App, Entry, Filter, Focus};
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
@@ -54,6 +55,18 @@ pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     }
 }
 
+/// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `~` changed,
+/// `+` not in the baseline; blank when unchanged.
+pub fn baseline_mark(change: Option<Change>) -> char {
+    match change {
+        None | Some(Change::Removed) => ' ',
+        Some(Change::Fixed) => '↑',
+        Some(Change::Broke) => '↓',
+        Some(Change::Changed) => '~',
+        Some(Change::Added) => '+',
+    }
+}
+
 fn empty_message(app: &App) -> String {
     if let Some(error) = &app.load_error {
         return error.clone();
@@ -89,10 +102,15 @@ fn row_line(
     if app.watch.active {
         marks.push((entry.changed, '*'));
     }
-    let marks: String = marks
+    let mut marks: String = marks
         .iter()
         .map(|&(on, ch)| if on { ch } else { ' ' })
         .collect();
+    if app.settings.checks.baseline.is_some() {
+        marks.push(baseline_mark(
+            app.settings.checks.change(&app.settings.root, entry),
+        ));
+    }
     let room = width.saturating_sub(1 + badge_width + 1 + marks.len() + 1);
     let source = shorten_left(&printable(&entry.capture.source), room);
     let mut source_style = if entry.matched && app.query.is_some() {

@@ -1,0 +1,469 @@
+//! Never a fragment: telling a whole value from a piece of a larger one.
+//!
+//! A value that parses can still be only the start of what the model wrote:
+//! an unescaped quote inside a string closes it early, the closers that
+//! follow end the object, and the rest of the real value trails after it
+//! (`{"msg": "press "}" to close", "ok": true}`). Its shape gives it away: the
+//! text right after it carries on the same JSON. Every check here looks at a
+//! bounded stretch after the value, so the scan stays linear.
+
+use std::collections::HashMap;
+
+use super::candidate::is_json_space;
+use super::scan::{scan_value, ScanEnd};
+
+/// How the text after a value carries on the same JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Carry {
+    /// A string goes on after the value's closer: the quote at `quote`, the
+    /// last one inside the value, was text, not the end of its string.
+    UnescapedQuote { quote: usize },
+    /// `, "key": …` follows: the value was closed too early, at `closer`.
+    MoreMembers { closer: usize },
+    /// A closer follows that balances an opener before the value: the value
+    /// is an item of a larger one that failed.
+    Closer { at: usize },
+}
+
+/// How far past a value the checks look once the extraction's look-ahead budget is spent.
+const LOOK_AHEAD: usize = 256;
+
+/// Look-ahead work allowed per byte of text before the checks fall back to [`LOOK_AHEAD`].
+const LOOK_AHEAD_BUDGET_PER_BYTE: usize = 2;
+
+/// The checks of one extraction, with what they already learned.
+///
+/// The items after a value can be long (a model's strings run to kilobytes), so the scan
+/// for "more items, then a closer" is not cut at a fixed distance. It stays linear because
+/// every position the scan passes between items is remembered with the answer: the next
+/// candidate, an item of the same run, finds it there instead of scanning the run again.
+/// A budget of work per byte of text bounds whatever the memo does not catch.
+#[derive(Debug, Default)]
+pub(crate) struct Lookahead {
+    /// Item boundaries (positions after a comma, or where a run started) and whether the
+    /// run from there ends in a closer, for scans bounded by `memo_limit`.
+    memo: HashMap<usize, bool>,
+    memo_limit: usize,
+    budget: Option<usize>,
+}
+
+impl Lookahead {
+    /// Whether the text after the value `[start, end)` (read up to `limit`)
+    /// carries on the same JSON.
+    pub(crate) fn carries_on(
+        &mut self,
+        bytes: &[u8],
+        start: usize,
+        end: usize,
+        limit: usize,
+    ) -> Option<Carry> {
+        let limit = limit.min(bytes.len());
+        if end >= limit || end <= start {
+            return None;
+        }
+        if is_template_braced(bytes, start, end) {
+            return None;
+        }
+        let closes = matches!(bytes[end - 1], b'}' | b']');
+        // A closer with no string before it, then `"key":`: the value closed too early.
+        let closed_early = || Carry::MoreMembers { closer: end - 1 };
+        // A quote glued to the closer is never prose: the string went on.
+        if closes && bytes[end] == b'"' {
+            return match last_quote(bytes, start, end) {
+                Some(quote) => Some(Carry::UnescapedQuote { quote }),
+                None => string_then_structure(bytes, end, limit).then(closed_early),
+            };
+        }
+        let next = skip_space_and_comments(bytes, end, limit);
+        match bytes.get(next).filter(|_| next < limit) {
+            Some(b'"') if closes && string_then_structure(bytes, next, limit) => Some(
+                last_quote(bytes, start, end)
+                    .map_or_else(closed_early, |quote| Carry::UnescapedQuote { quote }),
+            ),
+            Some(b',') if closes && key_follows(bytes, next + 1, limit) => {
+                Some(Carry::MoreMembers { closer: end - 1 })
+            }
+            Some(b',') if self.items_then_closer(bytes, next + 1, limit) => {
+                Some(Carry::Closer { at: next })
+            }
+            Some(b'}' | b']') => Some(Carry::Closer { at: next }),
+            // `[] null, []]`: an item with no comma before it, then the enclosing closer.
+            Some(_) if self.items_then_closer(bytes, next, limit) => {
+                Some(Carry::Closer { at: next })
+            }
+            // `[]ull,[]]`: on the same line, a closer whose opener is before the value.
+            Some(_) if unopened_closer_on_line(bytes, next, limit) => {
+                Some(Carry::Closer { at: next })
+            }
+            _ => None,
+        }
+    }
+
+    /// `, 2, "x"]`: more items and then a closer with no opener.
+    fn items_then_closer(&mut self, bytes: &[u8], from: usize, limit: usize) -> bool {
+        if self.memo_limit != limit {
+            self.memo.clear();
+            self.memo_limit = limit;
+        }
+        if let Some(&known) = self.memo.get(&from) {
+            return known;
+        }
+        let budget = self
+            .budget
+            .get_or_insert(LOOK_AHEAD_BUDGET_PER_BYTE * bytes.len() + 4096);
+        let stop = if *budget > 0 {
+            limit
+        } else {
+            limit.min(from + LOOK_AHEAD)
+        };
+        let mut boundaries = vec![from];
+        let mut at = from;
+        // `None`: the scan reached `stop` undecided (only when the budget is spent).
+        let answer = loop {
+            at = skip_json_space(bytes, at, stop);
+            match scan_value(bytes, at, stop, 16, None).end {
+                ScanEnd::Complete { end } => at = skip_json_space(bytes, end, stop),
+                ScanEnd::Truncated { .. } if stop < limit => break None,
+                _ => break Some(false),
+            }
+            match bytes.get(at).filter(|_| at < stop) {
+                Some(b',') => {
+                    at += 1;
+                    boundaries.push(at);
+                }
+                Some(b'}' | b']') => break Some(true),
+                None if stop < limit => break None,
+                _ => break Some(false),
+            }
+        };
+        *budget = budget.saturating_sub(at.saturating_sub(from));
+        match answer {
+            Some(answer) => {
+                self.memo
+                    .extend(boundaries.into_iter().map(|boundary| (boundary, answer)));
+                answer
+            }
+            None => false,
+        }
+    }
+}
+
+/// `{{…}}`: a value inside doubled template braces.
+pub(crate) fn is_template_braced(bytes: &[u8], start: usize, end: usize) -> bool {
+    start > 0 && bytes[start] == b'{' && bytes[start - 1] == b'{' && bytes.get(end) == Some(&b'}')
+}
+
+/// `{Happy to help! Anything else?}`, `[citation needed]`: words in brackets,
+/// with no quote, colon or nested bracket before the closer. Not a candidate.
+pub(crate) fn is_prose_in_brackets(bytes: &[u8], start: usize) -> bool {
+    let closer = if bytes[start] == b'{' { b'}' } else { b']' };
+    let near = bytes.len().min(start + LOOK_AHEAD);
+    let body_start = skip_json_space(bytes, start + 1, near);
+    let first_word_end = bytes[body_start..near]
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .map_or(near, |at| body_start + at);
+    let word = &bytes[body_start..first_word_end];
+    if word.is_empty() || is_literal_like(word) {
+        return false;
+    }
+    for &byte in bytes[first_word_end..].iter().take(LOOK_AHEAD) {
+        match byte {
+            b'"' | b':' | b'{' | b'[' | b'\n' => return false,
+            b',' if closer == b']' => return false,
+            b'}' | b']' => return byte == closer,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Words that are values (or named defects of values), never prose.
+fn is_literal_like(word: &[u8]) -> bool {
+    let lower = word.to_ascii_lowercase();
+    matches!(
+        lower.as_slice(),
+        b"true" | b"false" | b"null" | b"none" | b"nan" | b"infinity" | b"undefined"
+    )
+}
+
+fn skip_json_space(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+    while i < limit && is_json_space(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Past white space and `//` / `#` line comments (a commented array goes on after them).
+fn skip_space_and_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
+    let stop = limit.min(i.saturating_add(LOOK_AHEAD));
+    loop {
+        i = skip_json_space(bytes, i, limit);
+        let comment =
+            bytes[i.min(limit)..limit].starts_with(b"//") || (i < limit && bytes[i] == b'#');
+        if !comment || i >= stop {
+            return i;
+        }
+        while i < stop && bytes[i] != b'\n' {
+            i += 1;
+        }
+    }
+}
+
+/// The closing quote of the last string inside the value, if the value ends
+/// with a string and its closers.
+fn last_quote(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    let mut k = end;
+    while k > start {
+        k -= 1;
+        match bytes[k] {
+            b'}' | b']' => {}
+            byte if is_json_space(byte) => {}
+            b'"' => return Some(k),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// A string at `at` (within the look-ahead) followed by `,` `:` `}` or `]`.
+fn string_then_structure(bytes: &[u8], at: usize, limit: usize) -> bool {
+    let Some(after) = string_end(bytes, at, limit) else {
+        return false;
+    };
+    let next = skip_json_space(bytes, after, limit);
+    next < limit && matches!(bytes[next], b',' | b':' | b'}' | b']')
+}
+
+/// A `}` or `]` on the rest of the line (within the look-ahead) that closes
+/// nothing opened after `at`.
+fn unopened_closer_on_line(bytes: &[u8], at: usize, limit: usize) -> bool {
+    let stop = limit.min(at + LOOK_AHEAD);
+    let mut depth = 0i32;
+    for &byte in &bytes[at..stop] {
+        match byte {
+            b'\n' => return false,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return true,
+            b'}' | b']' => depth -= 1,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `"key":` at `at` after white space.
+fn key_follows(bytes: &[u8], at: usize, limit: usize) -> bool {
+    let at = skip_json_space(bytes, at, limit);
+    if at >= limit || bytes[at] != b'"' {
+        return false;
+    }
+    let Some(after) = string_end(bytes, at, limit) else {
+        return false;
+    };
+    let next = skip_json_space(bytes, after, limit);
+    next < limit && bytes[next] == b':'
+}
+
+/// The offset after the closing quote of the string opening at `at`, on the same line.
+///
+/// Not cut at a fixed distance (a string a model wrote can be long), and still linear:
+/// each call reads from one quote to the next, and the values it is asked about are
+/// followed by different quotes, so no stretch of text is read twice for the same reason.
+fn string_end(bytes: &[u8], at: usize, limit: usize) -> Option<usize> {
+    let mut j = at + 1;
+    while j < limit {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'"' => return Some(j + 1),
+            b'\n' => return None,
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// Where a string that runs to the end of the text should have closed: the
+/// text inside it goes on to close every bracket open around it (in order),
+/// with nothing but closers and white space after. `open` is the stack of
+/// brackets open when the string began; the answer is the first closer of
+/// that run, where the missing quote belongs.
+pub(crate) fn missing_quote(bytes: &[u8], content: usize, open: &[(u8, usize)]) -> Option<usize> {
+    if open.is_empty() {
+        return None;
+    }
+    let mut remaining = open.len();
+    let mut nested = 0usize;
+    let mut first_closer = None;
+    let mut j = content;
+    while j < bytes.len() {
+        let byte = bytes[j];
+        if remaining == 0 {
+            if !(is_json_space(byte) || matches!(byte, b'}' | b']')) {
+                return None;
+            }
+            j += 1;
+            continue;
+        }
+        match byte {
+            b'\\' => j += 1,
+            b'{' | b'[' => nested += 1,
+            b'}' | b']' if nested > 0 => nested -= 1,
+            b'}' | b']' => {
+                let (opener, _) = open[remaining - 1];
+                let matches = (opener == b'{') == (byte == b'}');
+                if !matches {
+                    return None;
+                }
+                first_closer.get_or_insert(j);
+                remaining -= 1;
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    if remaining == 0 {
+        first_closer
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn carry(text: &str, start: usize, end: usize) -> Option<Carry> {
+        Lookahead::default().carries_on(text.as_bytes(), start, end, text.len())
+    }
+
+    #[test]
+    fn long_items_and_strings_after_a_value_still_carry_it_on() {
+        let long = "x".repeat(2000);
+        let items = format!("[\"a\"}},{{\"k\": null}},{{\"t\": \"{long}\"}},null]");
+        let start = items.find("{\"k\"").unwrap();
+        let end = items[start..].find('}').unwrap() + start + 1;
+        assert_eq!(
+            carry(&items, start, end),
+            Some(Carry::Closer { at: end }),
+            "a run of items longer than a fixed window still ends in the enclosing closer"
+        );
+        let quote = format!("{{\"q\": \"she said \"}} \"{long}\", \"n\": 2}}");
+        let end = quote.find('}').unwrap() + 1;
+        assert!(matches!(
+            carry(&quote, 0, end),
+            Some(Carry::UnescapedQuote { .. })
+        ));
+        let prose = format!("First {{\"a\": 1}}, then {{\"b\": \"{long}\"}} and that is all.");
+        let end = prose.find('}').unwrap() + 1;
+        assert_eq!(
+            carry(&prose, 6, end),
+            None,
+            "two answers in prose are not one value"
+        );
+    }
+
+    #[test]
+    fn a_run_of_items_is_read_once_and_remembered() {
+        let text = format!("[{}]", vec!["{}"; 1000].join(","));
+        let mut lookahead = Lookahead::default();
+        for item in 0..1000 {
+            let start = 1 + 3 * item;
+            let carried = lookahead.carries_on(text.as_bytes(), start, start + 2, text.len());
+            assert!(carried.is_some(), "item {item} is part of the array");
+        }
+        assert!(
+            lookahead.budget.unwrap() > text.len(),
+            "the run was scanned once, not once per item"
+        );
+    }
+
+    #[test]
+    fn an_unescaped_quote_carries_the_string_on() {
+        let text = "Answer: {\"msg\": \"press \"}\" to close\", \"ok\": true}";
+        let end = text.find("}\"").unwrap() + 1;
+        assert_eq!(
+            carry(text, 8, end),
+            Some(Carry::UnescapedQuote {
+                quote: text.find(" \"}").unwrap() + 1
+            })
+        );
+        let spaced = "{\"q\": \"she said \"} \"twice\", \"n\": 2}";
+        let end = spaced.find('}').unwrap() + 1;
+        assert!(matches!(
+            carry(spaced, 0, end),
+            Some(Carry::UnescapedQuote { .. })
+        ));
+    }
+
+    #[test]
+    fn more_members_and_closers_carry_on() {
+        let text = "{\"a\": 1}, \"b\": 2}";
+        assert_eq!(carry(text, 0, 8), Some(Carry::MoreMembers { closer: 7 }));
+        let text = "[{\"i\":1{\"i\":2}]";
+        assert_eq!(carry(text, 7, 14), Some(Carry::Closer { at: 14 }));
+        let text = "[1, {\"b\": 2} // second\n]";
+        assert_eq!(carry(text, 4, 12), Some(Carry::Closer { at: 23 }));
+    }
+
+    #[test]
+    fn prose_after_a_value_does_not_carry_on() {
+        for text in [
+            "{\"a\": 1}, and that is all",
+            "{\"a\": 1} \"quoted\" words",
+            "{\"a\": 1}\n{\"b\": 2}",
+            "{\"a\": 1}, {\"b\": 2}",
+            "{\"a\": 1}, {\"b\": 2} and more",
+            "{{\"a\": 1}}",
+        ] {
+            let start = text.rfind("{\"a\"").unwrap();
+            let end = start + 8;
+            assert_eq!(carry(text, start, end), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn prose_in_brackets_is_not_a_candidate() {
+        let yes = [
+            "{Happy to help! Anything else?}",
+            "[citation needed]",
+            "{name}",
+        ];
+        for text in yes {
+            assert!(is_prose_in_brackets(text.as_bytes(), 0), "{text}");
+        }
+        let no = [
+            "{city: \"Paris\"}",
+            "[True, False]",
+            "{\"a\": 1}",
+            "[NaN]",
+            "{ok: true}",
+            "{a b",
+        ];
+        for text in no {
+            assert!(!is_prose_in_brackets(text.as_bytes(), 0), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_missing_quote_is_found_where_the_structure_closes() {
+        let text = "{\"list\": [{\"v\": \"alpha}]}";
+        let open = [(b'{', 0), (b'[', 9), (b'{', 10)];
+        let content = text.find("alpha").unwrap();
+        assert_eq!(
+            missing_quote(text.as_bytes(), content, &open),
+            Some(text.find('}').unwrap())
+        );
+        // Cut off inside the string: the brackets are not closed.
+        let cut = "{\"list\": [{\"v\": \"alph";
+        assert_eq!(missing_quote(cut.as_bytes(), content, &open), None);
+        // A closer that does not match is not the structure closing.
+        let wrong = "{\"a\": \"x]";
+        assert_eq!(missing_quote(wrong.as_bytes(), 7, &[(b'{', 0)]), None);
+        // Prose after the closers: not this shape.
+        let prose = "{\"a\": \"x} and more";
+        assert_eq!(missing_quote(prose.as_bytes(), 7, &[(b'{', 0)]), None);
+        let nested = "{\"a\": \"see {x}} ";
+        assert_eq!(missing_quote(nested.as_bytes(), 7, &[(b'{', 0)]), Some(14));
+    }
+}

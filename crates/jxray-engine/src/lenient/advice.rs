@@ -1,0 +1,71 @@
+//! What to change, for each defect a lenient reading fixes.
+
+use crate::outcome::Defect;
+
+/// One sentence: what the defect is and what to tell the model (or the pipeline).
+pub(crate) fn advice(defect: Defect) -> &'static str {
+    match defect {
+        Defect::TrailingComma => "a comma after the last item; tell the model not to put one there",
+        Defect::SingleQuotes => "single-quoted string; JSON needs double quotes — ask for strict JSON, not a Python dict",
+        Defect::UnquotedKey => "unquoted key; keys must be double-quoted strings, numbers too (`{\"2\": …}`)",
+        Defect::PythonLiteral => "Python literal; JSON spells them `true`, `false`, `null` — ask for JSON, not Python",
+        Defect::Comment => "comment; JSON has no comments — tell the model to leave them out",
+        Defect::SmartQuotes => "curly quotes used as JSON quotes; the model (or an editor on the way) typeset them — ask for straight `\"`",
+        Defect::Ellipsis => "ellipsis: the model left content out; ask for the complete value",
+        Defect::MissingComma => "missing comma between items; ask for strict JSON",
+        Defect::NestingTooDeep => "nesting too deep; ask for a flatter structure",
+        Defect::LeadingZero => "number with a leading zero (`007`); JSON numbers have none — ask for a string if the zeros matter",
+        Defect::NonFiniteNumber => "`NaN` or `Infinity`, which JSON cannot hold; ask for `null` (or a string) instead",
+        Defect::InvalidEscape => "an escape JSON does not have (`\\'`, markdown `\\_`); tell the model not to escape those characters",
+        Defect::MismatchedBracket => "a closing bracket that does not match its opener (`[ … }`); ask for strict JSON",
+        Defect::DoubledQuotes => "a string wrapped in doubled quotes (`\"\"x\"\"`); tell the model to quote once",
+        Defect::UnescapedQuote => "a `\"` inside a string ends it early; tell the model to escape inner quotes as `\\\"`",
+        Defect::UnterminatedString => "a string whose closing quote is missing although the structure goes on; ask for strict JSON",
+        Defect::MissingStart => "the text begins inside a value: a client or serving layer dropped its first tokens (a prefill not re-attached?)",
+        Defect::MissingColon => "no colon between a key and its value (`{\"a\" 1}`); ask for strict JSON",
+        Defect::LeadingComma => "a comma before the first item (`[, 1]`); ask for strict JSON",
+        Defect::UnicodeSpace => "a non-breaking or other Unicode space between tokens; JSON allows only ASCII white space",
+        Defect::NumberFormat => "a number spelled as JSON does not allow (`.5`, `5.`, `+1`, `0x1F`); ask for plain decimal numbers",
+        Defect::Undefined => "JavaScript's `undefined`; JSON has `null` — ask for `null` or for the key to be left out",
+        Defect::LiteralCase => "a literal in the wrong case (`TRUE`, `Null`); JSON spells them `true`, `false`, `null`",
+        Defect::Syntax => "not JSON; ask for strict JSON",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::outcome::RepairKind;
+
+    #[test]
+    fn every_lenient_kind_names_a_fixable_defect() {
+        use RepairKind::*;
+        let lenient = [
+            TrailingComma,
+            SingleQuotes,
+            UnquotedKey,
+            PythonLiteral,
+            Comment,
+            SmartQuotes,
+            MissingComma,
+            LeadingZero,
+            NonFiniteNumber,
+            InvalidEscape,
+            MismatchedBracket,
+            DoubledQuotes,
+            UnescapedQuote,
+            UnterminatedString,
+            MissingStart,
+            MissingColon,
+            LeadingComma,
+            UnicodeSpace,
+            NumberFormat,
+            Undefined,
+            LiteralCase,
+        ];
+        for kind in lenient {
+            let defect = kind.defect().expect("a lenient kind names a defect");
+            assert!(defect.is_lenient_fixable(), "{defect:?}");
+            assert_eq!(defect.as_str(), kind.as_str());
+        }
+    }
+}

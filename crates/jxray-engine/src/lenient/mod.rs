@@ -1,0 +1,120 @@
+//! The lenient reading: what the model meant, if meaning-changing fixes are
+//! allowed (trailing commas, single and curly quotes, unquoted keys, Python
+//! and mis-cased literals, comments, and the rest of [`RepairKind`]'s
+//! lenient kinds).
+//!
+//! It rewrites one value in a single forward pass and records every fix at
+//! its byte offset. It never completes truncated text: the only closers it
+//! adds stand in for ones the text wrote wrongly, and the only quote it adds
+//! is placed where the text itself goes on to close the structure. Where a
+//! fix would need a guess between two plausible readings, the reading is
+//! refused (a wrong value is worse than none).
+
+mod advice;
+mod families;
+mod number;
+mod rewriter;
+mod start;
+mod string;
+mod word;
+
+use super::outcome::Repair;
+
+pub(crate) use advice::advice;
+pub(crate) use families::name_family;
+
+/// A rewritten candidate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LenientText {
+    /// Where the reading starts in the raw text.
+    pub start: usize,
+    /// Where the value ends in the raw text (exclusive).
+    pub end: usize,
+    pub text: String,
+    /// Every fix (lenient and lossless), at absolute offsets, in order.
+    pub repairs: Vec<Repair>,
+    /// Why no reading is offered, when a fix would be a guess.
+    pub refused: Option<Refusal>,
+}
+
+/// The place where a lenient reading would have to guess, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub offset: usize,
+    pub reason: &'static str,
+}
+
+/// Rewrite the value that starts at `start`, reading no further than `limit`.
+pub(crate) fn rewrite(text: &str, start: usize, limit: usize) -> LenientText {
+    rewriter::Rewriter::new(text, limit).run(start)
+}
+
+/// The lenient reading of the first value from `start` on that reads as
+/// JSON; a value that does not (a `{placeholder}` in prose) is stepped over
+/// whole, so nothing inside a broken value is ever taken for the answer.
+///
+/// Linear: every attempt starts after the whole extent of the one before.
+pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
+    let limit = limit.min(text.len());
+    let first = rewrite(text, start, limit);
+    if first.parses() {
+        return first;
+    }
+    // The attempts read past their extent at times (a quote read as text):
+    // a budget of twice the text keeps the whole walk linear.
+    let mut budget = 2 * limit.saturating_sub(start);
+    let mut at = extent_end(text.as_bytes(), start, limit);
+    while let Some(next) = at.and_then(|from| next_opener(text.as_bytes(), from, limit)) {
+        let attempt = rewrite(text, next, limit);
+        if attempt.parses() {
+            return attempt;
+        }
+        budget = budget.saturating_sub(attempt.end.saturating_sub(next) + 1);
+        if budget == 0 {
+            break;
+        }
+        at = extent_end(text.as_bytes(), next, limit);
+    }
+    first
+}
+
+impl LenientText {
+    fn parses(&self) -> bool {
+        self.refused.is_none() && super::decode::decode(&self.text).is_ok()
+    }
+}
+
+/// The first `{` or `[` at or after `from`.
+fn next_opener(bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
+    bytes[from.min(limit)..limit]
+        .iter()
+        .position(|&b| matches!(b, b'{' | b'['))
+        .map(|at| from + at)
+}
+
+/// Where the bracketed value opening at `start` closes (string-aware, any
+/// closer counts), or `None` when it never does before `limit`.
+fn extent_end(bytes: &[u8], start: usize, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = start;
+    while i < limit {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'{' | b'[' if !in_string => depth += 1,
+            b'}' | b']' if !in_string => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,188 @@
+//! Numbers in spellings JSON does not allow: `007`, `.5`, `5.`, `+1`, `0x1F`, `1_000`.
+
+use super::rewriter::{Rewriter, Want};
+use crate::outcome::RepairKind;
+
+/// A number token rewritten as JSON, with the fixes it needed.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Respelled {
+    pub json: String,
+    pub fixes: Vec<RepairKind>,
+}
+
+/// Rewrite a number token; `None` when it is no number (`12px`, `1e`, `1.2.3`).
+pub(super) fn respell(token: &str) -> Option<Respelled> {
+    let mut fixes = Vec::new();
+    let (negative, body) = match token.as_bytes().first()? {
+        b'-' => (true, &token[1..]),
+        b'+' => {
+            fixes.push(RepairKind::NumberFormat);
+            (false, &token[1..])
+        }
+        _ => (false, token),
+    };
+    let sign = if negative { "-" } else { "" };
+    if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        let value = u128::from_str_radix(hex, 16).ok()?;
+        fixes.push(RepairKind::NumberFormat);
+        return Some(Respelled {
+            json: format!("{sign}{value}"),
+            fixes,
+        });
+    }
+    let body = if body.contains('_') {
+        // `1_000`: digit grouping, as Python and Rust write it.
+        let groups_ok = body
+            .split('_')
+            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()));
+        if !groups_ok {
+            return None;
+        }
+        fixes.push(RepairKind::NumberFormat);
+        body.replace('_', "")
+    } else {
+        body.to_owned()
+    };
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(at) => (&body[..at], Some(&body[at..])),
+        None => (body.as_str(), None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, Some(frac)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int)
+        || !frac.is_none_or(digits)
+        || (int.is_empty() && frac.is_none_or(str::is_empty))
+    {
+        return None;
+    }
+    let exponent = match exponent {
+        None => String::new(),
+        Some(e) => {
+            let unsigned = e[1..].strip_prefix(['+', '-']).unwrap_or(&e[1..]);
+            if unsigned.is_empty() || !digits(unsigned) {
+                return None;
+            }
+            e.to_owned()
+        }
+    };
+    let int = if int.is_empty() {
+        fixes.push(RepairKind::NumberFormat);
+        "0"
+    } else if int.len() > 1 && int.starts_with('0') {
+        fixes.push(RepairKind::LeadingZero);
+        let trimmed = int.trim_start_matches('0');
+        if trimmed.is_empty() {
+            "0"
+        } else {
+            trimmed
+        }
+    } else {
+        int
+    };
+    let frac = match frac {
+        None => String::new(),
+        Some("") => {
+            fixes.push(RepairKind::NumberFormat);
+            ".0".to_owned()
+        }
+        Some(frac) => format!(".{frac}"),
+    };
+    Some(Respelled {
+        json: format!("{sign}{int}{frac}{exponent}"),
+        fixes,
+    })
+}
+
+impl Rewriter<'_> {
+    /// A token starting with a digit, sign or point where a value belongs.
+    pub(super) fn number(&mut self, start: usize) -> usize {
+        let signed = matches!(self.bytes[start], b'-' | b'+');
+        let first = start + usize::from(signed);
+        if self
+            .bytes
+            .get(first)
+            .is_some_and(|b| b.is_ascii_alphabetic())
+            && first < self.limit
+        {
+            return self.signed_word(start, first);
+        }
+        let mut end = first;
+        while end < self.limit {
+            let byte = self.bytes[end];
+            let exponent_sign = matches!(byte, b'+' | b'-')
+                && end > first
+                && matches!(self.bytes[end - 1], b'e' | b'E')
+                && !self.text[first..end].starts_with("0x");
+            if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_') || exponent_sign {
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        let Some(respelled) = respell(&self.text[start..end]) else {
+            self.refuse(start, "a token that starts like a number but is none");
+            return start;
+        };
+        if self.begin_item(start) != Want::Value {
+            self.refuse(start, "a number where a key belongs");
+            return start;
+        }
+        for kind in respelled.fixes {
+            self.fix(kind, start);
+        }
+        self.out.extend_from_slice(respelled.json.as_bytes());
+        self.end_item(end);
+        end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use RepairKind::*;
+
+    fn json(token: &str) -> Option<(String, Vec<RepairKind>)> {
+        respell(token).map(|r| (r.json, r.fixes))
+    }
+
+    #[test]
+    fn valid_numbers_are_unchanged() {
+        for token in [
+            "0",
+            "-0",
+            "12",
+            "1.5",
+            "-3.25e-7",
+            "1E400",
+            "98765432109876543210",
+        ] {
+            assert_eq!(json(token), Some((token.to_owned(), vec![])), "{token}");
+        }
+    }
+
+    #[test]
+    fn each_spelling_is_respelled() {
+        assert_eq!(json("007"), Some(("7".into(), vec![LeadingZero])));
+        assert_eq!(json("-00.5"), Some(("-0.5".into(), vec![LeadingZero])));
+        assert_eq!(json("000"), Some(("0".into(), vec![LeadingZero])));
+        assert_eq!(json(".5"), Some(("0.5".into(), vec![NumberFormat])));
+        assert_eq!(json("-.5"), Some(("-0.5".into(), vec![NumberFormat])));
+        assert_eq!(json("5."), Some(("5.0".into(), vec![NumberFormat])));
+        assert_eq!(json("+1"), Some(("1".into(), vec![NumberFormat])));
+        assert_eq!(json("0x1F"), Some(("31".into(), vec![NumberFormat])));
+        assert_eq!(json("-0x10"), Some(("-16".into(), vec![NumberFormat])));
+        assert_eq!(json("1_000"), Some(("1000".into(), vec![NumberFormat])));
+    }
+
+    #[test]
+    fn what_is_no_number_is_refused() {
+        for token in [
+            "12px", "1e", "1.2.3", ".", "-", "0x", "0xZZ", "1__0", "_1", "1e+",
+        ] {
+            assert_eq!(json(token), None, "{token}");
+        }
+    }
+}

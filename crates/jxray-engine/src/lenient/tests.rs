@@ -1,0 +1,215 @@
+//! One test per family: the fix, its kind and place, and the guesses refused.
+
+use super::*;
+use crate::outcome::RepairKind::{self, *};
+use serde_json::{json, Value};
+
+/// The value and fix kinds of the lenient reading, or why there is none.
+fn read_all(text: &str) -> Result<(Value, Vec<RepairKind>), String> {
+    let result = read(text, 0, text.len());
+    if let Some(refusal) = result.refused {
+        return Err(refusal.reason.to_owned());
+    }
+    let (value, _) =
+        crate::decode::decode(&result.text).map_err(|e| format!("{e}: {}", result.text))?;
+    Ok((value, result.repairs.iter().map(|r| r.kind).collect()))
+}
+
+fn reads(text: &str, value: Value, kinds: &[RepairKind]) {
+    assert_eq!(read_all(text), Ok((value, kinds.to_vec())), "{text}");
+}
+
+fn refused(text: &str) {
+    let got = read_all(text);
+    assert!(got.is_err(), "{text} read as {got:?}");
+}
+
+#[test]
+fn the_first_five_families() {
+    reads("{\"a\": 1,}", json!({"a": 1}), &[TrailingComma]);
+    reads(
+        "{'a': 'it\\'s \"x\"'}",
+        json!({"a": "it's \"x\""}),
+        &[SingleQuotes, SingleQuotes],
+    );
+    reads(
+        "{city: \"Paris\"}",
+        json!({"city": "Paris"}),
+        &[UnquotedKey],
+    );
+    reads(
+        "[True, False, None, true]",
+        json!([true, false, null, true]),
+        &[PythonLiteral; 3],
+    );
+    reads(
+        "{\"a\": 1 // c\n, /* d */ \"b\": 2 # e\n}",
+        json!({"a": 1, "b": 2}),
+        &[Comment; 3],
+    );
+    reads(
+        "[1, 2, // last\n]",
+        json!([1, 2]),
+        &[TrailingComma, Comment],
+    );
+}
+
+#[test]
+fn numbers_and_words() {
+    reads("{\"code\": 007}", json!({"code": 7}), &[LeadingZero]);
+    reads(
+        "[NaN, Infinity, -Infinity]",
+        json!([null, null, null]),
+        &[NonFiniteNumber; 3],
+    );
+    reads(
+        "[.5, 5., +1, 0x1F]",
+        json!([0.5, 5.0, 1, 31]),
+        &[NumberFormat; 4],
+    );
+    reads("{\"a\": undefined}", json!({"a": null}), &[Undefined]);
+    reads(
+        "[TRUE, Null, FALSE]",
+        json!([true, null, false]),
+        &[LiteralCase; 3],
+    );
+    reads("{2: \"b\"}", json!({"2": "b"}), &[UnquotedKey]);
+    refused("{\"a\": hello}");
+    refused("{\"a\": 12px}");
+}
+
+#[test]
+fn separators() {
+    reads("{\"a\" 1}", json!({"a": 1}), &[MissingColon]);
+    reads("[, 1, 2]", json!([1, 2]), &[LeadingComma]);
+    reads("{, \"a\": 1}", json!({"a": 1}), &[LeadingComma]);
+    reads("[1 2]", json!([1, 2]), &[MissingComma]);
+    reads(
+        "{\"a\": 1\n \"b\": 2}",
+        json!({"a": 1, "b": 2}),
+        &[MissingComma],
+    );
+    reads("{\"a\":\u{a0}1}", json!({"a": 1}), &[UnicodeSpace]);
+    refused("[1,,2]");
+    refused("{\"a\": }");
+}
+
+#[test]
+fn brackets() {
+    reads("[1, 2}", json!([1, 2]), &[MismatchedBracket]);
+    reads("{\"a\": 1]", json!({"a": 1}), &[MismatchedBracket]);
+    reads(
+        "{\"a\": [1, 2}, \"b\": 3}",
+        json!({"a": [1, 2], "b": 3}),
+        &[MismatchedBracket],
+    );
+    reads("[{\"a\": 1]", json!([{"a": 1}]), &[MismatchedBracket]);
+}
+
+#[test]
+fn quotes() {
+    reads(
+        "{\u{201c}a\u{201d}: \u{201c}b\u{201d}}",
+        json!({"a": "b"}),
+        &[SmartQuotes, SmartQuotes],
+    );
+    reads(
+        "{\"a\": \u{2018}x\u{2019}}",
+        json!({"a": "x"}),
+        &[SmartQuotes],
+    );
+    reads("{\"a\": \"\"x\"\"}", json!({"a": "x"}), &[DoubledQuotes]);
+    reads("{\"a\": \"\"}", json!({"a": ""}), &[]);
+    reads(
+        "{\"quote\": \"she said \"}\" twice\", \"n\": 2}",
+        json!({"quote": "she said \"}\" twice", "n": 2}),
+        &[UnescapedQuote, UnescapedQuote],
+    );
+    reads(
+        "{\"q\": \"a \"big\" deal\"}",
+        json!({"q": "a \"big\" deal"}),
+        &[UnescapedQuote, UnescapedQuote],
+    );
+    reads(
+        "{'a': 'it's here'}",
+        json!({"a": "it's here"}),
+        &[SingleQuotes, SingleQuotes],
+    );
+}
+
+#[test]
+fn escapes() {
+    reads(
+        "{\"a\": \"it\\'s\"}",
+        json!({"a": "it's"}),
+        &[InvalidEscape],
+    );
+    reads(
+        "{\"a\": \"snake\\_case\"}",
+        json!({"a": "snake_case"}),
+        &[InvalidEscape],
+    );
+    refused("{\"path\": \"C:\\Users\\me\"}");
+    refused("{\"re\": \"\\d+\"}");
+}
+
+#[test]
+fn unterminated_strings() {
+    reads(
+        "[{\"note\": \"check the valve}]",
+        json!([{"note": "check the valve"}]),
+        &[UnterminatedString],
+    );
+    reads(
+        "{\"a\": \"x, \"b\": \"y\"}",
+        json!({"a": "x", "b": "y"}),
+        &[UnterminatedString],
+    );
+    refused("{\"a\": \"x','b':'y'}");
+    // Text that simply stops is truncated: no quote, no closer is added.
+    assert!(read_all("{\"a\": \"x").is_err());
+    assert!(read_all("[1, 2,").is_err());
+}
+
+#[test]
+fn missing_start() {
+    reads("key\": \"v\"}", json!({"key": "v"}), &[MissingStart]);
+    reads("\"a\":1,\"b\":2}", json!({"a": 1, "b": 2}), &[MissingStart]);
+    reads(
+        "\"a\": 1}, {\"a\": 2}]",
+        json!([{"a": 1}, {"a": 2}]),
+        &[MissingStart],
+    );
+    refused("lo world\", \"b\": 2}");
+}
+
+#[test]
+fn never_a_fragment_or_a_completion() {
+    refused("{\"a\": 1}}");
+    refused("[{\"i\":1{\"i\":2}]");
+    let text = "{a: 1} trailing {b: 2}";
+    let result = read(text, 0, text.len());
+    assert_eq!((result.end, result.text.as_str()), (6, "{\"a\": 1}"));
+}
+
+#[test]
+fn a_placeholder_in_prose_does_not_hide_the_object_after_it() {
+    let text = "Fill in {placeholder} as below: {'name': 'Ada'}";
+    let result = read(text, 8, text.len());
+    assert_eq!(result.start, 32);
+    assert_eq!(read_all(&text[32..]).unwrap().0, json!({"name": "Ada"}));
+    assert!(result.refused.is_none(), "{result:?}");
+}
+
+#[test]
+fn offsets_are_absolute() {
+    let text = "xx {'a': 1}";
+    let result = rewrite(text, 3, text.len());
+    assert_eq!(
+        result.repairs[0],
+        Repair {
+            kind: SingleQuotes,
+            offset: 4
+        }
+    );
+}

@@ -1,0 +1,104 @@
+//! Bare words: keys to quote, and literals in another language's spelling.
+
+use super::rewriter::{Rewriter, Want};
+use crate::outcome::RepairKind;
+
+/// How a bare word in value position reads as JSON.
+fn respell(word: &str) -> Option<(&'static str, Option<RepairKind>)> {
+    let lower = word.to_ascii_lowercase();
+    let json = match lower.as_str() {
+        "true" => "true",
+        "false" => "false",
+        "null" => "null",
+        "none" if word == "None" => return Some(("null", Some(RepairKind::PythonLiteral))),
+        "none" => "null",
+        "nan" | "infinity" | "inf" => return Some(("null", Some(RepairKind::NonFiniteNumber))),
+        "undefined" if word == "undefined" => return Some(("null", Some(RepairKind::Undefined))),
+        _ => return None,
+    };
+    let kind = match word {
+        _ if word == json => None,
+        "True" | "False" => Some(RepairKind::PythonLiteral),
+        _ => Some(RepairKind::LiteralCase),
+    };
+    Some((json, kind))
+}
+
+/// Whether a bare word reads as a JSON literal (in any of the spellings fixed here).
+pub(super) fn is_literal(word: &str) -> bool {
+    respell(word).is_some()
+}
+
+impl Rewriter<'_> {
+    fn word_end(&self, start: usize, also: &[u8]) -> usize {
+        self.bytes[start..self.limit]
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || also.contains(&b)))
+            .map_or(self.limit, |at| start + at)
+    }
+
+    /// A bare object key (`city`, `2`): quoted.
+    pub(super) fn key_word(&mut self, start: usize) -> usize {
+        self.begin_item(start);
+        let end = self.word_end(start, b"_$-");
+        self.fix(RepairKind::UnquotedKey, start);
+        self.out.push(b'"');
+        self.out.extend_from_slice(&self.bytes[start..end]);
+        self.out.push(b'"');
+        self.end_item(end);
+        end
+    }
+
+    /// A bare word where a value belongs; `sign` is the offset of a `-` or
+    /// `+` before it (`-Infinity`).
+    pub(super) fn value_word(&mut self, start: usize) -> usize {
+        self.signed_word(start, start)
+    }
+
+    pub(super) fn signed_word(&mut self, token: usize, start: usize) -> usize {
+        let end = self.word_end(start, b"_$");
+        let word = &self.text[start..end];
+        let Some((json, kind)) = respell(word) else {
+            self.refuse(
+                start,
+                "a bare word where a value belongs: a string without quotes, or something else",
+            );
+            return start;
+        };
+        let signed = token < start;
+        if signed && kind != Some(RepairKind::NonFiniteNumber) {
+            self.refuse(token, "a sign before a word that is not a number");
+            return start;
+        }
+        if self.begin_item(token) != Want::Value {
+            self.refuse(token, "a value where a key belongs");
+            return start;
+        }
+        if let Some(kind) = kind {
+            self.fix(kind, token);
+        }
+        self.out.extend_from_slice(json.as_bytes());
+        self.end_item(end);
+        end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_in_other_spellings() {
+        use RepairKind::*;
+        assert_eq!(respell("true"), Some(("true", None)));
+        assert_eq!(respell("True"), Some(("true", Some(PythonLiteral))));
+        assert_eq!(respell("None"), Some(("null", Some(PythonLiteral))));
+        assert_eq!(respell("TRUE"), Some(("true", Some(LiteralCase))));
+        assert_eq!(respell("Null"), Some(("null", Some(LiteralCase))));
+        assert_eq!(respell("NaN"), Some(("null", Some(NonFiniteNumber))));
+        assert_eq!(respell("Infinity"), Some(("null", Some(NonFiniteNumber))));
+        assert_eq!(respell("undefined"), Some(("null", Some(Undefined))));
+        assert_eq!(respell("Undefined"), None);
+        assert_eq!(respell("yes"), None);
+    }
+}

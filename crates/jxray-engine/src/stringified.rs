@@ -1,0 +1,125 @@
+//! Stringified JSON: a string in the value that itself holds a JSON object or
+//! array (double-encoded tool arguments are the common case).
+//!
+//! Found by walking the decoded value with an explicit stack (the decoder
+//! already bounds its depth), so the cost is linear in the value.
+
+use serde_json::Value;
+
+use super::decode::decode;
+
+/// One string that holds JSON: its path and the value it decodes to.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Stringified {
+    /// `$`, `$.args`, `$.calls[0].arguments`.
+    pub path: String,
+    pub decoded: Value,
+}
+
+/// Every string in `value` that holds a JSON object or array, in document order.
+pub(crate) fn find_stringified(value: &Value) -> Vec<Stringified> {
+    let mut found = Vec::new();
+    let mut stack: Vec<(&Value, String)> = vec![(value, "$".to_owned())];
+    while let Some((node, path)) = stack.pop() {
+        match node {
+            Value::String(text) => {
+                if let Some(decoded) = holds_json(text) {
+                    found.push(Stringified { path, decoded });
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate().rev() {
+                    stack.push((item, format!("{path}[{index}]")));
+                }
+            }
+            Value::Object(entries) => {
+                let children: Vec<_> = entries.iter().collect();
+                for (key, item) in children.into_iter().rev() {
+                    stack.push((item, child_path(&path, key)));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Replace every stringified value by what it decodes to; returns the paths replaced.
+pub(crate) fn decode_stringified(value: &mut Value) -> Vec<String> {
+    let mut replaced = Vec::new();
+    let mut stack: Vec<(&mut Value, String)> = vec![(value, "$".to_owned())];
+    while let Some((node, path)) = stack.pop() {
+        match node {
+            Value::String(text) => {
+                if let Some(decoded) = holds_json(text) {
+                    *node = decoded;
+                    replaced.push(path);
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter_mut().enumerate().rev() {
+                    stack.push((item, format!("{path}[{index}]")));
+                }
+            }
+            Value::Object(entries) => {
+                let children: Vec<_> = entries.iter_mut().collect();
+                for (key, item) in children.into_iter().rev() {
+                    let child = child_path(&path, key);
+                    stack.push((item, child));
+                }
+            }
+            _ => {}
+        }
+    }
+    replaced
+}
+
+/// The JSON object or array a string holds, if it holds exactly one.
+fn holds_json(text: &str) -> Option<Value> {
+    let trimmed = text.trim();
+    let looks = (trimmed.starts_with('{') && trimmed.ends_with('}'))
+        || (trimmed.starts_with('[') && trimmed.ends_with(']'));
+    if !looks {
+        return None;
+    }
+    decode(trimmed).ok().map(|(value, _)| value)
+}
+
+fn child_path(path: &str, key: &str) -> String {
+    let simple = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if simple {
+        format!("{path}.{key}")
+    } else {
+        format!("{path}[{}]", Value::String(key.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn finds_strings_holding_json_at_any_path() {
+        let value =
+            json!({"name": "f", "args": "{\"q\": 1}", "list": ["x", " [1, 2] "], "odd key": "{}"});
+        let paths: Vec<String> = find_stringified(&value)
+            .into_iter()
+            .map(|s| s.path)
+            .collect();
+        assert_eq!(paths, vec!["$.args", "$.list[1]", "$[\"odd key\"]"]);
+        assert!(find_stringified(&json!("{\"k\": [1, 2]}"))[0].path == "$");
+        assert!(find_stringified(&json!({"a": "{not json}", "b": "[1, 2"})).is_empty());
+    }
+
+    #[test]
+    fn decoding_replaces_the_strings() {
+        let mut value = json!({"args": "{\"q\": 1}", "n": 2});
+        assert_eq!(decode_stringified(&mut value), vec!["$.args"]);
+        assert_eq!(value, json!({"args": {"q": 1}, "n": 2}));
+    }
+}

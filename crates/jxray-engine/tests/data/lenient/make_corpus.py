@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Write corpus.jsonl: broken model outputs, each with the value the model meant.
+
+Synthesized for jxray's lenient reading, in the shapes that peer repair
+libraries' test suites and issue threads describe (json_repair, jsonrepair,
+BAML's parser) -- none copied. Every line is one case:
+
+  {"family": ..., "input": ..., "want": <value>}    a value the model clearly meant
+  {"family": ..., "input": ..., "refuse": "why"}    two plausible readings, or cut off:
+                                                    no value may be given
+  {"family": "valid", "input": ..., "want": ...}    valid JSON: must come back unchanged
+
+Run: python3 crates/jxray-engine/tests/data/lenient/make_corpus.py  (deterministic; rewrites corpus.jsonl)
+"""
+import json
+import os
+
+BASES = [
+    {"name": "Ada", "age": 36, "tags": ["math", "code"], "active": True},
+    [{"id": 1, "ok": True}, {"id": 2, "ok": False}],
+    {"user": {"id": 7, "email": "a@b.c"}, "scores": [1, 2, 3], "note": None},
+    {"items": [{"sku": "X1", "qty": 2}, {"sku": "Y2", "qty": 1}], "total": 3},
+    {"city": "Paris", "country": "France"},
+    {"answer": "42", "confidence": 0.9},
+]
+
+
+def render(value, *, key=None, string=None, literal=None, number=None, ws=" ", sep=", ", colon=": "):
+    """Serialize `value` with hooks that spell keys, strings, literals and numbers."""
+    key = key or (lambda k: json.dumps(k))
+    string = string or (lambda s: json.dumps(s))
+    literal = literal or (lambda v: json.dumps(v))
+    number = number or (lambda n: json.dumps(n))
+
+    def go(v):
+        if isinstance(v, dict):
+            return "{" + sep.join(key(k) + colon + go(x) for k, x in v.items()) + "}"
+        if isinstance(v, list):
+            return "[" + sep.join(go(x) for x in v) + "]"
+        if isinstance(v, str):
+            return string(v)
+        if isinstance(v, bool) or v is None:
+            return literal(v)
+        return number(v)
+
+    return go(value)
+
+
+cases = []
+
+
+def case(family, text, want=None, refuse=None):
+    line = {"family": family, "input": text}
+    if refuse is not None:
+        line["refuse"] = refuse
+    else:
+        line["want"] = want
+    cases.append(line)
+
+
+WRAPS = [
+    lambda t: t,
+    lambda t: "Here is the JSON you asked for:\n" + t + "\nLet me know if you need more.",
+    lambda t: "```json\n" + t + "\n```",
+]
+
+
+def each(family, make, bases=BASES, wraps=WRAPS):
+    """One case per base and wrapping, when the corruption applies to the base."""
+    for base in bases:
+        text = make(base)
+        if text is None or text == json.dumps(base, separators=(", ", ": ")):
+            continue
+        for wrap in wraps:
+            case(family, wrap(text), base)
+
+
+def has(value, pred):
+    if pred(value):
+        return True
+    if isinstance(value, dict):
+        return any(has(v, pred) for v in value.values())
+    if isinstance(value, list):
+        return any(has(v, pred) for v in value)
+    return False
+
+
+# --- the first five families -------------------------------------------------
+each("trailing-comma", lambda b: render(b).replace("]", ", ]").replace("}", ",}"))
+each("single-quotes", lambda b: render(b, key=lambda k: f"'{k}'", string=lambda s: f"'{s}'"))
+each("unquoted-key", lambda b: render(b, key=lambda k: k) if isinstance(b, dict) or has(b, lambda v: isinstance(v, dict)) else None)
+PY = {True: "True", False: "False", None: "None"}
+each("python-literal", lambda b: render(b, key=lambda k: f"'{k}'", string=lambda s: f"'{s}'", literal=lambda v: PY[v]) if has(b, lambda v: isinstance(v, bool) or v is None) else None)
+each("comment", lambda b: "// the answer\n" + render(b, sep=", /* next */ ") if not isinstance(b, list) else render(b, sep=", # next\n"))
+
+# --- issue 8 item 5 ---------------------------------------------------------------
+def zero_pad(n):
+    return "0" + json.dumps(n) if isinstance(n, int) and n > 0 else json.dumps(n)
+each("leading-zero", lambda b: render(b, number=zero_pad) if has(b, lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0) else None)
+case("non-finite-number", '{"ratio": NaN, "max": Infinity, "min": -Infinity}', {"ratio": None, "max": None, "min": None})
+case("non-finite-number", 'Result:\n```json\n{"loss": NaN, "epoch": 3}\n```', {"loss": None, "epoch": 3})
+case("non-finite-number", '[1.5, Infinity, 2]', [1.5, None, 2])
+case("non-finite-number", '{"scores": [0.1, NaN], "best": "a"}', {"scores": [0.1, None], "best": "a"})
+case("invalid-escape", '{"text": "it\\\'s done"}', {"text": "it's done"})
+case("invalid-escape", '{"field": "snake\\_case\\_name", "n": 1}', {"field": "snake_case_name", "n": 1})
+case("invalid-escape", '{"md": "\\*bold\\* and \\[link\\]"}', {"md": "*bold* and [link]"})
+case("invalid-escape", "```json\n{\"title\": \"Don\\'t panic\"}\n```", {"title": "Don't panic"})
+case("invalid-escape", '{"q": "What\\\'s up\\?"}', {"q": "What's up?"})
+case("invalid-escape", '{"path": "C:\\Users\\ada"}', refuse="a backslash before a letter: literal or stray")
+case("invalid-escape", '{"regex": "^\\d+\\.\\d+$"}', refuse="a regular expression: literal backslashes")
+each("mismatched-bracket", lambda b: (lambda t: t[:t.rindex("]")] + "}" + t[t.rindex("]") + 1:] if "]" in t else None)(render(b)))
+case("mismatched-bracket", '{"a": [1, 2}, "b": 3}', {"a": [1, 2], "b": 3})
+case("mismatched-bracket", '[{"a": 1]', [{"a": 1}])
+case("mismatched-bracket", '{"list": ["x", "y"}}', {"list": ["x", "y"]})
+case("missing-comma", '{"a": 1 "b": 2}', {"a": 1, "b": 2})
+case("missing-comma", '["a" "b" "c"]', ["a", "b", "c"])
+case("missing-comma", '[1 2 3]', [1, 2, 3])
+case("missing-comma", '{"a": {"x": 1} "b": [2]}', {"a": {"x": 1}, "b": [2]})
+case("missing-comma", '[{"id": 1} {"id": 2}]', [{"id": 1}, {"id": 2}])
+each("missing-comma", lambda b: render(b, sep="\n") if isinstance(b, dict) else None)
+case("doubled-quotes", '{"name": ""Ada""}', {"name": "Ada"})
+case("doubled-quotes", '{"a": ""x y"", "b": 1}', {"a": "x y", "b": 1})
+case("doubled-quotes", '[""one"", ""two""]', ["one", "two"])
+case("doubled-quotes", '{"empty": "", "n": 0}', {"empty": "", "n": 0})
+case("unescaped-quote", '{"quote": "she said "}" twice", "n": 2}', {"quote": 'she said "}" twice', "n": 2})
+case("unescaped-quote", '{"title": "The "Best" Day", "year": 2020}', {"title": 'The "Best" Day', "year": 2020})
+case("unescaped-quote", '{"msg": "press "OK" to go on"}', {"msg": 'press "OK" to go on'})
+case("unescaped-quote", '{"a": "He said "hi" and "bye""}', {"a": 'He said "hi" and "bye"'})
+case("unescaped-quote", '[{"line": "a "b" c"}, {"line": "d"}]', [{"line": 'a "b" c'}, {"line": "d"}])
+case("unescaped-quote", 'Answer: {"reply": "Use "--force" carefully", "ok": true}', {"reply": 'Use "--force" carefully', "ok": True})
+case("unescaped-quote", '{"text": "Note: "important": read"}', refuse="a quote before a colon: text or a key?")
+case("unterminated-string", '[{"note": "check the valve}]', [{"note": "check the valve"}])
+case("unterminated-string", '{"a": "x, "b": "y"}', {"a": "x", "b": "y"})
+case("unterminated-string", '{"name": "Ada, "age": 36}', {"name": "Ada", "age": 36})
+case("unterminated-string", '{"status": "done}', {"status": "done"})
+case("unterminated-string", '{"items": ["one", "two]}', {"items": ["one", "two"]})
+case("unterminated-string", '{"a": "x\',\'b\':\'y\'}', refuse="the quote style switched: which strings end where?")
+case("missing-start", 'key": "v"}', {"key": "v"})
+case("missing-start", 'answer": "42"}', {"answer": "42"})
+case("missing-start", '"a":1,"b":2}', {"a": 1, "b": 2})
+case("missing-start", '"name": "Ada", "tags": ["x"]}', {"name": "Ada", "tags": ["x"]})
+case("missing-start", 'id": 1}, {"id": 2}]', [{"id": 1}, {"id": 2}])
+case("missing-start", 'lo world", "b": 2}', refuse="begins inside a value: its key is lost")
+
+# --- issue 13's families -------------------------------------------------------------
+each("smart-quotes", lambda b: render(b, key=lambda k: f"\u201c{k}\u201d", string=lambda s: f"\u201c{s}\u201d"))
+case("smart-quotes", "{\u2018a\u2019: \u2018b\u2019}", {"a": "b"})
+each("missing-colon", lambda b: render(b, colon=" ") if isinstance(b, dict) else None)
+case("missing-colon", '{"a" 1, "b": 2}', {"a": 1, "b": 2})
+case("missing-colon", '{"a" {"b" [1]}}', {"a": {"b": [1]}})
+case("leading-comma", "[, 1, 2]", [1, 2])
+case("leading-comma", '{, "a": 1}', {"a": 1})
+case("leading-comma", '{"list": [,"x"], "n": 1}', {"list": ["x"], "n": 1})
+case("leading-comma", "[,,1]", refuse="an empty item?")
+each("unicode-space", lambda b: render(b, sep=",\u00a0", colon=":\u00a0"))
+each("unicode-space", lambda b: render(b, sep=",\u3000", colon=":\u2003"), wraps=WRAPS[:1])
+case("number-format", "[.5, 5., +1, 0x1F]", [0.5, 5.0, 1, 31])
+case("number-format", '{"p": .25, "q": -.75}', {"p": 0.25, "q": -0.75})
+case("number-format", '{"n": +42}', {"n": 42})
+case("number-format", '{"mask": 0xFF, "n": 1}', {"mask": 255, "n": 1})
+case("number-format", '{"x": 1.}', {"x": 1.0})
+case("number-format", '{"big": 1_000_000}', {"big": 1000000})
+case("number-format", '{"w": 12px}', refuse="a unit: string or number?")
+case("number-format", '{"v": 1.2.3}', refuse="a version: not a number")
+case("undefined", '{"a": undefined, "b": 1}', {"a": None, "b": 1})
+case("undefined", "[undefined, 2]", [None, 2])
+case("undefined", '```json\n{"next": undefined}\n```', {"next": None})
+each("literal-case", lambda b: render(b, literal=lambda v: {True: "TRUE", False: "FALSE", None: "NULL"}[v]) if has(b, lambda v: isinstance(v, bool) or v is None) else None)
+case("literal-case", '{"ok": Null, "done": tRUE}', {"ok": None, "done": True})
+case("unquoted-key", '{2: "b", 10: "c"}', {"2": "b", "10": "c"})
+case("unquoted-key", '{1: {"x": 1}}', {"1": {"x": 1}})
+case("unquoted-key", "{first name: 1}", refuse="a key with a space")
+
+# --- combinations and prose around them ---------------------------------------------
+case("combined", "Sure! Here it is:\n{'name': 'Ada', active: True, // on\n 'tags': ['x', 'y',],}", {"name": "Ada", "active": True, "tags": ["x", "y"]})
+case("combined", "{\u201cscore\u201d: .5, \u201cok\u201d: TRUE}", {"score": 0.5, "ok": True})
+case("combined", "Fill in {placeholder} like this: {'name': 'Ada', 'age': 036}", {"name": "Ada", "age": 36})
+case("combined", "Use {name} and {age}. Answer: {name: 'Ada', age: 36,}", {"name": "Ada", "age": 36})
+case("combined", '{"a": NaN, "b": undefined, "c": None}', {"a": None, "b": None, "c": None})
+case("combined", '[{"id": 1} {"id": 2},]', [{"id": 1}, {"id": 2}])
+
+# --- what must never be read: fragments and ambiguity ------------------------------------
+case("fragment", '[{"i":1{"i":2}]', refuse="a value inside a broken one")
+case("fragment", '{"a": 1}}', refuse="more closers than openers")
+case("fragment", "[1,,2]", refuse="an empty item")
+
+# --- valid JSON, which must come back as it is ------------------------------------------
+VALID = [
+    {"a": 'quote " and \\ backslash', "b": "{not: json}"},
+    {"text": "it's 'quoted'", "n": -0.5e-3},
+    {"unicode": "caf\u00e9 \u201ccurly\u201d \u00a0nbsp", "e": ""},
+    [[], {}, [[]], {"a": {}}],
+    {"nested": {"deep": [1, [2, [3, {"x": None}]]]}},
+] + BASES
+for v in VALID:
+    case("valid", json.dumps(v, ensure_ascii=False), v)
+    case("valid", json.dumps(v, indent=2, ensure_ascii=False), v)
+
+# --- truncated output, which must never be completed --------------------------------------
+for v in BASES:
+    text = json.dumps(v)
+    for cut in sorted({len(text) // 4, len(text) // 2, len(text) - 1, len(text) - 2}):
+        case("truncated", text[:cut], refuse="cut off")
+    broken = render(v, key=lambda k: f"'{k}'", string=lambda s: f"'{s}'")
+    case("truncated", broken[: len(broken) * 2 // 3], refuse="cut off")
+
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "corpus.jsonl"), "w", encoding="utf-8") as out:
+    for line in cases:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+print(len(cases), "cases")

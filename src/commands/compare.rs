@@ -1,0 +1,44 @@
+//! `jxray compare OLD NEW`: did the prompt change help? Exit 1 when a capture
+//! that was ok has failed.
+
+use std::io::{self, BufWriter, Write};
+
+use jxray::compare::{self, Comparison, Run};
+use jxray::schema::Schema;
+
+use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
+use super::Status;
+use crate::cli::{CompareArgs, CompareFormat};
+
+pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
+    let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
+    let (load, options) = (
+        load_options(&args.extraction)?,
+        engine_options(&args.extraction),
+    );
+    let old = Run::load(&args.old, &load, &options, schema.as_ref())?;
+    let new = Run::load(&args.new, &load, &options, schema.as_ref())?;
+    for (path, run) in [(&args.old, &old), (&args.new, &new)] {
+        if run.is_empty() {
+            anyhow::bail!(
+                "{}: no capture found; pass a folder of captures or a log file",
+                path.display()
+            );
+        }
+    }
+    let comparison = Comparison::new(&old, &new);
+    let names = (
+        args.old.to_string_lossy().into_owned(),
+        args.new.to_string_lossy().into_owned(),
+    );
+    let names = (names.0.as_str(), names.1.as_str());
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = match args.format {
+        CompareFormat::Text => {
+            compare::write_text(&mut out, &comparison, names, stdout_painter(args.color))
+        }
+        CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
+    };
+    quiet_broken_pipe(written.and_then(|()| out.flush()))?;
+    Ok(Status::from_all_ok(!comparison.regressed()))
+}

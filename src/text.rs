@@ -1,0 +1,199 @@
+//! Text from outside (captures, file names, JSON keys, schema paths, fixtures) made safe to
+//! print: nothing jxray writes may act on a terminal (contract §3).
+//!
+//! A terminal obeys control characters: `ESC ] 0 ;` sets its title, OSC 52 writes the
+//! clipboard, and the C1 forms (U+0080–U+009F) do the same in one character on many
+//! terminals. Bidi controls (U+202E) reorder what a reviewer reads. So every human-readable
+//! line goes through [`escape_line`] (or [`escape_lines`] for multi-line text such as a
+//! diff), and every JSON output through [`JsonSafe`]. The TUI draws the same characters
+//! as visible markers, deciding with the same [`is_unsafe`].
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// Bidi controls: marks, embeddings, overrides and isolates, which reorder text around them.
+pub fn is_bidi_control(ch: char) -> bool {
+    matches!(ch,
+        '\u{061c}'                   // Arabic letter mark
+        | '\u{200e}' | '\u{200f}'    // left-to-right and right-to-left marks
+        | '\u{202a}'..='\u{202e}'    // embeddings and overrides
+        | '\u{2066}'..='\u{2069}'    // isolates
+    )
+}
+
+/// Characters that must never reach a terminal as themselves: C0 controls, DEL, C1
+/// controls, bidi controls, and the Unicode line and paragraph separators.
+pub fn is_unsafe(ch: char) -> bool {
+    ch.is_control() || is_bidi_control(ch) || matches!(ch, '\u{2028}' | '\u{2029}')
+}
+
+/// `text` as one safe line: every unsafe character (newlines included) written as an
+/// escape, `\n`, `\r`, `\t` or `\u{1b}`. Text without any comes back borrowed.
+pub fn escape_line(text: &str) -> Cow<'_, str> {
+    escape_where(text, is_unsafe)
+}
+
+/// `text` safe to print over several lines: like [`escape_line`] but newlines and tabs
+/// are kept as they are.
+pub fn escape_lines(text: &str) -> Cow<'_, str> {
+    escape_where(text, |ch| ch != '\n' && ch != '\t' && is_unsafe(ch))
+}
+
+fn escape_where(text: &str, unsafe_here: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(&unsafe_here) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for ch in text.chars() {
+        if !unsafe_here(ch) {
+            out.push(ch);
+            continue;
+        }
+        match ch {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ => {
+                let _ = write!(out, "\\u{{{:x}}}", ch as u32);
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Characters a JSON output writes as `\uXXXX` although JSON allows them raw: DEL, C1,
+/// bidi controls and the line separators (serde_json already escapes C0).
+fn json_escapes(ch: char) -> bool {
+    is_unsafe(ch) && ch >= '\u{7f}'
+}
+
+/// A writer for serialized JSON that escapes C1 and bidi controls as `\uXXXX` on the way
+/// through. It may sit on any JSON text: these characters can only occur inside strings,
+/// where the escape means the same character.
+pub struct JsonSafe<W: Write> {
+    inner: W,
+    /// The start of a UTF-8 sequence cut off at the end of the last write.
+    pending: Vec<u8>,
+}
+
+impl<W: Write> JsonSafe<W> {
+    pub fn new(inner: W) -> JsonSafe<W> {
+        JsonSafe {
+            inner,
+            pending: Vec::new(),
+        }
+    }
+
+    /// The writer underneath, once everything written has been passed on.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.flush_pending()?;
+        let JsonSafe { inner, .. } = self;
+        Ok(inner)
+    }
+
+    fn flush_pending(&mut self) -> io::Result<()> {
+        if !self.pending.is_empty() {
+            // An incomplete sequence at the very end: not ours to judge, pass it on.
+            let pending = std::mem::take(&mut self.pending);
+            self.inner.write_all(&pending)?;
+        }
+        Ok(())
+    }
+
+    fn write_escaped(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let mut start = 0;
+        let mut index = 0;
+        while index < bytes.len() {
+            let byte = bytes[index];
+            let width = utf8_width(byte);
+            if byte < 0x7f || width == 0 {
+                index += 1;
+                continue;
+            }
+            if index + width > bytes.len() {
+                // Cut off: keep it for the next write.
+                self.inner.write_all(&bytes[start..index])?;
+                self.pending.extend_from_slice(&bytes[index..]);
+                return Ok(());
+            }
+            let ch = std::str::from_utf8(&bytes[index..index + width])
+                .ok()
+                .and_then(|s| s.chars().next());
+            match ch {
+                Some(ch) if json_escapes(ch) => {
+                    self.inner.write_all(&bytes[start..index])?;
+                    write!(self.inner, "\\u{:04x}", ch as u32)?;
+                    index += width;
+                    start = index;
+                }
+                _ => index += width.max(1),
+            }
+        }
+        self.inner.write_all(&bytes[start..])
+    }
+}
+
+/// Bytes in the UTF-8 sequence a lead byte starts (1 for ASCII, 0 for a continuation byte
+/// or an invalid lead).
+fn utf8_width(byte: u8) -> usize {
+    match byte {
+        0x00..=0x7f => 1,
+        0xc2..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf4 => 4,
+        _ => 0,
+    }
+}
+
+impl<W: Write> Write for JsonSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.pending.is_empty() {
+            self.write_escaped(buf)?;
+        } else {
+            let mut joined = std::mem::take(&mut self.pending);
+            joined.extend_from_slice(buf);
+            self.write_escaped(&joined)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_escapes_every_control_and_bidi_character() {
+        let hostile = "a\x1b]0;title\x07b\u{9b}31m\u{9d}\u{90}\u{202e}\nc\td\x7f";
+        assert_eq!(
+            escape_line(hostile),
+            "a\\u{1b}]0;title\\u{7}b\\u{9b}31m\\u{9d}\\u{90}\\u{202e}\\nc\\td\\u{7f}"
+        );
+        assert!(matches!(escape_line("héllo 東京"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn multi_line_text_keeps_newlines_and_tabs() {
+        assert_eq!(escape_lines("a\n\tb\x1b[2J\r"), "a\n\tb\\u{1b}[2J\\r");
+    }
+
+    #[test]
+    fn json_output_escapes_c1_and_bidi_even_across_writes() {
+        let value = serde_json::json!({"k\u{9b}": "x\u{202e}y\u{85}\u{7f}é\u{2066}"});
+        let text = serde_json::to_string(&value).unwrap();
+        let mut out = JsonSafe::new(Vec::new());
+        // One byte at a time, so every sequence is cut.
+        for byte in text.as_bytes() {
+            out.write_all(std::slice::from_ref(byte)).unwrap();
+        }
+        let written = String::from_utf8(out.into_inner().unwrap()).unwrap();
+        assert_eq!(written, r#"{"k\u009b":"x\u202ey\u0085\u007fé\u2066"}"#);
+        let back: serde_json::Value = serde_json::from_str(&written).unwrap();
+        assert_eq!(back, value);
+    }
+}

@@ -1,0 +1,118 @@
+//! The workbench with a schema (`--schema`) and a baseline (`--baseline`):
+//! screens at 80×24 and 160×45, drawn with `TestBackend`, as insta snapshots.
+
+mod tui_support;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jxray::compare::{Run, Verdict};
+use jxray::engine::Options;
+use jxray::schema::Schema;
+use jxray::tui::action::{Action, Command};
+use jxray::tui::{update, App, Checks};
+use serde_json::json;
+use tui_support::{app_with_checks, capture, screen, styled_screen};
+
+const TICKET: &str = "Here is the ticket:\n```json\n{\"ticket_id\": \"SUP-4821\", \"priority\": \"P2\",\n \"tags\": [\"billing\", 7]}\n```";
+
+fn schema() -> Arc<Schema> {
+    let document = json!({
+        "type": "object",
+        "required": ["ticket_id", "priority", "escalate"],
+        "properties": {
+            "ticket_id": {"type": "string"},
+            "priority": {"enum": ["low", "medium", "high", "urgent"]},
+            "tags": {"type": "array", "items": {"type": "string"}}
+        }
+    });
+    Arc::new(Schema::from_value(&document, "schema.json").unwrap())
+}
+
+fn schema_app(width: u16, height: u16) -> App {
+    let checks = Checks {
+        schema: Some(schema()),
+        ..Checks::default()
+    };
+    let mut app = app_with_checks(
+        vec![capture("support/ticket.md", TICKET, None)],
+        checks,
+        width,
+        height,
+    );
+    update(&mut app, Action::Command(Command::FocusDecoded));
+    app.settle();
+    app
+}
+
+#[test]
+fn schema_failure_lists_every_violation_at_80x24() {
+    let app = schema_app(80, 24);
+    let text = screen(&app);
+    assert!(text.contains("schema"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn schema_failure_marks_the_offending_values_at_160x45() {
+    let app = schema_app(160, 45);
+    let text = screen(&app);
+    for expected in ["/priority", "\"P2\"", "/tags/1", "enum", "escalate"] {
+        assert!(text.contains(expected), "{expected} in\n{text}");
+    }
+    insta::assert_snapshot!(styled_screen(&app));
+}
+
+/// The earlier run: the ticket was fenced and fine, the invoice was cut off,
+/// the note was plain JSON.
+fn baseline() -> Arc<(PathBuf, Run)> {
+    let root = Path::new("monday");
+    let mut run = Run::default();
+    let options = Options::default();
+    for (source, text, stop) in [
+        ("ticket.md", "```json\n{\"a\": 1}\n```", None),
+        ("invoice.txt", "{\"total\": [1, 2,", Some("length")),
+        ("note.txt", "{\"ok\": true}", None),
+    ] {
+        let outcome = capture(source, text, stop).extract(&options);
+        run.insert(root, source.to_string(), Verdict::of(&outcome));
+    }
+    Arc::new((root.to_path_buf(), run))
+}
+
+fn compare_app(width: u16, height: u16) -> App {
+    let checks = Checks {
+        baseline: Some(baseline()),
+        ..Checks::default()
+    };
+    app_with_checks(
+        vec![
+            // fenced → direct, truncated → direct (fixed), direct → truncated (broke), new.
+            capture("ticket.md", "{\"a\": 1}", None),
+            capture("invoice.txt", "{\"total\": [1, 2]}", None),
+            capture("note.txt", "{\"ok\": tr", Some("length")),
+            capture("fresh.txt", "{}", None),
+        ],
+        checks,
+        width,
+        height,
+    )
+}
+
+#[test]
+fn baseline_marks_each_change_and_the_footer_sets_both_mixes_side_by_side_at_80x24() {
+    let app = compare_app(80, 24);
+    let text = screen(&app);
+    assert!(text.contains("vs monday (3)"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn baseline_at_160x45() {
+    let app = compare_app(160, 45);
+    let text = screen(&app);
+    for mark in ['↑', '↓', '~', '+'] {
+        assert!(text.contains(mark), "{mark} in\n{text}");
+    }
+    insta::assert_snapshot!(text);
+}
