@@ -156,6 +156,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// What standard input holds (with PATH -): one capture a line, or one raw output
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub input: Option<InputChoice>,
+
     /// Exit 1 when a layer or failure share is over its bound, e.g. `fenced=10%,truncated=0`
     #[arg(long, value_name = "NAME=SHARE,...")]
     pub max_share: Option<jxray::report::DriftGate>,
@@ -166,6 +170,14 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub extraction: ExtractionArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputChoice {
+    /// JSON Lines: one capture a line, checked as each arrives
+    Jsonl,
+    /// The whole input is one raw model output
+    Text,
 }
 
 #[derive(Debug, Args)]

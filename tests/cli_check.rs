@@ -386,24 +386,38 @@ fn oversized_captures_are_unreadable_not_fatal() {
 }
 
 #[test]
-fn standard_input_is_a_capture() {
+fn standard_input_with_input_text_is_one_capture() {
     let dir = folder(&[]);
     let run = jxray_in(
         dir.path(),
-        &["check", "-", "--format", "jsonl"],
+        &["check", "-", "--input", "text", "--format", "jsonl"],
         FENCED.as_bytes(),
     );
     assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(records(&run.stdout)[0]["layer"], "fenced");
+    let records = records(&run.stdout);
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0]["layer"], "fenced");
+    assert_eq!(records[0]["source"], "-");
 }
 
 #[test]
-fn an_empty_folder_is_zero_captures_and_ok() {
-    let dir = folder(&[]);
-    let run = jxray_in(dir.path(), &["check", "."], b"");
-    assert_eq!((run.code, run.stdout.as_str()), (0, "0 captures\n"));
-    let run = jxray_in(dir.path(), &["check", ".", "--format", "json"], b"");
-    let document: Value = serde_json::from_str(&run.stdout).unwrap();
-    assert_eq!(document["captures"], serde_json::json!([]));
-    assert_eq!(document["summary"]["total"], 0);
+fn a_path_that_holds_no_capture_exits_2() {
+    let dir = folder(&[("notes.yaml", "a: 1")]);
+    for format in ["text", "json", "jsonl", "junit", "github"] {
+        let run = jxray_in(dir.path(), &["check", ".", "--format", format], b"");
+        assert_eq!(run.code, 2, "{run:?}");
+        assert!(run.stdout.is_empty(), "{run:?}");
+        assert_one_line_error(&run, "holds no capture (skipped 1 file: .yaml)");
+    }
+    let run = jxray_in(dir.path(), &["check", "-"], b"\n\n");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_one_line_error(&run, "standard input");
+}
+
+#[test]
+fn input_is_for_standard_input_only() {
+    let dir = folder(&[("a.txt", "{}")]);
+    let run = jxray_in(dir.path(), &["check", "a.txt", "--input", "text"], b"");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_one_line_error(&run, "--input");
 }

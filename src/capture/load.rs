@@ -124,11 +124,11 @@ pub fn load_found(root: &Path, files: &[PathBuf], options: &LoadOptions) -> Vec<
 /// path relative to `root` (the path as given when `file` is `root`), or relative to the
 /// working folder.
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
-    records(file, root, options).collect()
+    source_records(file, root, options).collect()
 }
 
 /// The captures in one file as they are read, for callers that stream (see [`load_file`]).
-pub fn records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
+pub fn source_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
     source::records(file, &options.sources.name(root, file), options)
 }
 

@@ -15,7 +15,8 @@
 //!   `inspect` (Inspect AI logs), `files` (everything read whole, through `content`);
 //! - `promptfoo`, `fields`: log documents and rows recognised by content, or read through
 //!   the field paths the user named;
-//! - `load`: the entry points, loading files in parallel in a fixed order.
+//! - `load`: the entry points, loading files in parallel in a fixed order;
+//! - `records`: the same captures as a lazy stream, for `check` at any size.
 //!
 //! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
 //! `MAX_TOKENS`, `max_output_tokens`, `completed`, `end_turn`, `STOP`, …); the engine
@@ -34,6 +35,7 @@ mod load;
 mod probe;
 mod promptfoo;
 mod read;
+mod records;
 pub mod source;
 mod stream;
 mod walk;
@@ -46,10 +48,10 @@ use serde_json::Value;
 use crate::engine::{self, Options, Outcome, Warning};
 
 pub use load::{
-    load, load_bytes, load_file, load_found, load_reader, records, LoadError, LoadOptions,
-    SourceNames,
+    load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
 pub use read::{read_regular, read_regular_text};
+pub use records::{file_records, found_records, records, stdin_records, Records, StdinFormat};
 pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.

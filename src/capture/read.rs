@@ -15,8 +15,12 @@ const MAX_LINK_HOPS: usize = 40;
 /// The bytes of a capture file, or why they cannot be had (see [`read_regular`]); too
 /// large a file points at `--max-bytes`.
 pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
-    let size_fix = |size: u64| format!("raise it with --max-bytes {size}");
-    read_regular(path, max_bytes, &size_fix)
+    read_regular(path, max_bytes, &max_bytes_fix)
+}
+
+/// What to do about a capture of `size` bytes over the limit.
+pub fn max_bytes_fix(size: u64) -> String {
+    format!("raise it with --max-bytes {size}")
 }
 
 /// The one way jxray opens a file it reads, whatever its role (capture, fixture, schema,
@@ -33,6 +37,21 @@ pub fn read_regular(
     max_bytes: u64,
     size_fix: &dyn Fn(u64) -> String,
 ) -> Result<Vec<u8>, Unreadable> {
+    let (file, len) = open_regular(path, max_bytes, size_fix)?;
+    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
+    let capacity = usize::try_from(len.min(max_bytes))
+        .unwrap_or(0)
+        .saturating_add(1);
+    read_into(file, max_bytes, Vec::with_capacity(capacity), size_fix)
+}
+
+/// The open file and its size, checked as [`read_regular`] checks it: what it and the
+/// line-by-line readers (which read a large log without holding it whole) share.
+pub fn open_regular(
+    path: &Path,
+    max_bytes: u64,
+    size_fix: &dyn Fn(u64) -> String,
+) -> Result<(fs::File, u64), Unreadable> {
     let metadata = fs::metadata(path).map_err(|error| not_followable(path, &error))?;
     check_kind(path, &metadata)?;
     if metadata.len() > max_bytes {
@@ -41,11 +60,7 @@ pub fn read_regular(
     let file = open_nonblocking(path).map_err(|error| io_unreadable(&error))?;
     let opened = file.metadata().map_err(|error| io_unreadable(&error))?;
     check_kind(path, &opened)?;
-    // One spare byte, so that a file that grew past the limit since `stat` is noticed.
-    let capacity = usize::try_from(opened.len().min(max_bytes))
-        .unwrap_or(0)
-        .saturating_add(1);
-    read_into(file, max_bytes, Vec::with_capacity(capacity), size_fix)
+    Ok((file, opened.len()))
 }
 
 /// [`read_regular`], then [`decode`]: the text of a fixture, schema or config file.
@@ -201,7 +216,11 @@ fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> Result<String, Unread
 }
 
 /// Exact counts, so the message never says "64 MiB is over the 64 MiB limit".
-fn too_large(size: Option<u64>, max_bytes: u64, size_fix: &dyn Fn(u64) -> String) -> Unreadable {
+pub fn too_large(
+    size: Option<u64>,
+    max_bytes: u64,
+    size_fix: &dyn Fn(u64) -> String,
+) -> Unreadable {
     let over = max_bytes.saturating_add(1);
     let size_text = match size {
         // The rounded size only where it tells the two apart.

@@ -1,18 +1,22 @@
-//! `jxray check PATH`: extract every capture, report each, exit 1 on any failure.
+//! `jxray check PATH`: extract every capture, report each as soon as it is known (in
+//! order, in bounded memory), exit 1 on any failure.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use jxray::capture::{self, shell_path, Capture, Discovery, SourceNames};
+use anyhow::bail;
+use jxray::capture::{self, shell_path, Capture, Discovery, Records, SourceNames, StdinFormat};
 use jxray::config::Config;
+use jxray::pipeline::{self, Settings};
 use jxray::report::github::step_summary_file;
-use jxray::report::{self, Checked, CiCase, GithubReport, JunitReport, Summary};
+use jxray::report::{
+    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
+};
 use jxray::schema::{CaptureSchemas, Schema};
-use rayon::prelude::*;
 
 use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
 use super::Status;
-use crate::cli::{CheckArgs, Format};
+use crate::cli::{CheckArgs, Format, InputChoice};
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     let config = Config::load()?;
@@ -20,22 +24,46 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     let schema_file = args.schema.clone().or(config.schema.clone());
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let fixtures = config.fixtures.unwrap_or_else(|| PathBuf::from("fixtures"));
-    let (captures, discovery) = load(&args.path, &fixtures, args)?;
+    let from_stdin = args.path == Path::new("-");
+    let (records, discovery) = records(args, &fixtures, from_stdin)?;
     let options = engine_options(&args.extraction);
     let recorded = CaptureSchemas::default();
-    let checked: Vec<Checked> = captures
-        .into_par_iter()
-        .map(|capture| {
-            let mut outcome = capture.extract(&options);
-            recorded.apply(schema.as_ref(), &capture, &mut outcome);
-            Checked { capture, outcome }
-        })
-        .collect();
-    let summary = Summary::from_outcomes(checked.iter().map(|c| &c.outcome));
-
-    let mut out = BufWriter::new(io::stdout().lock());
-    let written = write(&mut out, args, &checked, &summary, &discovery);
-    quiet_broken_pipe(written.and_then(|()| out.flush()))?;
+    let work = |capture: Capture| {
+        let mut outcome = capture.extract(&options);
+        recorded.apply(schema.as_ref(), &capture, &mut outcome);
+        Checked { capture, outcome }
+    };
+    let settings = Settings {
+        flush_when_idle: from_stdin,
+        ..Settings::default()
+    };
+    let skipped = skipped_note(&discovery);
+    let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    let mut sink = sink(args, out, from_stdin, skipped.clone());
+    let summary = match pipeline::run(records, &work, &mut sink, &settings) {
+        Ok(summary) => summary,
+        // The reader of our output went away (`| head`): nothing more to say.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Ok(Status::Clean),
+        Err(error) => return Err(error.into()),
+    };
+    if summary.total() == 0 {
+        let what = if from_stdin {
+            "standard input".to_string()
+        } else {
+            shell_path(&args.path)
+        };
+        let skipped = skipped.map(|note| format!(" ({note})")).unwrap_or_default();
+        bail!(
+            "{what}: holds no capture{skipped}; captures are .txt, .md, .json, .jsonl, .sse \
+             files, or lines of JSON on standard input: point check at a capture or a folder \
+             of them"
+        );
+    }
+    quiet_broken_pipe(sink.finish(&summary).and_then(|()| sink.flush()))?;
+    // The text report ends with what was skipped; formats for machines keep stdout clean.
+    if let (Some(note), false) = (&skipped, args.format == Format::Text) {
+        eprintln!("jxray: {note}");
+    }
 
     let breaches = args
         .max_share
@@ -50,80 +78,61 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     ))
 }
 
-/// The captures under `path` (the fixtures folder passed over), named as the user can
-/// open them, and what the walk skipped.
-fn load(
-    path: &Path,
-    fixtures: &Path,
+/// The report format asked for, writing to `out`, showing failures only with `-q`.
+/// The text report ends with `skipped`.
+fn sink<'a, W: Write + 'a>(
     args: &CheckArgs,
-) -> anyhow::Result<(Vec<Capture>, Discovery)> {
-    let mut options = load_options(&args.extraction)?;
-    options.sources = SourceNames::FromWorkingFolder;
-    if path == Path::new("-") {
-        return Ok((capture::load(path, &options)?, Discovery::default()));
+    out: W,
+    from_stdin: bool,
+    skipped: Option<String>,
+) -> Box<dyn Sink + 'a> {
+    let suite = format!("jxray check {}", shell_path(&args.path));
+    // Standard input streams line by line; a path's text report lines up its sources first.
+    let line_up = if from_stdin { 0 } else { report::LINE_UP };
+    let format: Box<dyn Sink + 'a> = match args.format {
+        Format::Jsonl => Box::new(JsonlSink::new(out)),
+        Format::Json => Box::new(JsonSink::new(out)),
+        Format::Text => {
+            Box::new(TextSink::new(out, stdout_painter(args.color), line_up).ending_with(skipped))
+        }
+        Format::Junit => Box::new(JunitSink::new(out, &suite)),
+        Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
+    };
+    if args.only_failures {
+        Box::new(OnlyFailures::new(format))
+    } else {
+        format
     }
-    let discovery = capture::discover_with(path, &[fixtures.to_path_buf()])?;
-    let captures = capture::load_found(path, &discovery.files, &options);
-    Ok((captures, discovery))
 }
 
-fn write(
-    out: &mut dyn Write,
+/// The captures to check: standard input as it arrives, or every capture under the path
+/// (the fixtures folder passed over), named as the user can open them; and what the walk
+/// skipped.
+fn records(
     args: &CheckArgs,
-    checked: &[Checked],
-    summary: &Summary,
-    discovery: &Discovery,
-) -> io::Result<()> {
-    let show = |item: &Checked| !args.only_failures || !item.outcome.ok();
-    let shown = || checked.iter().filter(|item| show(item));
-    let suite = format!("jxray check {}", shell_path(&args.path));
-    let skipped = skipped_note(discovery);
-    match args.format {
-        Format::Jsonl => {
-            let shown: Vec<Checked> = shown().cloned().collect();
-            report::write_jsonl(out, &shown)?;
-        }
-        Format::Json => report::write_json_where(out, checked, &show)?,
-        Format::Text => {
-            report::write_text_where(out, checked, stdout_painter(args.color), &show)?;
-            if let Some(note) = &skipped {
-                writeln!(out, "{note}")?;
-            }
-            return Ok(());
-        }
-        Format::Junit => {
-            let mut junit = JunitReport::new(&suite);
-            for item in shown() {
-                junit.add(&CiCase::of_checked(item));
-            }
-            junit.write(out)?;
-        }
-        Format::Github => {
-            let mut github = GithubReport::new(&suite, "capture");
-            for item in shown() {
-                github.add(out, &CiCase::of_checked(item))?;
-            }
-            let closing = format!(
-                "{} captures: {} ok, {} failed",
-                summary.total(),
-                summary.ok(),
-                summary.failed()
-            );
-            let counts = report::github::mix_counts(summary);
-            github.finish(
-                out,
-                &closing,
-                &counts,
-                summary.total(),
-                step_summary_file().as_deref(),
-            )?;
-        }
+    fixtures: &Path,
+    from_stdin: bool,
+) -> anyhow::Result<(Records, Discovery)> {
+    let mut options = load_options(&args.extraction)?;
+    options.sources = SourceNames::FromWorkingFolder;
+    if from_stdin {
+        let format = match args.input {
+            Some(InputChoice::Text) => StdinFormat::Text,
+            Some(InputChoice::Jsonl) | None => StdinFormat::Lines,
+        };
+        let records = capture::stdin_records(io::stdin(), format, &options);
+        return Ok((records, Discovery::default()));
     }
-    // Formats for machines keep stdout clean: what was skipped goes to stderr.
-    if let Some(note) = skipped {
-        eprintln!("jxray: {note}");
+    if args.input.is_some() {
+        bail!(
+            "--input describes standard input; drop it, or pass - as the path and pipe the \
+             captures in"
+        );
     }
-    Ok(())
+    let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
+    let files = std::mem::take(&mut discovery.files);
+    let records = capture::found_records(&args.path, files, &options);
+    Ok((records, discovery))
 }
 
 /// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.

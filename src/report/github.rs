@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::ci::{inert, CiCase, CiStatus};
-use super::Summary;
+use super::{Checked, Sink, Summary};
 use crate::engine::{FailureKind, Layer};
 
 /// GitHub refuses a step summary over 1 MiB; rows stop well before that.
@@ -96,6 +96,57 @@ impl GithubReport {
             }),
             None => Ok(()),
         }
+    }
+}
+
+/// `check --format github` as a [`Sink`]: each capture's annotation as soon as it is
+/// known; the step summary keeps one row per failure (bounded by GitHub's size limit).
+pub struct GithubSink<W> {
+    out: W,
+    report: Option<GithubReport>,
+    summary_file: Option<std::path::PathBuf>,
+}
+
+impl<W: Write> GithubSink<W> {
+    /// A report headed `suite`, appended to `summary_file` (`$GITHUB_STEP_SUMMARY`) at the end.
+    pub fn new(out: W, suite: &str, summary_file: Option<std::path::PathBuf>) -> GithubSink<W> {
+        GithubSink {
+            out,
+            report: Some(GithubReport::new(suite, "capture")),
+            summary_file,
+        }
+    }
+}
+
+impl<W: Write> Sink for GithubSink<W> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        match &mut self.report {
+            Some(report) => report.add(&mut self.out, &CiCase::of_checked(item)),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        let Some(report) = self.report.take() else {
+            return Ok(());
+        };
+        let closing = format!(
+            "{} captures: {} ok, {} failed",
+            summary.total(),
+            summary.ok(),
+            summary.failed()
+        );
+        report.finish(
+            &mut self.out,
+            &closing,
+            &mix_counts(summary),
+            summary.total(),
+            self.summary_file.as_deref(),
+        )
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 

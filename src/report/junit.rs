@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::ci::{inert, CiCase, CiStatus};
+use super::{Checked, Sink, Summary};
 
 /// Collects cases into one test suite and writes the document at the end.
 #[derive(Debug)]
@@ -33,6 +34,47 @@ impl JunitReport {
         let mut report = Report::new("jxray");
         report.add_test_suite(self.suite);
         report.serialize(out).map_err(io::Error::other)
+    }
+}
+
+/// `check --format junit` as a [`Sink`].
+///
+/// The one report format that cannot stream: JUnit's `testsuite` tag carries the counts of
+/// tests and failures, so every `testcase` is held until the end. Each is held as
+/// quick-junit builds it — source, folder, file and, for a failure, its one-line message
+/// and defect list — never the capture's text or value, so a record costs a few hundred
+/// bytes, not its size. Nothing is written before [`Sink::finish`].
+pub struct JunitSink<W> {
+    out: W,
+    report: Option<JunitReport>,
+}
+
+impl<W: Write> JunitSink<W> {
+    pub fn new(out: W, suite: &str) -> JunitSink<W> {
+        JunitSink {
+            out,
+            report: Some(JunitReport::new(suite)),
+        }
+    }
+}
+
+impl<W: Write> Sink for JunitSink<W> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        if let Some(report) = &mut self.report {
+            report.add(&CiCase::of_checked(item));
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
+        match self.report.take() {
+            Some(report) => report.write(&mut self.out),
+            None => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 

@@ -21,6 +21,11 @@ impl Summary {
         }
     }
 
+    /// Count one more outcome.
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.mix.add(MixKey::of(outcome));
+    }
+
     /// The summary of a mix counted elsewhere (a compared run).
     pub fn from_mix(mix: Mix) -> Summary {
         Summary { mix }

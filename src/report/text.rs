@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{Checked, Painter, Summary, Tone};
+use super::{write_all, Checked, Painter, Sink, Summary, Tone};
 use crate::engine::{FailureKind, Layer, Outcome};
 
 /// Widest badge word (`unreadable`), so columns line up.
@@ -10,53 +10,126 @@ const BADGE_WIDTH: usize = 10;
 /// Sources longer than this are not padded, so one long path does not push every line.
 const MAX_SOURCE_PAD: usize = 48;
 
+/// How many lines the text report holds back to line up sources; a report that streams
+/// from a pipe holds back none, so each line appears as soon as it is known.
+pub const LINE_UP: usize = 256;
+
+/// The human report: one line per capture as it arrives, then the summary table.
+///
+/// Sources are padded to the widest of the first `line_up` captures (at most
+/// `MAX_SOURCE_PAD` wide); those lines are held until then, later lines use the same width.
+pub struct TextSink<W> {
+    out: W,
+    painter: Painter,
+    line_up: usize,
+    /// Lines held back until the pad is known: the source and the rest of the line.
+    held: Vec<(String, Line)>,
+    pad: Option<usize>,
+    /// A last line after the summary (what the folder walk skipped).
+    ending: Option<String>,
+}
+
+/// A line's parts other than its source.
+struct Line {
+    mark: String,
+    badge: String,
+    detail: String,
+}
+
+impl<W: Write> TextSink<W> {
+    pub fn new(out: W, painter: Painter, line_up: usize) -> TextSink<W> {
+        TextSink {
+            out,
+            painter,
+            line_up,
+            held: Vec::new(),
+            pad: None,
+            ending: None,
+        }
+    }
+
+    /// End the report with `line` after the summary, when there is one.
+    pub fn ending_with(mut self, line: Option<String>) -> TextSink<W> {
+        self.ending = line;
+        self
+    }
+
+    /// Decide the pad from the lines held, and write them.
+    fn release(&mut self) -> io::Result<()> {
+        let pad = self
+            .held
+            .iter()
+            .map(|(source, _)| source.chars().count())
+            .filter(|width| *width <= MAX_SOURCE_PAD)
+            .max()
+            .unwrap_or(0);
+        self.pad = Some(pad);
+        for (source, line) in std::mem::take(&mut self.held) {
+            write_line(&mut self.out, &source, &line, pad)?;
+        }
+        Ok(())
+    }
+}
+
+impl<W: Write> Sink for TextSink<W> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        let source = visible(&item.capture.source);
+        let line = paint_line(&item.outcome, self.painter);
+        match self.pad {
+            Some(pad) => write_line(&mut self.out, &source, &line, pad),
+            None => {
+                self.held.push((source, line));
+                if self.held.len() > self.line_up {
+                    self.release()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        if self.pad.is_none() {
+            self.release()?;
+        }
+        write_summary(&mut self.out, summary, self.painter)?;
+        match &self.ending {
+            Some(line) => writeln!(self.out, "{line}"),
+            None => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
 /// Write one line per capture and the summary table.
 pub fn write_text(out: &mut dyn Write, checked: &[Checked], painter: Painter) -> io::Result<()> {
-    write_text_where(out, checked, painter, &|_| true)
+    write_all(&mut TextSink::new(out, painter, checked.len()), checked).map(drop)
 }
 
-/// Like [`write_text`], with a line only for the captures `show` keeps; the summary
-/// still counts every capture (`--only-failures`).
-pub fn write_text_where(
-    out: &mut dyn Write,
-    checked: &[Checked],
-    painter: Painter,
-    show: &dyn Fn(&Checked) -> bool,
-) -> io::Result<()> {
-    let pad = checked
-        .iter()
-        .filter(|c| show(c))
-        .map(|c| c.capture.source.chars().count())
-        .filter(|width| *width <= MAX_SOURCE_PAD)
-        .max()
-        .unwrap_or(0);
-    for item in checked.iter().filter(|c| show(c)) {
-        write_line(out, item, pad, painter)?;
-    }
-    write_summary(
-        out,
-        &Summary::from_outcomes(checked.iter().map(|c| &c.outcome)),
-        painter,
-    )
-}
-
-fn write_line(out: &mut dyn Write, item: &Checked, pad: usize, painter: Painter) -> io::Result<()> {
-    let outcome = &item.outcome;
+fn paint_line(outcome: &Outcome, painter: Painter) -> Line {
     let (mark, tone) = if outcome.ok() {
         ("ok  ", badge_tone(outcome))
     } else {
         ("FAIL", Tone::Bad)
     };
     let badge = format!("{:<BADGE_WIDTH$}", outcome.badge());
-    let source = visible(&item.capture.source);
-    let detail = detail(outcome);
-    let line = format!(
-        "{} {} {source:<pad$}  {}",
-        painter.paint(mark, tone),
-        painter.paint(&badge, tone),
-        painter.paint(&detail, Tone::Dim),
-    );
-    writeln!(out, "{}", line.trim_end())
+    Line {
+        mark: painter.paint(mark, tone),
+        badge: painter.paint(&badge, tone),
+        detail: painter.paint(&detail(outcome), Tone::Dim),
+    }
+}
+
+fn write_line(out: &mut impl Write, source: &str, line: &Line, pad: usize) -> io::Result<()> {
+    let Line {
+        mark,
+        badge,
+        detail,
+    } = line;
+    let text = format!("{mark} {badge} {source:<pad$}  {detail}");
+    writeln!(out, "{}", text.trim_end())
 }
 
 /// Green for plain JSON, yellow when the model drifted from it (fences,
@@ -135,7 +208,7 @@ fn counted<'a>(kinds: impl Iterator<Item = &'a str>) -> String {
     parts.join(", ")
 }
 
-fn write_summary(out: &mut dyn Write, summary: &Summary, painter: Painter) -> io::Result<()> {
+fn write_summary(out: &mut impl Write, summary: &Summary, painter: Painter) -> io::Result<()> {
     let total = summary.total();
     if total == 0 {
         return writeln!(out, "0 captures");
@@ -160,7 +233,7 @@ fn write_summary(out: &mut dyn Write, summary: &Summary, painter: Painter) -> io
 }
 
 fn write_table(
-    out: &mut dyn Write,
+    out: &mut impl Write,
     heading: &str,
     rows: &[(&str, usize)],
     summary: &Summary,

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Assert that `jxray check` runs in bounded memory at scale (issue 10; BENCHMARKS.md).
+
+    scripts/check-memory.py [--jxray target/release/jxray] [--records 1000000]
+
+Makes, under target/check-memory/:
+  log.jsonl    1,000,000 records of mixed outcomes (scripts/jsonl_log.py), ~100 MB;
+  braces.jsonl 64 MiB less one byte of `{}` lines (just under the default --max-bytes),
+and runs `jxray check` on each, as a file and piped through standard input, in the jsonl
+and text formats, measuring each run's peak resident memory (the kernel's maxrss).
+Fails when the log peaks over 150 MB or the `{}` file over 1 GB. Prints a Markdown table.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "target" / "check-memory"
+MB = 1_000_000
+
+
+def make_braces(path, size):
+    line = b"{}\n"
+    with open(path, "wb") as out:
+        out.write(line * (size // len(line)))
+
+
+def measure(command, stdin_path=None):
+    """Wall seconds, peak RSS in bytes and exit status of one run, output discarded."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    started = time.monotonic()
+    child = subprocess.Popen(command, stdin=stdin, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.monotonic() - started
+    if stdin_path:
+        stdin.close()
+    return seconds, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jxray", default=str(ROOT / "target" / "release" / "jxray"))
+    parser.add_argument("--records", type=int, default=1_000_000)
+    args = parser.parse_args()
+    jxray = str(Path(args.jxray).resolve())
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from jsonl_log import write_log
+
+    WORK.mkdir(parents=True, exist_ok=True)
+    log, braces = WORK / "log.jsonl", WORK / "braces.jsonl"
+    write_log(log, args.records)
+    make_braces(braces, 64 * 1024 * 1024 - 1)
+
+    runs = [
+        (log, "file", "jsonl", 150 * MB),
+        (log, "file", "text", 150 * MB),
+        (log, "stdin", "jsonl", 150 * MB),
+        (braces, "file", "jsonl", 1000 * MB),
+        (braces, "stdin", "text", 1000 * MB),
+    ]
+    failed = False
+    print("| input | read from | format | wall | peak RSS | limit |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for path, via, format, limit in runs:
+        if via == "file":
+            command, stdin = [jxray, "check", str(path), "--format", format], None
+        else:
+            command, stdin = [jxray, "check", "-", "--format", format], path
+        seconds, peak, status = measure(command + ["--color", "never"], stdin)
+        size = f"{path.name} ({path.stat().st_size / MB:.0f} MB)"
+        verdict = "ok" if peak <= limit and status in (0, 1) else "**over**"
+        failed |= verdict != "ok"
+        print(f"| {size} | {via} | {format} | {seconds:.2f} s | {peak / MB:.0f} MB "
+              f"| {limit / MB:.0f} MB {verdict} |", flush=True)
+    if failed:
+        sys.exit("a run went over its memory limit or failed")
+
+
+if __name__ == "__main__":
+    main()

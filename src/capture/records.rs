@@ -1,0 +1,205 @@
+//! Captures as a stream, in report order, read lazily: what `check` pipes through its
+//! window. Files of lines are read line by line, so a log of a million records never sits
+//! in memory; every other file is read whole, one at a time, through [`load_file`].
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use super::content::{self, Kind};
+use super::jsonl::{self, LineCaptures, Naming};
+use super::load::{load_reader, source_records};
+pub use super::source::Records;
+use super::{read, walk, LoadError, LoadOptions};
+
+/// What standard input holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StdinFormat {
+    /// One capture a line, as in a `.jsonl` file, each checked as it arrives.
+    #[default]
+    Lines,
+    /// The whole input is one raw output (or one envelope or stream).
+    Text,
+}
+
+/// Every capture under `path` (a file or a folder), in the order of [`super::load`]:
+/// files sorted by path, lines in file order.
+pub fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError> {
+    Ok(found_records(path, walk::discover(path)?, options))
+}
+
+/// The captures in `files`, found under `root` by [`discover`](super::discover) or
+/// [`discover_with`](super::discover_with): lazily, in the order of
+/// [`load_found`](super::load_found).
+pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Records {
+    let root = root.to_path_buf();
+    let options = options.clone();
+    Box::new(
+        files
+            .into_iter()
+            .flat_map(move |file| file_records(&file, &root, &options)),
+    )
+}
+
+/// The captures of one file under `root`, lazily when it is a file of lines.
+pub fn file_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
+    if Kind::of(file) == Kind::Lines {
+        if let Some(lines) = streamed_lines(file, root, options) {
+            return lines;
+        }
+    }
+    source_records(file, root, options)
+}
+
+/// Standard input (or any reader) as captures: line by line as it arrives, or one text.
+pub fn stdin_records(
+    reader: impl Read + Send + 'static,
+    format: StdinFormat,
+    options: &LoadOptions,
+) -> Records {
+    match format {
+        StdinFormat::Text => Box::new(load_reader("-", reader, options).into_iter()),
+        StdinFormat::Lines => Box::new(LineCaptures::new(
+            BufReader::with_capacity(64 * 1024, reader),
+            Naming::IdOrLine("-".to_string()),
+            Path::new("-"),
+            options,
+        )),
+    }
+}
+
+/// How much of a file of lines is looked at to choose between line by line and whole.
+const PEEK: usize = 64 * 1024;
+
+/// A file of lines read line by line; `None` when it must be read whole: it cannot be
+/// opened (the whole-file path says why), it is UTF-16, or it is one Ollama stream.
+fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Records> {
+    let (mut handle, _) = read::open_regular(file, options.max_bytes, &read::max_bytes_fix).ok()?;
+    if !line_by_line(&mut handle).ok()? {
+        return None;
+    }
+    handle.rewind().ok()?;
+    let source = options.sources.name(root, file);
+    // The size was checked when the file was opened; a file that grows while it is read
+    // is cut at the limit like any other.
+    let reader = BufReader::with_capacity(64 * 1024, handle.take(options.max_bytes));
+    Some(Box::new(
+        LineCaptures::new(reader, Naming::Line(source), file, options).empty_is_unreadable(),
+    ))
+}
+
+/// Whether the start of a file of lines allows reading it one line at a time.
+fn line_by_line(handle: &mut File) -> io::Result<bool> {
+    let mut start = Vec::with_capacity(PEEK);
+    handle.by_ref().take(PEEK as u64).read_to_end(&mut start)?;
+    if start.starts_with(&[0xFF, 0xFE]) || start.starts_with(&[0xFE, 0xFF]) {
+        return Ok(false);
+    }
+    let text = String::from_utf8_lossy(&start);
+    let first = content::without_bom(&text)
+        .lines()
+        .find(|line| !line.trim().is_empty());
+    Ok(!first.is_some_and(jsonl::may_start_ollama_stream))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Capture;
+    use super::*;
+
+    fn sources(records: Records) -> Vec<String> {
+        records.map(|capture| capture.source).collect()
+    }
+
+    #[test]
+    fn standard_input_lines_are_named_by_id_or_line() {
+        let input =
+            "{\"output\": \"{}\"}\n\n{\"custom_id\": \"req-7\", \"output\": \"[]\"}\nnot json\n";
+        let records = stdin_records(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            StdinFormat::Lines,
+            &LoadOptions::default(),
+        );
+        let captures: Vec<Capture> = records.collect();
+        let names: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
+        assert_eq!(names, ["-:1", "req-7", "-:4"]);
+        assert_eq!(captures[0].text.as_deref(), Ok("{}"));
+        assert!(captures[2].text.is_err());
+    }
+
+    #[test]
+    fn standard_input_as_text_is_one_capture() {
+        let records = stdin_records(
+            io::Cursor::new(b"{\"a\": 1}\n{\"b\": 2}\n".to_vec()),
+            StdinFormat::Text,
+            &LoadOptions::default(),
+        );
+        assert_eq!(sources(records), ["-"]);
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_unreadable_and_the_next_still_reads() {
+        let long = format!("{{\"output\": \"{}\"}}", "x".repeat(100));
+        let input = format!("{long}\n{{\"output\": \"1\"}}\n");
+        let options = LoadOptions {
+            max_bytes: 50,
+            ..LoadOptions::default()
+        };
+        let captures: Vec<Capture> = stdin_records(
+            io::Cursor::new(input.into_bytes()),
+            StdinFormat::Lines,
+            &options,
+        )
+        .collect();
+        assert_eq!(captures.len(), 2);
+        let why = captures[0].text.as_ref().unwrap_err();
+        assert!(why.message.contains("--max-bytes"), "{why}");
+        assert_eq!(captures[1].text.as_deref(), Ok("1"));
+    }
+
+    #[test]
+    fn a_file_of_lines_streams_the_same_captures_as_a_whole_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut text = String::from("\u{feff}");
+        for i in 0..50 {
+            text.push_str(&format!("{{\"output\": \"{{\\\"n\\\": {i}}}\"}}\r\n\n"));
+        }
+        text.push_str("{\"output\": 5}\nnot json");
+        std::fs::write(dir.path().join("log.jsonl"), &text).unwrap();
+        std::fs::write(dir.path().join("empty.jsonl"), "").unwrap();
+        std::fs::write(dir.path().join("a.txt"), "{}").unwrap();
+        let options = LoadOptions::default();
+        let streamed: Vec<Capture> = records(dir.path(), &options).unwrap().collect();
+        let whole = super::super::load(dir.path(), &options).unwrap();
+        let key = |c: &Capture| {
+            (
+                c.source.clone(),
+                c.line,
+                c.text.clone(),
+                c.stop_reason.clone(),
+            )
+        };
+        assert_eq!(
+            streamed.iter().map(key).collect::<Vec<_>>(),
+            whole.iter().map(key).collect::<Vec<_>>()
+        );
+        assert_eq!(streamed.len(), 1 + 1 + 52);
+    }
+
+    #[test]
+    fn an_ollama_stream_file_is_still_joined() {
+        let dir = tempfile::tempdir().unwrap();
+        let chunk = |text: &str, done: bool| {
+            format!(
+                "{{\"model\":\"m\",\"created_at\":\"t\",\"response\":{text:?},\"done\":{done}}}\n"
+            )
+        };
+        let text = chunk("{\\\"a\\\"", false) + &chunk(": 1}", true);
+        let file = dir.path().join("s.jsonl");
+        std::fs::write(&file, text).unwrap();
+        let streamed: Vec<Capture> = records(&file, &LoadOptions::default()).unwrap().collect();
+        let whole = super::super::load(&file, &LoadOptions::default()).unwrap();
+        assert_eq!(streamed.len(), whole.len());
+        assert_eq!(streamed[0].text, whole[0].text);
+    }
+}

@@ -1,0 +1,79 @@
+//! `--format json`: one document, `{"captures": [...], "summary": {...}}`, pretty-printed.
+//! The `captures` array is written a record at a time, so the document streams. C1 and
+//! bidi controls in strings are written as `\uXXXX`.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{Checked, Record, Sink, Summary};
+use crate::text::JsonSafe;
+
+pub struct JsonSink<W: Write> {
+    out: JsonSafe<W>,
+    /// Records written so far: the first opens the array, the others follow a comma.
+    written: usize,
+}
+
+impl<W: Write> JsonSink<W> {
+    pub fn new(out: W) -> JsonSink<W> {
+        JsonSink {
+            out: JsonSafe::new(out),
+            written: 0,
+        }
+    }
+}
+
+impl<W: Write> Sink for JsonSink<W> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        let opening: &[u8] = if self.written == 0 {
+            b"{\n  \"captures\": [\n"
+        } else {
+            b",\n"
+        };
+        self.out.write_all(opening)?;
+        write_indented(&mut self.out, &Record::new(item), "    ")?;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        let closing: &[u8] = if self.written == 0 {
+            b"{\n  \"captures\": [],\n"
+        } else {
+            b"\n  ],\n"
+        };
+        self.out.write_all(closing)?;
+        self.out.write_all(b"  \"summary\": ")?;
+        let mut text = serde_json::to_vec_pretty(summary)?;
+        text = indent(&text, "  ", false);
+        self.out.write_all(&text)?;
+        self.out.write_all(b"\n}\n")
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `value` pretty-printed as an element nested one level deeper than serde_json starts.
+fn write_indented(out: &mut impl Write, value: &impl Serialize, by: &str) -> io::Result<()> {
+    let text = serde_json::to_vec_pretty(value)?;
+    out.write_all(&indent(&text, by, true))
+}
+
+/// Every line of pretty JSON indented by `by` (the first too when `first`). JSON strings
+/// hold no raw newline, so splitting on `\n` splits between tokens only.
+fn indent(text: &[u8], by: &str, first: bool) -> Vec<u8> {
+    let mut indented = Vec::with_capacity(text.len() + text.len() / 8);
+    for (index, line) in text.split(|&byte| byte == b'\n').enumerate() {
+        if index > 0 {
+            indented.push(b'\n');
+        }
+        if index > 0 || first {
+            indented.extend_from_slice(by.as_bytes());
+        }
+        indented.extend_from_slice(line);
+    }
+    indented
+}

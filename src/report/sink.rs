@@ -1,0 +1,78 @@
+//! The report formats as sinks: each takes one checked capture at a time, in order, writes
+//! what it can at once and keeps only running counts, so a report of any size streams.
+//!
+//! Adding a format is one file: a type implementing [`Sink`], built in `jxray check`.
+
+use std::io;
+
+use super::{Checked, Summary};
+
+/// One report format being written.
+pub trait Sink {
+    /// One capture's outcome, in report order. Called once per capture.
+    fn record(&mut self, item: &Checked) -> io::Result<()>;
+
+    /// The end of the report, with the counts of every capture recorded.
+    fn finish(&mut self, summary: &Summary) -> io::Result<()>;
+
+    /// Push what was written so far to the reader (a pipe waits for it).
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+/// Write a whole report of `checked` to `sink` (tests, and callers that hold every outcome).
+pub fn write_all<'a>(
+    sink: &mut dyn Sink,
+    checked: impl IntoIterator<Item = &'a Checked>,
+) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    for item in checked {
+        summary.add(&item.outcome);
+        sink.record(item)?;
+    }
+    sink.finish(&summary)?;
+    sink.flush()?;
+    Ok(summary)
+}
+
+/// `--only-failures`: passes failing captures on to `inner` and drops the rest; the
+/// summary `inner` finishes with still counts every capture.
+pub struct OnlyFailures<S> {
+    inner: S,
+}
+
+impl<S: Sink> OnlyFailures<S> {
+    pub fn new(inner: S) -> OnlyFailures<S> {
+        OnlyFailures { inner }
+    }
+}
+
+impl<S: Sink> Sink for OnlyFailures<S> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        if item.outcome.ok() {
+            return Ok(());
+        }
+        self.inner.record(item)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        self.inner.finish(summary)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Box<S> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        (**self).record(item)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        (**self).finish(summary)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        (**self).flush()
+    }
+}
