@@ -4,7 +4,7 @@ mod capture_support;
 
 use capture_support::{assert_capture, load_files, one, unreadable, warning_kinds};
 use jxray::capture::Provider;
-use jxray::engine::WarningKind;
+use jxray::engine::{Cause, FailureKind, Options, WarningKind};
 
 // ---- OpenAI Chat Completions ----
 
@@ -178,6 +178,35 @@ fn openai_chat_refusal_is_the_text() {
         "I can't help with that.",
         Some(Provider::OpenaiChat),
         Some("stop"),
+    );
+    assert!(capture.refused);
+}
+
+#[test]
+fn a_refusal_the_provider_marked_is_the_cause_whatever_its_wording() {
+    let chat = one(
+        "refusal.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,"refusal":"That request falls outside my guidelines."},
+            "finish_reason":"stop"}]}"#,
+    );
+    let responses = one(
+        "refusal-responses.json",
+        r#"{"object":"response","status":"completed","output":[{"type":"message","role":"assistant",
+            "content":[{"type":"refusal","refusal":"That request falls outside my guidelines."}]}]}"#,
+    );
+    for capture in [chat, responses] {
+        assert!(capture.refused, "{}", capture.source);
+        let failure = capture.extract(&Options::default()).failure.unwrap();
+        assert_eq!(failure.kind, FailureKind::NoJson);
+        assert_eq!(failure.cause, Some(Cause::Refusal), "{}", capture.source);
+        assert!(failure.message.contains("declined"), "{}", failure.message);
+    }
+    let plain = one("plain.txt", "That request falls outside my guidelines.");
+    let failure = plain.extract(&Options::default()).failure.unwrap();
+    assert_eq!(
+        failure.cause, None,
+        "only the provider's mark makes this wording a refusal"
     );
 }
 

@@ -177,6 +177,7 @@ fn bare(source: String, path: &Path, text: Result<String, Unreadable>) -> Captur
         schema: None,
         text,
         warnings: Vec::new(),
+        refused: false,
     }
 }
 
@@ -205,6 +206,7 @@ pub fn decoded(
         model,
         schema,
         warnings,
+        refused,
     } = decoded;
     outputs
         .named()
@@ -219,6 +221,7 @@ pub fn decoded(
             schema: schema.clone(),
             text: Ok(text),
             warnings: warnings.clone(),
+            refused,
         })
         .collect()
 }

@@ -132,6 +132,9 @@ pub struct Capture {
     pub text: Result<String, Unreadable>,
     /// Facts the loader learned that extraction should report (e.g. answer taken from `thinking`).
     pub warnings: Vec<Warning>,
+    /// The provider marked the output a refusal (OpenAI `message.refusal`): a failure to
+    /// find JSON in it is reported with the cause `refusal`, whatever its wording.
+    pub refused: bool,
 }
 
 impl Capture {
@@ -148,6 +151,7 @@ impl Capture {
             schema: None,
             text: Ok(text.into()),
             warnings: Vec::new(),
+            refused: false,
         }
     }
 
@@ -158,6 +162,7 @@ impl Capture {
             Ok(text) => {
                 let mut options = options.clone();
                 options.stop_reason = self.stop_reason.clone();
+                options.refused |= self.refused;
                 let mut outcome = engine::extract(text, &options);
                 outcome.warnings.extend(self.warnings.iter().cloned());
                 outcome

@@ -79,6 +79,11 @@ fn decode(row: &Value) -> Result<Decoded, String> {
         model,
         schema: schema(row).map(Arc::new),
         warnings: Vec::new(),
+        // promptfoo marks the responses its provider reported as refusals.
+        refused: response
+            .and_then(|response| response.get("isRefusal"))
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
     })
 }
 

@@ -47,6 +47,8 @@ pub struct Decoded {
     /// The JSON Schema the request asked for, where a log keeps it.
     pub schema: Option<Arc<Value>>,
     pub warnings: Vec<Warning>,
+    /// The provider marked the output a refusal.
+    pub refused: bool,
 }
 
 /// One record of a log: its id (named `FILE#ID`), and what it holds or why it holds nothing.

@@ -63,10 +63,12 @@ fn chat_body(choices: &Value) -> Result<Decoded, String> {
         None => return Err(missing(CHAT, "choices[0].message has no `content`")),
     };
     let outputs = text_or_tool(text, tools, stopped_for_tool(stop_reason.as_deref()));
+    let refused = str_field(message, "refusal").is_some_and(|refusal| !refusal.trim().is_empty());
     Ok(Decoded {
         provider: Some(Provider::OpenaiChat),
         outputs,
         stop_reason,
+        refused,
         ..Decoded::default()
     })
 }

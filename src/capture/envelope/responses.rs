@@ -23,12 +23,15 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
         .ok_or_else(|| missing(FORMAT, "`output` is not a list"))?;
     let mut text = String::new();
     let mut tools = Vec::new();
+    let mut refused = false;
     for item in items {
         match str_field(item, "type") {
             Some("message") => {
                 let parts = item.get("content").and_then(Value::as_array);
                 for part in parts.into_iter().flatten() {
-                    if let Some("output_text" | "refusal") = str_field(part, "type") {
+                    let kind = str_field(part, "type");
+                    refused |= kind == Some("refusal");
+                    if let Some("output_text" | "refusal") = kind {
                         let piece = str_field(part, "text").or_else(|| str_field(part, "refusal"));
                         text.push_str(piece.unwrap_or_default());
                     }
@@ -57,6 +60,7 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
         provider: Some(Provider::OpenaiResponses),
         outputs: text_or_tool(text, tools, false),
         stop_reason: stop_reason(value),
+        refused,
         ..Decoded::default()
     })
 }
