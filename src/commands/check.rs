@@ -23,10 +23,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     // The schema first: a bad flag should not wait for a large folder to load.
     let schema_file = args.schema.clone().or(config.schema.clone());
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
-    let fixtures = config.fixtures.unwrap_or_else(|| PathBuf::from("fixtures"));
+    let fixtures = config
+        .fixtures
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("fixtures"));
     let from_stdin = args.path == Path::new("-");
     let (records, discovery) = records(args, &fixtures, from_stdin)?;
-    let options = engine_options(&args.extraction);
+    let options = engine_options(&args.extraction, &config);
     let recorded = CaptureSchemas::default();
     let work = |capture: Capture| {
         let mut outcome = capture.extract(&options);

@@ -12,11 +12,13 @@ use std::sync::Arc;
 use crate::cli::{ColorChoice, ExtractionArgs, PickChoice, PresetChoice};
 use jxray::capture::fields::{PathFlags, Preset};
 use jxray::capture::LoadOptions;
+use jxray::config::Config;
 
-pub fn engine_options(args: &ExtractionArgs) -> Options {
+/// The engine's options: the flags, over the config file's defaults.
+pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
     Options {
         accept_lenient: args.accept_lenient,
-        decode_stringified: args.decode_stringified,
+        decode_stringified: args.decode_stringified || config.decode_stringified.unwrap_or(false),
         pick: match args.pick {
             PickChoice::First => Pick::First,
             PickChoice::Last => Pick::Last,

@@ -20,10 +20,8 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             args.file.display()
         );
     }
-    let schema_file = match &args.schema {
-        Some(file) => Some(file.clone()),
-        None => jxray::config::Config::load()?.schema,
-    };
+    let config = jxray::config::Config::load()?;
+    let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
@@ -33,7 +31,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
         );
         return Ok(Status::Failures);
     }
-    let options = engine_options(&args.extraction);
+    let options = engine_options(&args.extraction, &config);
     let recorded = CaptureSchemas::default();
     // The value is JSON output: C1 and bidi controls leave as `\uXXXX`.
     let mut out = JsonSafe::new(BufWriter::new(io::stdout().lock()));
