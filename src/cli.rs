@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use jxray::capture::fields::FieldPath;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -83,6 +84,42 @@ pub struct ExtractionArgs {
     /// Largest capture file read, in bytes; larger ones are `unreadable`
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
     pub max_bytes: u64,
+
+    #[command(flatten)]
+    pub log: LogArgs,
+}
+
+/// Where the fields of other tools' JSON / JSONL logs are (README: "Logs").
+#[derive(Debug, Args, Clone)]
+#[command(next_help_heading = "Log records")]
+pub struct LogArgs {
+    /// Dotted path to a record's text, e.g. response.choices[0].message.content
+    #[arg(long, value_name = "PATH")]
+    pub text_path: Option<FieldPath>,
+
+    /// Dotted path to a record's stop reason
+    #[arg(long, value_name = "PATH")]
+    pub stop_path: Option<FieldPath>,
+
+    /// Dotted path to a record's id (sources read FILE#ID)
+    #[arg(long, value_name = "PATH")]
+    pub id_path: Option<FieldPath>,
+
+    /// Dotted path to a record's model
+    #[arg(long, value_name = "PATH")]
+    pub model_path: Option<FieldPath>,
+
+    /// The usual paths of a logging tool's export
+    #[arg(long, value_enum, value_name = "TOOL")]
+    pub preset: Option<PresetChoice>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PresetChoice {
+    Litellm,
+    Langfuse,
+    Helicone,
+    Otel,
 }
 
 #[derive(Debug, Subcommand)]

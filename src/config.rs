@@ -36,10 +36,12 @@ pub struct Config {
     pub theme: Option<ThemeName>,
     /// A JSON Schema file every decoded value must satisfy, as if given with `--schema`.
     pub schema: Option<PathBuf>,
+    /// Replace strings that hold JSON by their value, as if given `--decode-stringified`.
+    pub decode_stringified: Option<bool>,
 }
 
 /// The keys a config file may hold, for error messages.
-const KNOWN_KEYS: &str = "`fixtures`, `schema` and `theme`";
+const KNOWN_KEYS: &str = "`decode_stringified`, `fixtures`, `schema` and `theme`";
 
 /// Why the config file could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
@@ -192,7 +194,7 @@ mod tests {
     fn errors_name_file_line_and_key() {
         assert_eq!(
             error("theme = \"light\"\ncolour = \"red\"\n"),
-            "config.toml:2: unknown key `colour`; known keys are `fixtures`, `schema` and `theme`"
+            "config.toml:2: unknown key `colour`; known keys are `decode_stringified`, `fixtures`, `schema` and `theme`"
         );
         let bad_theme = error("\ntheme = \"blue\"");
         assert!(

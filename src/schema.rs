@@ -2,11 +2,13 @@
 //! user's contract is a `schema` failure (contract §1), a different fix from
 //! a formatting problem.
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::capture::read_regular_text;
+use crate::capture::{read_regular_text, Capture};
 use crate::engine::{line_col, Failure, FailureKind, Outcome};
 
 /// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
@@ -172,6 +174,62 @@ impl Schema {
     }
 }
 
+/// The schemas that captures carry from the logs that recorded them (`llm --schema`,
+/// promptfoo `is-json`), each compiled once however many captures share it.
+#[derive(Default)]
+pub struct CaptureSchemas {
+    compiled: Mutex<HashMap<String, Arc<Result<Schema, String>>>>,
+}
+
+impl CaptureSchemas {
+    /// Check an outcome against `explicit` (`--schema`) when given, else against the
+    /// schema the capture carries, as if that had been given with `--schema`.
+    pub fn apply(&self, explicit: Option<&Schema>, capture: &Capture, outcome: &mut Outcome) {
+        let Ok(text) = &capture.text else {
+            return;
+        };
+        if let Some(schema) = explicit {
+            return schema.apply(outcome, text);
+        }
+        let Some(recorded) = &capture.schema else {
+            return;
+        };
+        match self.compiled(recorded).as_ref() {
+            Ok(schema) => schema.apply(outcome, text),
+            Err(why) if outcome.ok() => {
+                outcome.failure = Some(Failure {
+                    kind: FailureKind::Schema,
+                    defect: None,
+                    offset: 0,
+                    line: 1,
+                    column: 1,
+                    message: why.clone(),
+                    cause: None,
+                    defects: Vec::new(),
+                });
+            }
+            Err(_) => {}
+        }
+    }
+
+    fn compiled(&self, schema: &Value) -> Arc<Result<Schema, String>> {
+        let key = schema.to_string();
+        // A poisoned lock only means another thread panicked mid-insert: the map is intact.
+        let mut compiled = self
+            .compiled
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        let entry = compiled.entry(key).or_insert_with(|| {
+            let result = Schema::from_value(schema, "the schema the log recorded").map_err(|e| {
+                format!("{e}; or pass --schema to check against another")
+                    .replace("; fix the schema file", "")
+            });
+            Arc::new(result)
+        });
+        Arc::clone(entry)
+    }
+}
+
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -281,6 +339,29 @@ mod tests {
         let before = failed.clone();
         city_schema().apply(&mut failed, "");
         assert_eq!(failed, before);
+    }
+
+    #[test]
+    fn a_capture_is_checked_against_its_own_schema_unless_one_is_given() {
+        let schemas = CaptureSchemas::default();
+        let mut capture = Capture::from_text("logs.db#1", "{\"city\": 1}");
+        capture.schema = Some(Arc::new(
+            json!({"properties": {"city": {"type": "string"}}}),
+        ));
+        let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
+        schemas.apply(None, &capture, &mut outcome);
+        assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::Schema));
+
+        let loose = Schema::from_value(&json!({"type": "object"}), "given").unwrap();
+        let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
+        schemas.apply(Some(&loose), &capture, &mut outcome);
+        assert!(outcome.ok(), "--schema wins over the recorded one");
+
+        capture.schema = Some(Arc::new(json!({"type": 12})));
+        let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
+        schemas.apply(None, &capture, &mut outcome);
+        let message = outcome.failure.unwrap().message;
+        assert!(message.contains("the schema the log recorded"), "{message}");
     }
 
     #[test]

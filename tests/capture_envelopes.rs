@@ -2,9 +2,9 @@
 
 mod capture_support;
 
-use capture_support::{assert_capture, one, unreadable, warning_kinds};
+use capture_support::{assert_capture, load_files, one, unreadable, warning_kinds};
 use jxray::capture::Provider;
-use jxray::engine::WarningKind;
+use jxray::engine::{Cause, FailureKind, Options, WarningKind};
 
 // ---- OpenAI Chat Completions ----
 
@@ -43,20 +43,87 @@ fn openai_chat_null_content_uses_the_tool_call_arguments() {
     );
 }
 
+/// The sources and texts of every capture in one file.
+fn sources_and_texts(name: &str, content: &str) -> Vec<(String, String)> {
+    load_files(&[(name, content)])
+        .into_iter()
+        .map(|capture| (capture.source, capture.text.unwrap()))
+        .collect()
+}
+
 #[test]
-fn openai_chat_several_tool_calls_take_the_first_and_warn() {
-    let capture = one(
+fn openai_chat_every_tool_call_is_its_own_capture() {
+    let captures = load_files(&[(
         "tools.json",
-        r#"{"object":"chat.completion","choices":[{"index":0,
+        r#"{"object":"chat.completion","model":"gpt-4o","choices":[{"index":0,
             "message":{"role":"assistant","content":null,"tool_calls":[
               {"id":"a","type":"function","function":{"name":"get_invoice","arguments":"{\"id\": 7}"}},
-              {"id":"b","type":"function","function":{"name":"get_customer","arguments":"{\"id\": 9}"}}]},
+              {"id":"b","type":"function","function":{"name":"get_customer","arguments":"{\"id\": 9"}}]},
             "finish_reason":"tool_calls"}]}"#,
+    )]);
+    let sources: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
+    assert_eq!(sources, ["tools.json#call-1", "tools.json#call-2"]);
+    assert_eq!(captures[0].text.as_deref(), Ok(r#"{"id": 7}"#));
+    assert_eq!(captures[1].text.as_deref(), Ok(r#"{"id": 9"#));
+    for capture in &captures {
+        assert_eq!(capture.stop_reason.as_deref(), Some("tool_calls"));
+        assert_eq!(capture.model.as_deref(), Some("gpt-4o"));
+        assert!(capture.warnings.is_empty(), "each call stands alone");
+    }
+    // The second call is cut off on its own: the first one's verdict does not hide it.
+    let outcomes: Vec<bool> = captures
+        .iter()
+        .map(|c| c.extract(&Default::default()).ok())
+        .collect();
+    assert_eq!(outcomes, [true, false]);
+}
+
+#[test]
+fn text_beside_tool_calls_is_a_capture_when_the_model_did_not_stop_for_them() {
+    let gemini = r#"{"candidates":[{"content":{"role":"model","parts":[
+          {"text":"{\"a\": 1}"},
+          {"functionCall":{"name":"f","args":{"b":2}}},
+          {"functionCall":{"name":"g","args":{"c":3}}}]},"finishReason":"STOP"}],
+        "modelVersion":"gemini-2.5-flash"}"#;
+    assert_eq!(
+        sources_and_texts("g.json", gemini),
+        [
+            ("g.json".to_string(), r#"{"a": 1}"#.to_string()),
+            ("g.json#call-1".to_string(), r#"{"b":2}"#.to_string()),
+            ("g.json#call-2".to_string(), r#"{"c":3}"#.to_string()),
+        ]
     );
-    assert_eq!(capture.text.as_deref(), Ok(r#"{"id": 7}"#));
-    assert_eq!(warning_kinds(&capture), [WarningKind::MultipleCandidates]);
-    let message = &capture.warnings[0].message;
-    assert!(message.contains("get_invoice, get_customer"), "{message}");
+    let anthropic = r#"{"type":"message","role":"assistant","model":"claude",
+        "content":[{"type":"text","text":"Filing both."},
+                   {"type":"tool_use","id":"1","name":"f","input":{"x":1}},
+                   {"type":"tool_use","id":"2","name":"f","input":{"x":2}}],
+        "stop_reason":"tool_use"}"#;
+    assert_eq!(
+        sources_and_texts("a.json", anthropic),
+        [
+            ("a.json#call-1".to_string(), r#"{"x":1}"#.to_string()),
+            ("a.json#call-2".to_string(), r#"{"x":2}"#.to_string()),
+        ]
+    );
+}
+
+#[test]
+fn tool_calls_in_jsonl_lines_keep_their_line() {
+    let line = r#"{"object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"function":{"name":"a","arguments":"[1]"}},{"function":{"name":"b","arguments":"[2]"}}]},"finish_reason":"tool_calls"}]}"#;
+    let captures = load_files(&[("log.jsonl", &format!("{line}\n{line}\n"))]);
+    let sources: Vec<(&str, Option<usize>)> = captures
+        .iter()
+        .map(|c| (c.source.as_str(), c.line))
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            ("log.jsonl:1#call-1", Some(1)),
+            ("log.jsonl:1#call-2", Some(1)),
+            ("log.jsonl:2#call-1", Some(2)),
+            ("log.jsonl:2#call-2", Some(2)),
+        ]
+    );
 }
 
 #[test]
@@ -111,6 +178,35 @@ fn openai_chat_refusal_is_the_text() {
         "I can't help with that.",
         Some(Provider::OpenaiChat),
         Some("stop"),
+    );
+    assert!(capture.refused);
+}
+
+#[test]
+fn a_refusal_the_provider_marked_is_the_cause_whatever_its_wording() {
+    let chat = one(
+        "refusal.json",
+        r#"{"object":"chat.completion","choices":[{"index":0,
+            "message":{"role":"assistant","content":null,"refusal":"That request falls outside my guidelines."},
+            "finish_reason":"stop"}]}"#,
+    );
+    let responses = one(
+        "refusal-responses.json",
+        r#"{"object":"response","status":"completed","output":[{"type":"message","role":"assistant",
+            "content":[{"type":"refusal","refusal":"That request falls outside my guidelines."}]}]}"#,
+    );
+    for capture in [chat, responses] {
+        assert!(capture.refused, "{}", capture.source);
+        let failure = capture.extract(&Options::default()).failure.unwrap();
+        assert_eq!(failure.kind, FailureKind::NoJson);
+        assert_eq!(failure.cause, Some(Cause::Refusal), "{}", capture.source);
+        assert!(failure.message.contains("declined"), "{}", failure.message);
+    }
+    let plain = one("plain.txt", "That request falls outside my guidelines.");
+    let failure = plain.extract(&Options::default()).failure.unwrap();
+    assert_eq!(
+        failure.cause, None,
+        "only the provider's mark makes this wording a refusal"
     );
 }
 
@@ -308,15 +404,26 @@ fn anthropic_tool_use_input_is_serialized_compactly_in_order() {
 }
 
 #[test]
-fn anthropic_text_wins_when_the_model_did_not_stop_for_a_tool() {
-    let capture = one(
+fn anthropic_text_is_a_capture_when_the_model_did_not_stop_for_a_tool() {
+    let captures = load_files(&[(
         "both.json",
         r#"{"type":"message","role":"assistant",
             "content":[{"type":"text","text":"{\"a\":1}"},
                        {"type":"tool_use","id":"t","name":"n","input":{"b":2}}],
             "stop_reason":"end_turn"}"#,
+    )]);
+    let got: Vec<(&str, Result<&str, _>)> = captures
+        .iter()
+        .map(|capture| (capture.source.as_str(), capture.text.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("both.json", Ok(r#"{"a":1}"#)),
+            ("both.json#call-1", Ok(r#"{"b":2}"#)),
+        ],
+        "the text first, then every tool call as its own capture"
     );
-    assert_eq!(capture.text.as_deref(), Ok(r#"{"a":1}"#));
 }
 
 // ---- Gemini ----

@@ -103,6 +103,16 @@ fn openai_batch_output_lines() {
         Some(Provider::OpenaiBatch),
         Some("max_output_tokens"),
     );
+    let sources: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
+    assert_eq!(
+        sources,
+        [
+            "batch_output.jsonl#ticket-17",
+            "batch_output.jsonl#ticket-18",
+            "batch_output.jsonl#ticket-19"
+        ],
+        "batch results are named by custom_id: they come back in any order"
+    );
     let failed = unreadable(&captures[2]);
     assert!(failed.contains("\"ticket-19\""), "{failed}");
     assert!(
@@ -134,6 +144,57 @@ fn anthropic_batch_result_lines() {
         "{errored}"
     );
     assert!(unreadable(&captures[2]).contains("\"inv-3\" holds no message: the request expired"));
+    assert_eq!(captures[1].source, "results.jsonl#inv-2");
+}
+
+#[test]
+fn gemini_batch_output_lines() {
+    let text = concat!(
+        r#"{"key":"req-1","response":{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"a\": 1}"}]},"finishReason":"STOP"}],"modelVersion":"gemini-2.5-flash"}}"#,
+        "\n",
+        r#"{"key":"req-2","response":{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"a\": ["}]},"finishReason":"MAX_TOKENS"}],"modelVersion":"gemini-2.5-flash"}}"#,
+        "\n",
+        r#"{"key":"req-3","error":{"code":3,"message":"Request contains an invalid argument."}}"#,
+        "\n",
+        // Vertex AI batch prediction: the request instead of a key, so the line names it.
+        r#"{"status":"","processed_time":"2026-01-01T00:00:00Z","request":{"contents":[]},"response":{"candidates":[{"content":{"role":"model","parts":[{"text":"[]"}]},"finishReason":"STOP"}]}}"#,
+        "\n",
+    );
+    let captures = load_files(&[("gemini-batch.jsonl", text)]);
+    let sources: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
+    assert_eq!(
+        sources,
+        [
+            "gemini-batch.jsonl#req-1",
+            "gemini-batch.jsonl#req-2",
+            "gemini-batch.jsonl#req-3",
+            "gemini-batch.jsonl:4"
+        ]
+    );
+    assert_capture(
+        &captures[0],
+        r#"{"a": 1}"#,
+        Some(Provider::GeminiBatch),
+        Some("STOP"),
+    );
+    assert_eq!(captures[0].model.as_deref(), Some("gemini-2.5-flash"));
+    assert_capture(
+        &captures[1],
+        r#"{"a": ["#,
+        Some(Provider::GeminiBatch),
+        Some("MAX_TOKENS"),
+    );
+    let failed = unreadable(&captures[2]);
+    assert!(
+        failed.contains("\"req-3\"") && failed.contains("invalid argument"),
+        "{failed}"
+    );
+    assert_capture(
+        &captures[3],
+        "[]",
+        Some(Provider::GeminiBatch),
+        Some("STOP"),
+    );
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod capture_support;
 
-use capture_support::{assert_capture, one, unreadable, warning_kinds};
+use capture_support::{assert_capture, load_files, one, unreadable, warning_kinds};
 use jxray::capture::Provider;
 use jxray::engine::WarningKind;
 
@@ -55,15 +55,21 @@ fn openai_chat_stream_tool_call_fragments_per_index() {
         r#"data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
         "data: [DONE]",
     ]);
-    let capture = one("tools.sse", &text);
-    assert_capture(
-        &capture,
-        r#"{"path": "update.sh"}"#,
-        Some(Provider::OpenaiChat),
-        Some("tool_calls"),
-    );
-    assert_eq!(warning_kinds(&capture), [WarningKind::MultipleCandidates]);
-    assert!(capture.warnings[0].message.contains("read_file, list_dir"));
+    let captures = load_files(&[("tools.sse", &text)]);
+    let sources: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
+    assert_eq!(sources, ["tools.sse#call-1", "tools.sse#call-2"]);
+    for (capture, arguments) in captures
+        .iter()
+        .zip([r#"{"path": "update.sh"}"#, r#"{"dir": "/"}"#])
+    {
+        assert_capture(
+            capture,
+            arguments,
+            Some(Provider::OpenaiChat),
+            Some("tool_calls"),
+        );
+        assert!(capture.warnings.is_empty(), "{capture:#?}");
+    }
 }
 
 #[test]

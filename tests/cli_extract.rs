@@ -80,3 +80,34 @@ fn works_in_a_pipe_to_a_json_reader() {
     let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(value, serde_json::json!([1, {"b": null}]));
 }
+
+#[test]
+fn decode_stringified_comes_from_the_flag_or_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let input = br#"{"name": "lookup", "arguments": "{\"sku\": \"A-1\"}"}"#;
+    let home_path = home.path().to_str().unwrap();
+    let env = [("XDG_CONFIG_HOME", home_path)];
+    let plain = common::jxray_env(dir.path(), &["extract"], input, &env);
+    assert_eq!(
+        plain.stdout,
+        "{\"name\":\"lookup\",\"arguments\":\"{\\\"sku\\\": \\\"A-1\\\"}\"}\n"
+    );
+    assert!(plain.stderr.contains("stringified-json"), "{plain:?}");
+    let decoded = "{\"name\":\"lookup\",\"arguments\":{\"sku\":\"A-1\"}}\n";
+    let flag = common::jxray_env(
+        dir.path(),
+        &["extract", "--decode-stringified"],
+        input,
+        &env,
+    );
+    assert_eq!(flag.stdout, decoded, "{flag:?}");
+    std::fs::create_dir_all(home.path().join("jxray")).unwrap();
+    std::fs::write(
+        home.path().join("jxray/config.toml"),
+        "decode_stringified = true\n",
+    )
+    .unwrap();
+    let config = common::jxray_env(dir.path(), &["extract"], input, &env);
+    assert_eq!(config.stdout, decoded, "{config:?}");
+}

@@ -682,10 +682,10 @@ fn baseline_marks_changes_and_the_footer_compares_the_mixes() {
         ],
         &[],
     );
-    let screen = tmux.wait_for("the demo to load", loaded);
-    assert!(
-        screen.contains(" (2): "),
-        "the footer names the baseline:\n{screen}"
+    // The baseline loads beside the captures: wait for both, not for whichever is first.
+    tmux.wait_for(
+        "the demo to load and the footer to name the baseline",
+        |s| loaded(s) && s.contains(" (2): "),
     );
     tmux.keys(&["/"]);
     tmux.text("triage-cut-off");

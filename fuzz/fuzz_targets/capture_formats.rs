@@ -15,11 +15,12 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
+    let options = LoadOptions::default();
     let captures = if usize::from(pick) < NAMES.len() {
         let name = NAMES[usize::from(pick)];
-        load_bytes(name, Path::new(name), rest.to_vec())
+        load_bytes(name, Path::new(name), rest.to_vec(), &options)
     } else {
-        load_reader("-", rest, &LoadOptions::default())
+        load_reader("-", rest, &options)
     };
     assert!(!captures.is_empty(), "a file always gives at least one capture");
     for capture in &captures {

@@ -19,6 +19,8 @@ fuzz_target!(|data: &[u8]| {
             2 => Some("length".to_owned()),
             _ => Some("mystery".to_owned()),
         },
+        decode_stringified: flags & 16 != 0,
+        refused: flags & 32 != 0,
         ..Options::default()
     };
     let outcome = extract(&text, &options);
@@ -32,6 +34,14 @@ fuzz_target!(|data: &[u8]| {
     if let Some(failure) = &outcome.failure {
         assert!(failure.offset <= text.len());
         assert!(failure.line >= 1 && failure.column >= 1);
+        // Every defect listed is placed inside the text, in text order.
+        for defect in &failure.defects {
+            assert!(defect.offset <= text.len());
+        }
+        assert!(failure
+            .defects
+            .windows(2)
+            .all(|pair| pair[0].offset <= pair[1].offset));
     }
     for attempt in &outcome.trace {
         assert!(attempt.span.0 <= attempt.span.1 && attempt.span.1 <= text.len());

@@ -4,8 +4,10 @@
 //! The extension says where to look; the content must then confirm it:
 //! - raw text files (and files of any other name given directly) are raw output, unless the
 //!   whole file is a saved SSE log (`data:` / `event:` lines), which is joined;
-//! - `.json` is a provider envelope, a Gemini JSON-array stream or an Ollama NDJSON stream
-//!   when it is recognisably one, and raw output otherwise;
+//! - `.json` is a log of records when it is recognisably one (promptfoo results, an
+//!   Inspect AI `.json` log, or any document the field paths of `--text-path`/`--preset`
+//!   find text in), a provider envelope, a Gemini JSON-array stream or an Ollama NDJSON
+//!   stream when it is recognisably one, and raw output otherwise;
 //! - `.jsonl` / `.ndjson` are one capture a line (see [`super::jsonl`]);
 //! - `.sse` must be a stream from a known provider;
 //! - standard input has no name, so every recognised shape is tried on its content.
@@ -14,8 +16,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::envelope::{self, Decoded, Detection};
-use super::{jsonl, probe, stream, Capture, Unreadable};
+use super::envelope::{self, Decoded, Detection, Record};
+use super::{inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions, Unreadable};
 
 /// What a file's name says it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,11 +45,22 @@ impl Kind {
 }
 
 /// The captures in `text`, read from `path` and reported as `source`.
-pub fn captures(source: &str, path: &Path, text: String, kind: Kind) -> Vec<Capture> {
+pub fn captures(
+    source: &str,
+    path: &Path,
+    text: String,
+    kind: Kind,
+    options: &LoadOptions,
+) -> Vec<Capture> {
+    if matches!(kind, Kind::Json | Kind::Unnamed) {
+        if let Some(records) = document(&text, options) {
+            return records_captures(source, path, records);
+        }
+    }
     let detected = match kind {
         Kind::Text => sse(&text),
         Kind::Json => json(&text).or_else(|| ollama_stream(&text)),
-        Kind::Lines => return jsonl::captures(source, path, &text),
+        Kind::Lines => return jsonl::captures(source, path, &text, options),
         Kind::Stream => Some(sse(&text).unwrap_or_else(|| {
             Err(
                 "not a stream from a known provider: no `data:` payload from OpenAI, \
@@ -59,11 +72,10 @@ pub fn captures(source: &str, path: &Path, text: String, kind: Kind) -> Vec<Capt
             .or_else(|| json(&text))
             .or_else(|| ollama_stream(&text)),
     };
-    let capture = match detected {
-        Some(result) => decoded(source.to_string(), path, None, result),
-        None => raw(source.to_string(), path, text),
-    };
-    vec![capture]
+    match detected {
+        Some(result) => decoded(source, path, None, result),
+        None => vec![raw(source.to_string(), path, text)],
+    }
 }
 
 fn sse(text: &str) -> Detection {
@@ -80,15 +92,61 @@ const PROBE_ABOVE: usize = 256 * 1024;
 
 /// The envelope or Gemini array stream that `text` is, if any.
 pub fn json(text: &str) -> Detection {
+    let value = parse(text, false)?;
+    envelope::detect(&value).or_else(|| envelope::detect_array_stream(&value))
+}
+
+/// `text` as JSON, when it is an object or array that may be a known shape (`mapped`: the
+/// user named field paths, so any JSON may be).
+fn parse(text: &str, mapped: bool) -> Option<Value> {
     let body = without_bom(text).trim_start();
     if !body.starts_with(['{', '[']) {
         return None;
     }
-    if body.len() > PROBE_ABOVE && !probe::may_be_envelope(body) {
+    if !mapped && body.len() > PROBE_ABOVE && !probe::may_be_envelope(body) {
         return None;
     }
-    let value: Value = serde_json::from_str(body).ok()?;
-    envelope::detect(&value).or_else(|| envelope::detect_array_stream(&value))
+    serde_json::from_str(body).ok()
+}
+
+/// The records of a JSON log document: with field paths, when they find text in it;
+/// else promptfoo results or an Inspect AI `.json` log.
+fn document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
+    let value = parse(text, options.fields.is_some())?;
+    if let Some(fields) = &options.fields {
+        let records = fields.records(value.clone());
+        let outputs: Vec<&Value> = records.iter().filter(|r| fields.is_output(r)).collect();
+        let known = promptfoo::document(&value).is_some()
+            || inspect::json_log(&value).is_some()
+            || envelope::detect(&value).is_some();
+        // Paths that find nothing in a file of a known shape leave it to its own reader.
+        if outputs.iter().any(|record| fields.finds_text(record)) || !known {
+            return Some(
+                outputs
+                    .into_iter()
+                    .map(|record| fields.read(record))
+                    .collect(),
+            );
+        }
+    }
+    promptfoo::document(&value).or_else(|| inspect::json_log(&value))
+}
+
+/// The captures of a log's records, each named `source#ID` (`source#N`, from 1, when a
+/// record has no id).
+pub fn records_captures(source: &str, path: &Path, records: Vec<Record>) -> Vec<Capture> {
+    if records.is_empty() {
+        let why = "a log with no records: nothing to check; point jxray at a log with outputs";
+        return vec![unreadable(source.to_string(), path, Unreadable::new(why))];
+    }
+    records
+        .into_iter()
+        .enumerate()
+        .flat_map(|(index, record)| {
+            let id = record.id.unwrap_or_else(|| (index + 1).to_string());
+            decoded(&format!("{source}#{id}"), path, None, record.result)
+        })
+        .collect()
 }
 
 fn ollama_stream(text: &str) -> Detection {
@@ -114,34 +172,58 @@ fn bare(source: String, path: &Path, text: Result<String, Unreadable>) -> Captur
         path: path.to_path_buf(),
         line: None,
         provider: None,
+        model: None,
         stop_reason: None,
+        schema: None,
         text,
         warnings: Vec::new(),
+        refused: false,
     }
 }
 
-/// A capture from a recognised format, or an unreadable one saying what it lacks.
+/// The captures of a recognised format (its text and each tool call, see
+/// [`Outputs::named`](super::envelope::Outputs::named)), or an unreadable one saying what
+/// it lacks.
 pub fn decoded(
-    source: String,
+    source: &str,
     path: &Path,
     line: Option<usize>,
     result: Result<Decoded, String>,
-) -> Capture {
-    match result {
-        Ok(decoded) => Capture {
-            source,
+) -> Vec<Capture> {
+    let decoded = match result {
+        Ok(decoded) => decoded,
+        Err(message) => {
+            return vec![Capture {
+                line,
+                ..unreadable(source.to_string(), path, Unreadable::new(message))
+            }]
+        }
+    };
+    let Decoded {
+        provider,
+        outputs,
+        stop_reason,
+        model,
+        schema,
+        warnings,
+        refused,
+    } = decoded;
+    outputs
+        .named()
+        .into_iter()
+        .map(|(suffix, text)| Capture {
+            source: format!("{source}{}", suffix.unwrap_or_default()),
             path: path.to_path_buf(),
             line,
-            provider: decoded.provider,
-            stop_reason: decoded.stop_reason,
-            text: Ok(decoded.text),
-            warnings: decoded.warnings,
-        },
-        Err(message) => Capture {
-            line,
-            ..unreadable(source, path, Unreadable::new(message))
-        },
-    }
+            provider,
+            model: model.clone(),
+            stop_reason: stop_reason.clone(),
+            schema: schema.clone(),
+            text: Ok(text),
+            warnings: warnings.clone(),
+            refused,
+        })
+        .collect()
 }
 
 pub fn unreadable(source: String, path: &Path, unreadable: Unreadable) -> Capture {

@@ -1,8 +1,10 @@
 //! `.jsonl` / `.ndjson` files and JSON Lines on standard input: one capture a line.
 //!
-//! Each line is a provider envelope (batch output lines included) or an object with
-//! `output` (the text; an already-decoded object or array is serialized compactly) and an
-//! optional `stop_reason`. A line that is not JSON, or not one of those shapes, is an
+//! Each line is a provider envelope, a batch result line (named `FILE#ID` by its
+//! `custom_id` or `key`, since batches come back in any order), a promptfoo result row
+//! (`FILE#ID`), a record the field paths of `--text-path`/`--preset` find text in (`FILE#ID`
+//! when the id path leads somewhere), or an object with `output` (the text; an
+//! already-decoded object or array is serialized compactly) and an optional `stop_reason`. A line that is not JSON, or not one of those shapes, is an
 //! unreadable capture of its own; the other lines still load. Blank lines are not captures.
 //! A file whose lines are one Ollama stream (`done: false` until the last) is joined into
 //! one capture instead.
@@ -10,21 +12,24 @@
 //! [`LineCaptures`] reads lines as they arrive, so a log of any length (or a pipe that is
 //! still being written) is checked in bounded memory.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::content::{decoded, unreadable, without_bom};
-use super::envelope::{self, Decoded, Detection};
+use super::envelope::{self, Decoded, Detection, Outputs, Record};
+use super::fields::FieldMap;
 use super::read::{decode, io_unreadable, max_bytes_fix, too_large};
-use super::{stream, Capture, Unreadable};
+use super::{promptfoo, stream, Capture, LoadOptions, Unreadable};
 
 /// Why a file of lines holds no capture.
 const NO_LINES: &str = "no lines: the file is empty; delete it or fill it with one capture a line";
 
 /// The captures of a whole file's text.
-pub fn captures(source: &str, path: &Path, text: &str) -> Vec<Capture> {
+pub fn captures(source: &str, path: &Path, text: &str, options: &LoadOptions) -> Vec<Capture> {
     let lines: Vec<(usize, &str)> = without_bom(text)
         .lines()
         .enumerate()
@@ -39,65 +44,105 @@ pub fn captures(source: &str, path: &Path, text: &str) -> Vec<Capture> {
         )];
     }
     if let Some(joined) = stream::decode_ollama_lines(lines.iter().map(|(_, line)| *line)) {
-        return vec![decoded(source.to_string(), path, None, joined)];
+        return decoded(source, path, None, joined);
     }
     let naming = Naming::Line(source.to_string());
+    let fields = options.fields.as_deref();
     lines
         .into_iter()
-        .map(|(number, line)| line_capture(&naming, path, number, Ok(line)))
+        .flat_map(|(number, line)| line_captures(&naming, path, number, Ok(line), fields))
         .collect()
 }
 
 /// How a line's capture is named in reports.
 #[derive(Debug, Clone)]
 pub enum Naming {
-    /// `file.jsonl:LINE`.
+    /// `file.jsonl:LINE`, or `file.jsonl#ID` for a record with an id (batch results come
+    /// back in any order: their id names them, not their line).
     Line(String),
-    /// The record's own id (`custom_id`, else `id`) when it has one, else `-:LINE`:
-    /// line numbers of one piece of a split log say little, ids survive the split.
+    /// The record's own id when it has one, else `-:LINE`: line numbers of one piece of a
+    /// split log say little, ids survive the split.
     IdOrLine(String),
 }
 
-/// One line's capture; `line` is its text, or why it could not be read.
-fn line_capture(
+/// One line's captures (none for a line the field paths' filter passes over, several for
+/// a response with several tool calls); `line` is its text, or why it could not be read.
+fn line_captures(
     naming: &Naming,
     path: &Path,
     number: usize,
     line: Result<&str, Unreadable>,
-) -> Capture {
-    let (value, result) = match line {
-        Err(why) => (None, Err(why.message)),
+    fields: Option<&FieldMap>,
+) -> Vec<Capture> {
+    let (value, id, result) = match line {
+        Err(why) => (None, None, Err(why.message)),
         Ok(line) => match serde_json::from_str::<Value>(line) {
             Err(error) => (
+                None,
                 None,
                 Err(format!("not JSON ({error}); fix or remove the line")),
             ),
             Ok(value) => {
-                let result =
-                    detect(&value).unwrap_or_else(|| {
-                        Err("a JSON line that is not a capture: expected a provider envelope or an \
+                let Some((id, detected)) = classify(&value, fields) else {
+                    return Vec::new();
+                };
+                let result = detected.unwrap_or_else(|| {
+                    Err(
+                        "a JSON line that is not a capture: expected a provider envelope or an \
                          object with \"output\"; fix or remove the line"
-                        .to_string())
-                    });
-                (Some(value), result)
+                            .to_string(),
+                    )
+                });
+                (Some(value), id, result)
             }
         },
     };
     let source = match naming {
-        Naming::Line(prefix) => format!("{prefix}:{number}"),
-        Naming::IdOrLine(prefix) => match value.as_ref().and_then(record_id) {
-            Some(id) => id.to_string(),
+        Naming::Line(prefix) => match &id {
+            Some(id) => format!("{prefix}#{id}"),
             None => format!("{prefix}:{number}"),
         },
+        Naming::IdOrLine(prefix) => {
+            match id.as_deref().or_else(|| value.as_ref().and_then(record_id)) {
+                Some(id) => id.to_string(),
+                None => format!("{prefix}:{number}"),
+            }
+        }
     };
-    decoded(source, path, Some(number), result)
+    decoded(&source, path, Some(number), result)
 }
 
-fn detect(value: &Value) -> Detection {
-    envelope::detect(value).or_else(|| output_object(value))
+/// The line's record id, if it has one, and what it holds; `None` for a line the field
+/// paths' filter says is not a model output (an OpenTelemetry span that is no model call).
+fn classify(value: &Value, fields: Option<&FieldMap>) -> Option<(Option<String>, Detection)> {
+    if let Some(fields) = fields {
+        if !fields.is_output(value) {
+            return None;
+        }
+        if fields.finds_text(value) {
+            return Some(from_record(fields.read(value)));
+        }
+    }
+    let detected = envelope::detect(value);
+    if detected.is_some() {
+        return Some((envelope::batch_id(value).map(str::to_string), detected));
+    }
+    if let Some(record) = promptfoo::row(value) {
+        return Some(from_record(record));
+    }
+    match (output_object(value), fields) {
+        (Some(detected), _) => Some((None, Some(detected))),
+        // The user named paths that lead nowhere here: say which.
+        (None, Some(fields)) => Some(from_record(fields.read(value))),
+        (None, None) => Some((None, None)),
+    }
 }
 
-/// A record's own name: `custom_id` (batch results), else a string `id`.
+fn from_record(record: Record) -> (Option<String>, Detection) {
+    (record.id, Some(record.result))
+}
+
+/// A record's own name on standard input: `custom_id` (batch results), else a string `id`.
 fn record_id(value: &Value) -> Option<&str> {
     envelope::str_field(value, "custom_id")
         .or_else(|| envelope::str_field(value, "id"))
@@ -118,10 +163,9 @@ fn output_object(value: &Value) -> Detection {
     };
     let stop_reason = envelope::str_field(value, "stop_reason").map(str::to_string);
     Some(Ok(Decoded {
-        provider: None,
-        text,
+        outputs: Outputs::text(text),
         stop_reason,
-        warnings: Vec::new(),
+        ..Decoded::default()
     }))
 }
 
@@ -142,6 +186,9 @@ pub struct LineCaptures<R> {
     reader: R,
     naming: Naming,
     path: PathBuf,
+    fields: Option<Arc<FieldMap>>,
+    /// The rest of the last line's captures (a line can hold several tool calls).
+    pending: VecDeque<Capture>,
     /// Longest line read, in bytes; a longer one is an unreadable capture of its own.
     max_line: u64,
     /// Lines read so far (blank ones too), so the next line's number is one more.
@@ -155,12 +202,14 @@ pub struct LineCaptures<R> {
 }
 
 impl<R: BufRead> LineCaptures<R> {
-    pub fn new(reader: R, naming: Naming, path: &Path, max_line: u64) -> LineCaptures<R> {
+    pub fn new(reader: R, naming: Naming, path: &Path, options: &LoadOptions) -> LineCaptures<R> {
         LineCaptures {
             reader,
             naming,
             path: path.to_path_buf(),
-            max_line,
+            fields: options.fields.clone(),
+            pending: VecDeque::new(),
+            max_line: options.max_bytes,
             number: 0,
             any: false,
             empty_is_unreadable: false,
@@ -218,8 +267,9 @@ impl<R: BufRead> LineCaptures<R> {
         Ok(Some(Line::Bytes(bytes)))
     }
 
-    fn capture(&self, line: Result<&str, Unreadable>) -> Capture {
-        line_capture(&self.naming, &self.path, self.number, line)
+    fn captures(&self, line: Result<&str, Unreadable>) -> Vec<Capture> {
+        let fields = self.fields.as_deref();
+        line_captures(&self.naming, &self.path, self.number, line, fields)
     }
 }
 
@@ -227,6 +277,9 @@ impl<R: BufRead> Iterator for LineCaptures<R> {
     type Item = Capture;
 
     fn next(&mut self) -> Option<Capture> {
+        if let Some(capture) = self.pending.pop_front() {
+            return Some(capture);
+        }
         while !self.done {
             let line = match self.read_line() {
                 Ok(Some(line)) => line,
@@ -246,7 +299,8 @@ impl<R: BufRead> Iterator for LineCaptures<R> {
                     self.done = true;
                     self.number += 1;
                     self.any = true;
-                    return Some(self.capture(Err(io_unreadable(&error))));
+                    self.pending = self.captures(Err(io_unreadable(&error))).into();
+                    return self.pending.pop_front();
                 }
             };
             self.number += 1;
@@ -265,7 +319,10 @@ impl<R: BufRead> Iterator for LineCaptures<R> {
                 }
             };
             self.any = true;
-            return Some(self.capture(text.as_deref().map_err(Clone::clone)));
+            self.pending = self.captures(text.as_deref().map_err(Clone::clone)).into();
+            if let Some(capture) = self.pending.pop_front() {
+                return Some(capture);
+            }
         }
         None
     }

@@ -2,17 +2,24 @@
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::content::{self, Kind};
+use super::fields::FieldMap;
+use super::source::{self, Records};
 use super::{read, walk, Capture};
 
 /// How captures are loaded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadOptions {
-    /// Largest file read, in bytes; larger files become `unreadable` captures.
+    /// Largest file read, in bytes; larger files become `unreadable` captures. Log stores
+    /// read record by record (SQLite, `.eval`) apply it to each record instead.
     pub max_bytes: u64,
+    /// Where the text, stop reason, id and model of JSON log records are
+    /// (`--text-path` and friends, or a `--preset`).
+    pub fields: Option<Arc<FieldMap>>,
     /// How captures found in a folder are named.
     pub sources: SourceNames,
 }
@@ -21,6 +28,7 @@ impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
             max_bytes: 64 * 1024 * 1024,
+            fields: None,
             sources: SourceNames::default(),
         }
     }
@@ -111,22 +119,29 @@ pub fn load_found(root: &Path, files: &[PathBuf], options: &LoadOptions) -> Vec<
     captures
 }
 
-/// The captures in one file: one, or one a line for `.jsonl`, or one unreadable capture.
-/// Their `source` is named as `options.sources` says: `file`'s path relative to `root` (the
-/// path as given when `file` is `root`), or relative to the working folder.
+/// The captures in one file: one, one a line for `.jsonl`, one a record for a log store,
+/// or one unreadable capture. Their `source` is named as `options.sources` says: `file`'s
+/// path relative to `root` (the path as given when `file` is `root`), or relative to the
+/// working folder.
 pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture> {
-    let source = options.sources.name(root, file);
-    match read::read_file(file, options.max_bytes) {
-        Ok(bytes) => load_bytes(&source, file, bytes),
-        Err(unreadable) => vec![content::unreadable(source, file, unreadable)],
-    }
+    source_records(file, root, options).collect()
+}
+
+/// The captures in one file as they are read, for callers that stream (see [`load_file`]).
+pub fn source_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
+    source::records(file, &options.sources.name(root, file), options)
 }
 
 /// The captures in the bytes of the file at `file` (its name decides the format, as for
 /// [`load_file`]), reported as `source`.
-pub fn load_bytes(source: &str, file: &Path, bytes: Vec<u8>) -> Vec<Capture> {
+pub fn load_bytes(
+    source: &str,
+    file: &Path,
+    bytes: Vec<u8>,
+    options: &LoadOptions,
+) -> Vec<Capture> {
     match read::decode(bytes) {
-        Ok(text) => content::captures(source, file, text, Kind::of(file)),
+        Ok(text) => content::captures(source, file, text, Kind::of(file), options),
         Err(unreadable) => vec![content::unreadable(source.to_string(), file, unreadable)],
     }
 }
@@ -136,7 +151,7 @@ pub fn load_bytes(source: &str, file: &Path, bytes: Vec<u8>) -> Vec<Capture> {
 pub fn load_reader(source: &str, reader: impl Read, options: &LoadOptions) -> Vec<Capture> {
     let path = Path::new(source);
     match read::read_limited(reader, options.max_bytes).and_then(read::decode) {
-        Ok(text) => content::captures(source, path, text, Kind::Unnamed),
+        Ok(text) => content::captures(source, path, text, Kind::Unnamed, options),
         Err(unreadable) => vec![content::unreadable(source.to_string(), path, unreadable)],
     }
 }

@@ -11,6 +11,10 @@
 //! - `envelope`: provider response bodies (one module per provider);
 //! - `stream`: saved SSE logs and Ollama NDJSON streams, joined;
 //! - `jsonl`: one capture a line;
+//! - `source`: which reader reads a file: `llm_logs` (the `llm` CLI's SQLite `logs.db`),
+//!   `inspect` (Inspect AI logs), `files` (everything read whole, through `content`);
+//! - `promptfoo`, `fields`: log documents and rows recognised by content, or read through
+//!   the field paths the user named;
 //! - `load`: the entry points, loading files in parallel in a fixed order;
 //! - `records`: the same captures as a lazy stream, for `check` at any size.
 //!
@@ -22,15 +26,24 @@
 
 mod content;
 mod envelope;
+pub mod fields;
+mod files;
+mod inspect;
 mod jsonl;
+mod llm_logs;
 mod load;
 mod probe;
+mod promptfoo;
 mod read;
 mod records;
+pub mod source;
 mod stream;
 mod walk;
 
 use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::Value;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
@@ -51,7 +64,16 @@ pub enum Provider {
     Anthropic,
     AnthropicBatch,
     Gemini,
+    GeminiBatch,
     Ollama,
+    /// The `llm` CLI's `logs.db`.
+    Llm,
+    /// promptfoo eval results.
+    Promptfoo,
+    /// Inspect AI eval logs.
+    Inspect,
+    /// Any other JSON log, read through field paths (`--text-path`, `--preset`).
+    Log,
 }
 
 impl Provider {
@@ -63,7 +85,12 @@ impl Provider {
             Provider::Anthropic => "anthropic",
             Provider::AnthropicBatch => "anthropic-batch",
             Provider::Gemini => "gemini",
+            Provider::GeminiBatch => "gemini-batch",
             Provider::Ollama => "ollama",
+            Provider::Llm => "llm",
+            Provider::Promptfoo => "promptfoo",
+            Provider::Inspect => "inspect",
+            Provider::Log => "log",
         }
     }
 }
@@ -86,19 +113,28 @@ impl Unreadable {
 /// One raw model output and what is known about it.
 #[derive(Debug, Clone)]
 pub struct Capture {
-    /// Where it came from, for people and for sorting: `dir/a.txt` or `log.jsonl:12`.
+    /// Where it came from, for people and for sorting: `dir/a.txt`, `log.jsonl:12`, or
+    /// `logs.db#ID` for one record of a log store (`a.json#call-2` for a second tool call).
     pub source: String,
     /// The file it was read from.
     pub path: PathBuf,
     /// The 1-based line, for captures that are one line of a `.jsonl` file.
     pub line: Option<usize>,
     pub provider: Option<Provider>,
+    /// The model that answered, as the log or envelope names it (`gpt-4o`, `openai:gpt-4o`).
+    pub model: Option<String>,
     /// The stop reason exactly as the provider spelled it.
     pub stop_reason: Option<String>,
+    /// The JSON Schema the request asked for, where the log keeps it (`llm --schema`,
+    /// promptfoo's `is-json` assertion): checked as if given with `--schema`.
+    pub schema: Option<Arc<Value>>,
     /// The raw text, or why there is none.
     pub text: Result<String, Unreadable>,
     /// Facts the loader learned that extraction should report (e.g. answer taken from `thinking`).
     pub warnings: Vec<Warning>,
+    /// The provider marked the output a refusal (OpenAI `message.refusal`): a failure to
+    /// find JSON in it is reported with the cause `refusal`, whatever its wording.
+    pub refused: bool,
 }
 
 impl Capture {
@@ -110,9 +146,12 @@ impl Capture {
             source,
             line: None,
             provider: None,
+            model: None,
             stop_reason: None,
+            schema: None,
             text: Ok(text.into()),
             warnings: Vec::new(),
+            refused: false,
         }
     }
 
@@ -123,6 +162,7 @@ impl Capture {
             Ok(text) => {
                 let mut options = options.clone();
                 options.stop_reason = self.stop_reason.clone();
+                options.refused |= self.refused;
                 let mut outcome = engine::extract(text, &options);
                 outcome.warnings.extend(self.warnings.iter().cloned());
                 outcome

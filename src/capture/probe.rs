@@ -8,8 +8,12 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-/// Keys that every envelope format has at its top level (or in its first array element).
-const ENVELOPE_KEYS: [&str; 8] = [
+/// Keys that every envelope format and log document (promptfoo `evalId`, Inspect `eval`,
+/// OTLP `resourceSpans`) has at its top level (or in its first array element).
+const ENVELOPE_KEYS: [&str; 11] = [
+    "evalId",
+    "eval",
+    "resourceSpans",
     "object",
     "choices",
     "type",

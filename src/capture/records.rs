@@ -8,11 +8,9 @@ use std::path::{Path, PathBuf};
 
 use super::content::{self, Kind};
 use super::jsonl::{self, LineCaptures, Naming};
-use super::load::{load_file, load_reader};
-use super::{read, walk, Capture, LoadError, LoadOptions};
-
-/// Captures, one at a time, in order.
-pub type Records = Box<dyn Iterator<Item = Capture> + Send>;
+use super::load::{load_reader, source_records};
+pub use super::source::Records;
+use super::{read, walk, LoadError, LoadOptions};
 
 /// What standard input holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,7 +33,7 @@ pub fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError>
 /// [`load_found`](super::load_found).
 pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Records {
     let root = root.to_path_buf();
-    let options = *options;
+    let options = options.clone();
     Box::new(
         files
             .into_iter()
@@ -50,7 +48,7 @@ pub fn file_records(file: &Path, root: &Path, options: &LoadOptions) -> Records 
             return lines;
         }
     }
-    Box::new(load_file(file, root, options).into_iter())
+    source_records(file, root, options)
 }
 
 /// Standard input (or any reader) as captures: line by line as it arrives, or one text.
@@ -65,7 +63,7 @@ pub fn stdin_records(
             BufReader::with_capacity(64 * 1024, reader),
             Naming::IdOrLine("-".to_string()),
             Path::new("-"),
-            options.max_bytes,
+            options,
         )),
     }
 }
@@ -87,8 +85,7 @@ fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Rec
     let source = options.sources.name(root, file);
     let reader = BufReader::with_capacity(64 * 1024, handle);
     Some(Box::new(
-        LineCaptures::new(reader, Naming::Line(source), file, options.max_bytes)
-            .empty_is_unreadable(),
+        LineCaptures::new(reader, Naming::Line(source), file, options).empty_is_unreadable(),
     ))
 }
 
@@ -111,6 +108,7 @@ fn line_by_line(handle: &mut File) -> io::Result<bool> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Capture;
     use super::*;
 
     fn sources(records: Records) -> Vec<String> {

@@ -5,7 +5,10 @@
 //!   name ending in digits after its last dot, like `run-10.30`, has no extension);
 //! - `.json` (a provider envelope, a Gemini JSON-array stream, or raw JSON);
 //! - `.jsonl` and `.ndjson` (one capture a line, or one Ollama stream);
-//! - `.sse` (a saved server-sent-event stream).
+//! - `.sse` (a saved server-sent-event stream);
+//! - log stores: `.db`, `.sqlite` and `.sqlite3` (the `llm` CLI's `logs.db`) and `.eval`
+//!   (Inspect AI logs). Which reader reads a file is decided by its content
+//!   ([`super::source`]), not here.
 //!
 //! Anything else (`.png`, `.py`, `.yaml`, editor backups like `a.txt~`) is not a capture;
 //! [`discover_with`] counts such files by extension so a report can say what it passed over,
@@ -32,8 +35,9 @@ use super::LoadError;
 const SKIPPED_FOLDERS: [&str; 2] = ["target", "node_modules"];
 
 /// Extensions (lower case) of files that are captures.
-const CAPTURE_EXTENSIONS: [&str; 11] = [
-    "txt", "text", "md", "markdown", "out", "log", "json", "jsonl", "ndjson", "sse", "",
+const CAPTURE_EXTENSIONS: [&str; 15] = [
+    "txt", "text", "md", "markdown", "out", "log", "json", "jsonl", "ndjson", "sse", "db",
+    "sqlite", "sqlite3", "eval", "",
 ];
 
 /// Every capture file under `root`, sorted by [`sort_key`]. A file `root` is returned as is.

@@ -12,7 +12,7 @@ use jxray::report::github::step_summary_file;
 use jxray::report::{
     self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
 };
-use jxray::schema::Schema;
+use jxray::schema::{CaptureSchemas, Schema};
 
 use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
 use super::Status;
@@ -23,15 +23,17 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     // The schema first: a bad flag should not wait for a large folder to load.
     let schema_file = args.schema.clone().or(config.schema.clone());
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
-    let fixtures = config.fixtures.unwrap_or_else(|| PathBuf::from("fixtures"));
+    let fixtures = config
+        .fixtures
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("fixtures"));
     let from_stdin = args.path == Path::new("-");
     let (records, discovery) = records(args, &fixtures, from_stdin)?;
-    let options = engine_options(&args.extraction);
+    let options = engine_options(&args.extraction, &config);
+    let recorded = CaptureSchemas::default();
     let work = |capture: Capture| {
         let mut outcome = capture.extract(&options);
-        if let (Some(schema), Ok(text)) = (&schema, &capture.text) {
-            schema.apply(&mut outcome, text);
-        }
+        recorded.apply(schema.as_ref(), &capture, &mut outcome);
         Checked { capture, outcome }
     };
     let settings = Settings {
@@ -114,7 +116,7 @@ fn records(
     fixtures: &Path,
     from_stdin: bool,
 ) -> anyhow::Result<(Records, Discovery)> {
-    let mut options = load_options(&args.extraction);
+    let mut options = load_options(&args.extraction)?;
     options.sources = SourceNames::FromWorkingFolder;
     if from_stdin {
         let format = match args.input {

@@ -7,13 +7,18 @@ use jxray::engine::{Options, Pick};
 use jxray::report::{want_color, Painter};
 use jxray::text::escape_line;
 
-use crate::cli::{ColorChoice, ExtractionArgs, PickChoice};
-use jxray::capture::LoadOptions;
+use std::sync::Arc;
 
-pub fn engine_options(args: &ExtractionArgs) -> Options {
+use crate::cli::{ColorChoice, ExtractionArgs, PickChoice, PresetChoice};
+use jxray::capture::fields::{PathFlags, Preset};
+use jxray::capture::LoadOptions;
+use jxray::config::Config;
+
+/// The engine's options: the flags, over the config file's defaults.
+pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
     Options {
         accept_lenient: args.accept_lenient,
-        decode_stringified: args.decode_stringified,
+        decode_stringified: args.decode_stringified || config.decode_stringified.unwrap_or(false),
         pick: match args.pick {
             PickChoice::First => Pick::First,
             PickChoice::Last => Pick::Last,
@@ -22,11 +27,25 @@ pub fn engine_options(args: &ExtractionArgs) -> Options {
     }
 }
 
-pub fn load_options(args: &ExtractionArgs) -> LoadOptions {
-    LoadOptions {
+pub fn load_options(args: &ExtractionArgs) -> anyhow::Result<LoadOptions> {
+    let log = &args.log;
+    let flags = PathFlags {
+        preset: log.preset.map(|preset| match preset {
+            PresetChoice::Litellm => Preset::Litellm,
+            PresetChoice::Langfuse => Preset::Langfuse,
+            PresetChoice::Helicone => Preset::Helicone,
+            PresetChoice::Otel => Preset::Otel,
+        }),
+        text: log.text_path.clone(),
+        stop: log.stop_path.clone(),
+        id: log.id_path.clone(),
+        model: log.model_path.clone(),
+    };
+    Ok(LoadOptions {
         max_bytes: args.max_bytes,
+        fields: flags.field_map()?.map(Arc::new),
         ..LoadOptions::default()
-    }
+    })
 }
 
 /// A painter for standard output, following `--color` and `NO_COLOR`.

@@ -12,9 +12,10 @@ use crate::cli::{CompareArgs, CompareFormat};
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
+    let config = jxray::config::Config::load()?;
     let (load, options) = (
-        load_options(&args.extraction),
-        engine_options(&args.extraction),
+        load_options(&args.extraction)?,
+        engine_options(&args.extraction, &config),
     );
     let old = Run::load(&args.old, &load, &options, schema.as_ref())?;
     let new = Run::load(&args.new, &load, &options, schema.as_ref())?;

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::bail;
 use jxray::report::describe;
-use jxray::schema::Schema;
+use jxray::schema::{CaptureSchemas, Schema};
 use jxray::text::{escape_line, JsonSafe};
 
 use super::common::{engine_options, load_options, quiet_broken_pipe};
@@ -20,12 +20,10 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             args.file.display()
         );
     }
-    let schema_file = match &args.schema {
-        Some(file) => Some(file.clone()),
-        None => jxray::config::Config::load()?.schema,
-    };
+    let config = jxray::config::Config::load()?;
+    let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
-    let captures = capture::load(&args.file, &load_options(&args.extraction))?;
+    let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
         eprintln!(
             "{}: no capture in this file",
@@ -33,15 +31,14 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
         );
         return Ok(Status::Failures);
     }
-    let options = engine_options(&args.extraction);
+    let options = engine_options(&args.extraction, &config);
+    let recorded = CaptureSchemas::default();
     // The value is JSON output: C1 and bidi controls leave as `\uXXXX`.
     let mut out = JsonSafe::new(BufWriter::new(io::stdout().lock()));
     let mut all_ok = true;
     for capture in &captures {
         let mut outcome = capture.extract(&options);
-        if let (Some(schema), Ok(text)) = (&schema, &capture.text) {
-            schema.apply(&mut outcome, text);
-        }
+        recorded.apply(schema.as_ref(), capture, &mut outcome);
         let source = if capture.source == "-" {
             "stdin".into()
         } else {

@@ -340,12 +340,12 @@ fn ci_case(run: &FixtureRun, strict: bool) -> CiCase {
             ),
             plain_mismatch(run),
         ),
-        Verdict::Broken(error) => failure(
-            "error",
-            "not a usable fixture",
-            escape_line(error).into_owned(),
-            escape_line(error).into_owned(),
-        ),
+        Verdict::Broken(error) => {
+            // The case is already named by its file: the message need not repeat it.
+            let own_path = format!("{}: ", run.path.display());
+            let why = escape_line(error.strip_prefix(&own_path).unwrap_or(error)).into_owned();
+            failure("error", "not a usable fixture", why.clone(), why)
+        }
     };
     CiCase {
         classname: folder_of(&run.path),

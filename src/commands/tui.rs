@@ -58,18 +58,18 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
             .ui
             .fixtures
             .clone()
-            .or(config.fixtures)
+            .or(config.fixtures.clone())
             .unwrap_or_else(|| PathBuf::from("fixtures")),
         config_path: config::path_for_help(),
         mouse: cli.ui.mouse,
         watch: cli.watch,
-        checks: checks(cli)?,
+        checks: checks(cli, &config)?,
     };
     let summary = jxray::tui::run(
         settings,
         Theme::new(theme, color),
-        engine_options(&cli.extraction),
-        load_options(&cli.extraction),
+        engine_options(&cli.extraction, &config),
+        load_options(&cli.extraction)?,
     )
     .context("the terminal failed");
     for panic in jxray::tui::terminal::background_panics() {
@@ -94,7 +94,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
 
 /// The schema and the baseline, read before the terminal is taken so that a
 /// bad file is one line on the normal screen.
-fn checks(cli: &Cli) -> anyhow::Result<Checks> {
+fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
     let schema = cli
         .ui
         .schema
@@ -106,8 +106,8 @@ fn checks(cli: &Cli) -> anyhow::Result<Checks> {
         Some(path) => {
             let run = Run::load(
                 path,
-                &load_options(&cli.extraction),
-                &engine_options(&cli.extraction),
+                &load_options(&cli.extraction)?,
+                &engine_options(&cli.extraction, config),
                 schema.as_ref(),
             )?;
             if run.is_empty() {

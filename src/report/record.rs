@@ -31,6 +31,8 @@ pub struct Record<'a> {
     pub stop: StopClass,
     /// Added: each warning with its offset and message.
     pub warning_details: &'a [Warning],
+    /// Added: the model that answered, where the log or envelope names it.
+    pub model: Option<&'a str>,
 }
 
 /// Why nothing was accepted, with a 1-based place in the raw text.
@@ -84,6 +86,7 @@ impl<'a> Record<'a> {
             repaired: !outcome.repairs.is_empty(),
             stop: outcome.stop,
             warning_details: &outcome.warnings,
+            model: capture.model.as_deref(),
         }
     }
 }

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use crate::capture::{self, Capture, LoadOptions};
 use crate::engine::{Options, Outcome};
 use crate::fixture::{self, Fixture};
-use crate::schema::Schema;
+use crate::schema::{CaptureSchemas, Schema};
 
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
@@ -35,6 +35,8 @@ pub struct Loader {
     generation: Arc<AtomicU64>,
     /// The schema every decoded value is checked against.
     schema: Option<Arc<Schema>>,
+    /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
+    schemas: Arc<CaptureSchemas>,
 }
 
 impl Loader {
@@ -50,6 +52,7 @@ impl Loader {
             events,
             generation: Arc::new(AtomicU64::new(0)),
             schema,
+            schemas: Arc::default(),
         }
     }
 
@@ -107,7 +110,12 @@ impl Loader {
                 }
                 let outcomes = chunk
                     .iter()
-                    .map(|(id, capture)| (*id, check(capture, &options, loader.schema.as_deref())))
+                    .map(|(id, capture)| {
+                        (
+                            *id,
+                            check(capture, &options, loader.schema.as_deref(), &loader.schemas),
+                        )
+                    })
                     .collect();
                 loader.send(Action::Extracted {
                     generation,
@@ -165,7 +173,7 @@ impl Loader {
             capture::load_file(path, &self.root, &self.load)
                 .into_iter()
                 .map(|capture| Loaded {
-                    outcome: check(&capture, options, self.schema.as_deref()),
+                    outcome: check(&capture, options, self.schema.as_deref(), &self.schemas),
                     capture,
                 })
                 .collect()
@@ -185,15 +193,18 @@ impl Loader {
     }
 }
 
-/// Extract one capture and check its value against the schema, if any. The
-/// engine must never panic; if it does, the capture shows the bug instead of
-/// taking the whole workbench down with it.
-pub fn check(capture: &Capture, options: &Options, schema: Option<&Schema>) -> Outcome {
+/// Extract one capture and check its value against the schema given, or else the one its
+/// log recorded, if any. The engine must never panic; if it does, the capture shows the bug
+/// instead of taking the whole workbench down with it.
+pub fn check(
+    capture: &Capture,
+    options: &Options,
+    schema: Option<&Schema>,
+    recorded: &CaptureSchemas,
+) -> Outcome {
     let run = std::panic::AssertUnwindSafe(|| {
         let mut outcome = capture.extract(options);
-        if let (Some(schema), Ok(text)) = (schema, &capture.text) {
-            schema.apply(&mut outcome, text);
-        }
+        recorded.apply(schema, capture, &mut outcome);
         outcome
     });
     std::panic::catch_unwind(run).unwrap_or_else(|_| {

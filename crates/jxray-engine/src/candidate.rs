@@ -54,6 +54,10 @@ enum Cause {
         defect: Defect,
         opened_at: usize,
     },
+    /// A whole value, then a closer that closes nothing (there is no opener before the value).
+    ExtraCloser {
+        opened_at: usize,
+    },
 }
 
 impl Rejection {
@@ -96,6 +100,18 @@ impl Rejection {
             Cause::Shaped { defect, opened_at } => {
                 (Some(*defect), shaped_message(text, *defect, *opened_at))
             }
+            Cause::ExtraCloser { opened_at } => {
+                let (line, column) = line_col(text, *opened_at);
+                let closer = text[self.offset..].chars().next().unwrap_or('}');
+                (
+                    Some(Defect::Syntax),
+                    format!(
+                        "an extra `{closer}` after the value that opened at line {line}, column {column}: \
+                         it closes nothing, so the model wrote one closer too many (or the start of the output was lost); \
+                         ask for exactly one JSON value"
+                    ),
+                )
+            }
         }
     }
 
@@ -113,6 +129,17 @@ impl Rejection {
             start,
             limit,
             cause: Cause::Shaped { defect, opened_at },
+        }
+    }
+
+    /// A whole value opened at `start`, then a closer at `closer` with nothing to close.
+    pub(crate) fn extra_closer(start: usize, limit: usize, closer: usize) -> Rejection {
+        Rejection {
+            kind: FailureKind::Invalid,
+            offset: closer,
+            start,
+            limit,
+            cause: Cause::ExtraCloser { opened_at: start },
         }
     }
 

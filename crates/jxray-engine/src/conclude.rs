@@ -193,8 +193,8 @@ impl Extraction<'_> {
     fn note_cause(&self, failure: &mut Failure) {
         let spelled = self.options.stop_reason.as_deref();
         let cause = stop_cause(spelled).or_else(|| {
-            (failure.kind == FailureKind::NoJson && is_refusal_sentence(self.text))
-                .then_some(Cause::Refusal)
+            let declined = self.options.refused || is_refusal_sentence(self.text);
+            (failure.kind == FailureKind::NoJson && declined).then_some(Cause::Refusal)
         });
         let Some(cause) = cause else { return };
         if failure.cause.is_some() {

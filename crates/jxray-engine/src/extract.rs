@@ -48,6 +48,8 @@ pub(super) struct Extraction<'a> {
     pub(super) fences: Vec<Fence>,
     /// What the never-a-fragment checks learned about the text after values.
     pub(super) lookahead: Lookahead,
+    /// The offset of the text's first `{` or `[`, once asked for.
+    pub(super) first_opener: Option<usize>,
 }
 
 impl<'a> Extraction<'a> {
@@ -65,6 +67,7 @@ impl<'a> Extraction<'a> {
             think: find_think_blocks(text),
             fences: Vec::new(),
             lookahead: Lookahead::default(),
+            first_opener: None,
         }
     }
 

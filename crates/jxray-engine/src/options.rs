@@ -36,6 +36,9 @@ pub struct Options {
     /// Replace strings that hold JSON (`stringified-json`) by the decoded value,
     /// recorded as the repair `decoded-string`.
     pub decode_stringified: bool,
+    /// The provider marked the output a refusal (OpenAI `message.refusal`, a Responses
+    /// `refusal` part): a `no-json` failure gets the cause `refusal`.
+    pub refused: bool,
 }
 
 impl Default for Options {
@@ -47,6 +50,7 @@ impl Default for Options {
             max_depth: 127,
             trace_limit: 64,
             decode_stringified: false,
+            refused: false,
         }
     }
 }

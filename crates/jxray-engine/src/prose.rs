@@ -204,6 +204,11 @@ impl Extraction<'_> {
                 closer,
                 start,
             )),
+            // Nothing opened before the value: the closer is one too many, not the end of
+            // a larger value this one is a piece of.
+            Carry::Closer { at } if layer == Layer::Fenced || self.first_opener() >= start => {
+                Some(Rejection::extra_closer(start, limit, at))
+            }
             Carry::Closer { .. } => None,
         };
         match rejection {
@@ -217,6 +222,16 @@ impl Extraction<'_> {
                 });
             }
         }
+    }
+
+    /// Where the first `{` or `[` of the text is (its length when there is none).
+    fn first_opener(&mut self) -> usize {
+        let text = self.text.as_bytes();
+        *self.first_opener.get_or_insert_with(|| {
+            text.iter()
+                .position(|&byte| matches!(byte, b'{' | b'['))
+                .unwrap_or(text.len())
+        })
     }
 
     pub(super) fn flag_fragment(&mut self, rejection: &Rejection) {

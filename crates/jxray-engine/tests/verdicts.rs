@@ -226,3 +226,21 @@ fn stringified_json_is_named_and_decoded_on_request() {
     assert_eq!(top.layer, Some(Layer::Direct));
     assert!(top.warning_kinds().contains(&WarningKind::StringifiedJson));
 }
+
+#[test]
+fn a_closer_with_nothing_to_close_is_one_too_many_not_a_missing_format() {
+    for text in [
+        "{\"a\": 1}}",
+        "Sure: {\"a\": 1}}",
+        "```json\n{\"a\": 1}}\n```",
+        "[1, 2]]",
+    ] {
+        invalid(text, Defect::Syntax);
+        let message = extract(text, &Options::default()).failure.unwrap().message;
+        assert!(message.contains("closes nothing"), "{text:?}: {message}");
+    }
+    // With an opener before it, the value is a piece of a larger one that failed.
+    let outcome = extract("{\"list\": [{\"a\": 1}], \"x\": }", &Options::default());
+    assert!(!outcome.ok());
+    assert!(!outcome.failure.unwrap().message.contains("closes nothing"));
+}

@@ -25,7 +25,7 @@ fn decode(message: &Value, content: &[Value]) -> Decoded {
             Some("text") => text.push_str(str_field(block, "text").unwrap_or_default()),
             Some("tool_use") => {
                 if let Some(input) = block.get("input") {
-                    tools.push(ToolCall::from_object(str_field(block, "name"), input));
+                    tools.push(ToolCall::from_object(input));
                 }
             }
             // Thinking and redacted thinking are reasoning, not the answer.
@@ -34,12 +34,11 @@ fn decode(message: &Value, content: &[Value]) -> Decoded {
     }
     let stop_reason = str_field(message, "stop_reason").map(str::to_string);
     let stopped_for_tool = stop_reason.as_deref() == Some("tool_use");
-    let (text, warnings) = text_or_tool(text, tools, stopped_for_tool);
     Decoded {
         provider: Some(Provider::Anthropic),
-        text,
+        outputs: text_or_tool(text, tools, stopped_for_tool),
         stop_reason,
-        warnings,
+        ..Decoded::default()
     }
 }
 

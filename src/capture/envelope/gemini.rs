@@ -36,6 +36,40 @@ pub fn is_response(value: &Value) -> bool {
     }
 }
 
+/// A Gemini batch output line: `{"key": …, "response": {…}}` (Gemini API; Vertex AI writes
+/// `request` instead of `key`), or the status object of a request that failed.
+pub fn batch_line(value: &Value) -> Detection {
+    const BATCH: &str = "Gemini batch output line";
+    let keyed = value.get("key").is_some() || value.get("request").is_some();
+    if !keyed {
+        return None;
+    }
+    match value.get("response") {
+        Some(response) if is_response(response) => {
+            Some(self::response(response)?.map(|decoded| Decoded {
+                provider: Some(Provider::GeminiBatch),
+                ..decoded
+            }))
+        }
+        Some(_) => None,
+        None => {
+            let status = value.get("error").or_else(|| value.get("status"))?;
+            let message = str_field(status, "message")
+                .or_else(|| status.as_str().filter(|status| !status.is_empty()))?;
+            let key = batch_key(value).unwrap_or("?");
+            Some(Err(format!(
+                "{BATCH} {key:?} holds no response: the request failed ({message}); \
+                 re-run that request"
+            )))
+        }
+    }
+}
+
+/// The key a Gemini batch line is matched to its request by.
+pub fn batch_key(value: &Value) -> Option<&str> {
+    str_field(value, "key")
+}
+
 /// A top-level array of response chunks (`streamGenerateContent` without `alt=sse`).
 pub fn array_stream(value: &Value) -> Detection {
     let chunks = value.as_array()?;
@@ -58,10 +92,14 @@ pub struct GeminiChunks {
     finish_reason: Option<String>,
     saw_candidate: bool,
     block_reason: Option<String>,
+    model: Option<String>,
 }
 
 impl GeminiChunks {
     pub fn feed(&mut self, chunk: &Value) {
+        if let Some(model) = str_field(chunk, "modelVersion") {
+            self.model = Some(model.to_string());
+        }
         if let Some(reason) = chunk
             .get("promptFeedback")
             .and_then(|feedback| str_field(feedback, "blockReason"))
@@ -91,8 +129,7 @@ impl GeminiChunks {
             }
             if let Some(call) = part.get("functionCall") {
                 let arguments = call.get("args").unwrap_or(&Value::Null);
-                self.tools
-                    .push(ToolCall::from_object(str_field(call, "name"), arguments));
+                self.tools.push(ToolCall::from_object(arguments));
             }
         }
         if let Some(reason) = str_field(candidate, "finishReason") {
@@ -110,12 +147,12 @@ impl GeminiChunks {
                 None => missing(FORMAT, "`candidates` is empty"),
             });
         }
-        let (text, warnings) = text_or_tool(self.text, self.tools, false);
         Ok(Decoded {
             provider: Some(Provider::Gemini),
-            text,
+            outputs: text_or_tool(self.text, self.tools, false),
             stop_reason: self.finish_reason,
-            warnings,
+            model: self.model,
+            ..Decoded::default()
         })
     }
 }

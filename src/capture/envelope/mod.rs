@@ -5,13 +5,14 @@
 //! that merely happens to be JSON stays raw. Once a format is claimed, a missing text field
 //! is an error naming it, never a silent fallback to raw text.
 //!
-//! Where the text comes from when a message has no text but calls tools: the *first* tool
-//! call's arguments (a JSON string for OpenAI; the compact serialization of the already
-//! decoded object for Anthropic, Gemini and Ollama, so it reads as `direct`). The arguments
-//! are also used, ahead of any text, when the stop reason says the model stopped to call a
-//! tool (OpenAI `tool_calls`/`function_call`, Anthropic `tool_use`): the text is then a
-//! preamble. With several tool calls the first is taken and a `multiple-candidates` warning
-//! names the others, so that each call keeps its true layer instead of becoming `scanned`.
+//! Tool calls: every tool call is its own capture (its arguments: a JSON string for OpenAI;
+//! the compact serialization of the already decoded object for Anthropic, Gemini and
+//! Ollama, so it reads as `direct`), named `FILE#call-N` (N from 1, in the order the model
+//! made them) when the envelope yields more than one capture. The message text is a capture
+//! too, unless it is blank or a preamble: the stop reason says the model stopped to call a
+//! tool (OpenAI `tool_calls`/`function_call`, Anthropic `tool_use`), or the provider has no
+//! such stop reason and made calls (Gemini, Ollama, Responses), where text beside calls is
+//! kept only when it is not blank.
 //!
 //! A text field that is present but empty or null gives an empty capture (a provider that
 //! stopped at the token limit before writing anything is `truncated`, not unreadable).
@@ -22,10 +23,12 @@ mod ollama;
 mod openai;
 mod responses;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::Provider;
-use crate::engine::{Warning, WarningKind};
+use crate::engine::Warning;
 
 pub use gemini::{is_response as is_gemini_response, GeminiChunks};
 pub use ollama::{is_stream_chunk as is_ollama_chunk, OllamaChunks};
@@ -33,13 +36,63 @@ pub use openai::stopped_for_tool as openai_stopped_for_tool;
 pub use responses::{decode as decode_responses_object, stop_reason as responses_stop_reason};
 
 /// What a recognised format says the model wrote.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Decoded {
     pub provider: Option<Provider>,
-    pub text: String,
+    pub outputs: Outputs,
     /// The provider's own spelling.
     pub stop_reason: Option<String>,
+    /// The model that answered, as the envelope names it.
+    pub model: Option<String>,
+    /// The JSON Schema the request asked for, where a log keeps it.
+    pub schema: Option<Arc<Value>>,
     pub warnings: Vec<Warning>,
+    /// The provider marked the output a refusal.
+    pub refused: bool,
+}
+
+/// One record of a log: its id (named `FILE#ID`), and what it holds or why it holds nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub id: Option<String>,
+    pub result: Result<Decoded, String>,
+}
+
+/// The captures one response holds: its text, and each tool call's arguments.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outputs {
+    /// The message text, when it is a capture.
+    pub text: Option<String>,
+    /// Each tool call's arguments as JSON text, in call order.
+    pub calls: Vec<String>,
+}
+
+impl Outputs {
+    /// Just a text.
+    pub fn text(text: impl Into<String>) -> Outputs {
+        Outputs {
+            text: Some(text.into()),
+            calls: Vec::new(),
+        }
+    }
+
+    /// Each output with the suffix that names it (`#call-N`) when there are several;
+    /// an empty text when there is nothing at all (a model cut off before writing).
+    pub fn named(self) -> Vec<(Option<String>, String)> {
+        let several = self.calls.len() + usize::from(self.text.is_some()) > 1;
+        let mut named: Vec<(Option<String>, String)> = Vec::new();
+        if let Some(text) = self.text {
+            named.push((None, text));
+        }
+        for (index, call) in self.calls.into_iter().enumerate() {
+            let suffix = several.then(|| format!("#call-{}", index + 1));
+            named.push((suffix, call));
+        }
+        if named.is_empty() {
+            named.push((None, String::new()));
+        }
+        named
+    }
 }
 
 /// `None`: not this format. `Some(Err(why))`: claims the format but lacks its text.
@@ -47,13 +100,39 @@ pub type Detection = Option<Result<Decoded, String>>;
 
 /// The provider envelope `value` is, if any.
 pub fn detect(value: &Value) -> Detection {
-    openai::chat(value)
+    let detected = openai::chat(value)
         .or_else(|| openai::batch_line(value))
         .or_else(|| responses::response(value))
         .or_else(|| anthropic::message(value))
         .or_else(|| anthropic::batch_line(value))
         .or_else(|| gemini::response(value))
-        .or_else(|| ollama::response(value))
+        .or_else(|| gemini::batch_line(value))
+        .or_else(|| ollama::response(value))?;
+    Some(detected.map(|decoded| Decoded {
+        model: decoded.model.or_else(|| model(value)),
+        ..decoded
+    }))
+}
+
+/// The id a batch result line is matched to its request by: `custom_id` (OpenAI,
+/// Anthropic) or `key` (Gemini).
+pub fn batch_id(value: &Value) -> Option<&str> {
+    str_field(value, "custom_id").or_else(|| gemini::batch_key(value))
+}
+
+/// The model an envelope names: `model` at its top, or in a batch line's body or message.
+fn model(value: &Value) -> Option<String> {
+    let inner = [
+        Some(value),
+        value.pointer("/response/body"),
+        value.pointer("/result/message"),
+        value.get("response"),
+    ];
+    inner
+        .into_iter()
+        .flatten()
+        .find_map(|value| str_field(value, "model").or_else(|| str_field(value, "modelVersion")))
+        .map(str::to_string)
 }
 
 /// The Gemini JSON-array stream `value` is, if any.
@@ -61,48 +140,29 @@ pub fn detect_array_stream(value: &Value) -> Detection {
     gemini::array_stream(value)
 }
 
-/// A tool call: its name, for messages, and its arguments as JSON text.
+/// A tool call: its arguments as JSON text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
-    pub name: String,
     pub arguments: String,
 }
 
 impl ToolCall {
     /// A call whose arguments are already a decoded object.
-    pub fn from_object(name: Option<&str>, arguments: &Value) -> ToolCall {
+    pub fn from_object(arguments: &Value) -> ToolCall {
         ToolCall {
-            name: name.unwrap_or("?").to_string(),
             arguments: compact(arguments),
         }
     }
 }
 
-/// The capture's text: the message text, or the first tool call's arguments when the
-/// message has no text or the model stopped to call a tool (see the module comment).
-pub fn text_or_tool(
-    text: String,
-    tools: Vec<ToolCall>,
-    stopped_for_tool: bool,
-) -> (String, Vec<Warning>) {
-    if tools.is_empty() || (!stopped_for_tool && !text.trim().is_empty()) {
-        return (text, Vec::new());
+/// The captures of a message: its text unless it is blank or a preamble to tool calls the
+/// model stopped for, and every tool call (see the module comment).
+pub fn text_or_tool(text: String, tools: Vec<ToolCall>, stopped_for_tool: bool) -> Outputs {
+    let preamble = !tools.is_empty() && (stopped_for_tool || text.trim().is_empty());
+    Outputs {
+        text: (!preamble).then_some(text),
+        calls: tools.into_iter().map(|tool| tool.arguments).collect(),
     }
-    let mut warnings = Vec::new();
-    if tools.len() > 1 {
-        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-        warnings.push(Warning {
-            kind: WarningKind::MultipleCandidates,
-            offset: None,
-            message: format!(
-                "{} tool calls ({}); the arguments of the first are extracted",
-                tools.len(),
-                names.join(", ")
-            ),
-        });
-    }
-    let first = tools.into_iter().next().map(|tool| tool.arguments);
-    (first.unwrap_or_default(), warnings)
 }
 
 /// A value as compact JSON (keys in their original order).

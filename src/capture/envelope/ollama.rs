@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{str_field, text_or_tool, Decoded, Detection, ToolCall};
+use super::{str_field, text_or_tool, Decoded, Detection, Outputs, ToolCall};
 use crate::capture::Provider;
 use crate::engine::{Warning, WarningKind};
 
@@ -68,10 +68,7 @@ impl OllamaChunks {
             .filter_map(|c| c.get("function"))
         {
             let arguments = function.get("arguments").unwrap_or(&Value::Null);
-            self.tools.push(ToolCall::from_object(
-                str_field(function, "name"),
-                arguments,
-            ));
+            self.tools.push(ToolCall::from_object(arguments));
         }
         if let Some(reason) = str_field(chunk, "done_reason") {
             self.done_reason = Some(reason.to_string());
@@ -84,11 +81,12 @@ impl OllamaChunks {
         let answer_in_thinking = self.text.trim().is_empty()
             && self.tools.is_empty()
             && !self.thinking.trim().is_empty();
-        let (text, mut warnings) = if answer_in_thinking {
-            (self.thinking, Vec::new())
+        let outputs = if answer_in_thinking {
+            Outputs::text(self.thinking)
         } else {
             text_or_tool(self.text, self.tools, false)
         };
+        let mut warnings = Vec::new();
         if answer_in_thinking {
             warnings.push(Warning {
                 kind: WarningKind::AnswerInThinking,
@@ -100,9 +98,10 @@ impl OllamaChunks {
         }
         Ok(Decoded {
             provider: Some(Provider::Ollama),
-            text,
+            outputs,
             stop_reason: self.done_reason,
             warnings,
+            ..Decoded::default()
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{missing, responses, str_field, text_or_tool, Decoded, Detection, ToolCall};
+use super::{missing, responses, str_field, text_or_tool, Decoded, Detection, Outputs, ToolCall};
 use crate::capture::Provider;
 
 const CHAT: &str = "OpenAI chat completion";
@@ -62,12 +62,14 @@ fn chat_body(choices: &Value) -> Result<Decoded, String> {
         }
         None => return Err(missing(CHAT, "choices[0].message has no `content`")),
     };
-    let (text, warnings) = text_or_tool(text, tools, stopped_for_tool(stop_reason.as_deref()));
+    let outputs = text_or_tool(text, tools, stopped_for_tool(stop_reason.as_deref()));
+    let refused = str_field(message, "refusal").is_some_and(|refusal| !refusal.trim().is_empty());
     Ok(Decoded {
         provider: Some(Provider::OpenaiChat),
-        text,
+        outputs,
         stop_reason,
-        warnings,
+        refused,
+        ..Decoded::default()
     })
 }
 
@@ -91,8 +93,7 @@ fn tool_calls(message: &Value) -> Vec<ToolCall> {
                 // Some compatible servers send the arguments already decoded.
                 other => other.to_string(),
             };
-            let name = str_field(function, "name").unwrap_or("?").to_string();
-            Some(ToolCall { name, arguments })
+            Some(ToolCall { arguments })
         })
         .collect()
 }
@@ -104,9 +105,9 @@ fn completion_body(choices: &Value) -> Result<Decoded, String> {
         str_field(choice, "text").ok_or_else(|| missing(FORMAT, "choices[0] has no `text`"))?;
     Ok(Decoded {
         provider: Some(Provider::OpenaiChat),
-        text: text.to_string(),
+        outputs: Outputs::text(text),
         stop_reason: str_field(choice, "finish_reason").map(str::to_string),
-        warnings: Vec::new(),
+        ..Decoded::default()
     })
 }
 

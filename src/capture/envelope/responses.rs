@@ -23,12 +23,15 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
         .ok_or_else(|| missing(FORMAT, "`output` is not a list"))?;
     let mut text = String::new();
     let mut tools = Vec::new();
+    let mut refused = false;
     for item in items {
         match str_field(item, "type") {
             Some("message") => {
                 let parts = item.get("content").and_then(Value::as_array);
                 for part in parts.into_iter().flatten() {
-                    if let Some("output_text" | "refusal") = str_field(part, "type") {
+                    let kind = str_field(part, "type");
+                    refused |= kind == Some("refusal");
+                    if let Some("output_text" | "refusal") = kind {
                         let piece = str_field(part, "text").or_else(|| str_field(part, "refusal"));
                         text.push_str(piece.unwrap_or_default());
                     }
@@ -37,7 +40,6 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
             Some("function_call") => {
                 if let Some(arguments) = str_field(item, "arguments") {
                     tools.push(ToolCall {
-                        name: str_field(item, "name").unwrap_or("?").to_string(),
                         arguments: arguments.to_string(),
                     });
                 }
@@ -54,12 +56,12 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
             "{FORMAT} holds no output: the response failed ({message}); re-run the request"
         ));
     }
-    let (text, warnings) = text_or_tool(text, tools, false);
     Ok(Decoded {
         provider: Some(Provider::OpenaiResponses),
-        text,
+        outputs: text_or_tool(text, tools, false),
         stop_reason: stop_reason(value),
-        warnings,
+        refused,
+        ..Decoded::default()
     })
 }
 

@@ -28,7 +28,6 @@ pub fn is_event(payload: &Value) -> bool {
 enum Block {
     Text(String),
     Tool {
-        name: String,
         json: String,
     },
     /// Thinking and anything newer: not the answer.
@@ -52,7 +51,6 @@ impl AnthropicEvents {
                         Block::Text(str_field(block, "text").unwrap_or_default().into())
                     }
                     Some("tool_use") => Block::Tool {
-                        name: str_field(block, "name").unwrap_or("?").to_string(),
                         // The start carries `input: {}`; the deltas carry the real input.
                         json: match block.get("input") {
                             Some(Value::Object(input)) if !input.is_empty() => {
@@ -94,7 +92,6 @@ impl AnthropicEvents {
         // A log cut before its `content_block_start` still has the deltas.
         let block = self.blocks.entry(index).or_insert_with(|| match is_json {
             true => Block::Tool {
-                name: "?".to_string(),
                 json: String::new(),
             },
             false => Block::Text(String::new()),
@@ -112,20 +109,16 @@ impl AnthropicEvents {
         for block in self.blocks.into_values() {
             match block {
                 Block::Text(piece) => text.push_str(&piece),
-                Block::Tool { name, json } => tools.push(ToolCall {
-                    name,
-                    arguments: json,
-                }),
+                Block::Tool { json } => tools.push(ToolCall { arguments: json }),
                 Block::Other => {}
             }
         }
         let stopped_for_tool = self.stop_reason.as_deref() == Some("tool_use");
-        let (text, warnings) = text_or_tool(text, tools, stopped_for_tool);
         Ok(Decoded {
             provider: Some(Provider::Anthropic),
-            text,
+            outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.stop_reason,
-            warnings,
+            ..Decoded::default()
         })
     }
 }

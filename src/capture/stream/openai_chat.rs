@@ -64,12 +64,8 @@ impl ChatChunks {
 
     fn fragment(&mut self, index: u64, function: &Value) {
         let call = self.tools.entry(index).or_insert_with(|| ToolCall {
-            name: "?".to_string(),
             arguments: String::new(),
         });
-        if let Some(name) = str_field(function, "name") {
-            call.name = name.to_string();
-        }
         call.arguments
             .push_str(str_field(function, "arguments").unwrap_or_default());
     }
@@ -82,12 +78,11 @@ impl ChatChunks {
         };
         let stopped_for_tool = openai_stopped_for_tool(self.finish_reason.as_deref());
         let tools = self.tools.into_values().collect();
-        let (text, warnings) = text_or_tool(text, tools, stopped_for_tool);
         Ok(Decoded {
             provider: Some(Provider::OpenaiChat),
-            text,
+            outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.finish_reason,
-            warnings,
+            ..Decoded::default()
         })
     }
 }

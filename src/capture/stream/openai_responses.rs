@@ -36,9 +36,8 @@ impl ResponsesEvents {
             "response.output_item.added" => {
                 if let Some(item) = event.get("item") {
                     if str_field(item, "type") == Some("function_call") {
-                        let id = str_field(item, "id").unwrap_or_default();
-                        let call = self.tool(id);
-                        call.name = str_field(item, "name").unwrap_or("?").to_string();
+                        // Registered here, so that calls keep the order they were made in.
+                        self.tool(str_field(item, "id").unwrap_or_default());
                     }
                 }
             }
@@ -71,7 +70,6 @@ impl ResponsesEvents {
             Some(position) => position,
             None => {
                 let call = ToolCall {
-                    name: "?".to_string(),
                     arguments: String::new(),
                 };
                 self.tools.push((id.to_string(), call));
@@ -93,12 +91,11 @@ impl ResponsesEvents {
             }
         }
         let tools = self.tools.into_iter().map(|(_, call)| call).collect();
-        let (text, warnings) = text_or_tool(text, tools, false);
         Ok(Decoded {
             provider: Some(Provider::OpenaiResponses),
-            text,
+            outputs: text_or_tool(text, tools, false),
             stop_reason: self.stop_reason,
-            warnings,
+            ..Decoded::default()
         })
     }
 }

@@ -233,11 +233,13 @@ impl App {
                 files: captures.len(),
             },
         );
+        let recorded = crate::schema::CaptureSchemas::default();
         for capture in captures {
             let outcome = super::loader::check(
                 &capture,
                 &self.options,
                 self.settings.checks.schema.as_deref(),
+                &recorded,
             );
             update(
                 self,
