@@ -7,14 +7,14 @@ Makes, under target/check-memory/:
   log.jsonl    1,000,000 records of mixed outcomes (scripts/jsonl_log.py), ~100 MB;
   braces.jsonl 64 MiB less one byte of `{}` lines (just under the default --max-bytes),
 and runs `jxray check` on each, as a file and piped through standard input, in the jsonl
-and text formats, measuring each run's peak resident memory (the kernel's maxrss).
+and text formats, measuring each run's peak resident memory with GNU time (`/usr/bin/time`).
 Fails when the log peaks over 150 MB or the `{}` file over 1 GB. Prints a Markdown table.
 """
 
 import argparse
-import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,15 +30,24 @@ def make_braces(path, size):
 
 
 def measure(command, stdin_path=None):
-    """Wall seconds, peak RSS in bytes and exit status of one run, output discarded."""
+    """Wall seconds, peak RSS in bytes and exit status of one run, output discarded.
+
+    The peak comes from GNU time (`%M`), not from this script's own `wait4`: Linux keeps a
+    process's peak across `exec`, so a child forked from this (large) Python process would
+    report at least Python's size."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-    started = time.monotonic()
-    child = subprocess.Popen(command, stdin=stdin, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.monotonic() - started
+    with tempfile.NamedTemporaryFile("r") as report:
+        started = time.monotonic()
+        status = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", report.name, *command],
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+        ).returncode
+        seconds = time.monotonic() - started
+        peak_kb = int(report.read().strip().splitlines()[-1])
     if stdin_path:
         stdin.close()
-    return seconds, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+    return seconds, peak_kb * 1024, status
 
 
 def main():

@@ -57,8 +57,11 @@ def ensure_pyspark():
 
 
 def local_check(jxray, log, out):
+    """`jxray check log.jsonl`, from the log's folder: its sources are `log.jsonl:LINE`."""
     with open(out, "wb") as sink:
-        status = subprocess.run([jxray, "check", str(log), "--format", "jsonl"], stdout=sink)
+        status = subprocess.run(
+            [jxray, "check", log.name, "--format", "jsonl"], stdout=sink, cwd=log.parent
+        )
     if status.returncode not in (0, 1):
         sys.exit(f"local jxray check failed with status {status.returncode}")
 

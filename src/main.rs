@@ -7,6 +7,12 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// `check` allocates and frees many small values across threads (a capture is read on one
+/// thread, extracted on another, written and dropped on a third); mimalloc does that with
+/// far less contention than the system allocator (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // clap prints usage errors itself and exits 2.
     let cli = cli::Cli::parse();

@@ -102,8 +102,12 @@ impl<W: Write> JsonSafe<W> {
     }
 
     fn write_escaped(&mut self, bytes: &[u8]) -> io::Result<()> {
+        // Most JSON is ASCII: find the first byte that may start an escape in one fast scan.
+        let Some(first) = bytes.iter().position(|&byte| byte >= 0x7f) else {
+            return self.inner.write_all(bytes);
+        };
         let mut start = 0;
-        let mut index = 0;
+        let mut index = first;
         while index < bytes.len() {
             let byte = bytes[index];
             let width = utf8_width(byte);

@@ -177,7 +177,7 @@ const UTF16_SNIFF: usize = 512;
 /// `UTF-16LE` or `UTF-16BE` when the start of `bytes` has a NUL in every other byte (the
 /// high half of ASCII characters) and none in between: text that is really UTF-8 almost
 /// never holds NULs at all.
-fn utf16_without_bom(bytes: &[u8]) -> Option<&'static str> {
+pub fn utf16_without_bom(bytes: &[u8]) -> Option<&'static str> {
     let head = &bytes[..bytes.len().min(UTF16_SNIFF) & !1];
     if head.len() < 4 {
         return None;

@@ -73,16 +73,17 @@ const PEEK: usize = 64 * 1024;
 
 /// A file of lines read line by line; `None` when it must be read whole: it cannot be
 /// opened (the whole-file path says why), it is UTF-16, or it is one Ollama stream.
+///
+/// `--max-bytes` bounds each capture, so here each line, not the file: a log of any size
+/// is checked a line at a time (the whole-file path would refuse it).
 fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Records> {
-    let (mut handle, _) = read::open_regular(file, options.max_bytes, &read::max_bytes_fix).ok()?;
+    let (mut handle, _) = read::open_regular(file, u64::MAX, &read::max_bytes_fix).ok()?;
     if !line_by_line(&mut handle).ok()? {
         return None;
     }
     handle.rewind().ok()?;
     let source = options.sources.name(root, file);
-    // The size was checked when the file was opened; a file that grows while it is read
-    // is cut at the limit like any other.
-    let reader = BufReader::with_capacity(64 * 1024, handle.take(options.max_bytes));
+    let reader = BufReader::with_capacity(64 * 1024, handle);
     Some(Box::new(
         LineCaptures::new(reader, Naming::Line(source), file, options).empty_is_unreadable(),
     ))
@@ -92,7 +93,10 @@ fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Rec
 fn line_by_line(handle: &mut File) -> io::Result<bool> {
     let mut start = Vec::with_capacity(PEEK);
     handle.by_ref().take(PEEK as u64).read_to_end(&mut start)?;
-    if start.starts_with(&[0xFF, 0xFE]) || start.starts_with(&[0xFE, 0xFF]) {
+    if start.starts_with(&[0xFF, 0xFE])
+        || start.starts_with(&[0xFE, 0xFF])
+        || read::utf16_without_bom(&start).is_some()
+    {
         return Ok(false);
     }
     let text = String::from_utf8_lossy(&start);
@@ -155,6 +159,25 @@ mod tests {
         let why = captures[0].text.as_ref().unwrap_err();
         assert!(why.message.contains("--max-bytes"), "{why}");
         assert_eq!(captures[1].text.as_deref(), Ok("1"));
+    }
+
+    #[test]
+    fn max_bytes_bounds_each_line_of_a_log_not_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.jsonl");
+        let mut text = "{\"output\": \"{}\"}\n".repeat(20);
+        text.push_str(&format!("{{\"output\": \"{}\"}}\n", "x".repeat(80)));
+        std::fs::write(&file, &text).unwrap();
+        let options = LoadOptions {
+            max_bytes: 50,
+            ..LoadOptions::default()
+        };
+        assert!(text.len() > 50 * 8);
+        let captures: Vec<Capture> = records(&file, &options).unwrap().collect();
+        assert_eq!(captures.len(), 21);
+        assert!(captures[..20].iter().all(|c| c.text.as_deref() == Ok("{}")));
+        let why = captures[20].text.as_ref().unwrap_err();
+        assert!(why.message.contains("--max-bytes"), "{why}");
     }
 
     #[test]

@@ -48,10 +48,13 @@ impl Window {
         true
     }
 
-    /// A record of `bytes` was written and dropped.
-    pub fn leave(&self, bytes: usize) {
+    /// `records` records of `bytes` in all were written and dropped.
+    pub fn leave(&self, records: usize, bytes: usize) {
+        if records == 0 {
+            return;
+        }
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        state.records = state.records.saturating_sub(1);
+        state.records = state.records.saturating_sub(records);
         state.bytes = state.bytes.saturating_sub(bytes);
         self.changed.notify_all();
     }
@@ -82,7 +85,7 @@ mod tests {
         };
         thread::sleep(Duration::from_millis(50));
         assert!(!waiting.is_finished(), "entered a full window");
-        window.leave(10);
+        window.leave(1, 10);
         assert!(waiting.join().unwrap());
     }
 
@@ -90,7 +93,7 @@ mod tests {
     fn the_byte_budget_lets_one_oversized_record_in_alone() {
         let window = Window::new(10, 100);
         assert!(window.enter(500), "an empty window takes any record");
-        window.leave(500);
+        window.leave(1, 500);
         assert!(window.enter(60));
         let window = Arc::new(window);
         let waiting = {

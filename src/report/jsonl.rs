@@ -8,20 +8,25 @@ use crate::text::JsonSafe;
 
 pub struct JsonlSink<W: Write> {
     out: JsonSafe<W>,
+    /// One record's line, serialized whole before it is escaped and written.
+    line: Vec<u8>,
 }
 
 impl<W: Write> JsonlSink<W> {
     pub fn new(out: W) -> JsonlSink<W> {
         JsonlSink {
             out: JsonSafe::new(out),
+            line: Vec::new(),
         }
     }
 }
 
 impl<W: Write> Sink for JsonlSink<W> {
     fn record(&mut self, item: &Checked) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, &Record::new(item))?;
-        self.out.write_all(b"\n")
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, &Record::new(item))?;
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
     }
 
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {

@@ -17,31 +17,63 @@ pub(crate) struct Stringified {
 }
 
 /// Every string in `value` that holds a JSON object or array, in document order.
+///
+/// A path is spelled out only for a string that is found: the walk keeps the steps from the
+/// root (a key or an index each), so a large value with no stringified JSON costs no
+/// allocation per node.
 pub(crate) fn find_stringified(value: &Value) -> Vec<Stringified> {
     let mut found = Vec::new();
-    let mut stack: Vec<(&Value, String)> = vec![(value, "$".to_owned())];
-    while let Some((node, path)) = stack.pop() {
+    // Each node with its depth and the step that led to it; `steps[..depth]` is the way
+    // from the root to its parent.
+    let mut stack: Vec<(&Value, usize, Option<Step>)> = vec![(value, 0, None)];
+    let mut steps: Vec<Step> = Vec::new();
+    while let Some((node, depth, step)) = stack.pop() {
+        steps.truncate(depth);
+        if let Some(step) = step {
+            steps.push(step);
+        }
         match node {
             Value::String(text) => {
                 if let Some(decoded) = holds_json(text) {
-                    found.push(Stringified { path, decoded });
+                    found.push(Stringified {
+                        path: spell(&steps),
+                        decoded,
+                    });
                 }
             }
             Value::Array(items) => {
                 for (index, item) in items.iter().enumerate().rev() {
-                    stack.push((item, format!("{path}[{index}]")));
+                    stack.push((item, steps.len(), Some(Step::Index(index))));
                 }
             }
             Value::Object(entries) => {
-                let children: Vec<_> = entries.iter().collect();
-                for (key, item) in children.into_iter().rev() {
-                    stack.push((item, child_path(&path, key)));
+                for (key, item) in entries.iter().rev() {
+                    stack.push((item, steps.len(), Some(Step::Key(key))));
                 }
             }
             _ => {}
         }
     }
     found
+}
+
+/// One step down from a container.
+#[derive(Debug, Clone, Copy)]
+enum Step<'a> {
+    Index(usize),
+    Key(&'a str),
+}
+
+/// `$`, `$.args`, `$.calls[0].arguments` for the steps from the root.
+fn spell(steps: &[Step]) -> String {
+    let mut path = "$".to_owned();
+    for step in steps {
+        path = match step {
+            Step::Index(index) => format!("{path}[{index}]"),
+            Step::Key(key) => child_path(&path, key),
+        };
+    }
+    path
 }
 
 /// Replace every stringified value by what it decodes to; returns the paths replaced.
@@ -114,6 +146,12 @@ mod tests {
         assert_eq!(paths, vec!["$.args", "$.list[1]", "$[\"odd key\"]"]);
         assert!(find_stringified(&json!("{\"k\": [1, 2]}"))[0].path == "$");
         assert!(find_stringified(&json!({"a": "{not json}", "b": "[1, 2"})).is_empty());
+        let nested = json!({"a": [{"b": "{}"}, {"x": 1}], "c": {"d": "[1]"}, "e": ["[]"]});
+        let paths: Vec<String> = find_stringified(&nested)
+            .into_iter()
+            .map(|s| s.path)
+            .collect();
+        assert_eq!(paths, vec!["$.a[0].b", "$.c.d", "$.e[0]"]);
     }
 
     #[test]

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""`jxray check` against a bare serde_json parse of the same JSON, side by side (issue 10 item 4).
+
+    scripts/bench-check.py [--data /tmp/jxray-bench] [--rounds 3]
+
+Needs `cargo build --release --example serde_baseline` and `target/release/jxray`, and the
+data from `scripts/make-bench-data.py DATA`. For each of DATA/large and DATA/small, in the
+same run and alternating so that load on the machine hits both alike, it takes the best of
+`--rounds`:
+
+  - baseline: `serde_baseline FOLDER`, which finds the JSON with jxray (untimed), then times
+    only `serde_json::from_str::<Value>` over it (best of five, in process, one thread);
+  - `jxray check FOLDER --format text` and `--format jsonl` (output to /dev/null), wall and
+    CPU (user + sys) of the whole process: start-up, reading files, extraction, writing.
+
+Prints a Markdown table with each run's ratio to the baseline.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RELEASE = ROOT / "target" / "release"
+
+
+def baseline(folder):
+    out = subprocess.run(
+        [RELEASE / "examples" / "serde_baseline", folder], capture_output=True, text=True, check=True
+    ).stdout
+    return float(re.search(r"best of 5: ([0-9.]+) s", out).group(1))
+
+
+def check(folder, format):
+    """Wall and CPU seconds and peak RSS (KB) of one `jxray check` run."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        subprocess.run(
+            ["/usr/bin/time", "-f", "%e %U %S %M", "-o", report.name,
+             RELEASE / "jxray", "check", folder, "--format", format, "--color", "never"],
+            stdout=subprocess.DEVNULL,
+        )
+        wall, user, system, peak = report.read().split()[-4:]
+    return float(wall), float(user) + float(system), int(peak)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=Path("/tmp/jxray-bench"))
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    for name in ("large", "small"):
+        if not (args.data / name).is_dir():
+            sys.exit(f"{args.data / name}: missing; run scripts/make-bench-data.py {args.data}")
+    print("| data | run | wall | CPU | peak RSS | wall ÷ baseline |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for name in ("large", "small"):
+        folder = args.data / name
+        best = {"baseline": float("inf"), "text": None, "jsonl": None}
+        for _ in range(args.rounds):
+            best["baseline"] = min(best["baseline"], baseline(folder))
+            for format in ("text", "jsonl"):
+                run = check(folder, format)
+                if best[format] is None or run[0] < best[format][0]:
+                    best[format] = run
+        base = best["baseline"]
+        print(f"| {name} | serde_json baseline | {base:.3f} s | | | 1.00 |")
+        for format in ("text", "jsonl"):
+            wall, cpu, peak = best[format]
+            print(f"| {name} | `check --format {format}` | {wall:.3f} s | {cpu:.2f} s "
+                  f"| {peak / 1000:.0f} MB | {wall / base:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
