@@ -17,6 +17,7 @@ Prints a Markdown table with each run's ratio to the baseline.
 """
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -24,7 +25,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RELEASE = ROOT / "target" / "release"
+# Where cargo put the release build: $CARGO_TARGET_DIR when set, as cargo itself reads it.
+RELEASE = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target")) / "release"
 
 
 def baseline(folder):

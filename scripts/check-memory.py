@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Assert that `jxray check` runs in bounded memory at scale (issue 10; BENCHMARKS.md).
 
-    scripts/check-memory.py [--jxray target/release/jxray] [--records 1000000]
+    scripts/check-memory.py [--jxray $CARGO_TARGET_DIR/release/jxray] [--records 1000000]
 
 Makes, under target/check-memory/:
   log.jsonl    1,000,000 records of mixed outcomes (scripts/jsonl_log.py), ~100 MB;
@@ -12,6 +12,7 @@ Fails when the log peaks over 150 MB or the `{}` file over 1 GB. Prints a Markdo
 """
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
@@ -52,7 +53,8 @@ def measure(command, stdin_path=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jxray", default=str(ROOT / "target" / "release" / "jxray"))
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    parser.add_argument("--jxray", default=str(target / "release" / "jxray"))
     parser.add_argument("--records", type=int, default=1_000_000)
     args = parser.parse_args()
     jxray = str(Path(args.jxray).resolve())

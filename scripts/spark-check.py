@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`jxray check -` as a filter on Apache Spark: a real distributed run, in local mode.
 
-    scripts/spark-check.py [--records 1000000] [--partitions 8] [--jxray target/release/jxray]
+    scripts/spark-check.py [--records 1000000] [--partitions 8] [--jxray $CARGO_TARGET_DIR/release/jxray]
 
 Generates a JSON Lines log (scripts/jsonl_log.py), reads it into an RDD of at least
 `--partitions` partitions, pipes every partition through `jxray check - --format jsonl`
@@ -131,7 +131,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--partitions", type=int, default=8)
-    parser.add_argument("--jxray", default=str(ROOT / "target" / "release" / "jxray"))
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    parser.add_argument("--jxray", default=str(target / "release" / "jxray"))
     args = parser.parse_args()
     jxray = str(Path(args.jxray).resolve())
     if not Path(jxray).is_file():

@@ -24,6 +24,7 @@
 //! Responses `status: "incomplete"`), the most telling spelling is recorded
 //! (`incomplete_details.reason`, else `incomplete`).
 
+mod ahead;
 mod content;
 mod envelope;
 pub mod fields;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use jxray::capture::{self, shell_path, Capture, Discovery, Records, SourceNames, StdinFormat};
 use jxray::config::Config;
+use jxray::engine::{Options, ValueForm};
 use jxray::pipeline::{self, Settings};
 use jxray::report::github::step_summary_file;
 use jxray::report::{
@@ -30,9 +31,21 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     let from_stdin = args.path == Path::new("-");
     let (records, discovery) = records(args, &fixtures, from_stdin)?;
     let options = engine_options(&args.extraction, &config);
+    // The text and jsonl reports write the value as compact JSON or not at all: no tree is
+    // built for them unless a schema reads it.
+    let text_options = Options {
+        value_form: ValueForm::Text,
+        ..options.clone()
+    };
+    let writes_text = matches!(args.format, Format::Text | Format::Jsonl) && schema.is_none();
     let recorded = CaptureSchemas::default();
     let work = |capture: Capture| {
-        let mut outcome = capture.extract(&options);
+        let options = if writes_text && capture.schema.is_none() {
+            &text_options
+        } else {
+            &options
+        };
+        let mut outcome = capture.extract(options);
         recorded.apply(schema.as_ref(), &capture, &mut outcome);
         Checked { capture, outcome }
     };

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::Checked;
 use crate::capture::Provider;
 use crate::engine::{
-    Cause, Defect, DefectAt, FailureKind, Layer, Repair, StopClass, Warning, WarningKind,
+    Cause, Defect, DefectAt, FailureKind, JsonText, Layer, Repair, StopClass, Warning, WarningKind,
 };
 
 /// The machine-readable outcome of one capture.
@@ -18,7 +18,7 @@ pub struct Record<'a> {
     pub layer: Option<Layer>,
     /// The decoded value; `null` when nothing was accepted. A `schema` failure
     /// keeps it, so the offending value can be seen.
-    pub value: Option<&'a Value>,
+    pub value: Option<RecordValue<'a>>,
     pub span: Option<[usize; 2]>,
     pub repairs: &'a [Repair],
     pub warnings: Vec<WarningKind>,
@@ -33,6 +33,14 @@ pub struct Record<'a> {
     pub warning_details: &'a [Warning],
     /// Added: the model that answered, where the log or envelope names it.
     pub model: Option<&'a str>,
+}
+
+/// The decoded value: the tree, or the compact text `check` asked the engine for.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum RecordValue<'a> {
+    Tree(&'a Value),
+    Text(&'a JsonText),
 }
 
 /// Why nothing was accepted, with a 1-based place in the raw text.
@@ -64,7 +72,8 @@ impl<'a> Record<'a> {
             ok,
             layer: outcome.layer,
             value: if ok || is_schema_failure {
-                outcome.value.as_ref()
+                (outcome.value.as_ref().map(RecordValue::Tree))
+                    .or_else(|| outcome.value_json.as_ref().map(RecordValue::Text))
             } else {
                 None
             },

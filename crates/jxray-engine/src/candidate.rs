@@ -1,10 +1,10 @@
 //! Judging one candidate: a span of the raw text that may hold a JSON value.
 
-use serde_json::Value;
-
-use super::decode::{decode, DECODER_DEPTH_LIMIT};
+use super::decode::DECODER_DEPTH_LIMIT;
+use super::decoded::{decode_as, try_decode_as, Decoded};
 use super::diagnose::diagnose;
 use super::fragment::missing_quote;
+use super::options::ValueForm;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
 use super::position::line_col;
 use super::scan::{scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
@@ -12,7 +12,7 @@ use super::scan::{scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
 /// A candidate that parsed (after lossless repair).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Parsed {
-    pub value: Value,
+    pub value: Decoded,
     pub span: (usize, usize),
     pub repairs: Vec<Repair>,
     /// The candidate after repairs, when any were made.
@@ -194,6 +194,7 @@ pub(crate) fn judge_exact(
     end: usize,
     ends_text: bool,
     max_depth: usize,
+    form: ValueForm,
 ) -> Judged {
     let (s, e) = trim_span(text.as_bytes(), start, end);
     if s == e {
@@ -202,7 +203,7 @@ pub(crate) fn judge_exact(
     // Fast path: most candidates are clean, and serde_json alone is the cost.
     // (It enforces only the decoder's own depth limit, so a lower one is validated first.)
     let fast = max_depth >= DECODER_DEPTH_LIMIT;
-    if let Some(Ok((value, duplicate_keys))) = fast.then(|| decode(&text[s..e])) {
+    if let Some(Some((value, duplicate_keys))) = fast.then(|| try_decode_as(&text[s..e], form)) {
         return Judged::Parsed(Parsed {
             value,
             span: (s, e),
@@ -215,7 +216,7 @@ pub(crate) fn judge_exact(
     let scan = scan_value_with(text.as_bytes(), s, e, max_depth, None, &mut stack);
     match scan.end {
         ScanEnd::Complete { end: value_end } if value_end < e => Judged::Continues { value_end },
-        _ => judge_scan(text, s, e, scan, ends_text, &stack),
+        _ => judge_scan(text, s, e, scan, ends_text, &stack, form),
     }
 }
 
@@ -224,6 +225,7 @@ pub(crate) fn judge_at(
     text: &str,
     start: usize,
     max_depth: usize,
+    form: ValueForm,
     structural: &mut OffsetSet,
     stack: &mut Vec<(u8, usize)>,
 ) -> (Judged, usize) {
@@ -241,7 +243,7 @@ pub(crate) fn judge_at(
         ScanEnd::Invalid { at, .. } => at,
     };
     (
-        judge_scan(text, start, text.len(), scan, true, stack),
+        judge_scan(text, start, text.len(), scan, true, stack, form),
         reached,
     )
 }
@@ -253,6 +255,7 @@ fn judge_scan(
     scan: Scan,
     ends_text: bool,
     open: &[(u8, usize)],
+    form: ValueForm,
 ) -> Judged {
     let reject = |kind, offset, cause| {
         Judged::Rejected(Rejection {
@@ -273,7 +276,7 @@ fn judge_scan(
             let repaired =
                 (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
             let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
-            match decode(candidate) {
+            match decode_as(candidate, form) {
                 Ok((value, duplicate_keys)) => Judged::Parsed(Parsed {
                     value,
                     span: (start, end),

@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::candidate::{trim_span, Parsed, Rejection};
 use super::causes::{is_refusal_sentence, is_runaway, stop_cause};
 use super::decode::locate_duplicates;
+use super::decoded::Decoded;
 use super::defects::all_defects;
 use super::extract::{Extraction, Win};
 use super::fragment::is_template_braced;
@@ -82,9 +83,15 @@ impl Extraction<'_> {
                 message: "the value sits inside doubled {{…}} braces: a prompt template's escaping leaked into the output; render the template before sending it".to_owned(),
             });
         }
-        let mut value = value;
         let mut repairs = repairs;
-        self.note_stringified(&mut value, &mut repairs, span.0);
+        match value {
+            Decoded::Tree(mut value) => {
+                self.note_stringified(&mut value, &mut repairs, span.0);
+                outcome.value = Some(value);
+            }
+            // Compact text holds no string shaped like JSON (it would have been a tree).
+            Decoded::Text(json) => outcome.value_json = Some(json),
+        }
         let after = &self.text.as_bytes()[outer_end.min(self.text.len())..];
         if let Some(at) = after.iter().position(|b| !b.is_ascii_whitespace()) {
             let offset = outer_end + at;
@@ -98,7 +105,6 @@ impl Extraction<'_> {
             }
         }
         outcome.layer = Some(win.layer);
-        outcome.value = Some(value);
         outcome.span = Some(span);
         outcome.repairs = repairs;
         outcome.repaired = repaired;

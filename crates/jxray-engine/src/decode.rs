@@ -14,7 +14,7 @@ use serde_json::{Map, Number, Value};
 pub(crate) const DECODER_DEPTH_LIMIT: usize = 127;
 
 /// The key under which serde_json's `arbitrary_precision` passes a number's digits.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// A key that an object repeats: where, which, and at what byte offset.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub(crate) struct DuplicateKey {
 pub(crate) fn decode(text: &str) -> Result<(Value, bool), serde_json::Error> {
     let mut state = DecodeState {
         saw_duplicate: false,
-        spelling: Spelling { text, cursor: 0 },
+        spelling: Spelling::new(text),
     };
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = ValueSeed { state: &mut state }.deserialize(&mut deserializer)?;
@@ -57,12 +57,16 @@ struct DecodeState<'t> {
 /// numbers exactly as written. Numbers reach the visitor in text order, so one
 /// cursor that only moves forward finds each exponent's token: linear overall,
 /// and free for texts without exponents.
-struct Spelling<'t> {
+pub(crate) struct Spelling<'t> {
     text: &'t str,
     cursor: usize,
 }
 
-impl Spelling<'_> {
+impl<'t> Spelling<'t> {
+    pub(crate) fn new(text: &'t str) -> Spelling<'t> {
+        Spelling { text, cursor: 0 }
+    }
+
     /// The raw token of the next number with an exponent, at or after the cursor.
     fn next_exponent_token(&mut self) -> Option<&str> {
         let bytes = self.text.as_bytes();
@@ -91,7 +95,7 @@ impl Spelling<'_> {
 }
 
 /// The index just after the string whose content starts at `i`.
-fn skip_string(bytes: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_string(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => i += 2,
@@ -103,7 +107,7 @@ fn skip_string(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// The number as the text spells it, when that spelling is the same number.
-fn exact_number(digits: String, spelling: &mut Spelling) -> Result<Number, String> {
+pub(crate) fn exact_number(digits: String, spelling: &mut Spelling) -> Result<Number, String> {
     let number: Number = digits.parse().map_err(|error| format!("{error}"))?;
     if !digits.contains('e') {
         return Ok(number);

@@ -168,7 +168,14 @@ impl<'a> Extraction<'a> {
             );
             return None;
         }
-        match judge_exact(self.text, start, end, true, self.max_depth) {
+        match judge_exact(
+            self.text,
+            start,
+            end,
+            true,
+            self.max_depth,
+            self.options.value_form,
+        ) {
             Judged::Parsed(parsed) => {
                 let slot = self
                     .trace
@@ -234,6 +241,7 @@ impl<'a> Extraction<'a> {
                 fence.content.1,
                 ends_text,
                 self.max_depth,
+                self.options.value_form,
             ) {
                 Judged::Parsed(parsed) => {
                     let slot =
@@ -297,6 +305,7 @@ impl<'a> Extraction<'a> {
                             value_end,
                             false,
                             self.max_depth,
+                            self.options.value_form,
                         );
                         if let Judged::Parsed(parsed) = head {
                             let slot = self.trace.push(
@@ -388,7 +397,7 @@ impl<'a> Extraction<'a> {
     /// through (only a string can hold backticks) is left out.
     fn drop_fences_inside_json(&mut self) {
         let bytes = self.text.as_bytes();
-        let Some(first) = bytes.iter().position(|&b| b == b'{' || b == b'[') else {
+        let Some(first) = memchr::memchr2(b'{', b'[', bytes) else {
             return;
         };
         if self.fences.iter().all(|fence| fence.outer.0 < first) {

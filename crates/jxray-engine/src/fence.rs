@@ -114,10 +114,7 @@ pub(crate) fn find_fences(text: &str) -> Vec<Fence> {
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |i| from + i)
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |i| from + i)
 }
 
 /// Length of the run of `marker` bytes at the start of `s`.

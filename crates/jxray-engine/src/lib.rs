@@ -6,8 +6,10 @@
 
 mod candidate;
 mod causes;
+mod compact;
 mod conclude;
 mod decode;
+mod decoded;
 mod defects;
 mod diagnose;
 mod extent;
@@ -29,7 +31,7 @@ mod trace;
 
 pub use decode::{decode_exact, normalise_exponent};
 pub use extract::extract;
-pub use options::{Options, Pick};
+pub use options::{Options, Pick, ValueForm};
 pub use outcome::*;
 pub use position::line_col;
 pub use stop::classify_stop_reason;

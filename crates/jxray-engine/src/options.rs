@@ -19,6 +19,19 @@ impl Pick {
     }
 }
 
+/// The form an accepted value is handed back in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueForm {
+    /// A `serde_json::Value` in `Outcome::value`.
+    #[default]
+    Tree,
+    /// Compact JSON text in `Outcome::value_json`, exactly what serializing the tree would
+    /// write, for callers that only write the value out (`jxray check`): no tree is built.
+    /// A value that needs one (a repeated key, a string that may hold JSON) still comes as
+    /// a tree.
+    Text,
+}
+
 /// Extraction options. `Options::default()` is what `jxray check` does with no flags.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
@@ -39,6 +52,8 @@ pub struct Options {
     /// The provider marked the output a refusal (OpenAI `message.refusal`, a Responses
     /// `refusal` part): a `no-json` failure gets the cause `refusal`.
     pub refused: bool,
+    /// The form an accepted value comes in.
+    pub value_form: ValueForm,
 }
 
 impl Default for Options {
@@ -51,6 +66,7 @@ impl Default for Options {
             trace_limit: 64,
             decode_stringified: false,
             refused: false,
+            value_form: ValueForm::Tree,
         }
     }
 }

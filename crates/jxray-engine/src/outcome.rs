@@ -4,6 +4,7 @@
 //! never has to re-run the engine to show why something happened.
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 /// Where the accepted JSON came from.
@@ -473,11 +474,38 @@ pub enum StopClass {
     Unknown,
 }
 
+/// A JSON value as compact text, written as is (exactly what serde_json writes for the
+/// value's tree).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct JsonText(Box<RawValue>);
+
+impl JsonText {
+    pub(crate) fn new(json: Box<RawValue>) -> JsonText {
+        JsonText(json)
+    }
+
+    /// The compact JSON text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &JsonText) -> bool {
+        self.get() == other.get()
+    }
+}
+
 /// What extraction says about one capture.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Outcome {
     pub layer: Option<Layer>,
     pub value: Option<Value>,
+    /// The accepted value as compact JSON text, instead of `value`, when
+    /// `Options::value_form` asked for text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_json: Option<JsonText>,
     /// `[start, end)` byte offsets of the accepted candidate in the raw text.
     pub span: Option<(usize, usize)>,
     /// The candidate text after repairs, when it differs from `raw[span]`.
@@ -497,7 +525,7 @@ pub struct Outcome {
 impl Outcome {
     /// Whether a value was accepted.
     pub fn ok(&self) -> bool {
-        self.failure.is_none() && self.value.is_some()
+        self.failure.is_none() && (self.value.is_some() || self.value_json.is_some())
     }
 
     /// The text the parser saw: the repaired candidate, or the raw span.

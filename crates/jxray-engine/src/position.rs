@@ -44,15 +44,18 @@ impl LineCursor {
                 column: 0,
             };
         }
-        for &byte in &text.as_bytes()[self.offset..offset] {
-            if byte == b'\n' {
-                self.line += 1;
-                self.column = 0;
-            } else if byte & 0xC0 != 0x80 {
-                // Count the first byte of each UTF-8 character only.
-                self.column += 1;
-            }
+        let passed = &text.as_bytes()[self.offset..offset];
+        let mut line_start = 0;
+        if let Some(last) = memchr::memrchr(b'\n', passed) {
+            self.line += memchr::memchr_iter(b'\n', passed).count();
+            self.column = 0;
+            line_start = last + 1;
         }
+        // Count the first byte of each UTF-8 character only.
+        self.column += passed[line_start..]
+            .iter()
+            .filter(|&&byte| byte & 0xC0 != 0x80)
+            .count();
         self.offset = offset;
         (self.line, self.column + 1)
     }

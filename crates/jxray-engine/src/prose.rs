@@ -34,7 +34,7 @@ impl Extraction<'_> {
         let mut depths: Option<Depths> = None;
         let mut stack = Vec::new();
         let mut i = 0;
-        while let Some(found) = bytes[i..].iter().position(|&b| b == b'{' || b == b'[') {
+        while let Some(found) = memchr::memchr2(b'{', b'[', &bytes[i..]) {
             let start = i + found;
             while skip.peek().is_some_and(|&(_, end)| end <= start) {
                 skip.next();
@@ -67,8 +67,14 @@ impl Extraction<'_> {
                 );
                 return None;
             }
-            let (judged, reached) =
-                judge_at(text, start, self.max_depth, &mut structural, &mut stack);
+            let (judged, reached) = judge_at(
+                text,
+                start,
+                self.max_depth,
+                self.options.value_form,
+                &mut structural,
+                &mut stack,
+            );
             budget = budget.saturating_sub(reached - start + 1);
             let label = |cursor: &mut LineCursor| {
                 let (line, column) = cursor.locate(text, start);
@@ -263,11 +269,7 @@ fn demotion(text: &str, parsed: &Parsed) -> Option<String> {
     if start > 0 && bytes[start - 1] == b'{' && bytes.get(end) == Some(&b'}') {
         return Some("inside {{…}} template braces".to_owned());
     }
-    let scalar_array = parsed.value.as_array().is_some_and(|items| {
-        items
-            .iter()
-            .all(|item| !item.is_array() && !item.is_object())
-    });
+    let scalar_array = parsed.value.is_scalar_array();
     if scalar_array && prose_on_line_before(bytes, start) && prose_on_line_after(bytes, end) {
         return Some("looks like a citation inside a sentence".to_owned());
     }

@@ -50,7 +50,7 @@ impl Pool {
         let differs = [&self.primary, &self.demoted]
             .into_iter()
             .flatten()
-            .any(|held| held.parsed.value != entry.parsed.value);
+            .any(|held| !held.parsed.value.same_as(&entry.parsed.value));
         self.several_distinct |= differs;
         let pick_reason = self.pick_reason();
         let (held, loser_reason) = match &demoted_because {

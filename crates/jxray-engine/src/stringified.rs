@@ -109,12 +109,17 @@ pub(crate) fn decode_stringified(value: &mut Value) -> Vec<String> {
 /// The JSON object or array a string holds, if it holds exactly one.
 fn holds_json(text: &str) -> Option<Value> {
     let trimmed = text.trim();
-    let looks = (trimmed.starts_with('{') && trimmed.ends_with('}'))
-        || (trimmed.starts_with('[') && trimmed.ends_with(']'));
-    if !looks {
+    if !looks_like_json(text) {
         return None;
     }
     decode(trimmed).ok().map(|(value, _)| value)
+}
+
+/// Whether a string is shaped like a JSON object or array (it may hold one).
+pub(crate) fn looks_like_json(text: &str) -> bool {
+    let trimmed = text.trim();
+    (trimmed.starts_with('{') && trimmed.ends_with('}'))
+        || (trimmed.starts_with('[') && trimmed.ends_with(']'))
 }
 
 fn child_path(path: &str, key: &str) -> String {

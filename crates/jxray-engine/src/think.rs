@@ -23,7 +23,7 @@ pub(crate) fn find_think_blocks(text: &str) -> Vec<(usize, usize)> {
     let mut from = 0;
     let mut open: Option<usize> = None;
     let mut i = 0;
-    while let Some(at) = bytes[i..].iter().position(|&b| b == b'<') {
+    while let Some(at) = memchr::memchr(b'<', &bytes[i..]) {
         let at = i + at;
         let tag = TAGS.iter().find(|(tag, _)| bytes[at..].starts_with(tag));
         i = at + 1;

@@ -1,0 +1,144 @@
+//! A parsed candidate's value: its tree, or its compact text when the caller asked for text
+//! ([`ValueForm::Text`]) and nothing needed the tree.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::compact::{compact, Compacted};
+use super::decode::{decode, skip_string};
+use super::options::ValueForm;
+use super::outcome::JsonText;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Decoded {
+    Tree(Value),
+    Text(JsonText),
+}
+
+/// Decode `text`, which must be exactly one JSON value, in the form asked for; with
+/// whether any object repeated a key. Errors are serde_json's own words.
+pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), serde_json::Error> {
+    if form == ValueForm::Text {
+        match compact(text) {
+            Ok(Compacted::Text(json)) => return Ok((Decoded::Text(JsonText::new(json)), false)),
+            // The tree is needed, or the text is invalid and decoding words the error.
+            Ok(Compacted::NeedsTree) | Err(_) => {}
+        }
+    }
+    decode(text).map(|(value, duplicate)| (Decoded::Tree(value), duplicate))
+}
+
+/// Decode `text` unless it is invalid, in the form asked for: the fast path of a clean
+/// candidate, where an invalid one goes on to be diagnosed (and its error is not needed).
+pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, bool)> {
+    match form {
+        ValueForm::Text => match compact(text) {
+            Ok(Compacted::Text(json)) => Some((Decoded::Text(JsonText::new(json)), false)),
+            Ok(Compacted::NeedsTree) => decode_as(text, ValueForm::Tree).ok(),
+            Err(_) => None,
+        },
+        ValueForm::Tree => decode_as(text, form).ok(),
+    }
+}
+
+impl Decoded {
+    /// Whether two values are the same value (as trees compare: keys in any order).
+    pub(crate) fn same_as(&self, other: &Decoded) -> bool {
+        if let (Decoded::Text(a), Decoded::Text(b)) = (self, other) {
+            if a == b {
+                return true;
+            }
+        }
+        match (self.tree(), other.tree()) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// An array whose items are neither arrays nor objects (`[1]`, `["a", 2]`).
+    pub(crate) fn is_scalar_array(&self) -> bool {
+        match self {
+            Decoded::Tree(value) => value.as_array().is_some_and(|items| {
+                items
+                    .iter()
+                    .all(|item| !item.is_array() && !item.is_object())
+            }),
+            Decoded::Text(json) => holds_no_container(json.get()),
+        }
+    }
+
+    fn tree(&self) -> Option<Cow<'_, Value>> {
+        match self {
+            Decoded::Tree(value) => Some(Cow::Borrowed(value)),
+            Decoded::Text(json) => decode(json.get()).ok().map(|(value, _)| Cow::Owned(value)),
+        }
+    }
+}
+
+/// Whether compact JSON text is an array with no `[` or `{` inside it outside strings
+/// (an item that is a container would open with one).
+fn holds_no_container(json: &str) -> bool {
+    let bytes = json.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return false;
+    }
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => i = skip_string(bytes, i + 1),
+            b'[' | b'{' => return false,
+            _ => i += 1,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(json: &str) -> Decoded {
+        decode_as(json, ValueForm::Text).unwrap().0
+    }
+
+    fn tree(json: &str) -> Decoded {
+        decode_as(json, ValueForm::Tree).unwrap().0
+    }
+
+    #[test]
+    fn text_and_tree_compare_as_trees_do() {
+        assert!(matches!(text(r#"{"a": 1}"#), Decoded::Text(_)));
+        assert!(text(r#"{"a": 1, "b": 2}"#).same_as(&text(r#"{"b":2,"a":1}"#)));
+        assert!(text(r#"{"a": 1}"#).same_as(&tree(r#"{"a":1}"#)));
+        assert!(!text(r#"{"a": 1}"#).same_as(&text(r#"{"a": 1.0}"#)));
+        assert!(!tree("[1]").same_as(&text("[2]")));
+    }
+
+    #[test]
+    fn scalar_arrays_read_alike_as_text_and_tree() {
+        for json in [
+            "[1, 2]",
+            r#"["[x", "{"]"#,
+            "[]",
+            "[[1]]",
+            r#"[1, {"a": 2}]"#,
+            r#"{"a": 1}"#,
+            "3",
+        ] {
+            assert_eq!(
+                text(json).is_scalar_array(),
+                tree(json).is_scalar_array(),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_repeated_key_comes_as_a_tree_and_is_flagged() {
+        let (value, duplicate) = decode_as(r#"{"a": 1, "a": 2}"#, ValueForm::Text).unwrap();
+        assert!(matches!(value, Decoded::Tree(_)));
+        assert!(duplicate);
+        assert!(try_decode_as("[1,", ValueForm::Text).is_none());
+    }
+}
