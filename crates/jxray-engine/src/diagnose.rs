@@ -33,12 +33,12 @@ pub(crate) fn diagnose(
         Problem::BadEscape => bad_escape(rest),
         Problem::ControlChar => (
             Defect::Syntax,
-            "raw control character inside a string; it must be escaped".to_owned(),
+            "raw control character inside a string; it must be escaped — ask for strict JSON".to_owned(),
         ),
         Problem::BadNumber if leading_word(rest.trim_start_matches('-')) == "Infinity" => non_finite("-Infinity"),
         Problem::BadNumber => (
             Defect::Syntax,
-            format!("malformed number: expected a digit, found {found}"),
+            format!("malformed number: expected a digit, found {found}; ask for plain decimal numbers"),
         ),
         Problem::LeadingZero => (
             Defect::LeadingZero,
@@ -137,7 +137,7 @@ fn unexpected(
     ) {
         return (
             Defect::SmartQuotes,
-            format!("typographic quote {found}; JSON needs straight double quotes"),
+            format!("typographic quote {found}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)"),
         );
     }
     if rest.starts_with("...") || rest.starts_with('\u{2026}') {
@@ -149,7 +149,7 @@ fn unexpected(
     if (wants_key || wants_value) && first == Some('\'') {
         return (
             Defect::SingleQuotes,
-            "single-quoted string; JSON needs double quotes".to_owned(),
+            "single-quoted string; JSON needs double quotes — ask for strict JSON, not a Python dict".to_owned(),
         );
     }
     let word = leading_word(rest);
@@ -164,13 +164,15 @@ fn unexpected(
         };
         return (
             Defect::PythonLiteral,
-            format!("Python literal `{word}`; JSON spells it `{json}`"),
+            format!("Python literal `{word}`; JSON spells it `{json}` — ask for JSON, not Python"),
         );
     }
     if wants_key && !word.is_empty() {
         return (
             Defect::UnquotedKey,
-            format!("unquoted key `{word}`; keys must be double-quoted strings"),
+            format!(
+                "unquoted key `{word}`; keys must be double-quoted strings — ask for strict JSON"
+            ),
         );
     }
     if expect == Expect::CommaOrClose {
@@ -181,7 +183,7 @@ fn unexpected(
     if expect == Expect::CommaOrClose && starts_value(rest) {
         return (
             Defect::MissingComma,
-            format!("missing comma before {found}"),
+            format!("missing comma before {found}; tell the model to separate items with commas (ask for strict JSON)"),
         );
     }
     let wanted = match expect {
@@ -192,7 +194,10 @@ fn unexpected(
         Expect::Colon => "`:` after the key",
         Expect::CommaOrClose => "`,` or a closing bracket",
     };
-    (Defect::Syntax, format!("expected {wanted}, found {found}"))
+    (
+        Defect::Syntax,
+        format!("expected {wanted}, found {found}; ask for strict JSON"),
+    )
 }
 
 /// Letters, digits and underscores at the start of `rest`.
