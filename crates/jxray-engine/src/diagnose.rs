@@ -63,7 +63,13 @@ fn bad_escape(rest: &str) -> (Defect, String) {
         Some(b'_' | b'*' | b'[' | b']' | b'#' | b'(' | b')' | b'-' | b'.' | b'!' | b'>') => {
             "markdown escaping leaked into the JSON; tell the model to write the character plainly"
         }
-        _ => "only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are JSON escapes",
+        // A Windows path (`C:\Users`) or a regular expression (`\d+`): the backslash was meant
+        // as text and needed doubling.
+        _ => {
+            "a backslash meant as text (a Windows path, a regular expression) must be doubled \
+              (`\\\\`); tell the model to escape backslashes in strings \
+              (only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are JSON escapes)"
+        }
     };
     (
         Defect::InvalidEscape,
@@ -138,6 +144,18 @@ fn unexpected(
         return (
             Defect::SmartQuotes,
             format!("typographic quote {found}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)"),
+        );
+    }
+    if let Some(entity) = ["&quot;", "&#34;", "&#x22;"]
+        .into_iter()
+        .find(|entity| rest.starts_with(entity))
+    {
+        return (
+            Defect::Syntax,
+            format!(
+                "HTML entity `{entity}` where JSON has `\"`: the output was HTML-escaped on its way \
+                 (a web page, a template or a log layer); unescape it in the pipeline before parsing"
+            ),
         );
     }
     if rest.starts_with("...") || rest.starts_with('\u{2026}') {
@@ -259,5 +277,24 @@ mod tests {
         assert_eq!(defect_of("{\"a\": 1 \"b\": 2}"), Defect::MissingComma);
         assert_eq!(defect_of("{\"a\" 1}"), Defect::MissingColon);
         assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
+    }
+
+    fn message_of(text: &str) -> String {
+        match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
+            ScanEnd::Invalid {
+                at,
+                problem,
+                after_comma,
+            } => diagnose(text, at, problem, after_comma, 128).message,
+            other => panic!("{text} did not fail: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn messages_name_the_likely_cause() {
+        assert!(message_of("{&quot;a&quot;: 1}").contains("HTML-escaped"));
+        assert!(message_of(r#"{"path": "C:\Users\ada"}"#).contains("Windows path"));
+        assert!(message_of(r#"{"re": "\d+"}"#).contains("doubled"));
+        assert!(message_of(r#"{"a": "it\'s"}"#).contains("not to escape `'`"));
     }
 }
