@@ -39,6 +39,8 @@ pub enum Command {
     NextFailure,
     PrevFailure,
     ToggleLenient,
+    /// Make strings that hold JSON the value (`--decode-stringified`), or stop.
+    ToggleDecodeStringified,
     /// The copy menu: value, raw text, lenient reading, path.
     Copy,
     /// Keep the newest capture selected (`F`), or stop.
@@ -109,11 +111,11 @@ pub enum Action {
     Discovered {
         files: usize,
     },
-    /// One file was read and its captures extracted with lenient acceptance `lenient`.
+    /// One file was read and its captures extracted under `options`.
     FileLoaded {
         path: PathBuf,
         captures: Vec<Loaded>,
-        lenient: bool,
+        options: Options,
     },
     /// The loader could not walk the root at all.
     LoadFailed {

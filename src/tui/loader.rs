@@ -38,6 +38,8 @@ pub struct Loader {
     schema: Option<Arc<Schema>>,
     /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
     schemas: Arc<CaptureSchemas>,
+    /// Folders the walk passes over: the fixtures folder holds saved inputs, not captures.
+    passed_over: Vec<PathBuf>,
 }
 
 impl Loader {
@@ -54,35 +56,46 @@ impl Loader {
             generation: Arc::new(AtomicU64::new(0)),
             schema,
             schemas: Arc::default(),
+            passed_over: Vec::new(),
         }
+    }
+
+    /// Pass over `folder` when walking the root (unless it is the root itself).
+    pub fn passing_over(mut self, folder: PathBuf) -> Loader {
+        self.passed_over.push(folder);
+        self
     }
 
     /// Find every capture file under the root and load them all; a `known`
     /// file that is not found any more is reported with no captures.
     pub fn load_all(&self, options: Options, known: Vec<PathBuf>) {
         let loader = self.clone();
-        thread::spawn(move || match capture::discover(&loader.root) {
-            Err(error) => loader.send(Action::LoadFailed {
-                message: error.to_string(),
-            }),
-            Ok(files) => {
-                let found: HashSet<&PathBuf> = files.iter().collect();
-                let gone: Vec<PathBuf> = known.into_iter().filter(|p| !found.contains(p)).collect();
-                loader.send(Action::Discovered {
-                    files: files.len() + gone.len(),
-                });
-                for path in gone {
-                    loader.send(Action::FileLoaded {
-                        path,
-                        captures: Vec::new(),
-                        lenient: options.accept_lenient,
+        thread::spawn(
+            move || match capture::discover_with(&loader.root, &loader.passed_over) {
+                Err(error) => loader.send(Action::LoadFailed {
+                    message: error.to_string(),
+                }),
+                Ok(discovery) => {
+                    let files = discovery.files;
+                    let found: HashSet<&PathBuf> = files.iter().collect();
+                    let gone: Vec<PathBuf> =
+                        known.into_iter().filter(|p| !found.contains(p)).collect();
+                    loader.send(Action::Discovered {
+                        files: files.len() + gone.len(),
                     });
+                    for path in gone {
+                        loader.send(Action::FileLoaded {
+                            path,
+                            captures: Vec::new(),
+                            options: options.clone(),
+                        });
+                    }
+                    files
+                        .par_iter()
+                        .for_each(|file| loader.load_file(file, &options, false));
                 }
-                files
-                    .par_iter()
-                    .for_each(|file| loader.load_file(file, &options, false));
-            }
-        });
+            },
+        );
     }
 
     /// Read these files again; a file that is gone takes its captures with it.
@@ -189,7 +202,7 @@ impl Loader {
         self.send(Action::FileLoaded {
             path: path.to_path_buf(),
             captures,
-            lenient: options.accept_lenient,
+            options: options.clone(),
         });
     }
 

@@ -135,8 +135,17 @@ impl SaveDialog {
                 SaveScope::One(_) => self.name.trim().to_string(),
                 SaveScope::All(_) => fixture::suggest_name(&entry.capture.source),
             };
-            let made = fixture::from_capture(&name, &entry.capture, &entry.outcome, &app.options)
-                .map_err(|error| error.to_string())?;
+            // The schema the value was checked against: `--schema`, else the one its log recorded.
+            let schema = app
+                .settings
+                .checks
+                .schema
+                .as_deref()
+                .map(|schema| schema.document())
+                .or(entry.capture.schema.as_deref());
+            let made =
+                fixture::from_capture(&name, &entry.capture, &entry.outcome, &app.options, schema)
+                    .map_err(|error| error.to_string())?;
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
             fixtures.push((id, known_gap(made, expect, &entry.outcome)));
         }

@@ -17,7 +17,7 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::FileLoaded {
             path,
             captures,
-            lenient,
+            options,
         } => {
             let counted = app.progress.loading();
             let mark_changes = app.watch.take_reread(&path);
@@ -27,8 +27,8 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             if counted {
                 app.progress.files_done += 1;
             }
-            if lenient != app.options.accept_lenient && !ids.is_empty() {
-                // Read before `l` was pressed: extract again under the current setting.
+            if options != app.options && !ids.is_empty() {
+                // Read before `l` or `d` was pressed: extract again under the current options.
                 return act::reextract(app, ids);
             }
             Vec::new()
@@ -185,6 +185,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::NextFailure => app.next_failure(true),
         Command::PrevFailure => app.next_failure(false),
         Command::ToggleLenient => return act::toggle_lenient(app),
+        Command::ToggleDecodeStringified => return act::toggle_decode_stringified(app),
         Command::Copy => {
             // An accepted value is what is usually wanted; otherwise the raw text.
             let ok = app.selected_entry().is_some_and(|e| e.outcome.ok());
