@@ -102,8 +102,7 @@ impl<W: Write> JsonSafe<W> {
     }
 
     fn write_escaped(&mut self, bytes: &[u8]) -> io::Result<()> {
-        // Most JSON is ASCII: find the first byte that may start an escape in one fast scan.
-        let Some(first) = bytes.iter().position(|&byte| byte >= 0x7f) else {
+        let Some(first) = first_high_byte(bytes) else {
             return self.inner.write_all(bytes);
         };
         let mut start = 0;
@@ -136,6 +135,30 @@ impl<W: Write> JsonSafe<W> {
         }
         self.inner.write_all(&bytes[start..])
     }
+}
+
+/// The first byte at or above DEL, where an escape may start. Most JSON is ASCII, so the
+/// bytes are compared a block at a time (without branches, which the compiler can turn into
+/// a few vector compares) until a block holds one.
+fn first_high_byte(bytes: &[u8]) -> Option<usize> {
+    const BLOCK: usize = 32;
+    let mut clean = 0;
+    for chunk in bytes.chunks_exact(BLOCK) {
+        let Ok(block) = <&[u8; BLOCK]>::try_from(chunk) else {
+            break;
+        };
+        if block
+            .iter()
+            .fold(false, |high, &byte| high | (byte >= 0x7f))
+        {
+            break;
+        }
+        clean += BLOCK;
+    }
+    bytes[clean..]
+        .iter()
+        .position(|&byte| byte >= 0x7f)
+        .map(|at| clean + at)
 }
 
 /// Bytes in the UTF-8 sequence a lead byte starts (1 for ASCII, 0 for a continuation byte
@@ -199,5 +222,21 @@ mod tests {
         assert_eq!(written, r#"{"k\u009b":"x\u202ey\u0085\u007fé\u2066"}"#);
         let back: serde_json::Value = serde_json::from_str(&written).unwrap();
         assert_eq!(back, value);
+    }
+
+    #[test]
+    fn json_output_finds_an_escape_anywhere_in_a_long_write() {
+        for at in 0..100 {
+            for (raw, escaped) in [("\u{202e}", "\\u202e"), ("\u{7f}", "\\u007f")] {
+                let text = format!("{}{raw}{}é", "a".repeat(at), "b".repeat(40));
+                let mut out = JsonSafe::new(Vec::new());
+                out.write_all(text.as_bytes()).unwrap();
+                let written = String::from_utf8(out.into_inner().unwrap()).unwrap();
+                assert_eq!(
+                    written,
+                    format!("{}{escaped}{}é", "a".repeat(at), "b".repeat(40))
+                );
+            }
+        }
     }
 }

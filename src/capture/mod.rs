@@ -24,7 +24,6 @@
 //! Responses `status: "incomplete"`), the most telling spelling is recorded
 //! (`incomplete_details.reason`, else `incomplete`).
 
-mod ahead;
 mod content;
 mod envelope;
 pub mod fields;

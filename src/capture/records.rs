@@ -5,9 +5,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
-use std::thread;
 
-use super::ahead::opened_ahead;
 use super::content::{self, Kind};
 use super::jsonl::{self, LineCaptures, Naming};
 use super::load::{load_reader, source_records};
@@ -33,15 +31,14 @@ pub fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError>
 /// The captures in `files`, found under `root` by [`discover`](super::discover) or
 /// [`discover_with`](super::discover_with): lazily, in the order of
 /// [`load_found`](super::load_found).
-///
-/// Files are opened ahead of the reader, one loader a core (see [`opened_ahead`]).
 pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Records {
     let root = root.to_path_buf();
     let options = options.clone();
-    let loaders = thread::available_parallelism().map_or(2, usize::from);
-    opened_ahead(files, loaders, move |file| {
-        file_records(file, &root, &options)
-    })
+    Box::new(
+        files
+            .into_iter()
+            .flat_map(move |file| file_records(&file, &root, &options)),
+    )
 }
 
 /// The captures of one file under `root`, lazily when it is a file of lines.
