@@ -159,6 +159,19 @@ fn unexpected(
             format!("typographic quote {found}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)"),
         );
     }
+    if (wants_key || wants_value || expect == Expect::CommaOrClose)
+        && (rest.starts_with("\\\"") || rest.starts_with("\\n"))
+    {
+        return (
+            Defect::Syntax,
+            format!(
+                "`{}` outside a string: the JSON is escaped as if it sat inside a string \
+                 (encoded twice, by a logger or a tool that stringified it); unescape it once in \
+                 the pipeline, or ask the model for plain JSON",
+                &rest[..2]
+            ),
+        );
+    }
     if let Some(entity) = ["&quot;", "&#34;", "&#x22;"]
         .into_iter()
         .find(|entity| rest.starts_with(entity))
@@ -325,5 +338,7 @@ mod tests {
         assert!(short_unicode.contains("four hex digits"), "{short_unicode}");
         assert!(message_of(r#"{"p": "C:\users\ada"}"#).contains("Windows path"));
         assert!(message_of(r#"{"a": , "b": 1}"#).contains("no value"));
+        assert!(message_of(r#"{\"a\": 1}"#).contains("escaped as if"));
+        assert!(message_of("{\\n  \\\"a\\\": 1}").contains("escaped as if"));
     }
 }
