@@ -285,15 +285,23 @@ mod tests {
     use crate::scan::scan_value;
     use crate::scan::ScanEnd;
 
-    fn defect_of(text: &str) -> Defect {
+    fn diagnosis_of(text: &str) -> Diagnosis {
         match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
             ScanEnd::Invalid {
                 at,
                 problem,
                 after_comma,
-            } => diagnose(text, at, problem, after_comma, 128).defect,
+            } => diagnose(text, at, problem, after_comma, 128),
             other => panic!("{text} did not fail: {other:?}"),
         }
+    }
+
+    fn defect_of(text: &str) -> Defect {
+        diagnosis_of(text).defect
+    }
+
+    fn message_of(text: &str) -> String {
+        diagnosis_of(text).message
     }
 
     #[test]
@@ -314,17 +322,6 @@ mod tests {
         assert_eq!(defect_of("{\"a\": 1 \"b\": 2}"), Defect::MissingComma);
         assert_eq!(defect_of("{\"a\" 1}"), Defect::MissingColon);
         assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
-    }
-
-    fn message_of(text: &str) -> String {
-        match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
-            ScanEnd::Invalid {
-                at,
-                problem,
-                after_comma,
-            } => diagnose(text, at, problem, after_comma, 128).message,
-            other => panic!("{text} did not fail: {other:?}"),
-        }
     }
 
     #[test]
