@@ -2,7 +2,8 @@
 //!
 //! Prints peak memory per input first (measured with a counting allocator),
 //! then runs the criterion groups: the clean 8 MB fenced document against
-//! serde_json alone, and each 1 MB adversarial input.
+//! serde_json alone (as a tree, the library's default, and as compact text, what
+//! `check` asks for), and each 1 MB adversarial input.
 
 mod inputs;
 
@@ -10,16 +11,24 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
-use jxray::engine::{extract, Options};
+use jxray::engine::{extract, Options, ValueForm};
 use peak_alloc::PeakAlloc;
 
 #[global_allocator]
 static ALLOCATOR: PeakAlloc = PeakAlloc;
 
-fn peak_of(text: &str) -> usize {
+/// What `check --format text|jsonl` asks of the engine.
+fn as_text() -> Options {
+    Options {
+        value_form: ValueForm::Text,
+        ..Options::default()
+    }
+}
+
+fn peak_of(text: &str, options: &Options) -> usize {
     ALLOCATOR.reset_peak_usage();
     let before = ALLOCATOR.current_usage();
-    let outcome = extract(text, &Options::default());
+    let outcome = extract(text, options);
     let peak = ALLOCATOR.peak_usage().saturating_sub(before);
     drop(black_box(outcome));
     peak
@@ -39,14 +48,17 @@ fn report_memory(document: &str, clean: &str, adversarial: &[(&str, String)]) {
         peak,
         peak as f64 / document.len() as f64
     );
-    let mut rows = vec![("clean-8mb-fenced", clean)];
+    let mut rows = vec![
+        ("clean-8mb-fenced", clean, Options::default()),
+        ("clean-8mb-fenced-as-text", clean, as_text()),
+    ];
     rows.extend(
         adversarial
             .iter()
-            .map(|(name, text)| (*name, text.as_str())),
+            .map(|(name, text)| (*name, text.as_str(), Options::default())),
     );
-    for (name, text) in rows {
-        let peak = peak_of(text);
+    for (name, text, options) in rows {
+        let peak = peak_of(text, &options);
         println!(
             "  {name:<28} input {:>9}  peak {:>10}  ratio {:.2}",
             text.len(),
@@ -75,6 +87,10 @@ fn main() {
     });
     group.bench_function("jxray-fenced", |b| {
         b.iter(|| extract(black_box(&clean), &Options::default()))
+    });
+    let text_options = as_text();
+    group.bench_function("jxray-fenced-as-text", |b| {
+        b.iter(|| extract(black_box(&clean), &text_options))
     });
     group.finish();
 
