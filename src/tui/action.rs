@@ -11,6 +11,8 @@ use crate::engine::{Options, Outcome};
 use crate::fixture::Fixture;
 use crate::watch::WatchEvent;
 
+use super::app::Detail;
+
 /// A stable identity for a capture in the list, kept across re-reads.
 pub type EntryId = u64;
 
@@ -143,6 +145,8 @@ pub enum Action {
     Terminate,
     /// The syntax colours have loaded: draw again to show them.
     SyntaxesLoaded,
+    /// A big capture's panes, built in the background.
+    DetailBuilt(Box<Detail>),
 }
 
 /// Work for the event loop.

@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+pub mod builder;
 pub mod detail;
 pub mod doc;
 pub mod editor;

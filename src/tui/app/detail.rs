@@ -126,21 +126,48 @@ pub struct Detail {
     pub outcome: Arc<Outcome>,
     pub query: Option<Query>,
     pub panes: [PaneState; 3],
+    /// A big capture's stand-in while its panes are built in the background.
+    pub building: bool,
 }
 
 impl Detail {
     pub fn build(entry: &Entry, query: Option<&Query>, schema: Option<&Schema>) -> Detail {
-        let [raw, normalized, decoded] =
-            detail::build(&entry.capture, &entry.outcome, query, schema);
+        let docs = detail::build(&entry.capture, &entry.outcome, query, schema);
+        Detail::of(entry, query, docs, false)
+    }
+
+    /// What a big capture shows at once: the head of its raw text, while
+    /// [`Detail::build`] runs in the background.
+    pub fn preview(entry: &Entry, query: Option<&Query>) -> Detail {
+        let docs = detail::preview(&entry.capture, &entry.outcome);
+        Detail::of(entry, query, docs, true)
+    }
+
+    fn of(entry: &Entry, query: Option<&Query>, docs: [Doc; 3], building: bool) -> Detail {
         Detail {
             entry: entry.id,
             outcome: Arc::clone(&entry.outcome),
             query: query.cloned(),
-            panes: [
-                PaneState::new(raw),
-                PaneState::new(normalized),
-                PaneState::new(decoded),
-            ],
+            panes: docs.map(PaneState::new),
+            building,
+        }
+    }
+
+    /// Take over where the user scrolled the preview `old` to; a pane left at its
+    /// top opens where the built doc wants (the failure, the first change).
+    pub fn keep_scrolled_place(&mut self, old: &Detail) {
+        for (new, old) in self.panes.iter_mut().zip(&old.panes) {
+            if old.scroll == 0 {
+                continue;
+            }
+            let top_line = old.rows.rows.get(old.scroll).map_or(0, |row| row.line);
+            if new.rows.is_empty() {
+                new.target = Some(Target::Line(top_line));
+            } else {
+                // Wrapped already (off the UI thread): scroll there now.
+                new.target = None;
+                new.scroll_to(new.rows.first_row_of_line(top_line));
+            }
         }
     }
 

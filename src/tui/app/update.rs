@@ -59,6 +59,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             app.entries.set_fixtures(fixtures);
             Vec::new()
         }
+        Action::DetailBuilt(detail) => {
+            app.detail_built(*detail);
+            Vec::new()
+        }
         other => {
             app.settle();
             let effects = interact(app, other);
@@ -125,7 +129,8 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         | Action::Extracted { .. }
         | Action::Discovered { .. }
         | Action::LoadFailed { .. }
-        | Action::FixturesFound(_) => Vec::new(),
+        | Action::FixturesFound(_)
+        | Action::DetailBuilt(_) => Vec::new(),
     }
 }
 
