@@ -12,6 +12,7 @@ use crate::fixture::Fixture;
 use crate::watch::WatchEvent;
 
 use super::app::Detail;
+use super::pacer::Permit;
 
 /// A stable identity for a capture in the list, kept across re-reads.
 pub type EntryId = u64;
@@ -116,6 +117,17 @@ pub enum Action {
         path: PathBuf,
         captures: Vec<Loaded>,
         lenient: bool,
+    },
+    /// A part of a file of many captures, in order: `first` starts reading it again,
+    /// `last` ends it (a file read whole is one [`Action::FileLoaded`]).
+    FilePart {
+        path: PathBuf,
+        captures: Vec<Loaded>,
+        lenient: bool,
+        first: bool,
+        last: bool,
+        /// Its place in the queue: the loader reads on when it is dropped.
+        permit: Permit,
     },
     /// The loader could not walk the root at all.
     LoadFailed {

@@ -21,7 +21,12 @@ use crate::schema::{CaptureSchemas, Schema};
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
 use super::event::Event;
+use super::pacer::Pacer;
 use super::partial_line;
+
+/// Captures per message while a file of many is read: the list fills as the
+/// file is read, and a log of a million lines never waits whole in memory.
+const LOAD_CHUNK: usize = 8192;
 
 /// Captures re-extracted per message: small enough for steady progress,
 /// large enough to keep the channel quiet.
@@ -38,6 +43,8 @@ pub struct Loader {
     schema: Option<Arc<Schema>>,
     /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
     schemas: Arc<CaptureSchemas>,
+    /// Keeps parts of big files from piling up ahead of the user's keys.
+    pacer: Pacer,
 }
 
 impl Loader {
@@ -54,6 +61,7 @@ impl Loader {
             generation: Arc::new(AtomicU64::new(0)),
             schema,
             schemas: Arc::default(),
+            pacer: Pacer::default(),
         }
     }
 
@@ -170,27 +178,53 @@ impl Loader {
         });
     }
 
+    /// Read and extract one file, sent in parts of [`LOAD_CHUNK`] captures when it has more.
     fn load_file(&self, path: &Path, options: &Options, hold_partial: bool) {
-        let captures = if path.exists() || path.is_symlink() {
-            let mut captures = capture::load_file(path, &self.root, &self.load);
-            if hold_partial {
-                partial_line::hold_back(path, &mut captures);
+        let lenient = options.accept_lenient;
+        if !path.exists() && !path.is_symlink() {
+            self.send(Action::FileLoaded {
+                path: path.to_path_buf(),
+                captures: Vec::new(),
+                lenient,
+            });
+            return;
+        }
+        let mut records = capture::file_records(path, &self.root, &self.load).peekable();
+        let mut first = true;
+        loop {
+            let mut chunk: Vec<Capture> = records.by_ref().take(LOAD_CHUNK).collect();
+            let last = records.peek().is_none();
+            if last && hold_partial {
+                partial_line::hold_back(path, &mut chunk);
             }
-            captures
-                .into_iter()
+            let captures = chunk
+                .into_par_iter()
                 .map(|capture| Loaded {
                     outcome: check(&capture, options, self.schema.as_deref(), &self.schemas),
                     capture,
                 })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        self.send(Action::FileLoaded {
-            path: path.to_path_buf(),
-            captures,
-            lenient: options.accept_lenient,
-        });
+                .collect();
+            let path = path.to_path_buf();
+            self.send(match (first, last) {
+                (true, true) => Action::FileLoaded {
+                    path,
+                    captures,
+                    lenient,
+                },
+                _ => Action::FilePart {
+                    path,
+                    captures,
+                    lenient,
+                    first,
+                    last,
+                    permit: self.pacer.permit(),
+                },
+            });
+            if last {
+                return;
+            }
+            first = false;
+        }
     }
 
     fn send(&self, action: Action) {

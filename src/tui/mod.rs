@@ -17,6 +17,7 @@ pub mod highlight;
 pub mod keys;
 pub mod layout;
 pub mod loader;
+pub mod pacer;
 pub mod partial_line;
 pub mod rows;
 pub mod runner;

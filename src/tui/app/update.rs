@@ -18,21 +18,15 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             path,
             captures,
             lenient,
-        } => {
-            let counted = app.progress.loading();
-            let mark_changes = app.watch.take_reread(&path);
-            let ids = app
-                .entries
-                .replace_file(&path, captures, app.query.as_ref(), mark_changes);
-            if counted {
-                app.progress.files_done += 1;
-            }
-            if lenient != app.options.accept_lenient && !ids.is_empty() {
-                // Read before `l` was pressed: extract again under the current setting.
-                return act::reextract(app, ids);
-            }
-            Vec::new()
-        }
+        } => file_part(app, path, captures, lenient, (true, true)),
+        Action::FilePart {
+            path,
+            captures,
+            lenient,
+            first,
+            last,
+            permit: _,
+        } => file_part(app, path, captures, lenient, (first, last)),
         Action::Extracted {
             generation,
             outcomes,
@@ -70,6 +64,32 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             effects
         }
     }
+}
+
+/// Captures read from `path`: all of them, or a part (`first` and `last` say which).
+fn file_part(
+    app: &mut App,
+    path: std::path::PathBuf,
+    captures: Vec<crate::tui::action::Loaded>,
+    lenient: bool,
+    (first, last): (bool, bool),
+) -> Vec<Effect> {
+    if first {
+        let mark_changes = app.watch.take_reread(&path);
+        app.entries.begin_file(&path, mark_changes);
+    }
+    let ids = app.entries.add_to_file(&path, captures, app.query.as_ref());
+    if last {
+        app.entries.end_file(&path);
+        if app.progress.loading() {
+            app.progress.files_done += 1;
+        }
+    }
+    if lenient != app.options.accept_lenient && !ids.is_empty() {
+        // Read before `l` was pressed: extract again under the current setting.
+        return act::reextract(app, ids);
+    }
+    Vec::new()
 }
 
 /// Actions that come from the user (or stand for them).
@@ -126,6 +146,7 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::SyntaxesLoaded => Vec::new(),
         Action::FileLoaded { .. }
+        | Action::FilePart { .. }
         | Action::Extracted { .. }
         | Action::Discovered { .. }
         | Action::LoadFailed { .. }
@@ -176,7 +197,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::SearchNext => app.next_match(true),
         Command::SearchPrev => app.next_match(false),
         Command::Filter => {
-            let current = Filter::menu(app.entries.iter().map(|e| &*e.outcome))
+            let current = Filter::menu_of(&app.entries.kinds)
                 .iter()
                 .position(|&f| f == app.entries.filter)
                 .unwrap_or(0);
