@@ -556,6 +556,15 @@ fn a_file_read_in_parts_fills_the_list_and_keys_work_between_parts() {
     );
     press(&mut app, &["G"]);
     assert_eq!(selected_source(&app), "log.jsonl:3");
+    // The list keeps slim outcomes; the selected capture has its whole one.
+    let selected = app.selected_entry().unwrap();
+    assert!(!selected.slim);
+    assert_eq!(selected.outcome.value, Some(serde_json::json!({"n": 3})));
+    assert!(!selected.outcome.trace.is_empty());
+    // Line 1 was selected on arrival; line 2 never was.
+    let other = app.entries.at(1).unwrap();
+    assert!(other.slim && other.outcome.trace.is_empty());
+    assert_eq!(other.outcome.badge(), "direct");
     update(&mut app, log_part(4..11, false, true));
     app.settle();
     assert!(!app.progress.loading());
@@ -576,4 +585,26 @@ fn a_file_read_in_parts_fills_the_list_and_keys_work_between_parts() {
     assert_eq!(app.entries.len(), 6);
     assert_eq!(app.selected, Some(id));
     assert_eq!(app.cursor, 5);
+}
+
+#[test]
+fn saving_every_capture_of_a_file_read_in_parts_expects_their_whole_values() {
+    let mut app = app_with(Vec::new(), 100, 30);
+    update(&mut app, log_part(1..3, true, false));
+    update(&mut app, log_part(3..5, false, true));
+    app.settle();
+    press(&mut app, &["S"]);
+    let effects = press(&mut app, &["Enter"]);
+    let [Effect::SaveFixtures { fixtures, .. }] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    let values: Vec<_> = fixtures
+        .iter()
+        .map(|(_, fixture)| match &fixture.expect {
+            jxray::fixture::Expectation::Ok { value, .. } => value.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expected: Vec<_> = (1..5).map(|n| serde_json::json!({ "n": n })).collect();
+    assert_eq!(values, expected);
 }

@@ -16,6 +16,7 @@ use crate::tui::search::Query;
 use crate::watch::{Mix, MixKey};
 
 use super::filter::{outcome_rank, Filter, Kinds, Sort, Tally};
+use super::slim::{slim, Shared};
 
 /// One capture in the list.
 #[derive(Debug, Clone)]
@@ -33,6 +34,8 @@ pub struct Entry {
     pub gone: bool,
     /// Its file's modification time when it was read (`t` sorts by it, `F` follows it).
     pub modified: Option<SystemTime>,
+    /// Its outcome is slim (see [`super::slim`]): read in parts, not selected since.
+    pub slim: bool,
     /// Taken out of the list (re-read or dropped); compacted away by `settle`.
     removed: bool,
     /// Where the file part of the source ends, and the line: `log.jsonl:2` sorts
@@ -70,6 +73,8 @@ pub struct Entries {
     counted: usize,
     /// Something besides appending happened since the last settle.
     changed: bool,
+    /// The slim outcomes, one of each.
+    shared: Shared,
     /// Positions in `all` of the entries the list shows, in list order.
     pub view: Vec<usize>,
     pub filter: Filter,
@@ -133,7 +138,7 @@ impl Entries {
         mark_changes: bool,
     ) -> Vec<EntryId> {
         self.begin_file(path, mark_changes);
-        let ids = self.add_to_file(path, loaded, query);
+        let ids = self.add_to_file(path, loaded, query, false);
         self.end_file(path);
         ids
     }
@@ -156,12 +161,14 @@ impl Entries {
         self.reading.insert(path.to_path_buf(), reading);
     }
 
-    /// Add a part of `path`'s captures; returns the ids of the new entries.
+    /// Add a part of `path`'s captures, their outcomes `slim` or whole; returns the
+    /// ids of the new entries.
     pub fn add_to_file(
         &mut self,
         path: &Path,
         loaded: Vec<Loaded>,
         query: Option<&Query>,
+        slim_outcomes: bool,
     ) -> Vec<EntryId> {
         let mut reading = self.reading.remove(path).unwrap_or_default();
         let mut ids = Vec::with_capacity(loaded.len());
@@ -169,10 +176,25 @@ impl Entries {
         let mut last: Option<Arc<Outcome>> = None;
         for Loaded { capture, outcome } in loaded {
             let previous = reading.old.remove(&capture.source);
+            // Searched while whole: a slim outcome has no value to search.
+            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
+            let outcome = if slim_outcomes {
+                self.shared.get(slim(&outcome))
+            } else {
+                match last.take() {
+                    Some(shared) if *shared == outcome => shared,
+                    _ => Arc::new(outcome),
+                }
+            };
+            last = Some(Arc::clone(&outcome));
             let same_text = previous
                 .as_ref()
                 .is_some_and(|p| p.capture.text == capture.text);
-            let differs = !same_text || previous.as_ref().is_some_and(|p| *p.outcome != outcome);
+            let same_outcome = previous.as_ref().is_some_and(|p| match slim_outcomes {
+                true => slim(&p.outcome) == *outcome,
+                false => p.outcome == outcome,
+            });
+            let differs = !same_text || (previous.is_some() && !same_outcome);
             let (id, saved, changed) = match previous {
                 Some(p) => (
                     p.id,
@@ -184,14 +206,8 @@ impl Entries {
                     (self.next_id, None, reading.mark_changes)
                 }
             };
-            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
             let (file_end, line) = sort_key(&capture);
             let saved = saved.or_else(|| self.fixture_of(&capture));
-            let outcome = match last.take() {
-                Some(shared) if *shared == outcome => shared,
-                _ => Arc::new(outcome),
-            };
-            last = Some(Arc::clone(&outcome));
             self.index.insert(id, self.all.len());
             self.all.push(Entry {
                 id,
@@ -202,6 +218,7 @@ impl Entries {
                 changed,
                 gone: false,
                 modified: reading.modified,
+                slim: slim_outcomes,
                 removed: false,
                 file_end,
                 line,
@@ -334,10 +351,24 @@ impl Entries {
         self.fixtures.get(&input_hash(text)).cloned()
     }
 
-    /// Set a new outcome on an entry (after re-extraction).
+    /// Set a new outcome on an entry (after re-extraction), slim if its was.
     pub fn set_outcome(&mut self, id: EntryId, outcome: Outcome) {
+        let outcome = match self.get(id).is_some_and(|entry| entry.slim) {
+            true => self.shared.get(slim(&outcome)),
+            false => Arc::new(outcome),
+        };
         if let Some(entry) = self.get_mut(id) {
-            entry.outcome = Arc::new(outcome);
+            entry.outcome = outcome;
+        }
+    }
+
+    /// Give a slim entry its whole outcome (it was selected). What the list shows
+    /// of it stays the same, so nothing is counted again.
+    pub fn expand(&mut self, id: EntryId, outcome: Arc<Outcome>) {
+        if let Some(&i) = self.index.get(&id) {
+            let entry = &mut self.all[i];
+            entry.outcome = outcome;
+            entry.slim = false;
         }
     }
 
@@ -722,9 +753,9 @@ mod tests {
         };
         let path = Path::new("runs/log.jsonl");
         entries.begin_file(path, false);
-        entries.add_to_file(path, part(1..5), None);
+        entries.add_to_file(path, part(1..5), None, true);
         entries.settle();
-        entries.add_to_file(path, part(5..12), None);
+        entries.add_to_file(path, part(5..12), None, true);
         entries.end_file(path);
         entries.settle();
         let appended = summary(&entries);

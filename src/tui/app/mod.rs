@@ -10,6 +10,7 @@ mod filter;
 mod navigate;
 mod overlay;
 mod save;
+mod slim;
 mod update;
 mod watch;
 
@@ -339,6 +340,11 @@ impl App {
     /// Make `detail` show the selected capture as it is now: built here for a small
     /// capture; for a big one, kept from before or shown as a preview while it is built.
     fn bring_detail(&mut self) {
+        let slim = self.selected_entry().filter(|entry| entry.slim);
+        if let Some(entry) = slim {
+            let (id, outcome) = (entry.id, self.whole_outcome(entry, &Default::default()));
+            self.entries.expand(id, outcome);
+        }
         let query = self.query.as_ref();
         let Some(entry) = self.selected.and_then(|id| self.entries.get(id)) else {
             self.detail = None;
@@ -367,6 +373,20 @@ impl App {
             self.big.keep(old);
         }
         self.detail = Some(detail);
+    }
+
+    /// An entry's outcome as extraction gives it, extracting a slim one again.
+    pub fn whole_outcome(
+        &self,
+        entry: &Entry,
+        recorded: &crate::schema::CaptureSchemas,
+    ) -> Arc<crate::engine::Outcome> {
+        if !entry.slim {
+            return Arc::clone(&entry.outcome);
+        }
+        let schema = self.settings.checks.schema.as_deref();
+        let outcome = super::loader::check(&entry.capture, &self.options, schema, recorded);
+        Arc::new(outcome)
     }
 
     /// A big capture's panes, built in the background: shown if still selected, else kept.

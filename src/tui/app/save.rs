@@ -127,6 +127,7 @@ impl SaveDialog {
             SaveScope::All(ids) => ids.clone(),
         };
         let mut fixtures = Vec::with_capacity(ids.len());
+        let recorded = crate::schema::CaptureSchemas::default();
         for id in ids {
             let Some(entry) = app.entries.get(id) else {
                 continue;
@@ -135,10 +136,12 @@ impl SaveDialog {
                 SaveScope::One(_) => self.name.trim().to_string(),
                 SaveScope::All(_) => fixture::suggest_name(&entry.capture.source),
             };
-            let made = fixture::from_capture(&name, &entry.capture, &entry.outcome, &app.options)
+            // The expected outcome is the whole one, also for a slim entry.
+            let outcome = app.whole_outcome(entry, &recorded);
+            let made = fixture::from_capture(&name, &entry.capture, &outcome, &app.options)
                 .map_err(|error| error.to_string())?;
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
-            fixtures.push((id, known_gap(made, expect, &entry.outcome)));
+            fixtures.push((id, known_gap(made, expect, &outcome)));
         }
         Ok(fixtures)
     }

@@ -78,7 +78,11 @@ fn file_part(
         let mark_changes = app.watch.take_reread(&path);
         app.entries.begin_file(&path, mark_changes);
     }
-    let ids = app.entries.add_to_file(&path, captures, app.query.as_ref());
+    // A file of many captures keeps slim outcomes; one read whole keeps them whole.
+    let slim = !(first && last);
+    let ids = app
+        .entries
+        .add_to_file(&path, captures, app.query.as_ref(), slim);
     if last {
         app.entries.end_file(&path);
         if app.progress.loading() {
