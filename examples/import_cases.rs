@@ -60,11 +60,17 @@ fn main() -> ExitCode {
             }
         };
         let file_name = case.path.file_name().unwrap_or_default().to_string_lossy();
-        let made = fixture::from_capture(&case.name, &captures[0], &outcome, &Options::default())
-            .map(|mut made| {
-                made.source = format!("shared/spec/cases/{file_name}");
-                made
-            });
+        let made = fixture::from_capture(
+            &case.name,
+            &captures[0],
+            &outcome,
+            &Options::default(),
+            None,
+        )
+        .map(|mut made| {
+            made.source = format!("shared/spec/cases/{file_name}");
+            made
+        });
         match made
             .map_err(|e| e.to_string())
             .and_then(|made| fixture::save(&fixtures, &made).map_err(|e| e.to_string()))

@@ -28,7 +28,7 @@ fn fixture_of(source: &str, text: &str) -> Fixture {
     let options = Options::default();
     let outcome = capture.extract(&options);
     let name = fixture::suggest_name(source);
-    fixture::from_capture(&name, &capture, &outcome, &options).unwrap()
+    fixture::from_capture(&name, &capture, &outcome, &options, None).unwrap()
 }
 
 #[test]

@@ -116,3 +116,23 @@ fn baseline_at_160x45() {
     }
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn a_fixture_saved_under_a_schema_keeps_it_and_replays_its_verdict() {
+    let mut app = schema_app(160, 45);
+    update(&mut app, Action::Command(Command::Save));
+    let effects = update(&mut app, Action::Command(Command::Confirm));
+    let [jxray::tui::action::Effect::SaveFixtures { fixtures, .. }] = effects.as_slice() else {
+        panic!("expected one save, got {effects:?}");
+    };
+    let (_, fixture) = &fixtures[0];
+    assert_eq!(fixture.schema.as_ref(), Some(schema().document()));
+    assert_eq!(
+        fixture.expect,
+        jxray::fixture::Expectation::fail(jxray::engine::FailureKind::Schema, None)
+    );
+    assert_eq!(
+        jxray::fixture::replay(fixture).status,
+        jxray::fixture::Status::Passed
+    );
+}

@@ -120,3 +120,18 @@ fn save_dialog_with_its_expectations() {
     run(&mut app, &[Command::Save, Command::NextChoice]);
     insta::assert_snapshot!(screen(&app));
 }
+
+#[test]
+fn stringified_json_is_decoded_beneath_the_value() {
+    let mut app = app_with(
+        vec![capture(
+            "tools/lookup.json",
+            r#"{"name": "lookup", "arguments": "{\"sku\": \"A-100\", \"qty\": 2}"}"#,
+            Some("tool_calls"),
+        )],
+        160,
+        30,
+    );
+    run(&mut app, &[Command::FocusDecoded, Command::Zoom]);
+    insta::assert_snapshot!(screen(&app));
+}

@@ -590,6 +590,68 @@ fn watch_shows_new_rewritten_and_deleted_captures() {
 }
 
 #[test]
+fn follow_selects_each_new_capture_until_a_move() {
+    let temp = tempfile::tempdir().expect("temp folder");
+    let folder = temp.path().join("captures");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a.txt"), "{\"a\": 1}").unwrap();
+    let tmux = Tmux::start(
+        "follow",
+        120,
+        30,
+        &["--watch", folder.to_str().unwrap()],
+        &[],
+    );
+    tmux.wait_for("watching", |s| loaded(s) && s.contains("watching"));
+    tmux.keys(&["F"]);
+    tmux.wait_for("following", |s| s.contains("following"));
+    let selected =
+        |name: &'static str| move |s: &str| s.lines().any(|l| l.contains(name) && l.contains('▶'));
+    std::fs::write(folder.join("m-new.txt"), "{\"m\": 2}").unwrap();
+    tmux.wait_for("the first new capture selected", selected("m-new.txt"));
+    // Newest, not last in the list: it sorts before the others.
+    std::fs::write(folder.join("0-newer.txt"), "{\"n\": 3}").unwrap();
+    tmux.wait_for("the newer capture selected", selected("0-newer.txt"));
+    // A move by hand stops following; the next capture leaves the selection alone.
+    tmux.keys(&["j"]);
+    tmux.wait_for("following stopped", |s| s.contains("stopped following"));
+    std::fs::write(folder.join("z-last.txt"), "{\"z\": 4}").unwrap();
+    let screen = tmux.wait_for("the last capture listed", |s| s.contains("z-last.txt"));
+    assert!(!selected("z-last.txt")(&screen), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+#[test]
+fn a_schema_in_the_config_file_is_used_like_schema() {
+    let demo = demo();
+    let config_home = tempfile::tempdir().unwrap();
+    let folder = config_home.path().join("jxray");
+    std::fs::create_dir(&folder).unwrap();
+    let schema = demo.join("schema.json");
+    std::fs::write(
+        folder.join("config.toml"),
+        format!("schema = '{}'\n", schema.display()),
+    )
+    .unwrap();
+    let tmux = Tmux::start(
+        "configschema",
+        160,
+        45,
+        &[demo.to_str().unwrap()],
+        &[("XDG_CONFIG_HOME", config_home.path().to_str().unwrap())],
+    );
+    let screen = tmux.wait_for("the demo to load", loaded);
+    assert!(screen.contains("schema 3"), "{screen}");
+    assert!(
+        !screen.contains("run with --schema"),
+        "nothing to offer:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+#[test]
 fn help_names_the_config_file() {
     let config_home = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_jxray"))

@@ -5,7 +5,7 @@ mod tui_support;
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use jxray::engine::{Layer, Outcome};
+use jxray::engine::{Layer, Options, Outcome};
 use jxray::tui::action::{Action, Effect, Loaded, Mouse};
 use jxray::tui::app::{Filter, Focus, Overlay};
 use jxray::tui::keys::action_for;
@@ -348,7 +348,7 @@ fn a_re_read_file_keeps_the_selection_and_a_gone_file_leaves_the_list() {
                 capture: changed,
                 outcome,
             }],
-            lenient: false,
+            options: Options::default(),
         },
     );
     app.settle();
@@ -367,7 +367,7 @@ fn a_re_read_file_keeps_the_selection_and_a_gone_file_leaves_the_list() {
         Action::FileLoaded {
             path: PathBuf::from("b-fenced.md"),
             captures: Vec::new(),
-            lenient: false,
+            options: Options::default(),
         },
     );
     app.settle();
@@ -389,7 +389,7 @@ fn results_read_before_a_lenient_toggle_are_extracted_again() {
                 capture: late,
                 outcome,
             }],
-            lenient: false,
+            options: Options::default(),
         },
     );
     assert!(
@@ -416,7 +416,7 @@ fn loading_progress_counts_files_until_all_arrive() {
                     capture: c,
                     outcome,
                 }],
-                lenient: false,
+                options: Options::default(),
             },
         );
     }
@@ -535,7 +535,7 @@ fn log_part(range: std::ops::Range<usize>, first: bool, last: bool) -> Action {
     Action::FilePart {
         path: PathBuf::from("log.jsonl"),
         captures,
-        lenient: false,
+        options: Options::default(),
         first,
         last,
         permit: Default::default(),
@@ -607,4 +607,72 @@ fn saving_every_capture_of_a_file_read_in_parts_expects_their_whole_values() {
         .collect();
     let expected: Vec<_> = (1..5).map(|n| serde_json::json!({ "n": n })).collect();
     assert_eq!(values, expected);
+}
+
+#[test]
+fn d_decodes_stringified_json_into_the_value_and_back() {
+    let mut app = app_with(
+        vec![capture(
+            "tool-args.json",
+            r#"{"name": "lookup", "arguments": "{\"sku\": 7}"}"#,
+            None,
+        )],
+        160,
+        45,
+    );
+    // Before: the string is kept, with its decoded value shown beneath in the Decoded pane.
+    let before = tui_support::screen(&app);
+    assert!(before.contains("stringified JSON, decoded"), "{before}");
+    let effects = press(&mut app, &["d"]);
+    let [Effect::Extract {
+        generation,
+        captures,
+        options,
+    }] = effects.as_slice()
+    else {
+        panic!("expected one extraction, got {effects:?}");
+    };
+    assert!(options.decode_stringified);
+    let outcomes = captures
+        .iter()
+        .map(|(id, capture)| (*id, capture.extract(options)))
+        .collect();
+    update(
+        &mut app,
+        Action::Extracted {
+            generation: *generation,
+            outcomes,
+        },
+    );
+    app.settle();
+    let value = app.selected_entry().unwrap().outcome.value.clone().unwrap();
+    assert_eq!(value["arguments"]["sku"], 7);
+    assert!(tui_support::screen(&app).contains("decoding stringified"));
+    let effects = press(&mut app, &["d"]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Extract { options, .. }] if !options.decode_stringified)
+    );
+}
+
+#[test]
+fn results_read_before_d_are_extracted_again() {
+    let mut app = demo();
+    press(&mut app, &["d"]);
+    let late = capture("g-late.txt", r#"{"a": "[1]"}"#, None);
+    let outcome = late.extract(&Options::default());
+    let effects = update(
+        &mut app,
+        Action::FileLoaded {
+            path: PathBuf::from("g-late.txt"),
+            captures: vec![Loaded {
+                capture: late,
+                outcome,
+            }],
+            options: Options::default(),
+        },
+    );
+    assert!(
+        matches!(effects.as_slice(), [Effect::Extract { captures, options, .. }]
+        if captures.len() == 1 && options.decode_stringified)
+    );
 }

@@ -19,7 +19,7 @@ fn load(app: &mut App, source: &str, text: &str) {
         Action::FileLoaded {
             path: PathBuf::from(source),
             captures: vec![Loaded { capture, outcome }],
-            lenient: false,
+            options: app.options.clone(),
         },
     );
     app.settle();

@@ -11,8 +11,9 @@ use super::Status;
 use crate::cli::{CompareArgs, CompareFormat};
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
-    let schema = args.schema.as_deref().map(Schema::from_file).transpose()?;
     let config = jxray::config::Config::load()?;
+    let schema_file = args.schema.clone().or_else(|| config.schema.clone());
+    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let (load, options) = (
         load_options(&args.extraction)?,
         engine_options(&args.extraction, &config),

@@ -95,12 +95,8 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// The schema and the baseline, read before the terminal is taken so that a
 /// bad file is one line on the normal screen.
 fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
-    let schema = cli
-        .ui
-        .schema
-        .as_deref()
-        .map(Schema::from_file)
-        .transpose()?;
+    let schema_file = cli.ui.schema.clone().or_else(|| config.schema.clone());
+    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let baseline = match &cli.ui.baseline {
         None => None,
         Some(path) => {
@@ -122,7 +118,7 @@ fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
     Ok(Checks {
         schema: schema.map(Arc::new),
         baseline,
-        offered_schema: offered_schema(&cli.path, cli.ui.schema.is_some()),
+        offered_schema: offered_schema(&cli.path, schema_file.is_some()),
     })
 }
 

@@ -42,6 +42,8 @@ pub enum Command {
     NextFailure,
     PrevFailure,
     ToggleLenient,
+    /// Make strings that hold JSON the value (`--decode-stringified`), or stop.
+    ToggleDecodeStringified,
     /// The copy menu: value, raw text, lenient reading, path.
     Copy,
     /// Keep the newest capture selected (`F`), or stop.
@@ -112,18 +114,18 @@ pub enum Action {
     Discovered {
         files: usize,
     },
-    /// One file was read and its captures extracted with lenient acceptance `lenient`.
+    /// One file was read and its captures extracted under `options`.
     FileLoaded {
         path: PathBuf,
         captures: Vec<Loaded>,
-        lenient: bool,
+        options: Options,
     },
     /// A part of a file of many captures, in order: `first` starts reading it again,
     /// `last` ends it (a file read whole is one [`Action::FileLoaded`]).
     FilePart {
         path: PathBuf,
         captures: Vec<Loaded>,
-        lenient: bool,
+        options: Options,
         first: bool,
         last: bool,
         /// Its place in the queue: the loader reads on when it is dropped.

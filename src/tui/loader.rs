@@ -45,6 +45,8 @@ pub struct Loader {
     schemas: Arc<CaptureSchemas>,
     /// Keeps parts of big files from piling up ahead of the user's keys.
     pacer: Pacer,
+    /// Folders the walk passes over: the fixtures folder holds saved inputs, not captures.
+    passed_over: Vec<PathBuf>,
 }
 
 impl Loader {
@@ -62,35 +64,46 @@ impl Loader {
             schema,
             schemas: Arc::default(),
             pacer: Pacer::default(),
+            passed_over: Vec::new(),
         }
+    }
+
+    /// Pass over `folder` when walking the root (unless it is the root itself).
+    pub fn passing_over(mut self, folder: PathBuf) -> Loader {
+        self.passed_over.push(folder);
+        self
     }
 
     /// Find every capture file under the root and load them all; a `known`
     /// file that is not found any more is reported with no captures.
     pub fn load_all(&self, options: Options, known: Vec<PathBuf>) {
         let loader = self.clone();
-        thread::spawn(move || match capture::discover(&loader.root) {
-            Err(error) => loader.send(Action::LoadFailed {
-                message: error.to_string(),
-            }),
-            Ok(files) => {
-                let found: HashSet<&PathBuf> = files.iter().collect();
-                let gone: Vec<PathBuf> = known.into_iter().filter(|p| !found.contains(p)).collect();
-                loader.send(Action::Discovered {
-                    files: files.len() + gone.len(),
-                });
-                for path in gone {
-                    loader.send(Action::FileLoaded {
-                        path,
-                        captures: Vec::new(),
-                        lenient: options.accept_lenient,
+        thread::spawn(
+            move || match capture::discover_with(&loader.root, &loader.passed_over) {
+                Err(error) => loader.send(Action::LoadFailed {
+                    message: error.to_string(),
+                }),
+                Ok(discovery) => {
+                    let files = discovery.files;
+                    let found: HashSet<&PathBuf> = files.iter().collect();
+                    let gone: Vec<PathBuf> =
+                        known.into_iter().filter(|p| !found.contains(p)).collect();
+                    loader.send(Action::Discovered {
+                        files: files.len() + gone.len(),
                     });
+                    for path in gone {
+                        loader.send(Action::FileLoaded {
+                            path,
+                            captures: Vec::new(),
+                            options: options.clone(),
+                        });
+                    }
+                    files
+                        .par_iter()
+                        .for_each(|file| loader.load_file(file, &options, false));
                 }
-                files
-                    .par_iter()
-                    .for_each(|file| loader.load_file(file, &options, false));
-            }
-        });
+            },
+        );
     }
 
     /// Read these files again; a file that is gone takes its captures with it.
@@ -180,12 +193,11 @@ impl Loader {
 
     /// Read and extract one file, sent in parts of [`LOAD_CHUNK`] captures when it has more.
     fn load_file(&self, path: &Path, options: &Options, hold_partial: bool) {
-        let lenient = options.accept_lenient;
         if !path.exists() && !path.is_symlink() {
             self.send(Action::FileLoaded {
                 path: path.to_path_buf(),
                 captures: Vec::new(),
-                lenient,
+                options: options.clone(),
             });
             return;
         }
@@ -205,16 +217,17 @@ impl Loader {
                 })
                 .collect();
             let path = path.to_path_buf();
+            let options = options.clone();
             self.send(match (first, last) {
                 (true, true) => Action::FileLoaded {
                     path,
                     captures,
-                    lenient,
+                    options,
                 },
                 _ => Action::FilePart {
                     path,
                     captures,
-                    lenient,
+                    options,
                     first,
                     last,
                     permit: self.pacer.permit(),

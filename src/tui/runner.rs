@@ -57,7 +57,8 @@ pub fn run(
         load,
         events.clone(),
         settings.checks.schema.clone(),
-    );
+    )
+    .passing_over(settings.fixtures.clone());
     let area = Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(settings, theme, options, area);
     if theme.color {

@@ -85,7 +85,12 @@ impl Rejection {
                 } else {
                     (
                         Some(Defect::Syntax),
-                        format!("the candidate ends while the {what} opened at line {line}, column {column} is still open"),
+                        format!(
+                            "the {what} opened at line {line}, column {column} is never closed, yet the text goes on \
+                             after it: the model left out its {closer}, the output was not cut off; tell it to close \
+                             every {what} it opens (a bigger token limit will not help)",
+                            closer = if *inside == Open::String { "closing quote" } else { "closer" },
+                        ),
                     )
                 }
             }
@@ -93,7 +98,7 @@ impl Rejection {
                 let (line, column) = line_col(text, self.offset);
                 (
                     Some(Defect::Syntax),
-                    format!("more than one value where one was expected: text goes on at line {line}, column {column}"),
+                    format!("more than one value where one was expected: text goes on at line {line}, column {column}; ask for exactly one JSON value"),
                 )
             }
             Cause::Decoder(message) => (Some(Defect::Syntax), message.clone()),

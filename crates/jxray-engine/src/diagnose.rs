@@ -33,12 +33,12 @@ pub(crate) fn diagnose(
         Problem::BadEscape => bad_escape(rest),
         Problem::ControlChar => (
             Defect::Syntax,
-            "raw control character inside a string; it must be escaped".to_owned(),
+            "raw control character inside a string; it must be escaped — ask for strict JSON".to_owned(),
         ),
         Problem::BadNumber if leading_word(rest.trim_start_matches('-')) == "Infinity" => non_finite("-Infinity"),
         Problem::BadNumber => (
             Defect::Syntax,
-            format!("malformed number: expected a digit, found {found}"),
+            format!("malformed number: expected a digit, found {found}; ask for plain decimal numbers"),
         ),
         Problem::LeadingZero => (
             Defect::LeadingZero,
@@ -63,7 +63,13 @@ fn bad_escape(rest: &str) -> (Defect, String) {
         Some(b'_' | b'*' | b'[' | b']' | b'#' | b'(' | b')' | b'-' | b'.' | b'!' | b'>') => {
             "markdown escaping leaked into the JSON; tell the model to write the character plainly"
         }
-        _ => "only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are JSON escapes",
+        // A Windows path (`C:\Users`) or a regular expression (`\d+`): the backslash was meant
+        // as text and needed doubling.
+        _ => {
+            "a backslash meant as text (a Windows path, a regular expression) must be doubled \
+              (`\\\\`); tell the model to escape backslashes in strings \
+              (only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are JSON escapes)"
+        }
     };
     (
         Defect::InvalidEscape,
@@ -137,7 +143,19 @@ fn unexpected(
     ) {
         return (
             Defect::SmartQuotes,
-            format!("typographic quote {found}; JSON needs straight double quotes"),
+            format!("typographic quote {found}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)"),
+        );
+    }
+    if let Some(entity) = ["&quot;", "&#34;", "&#x22;"]
+        .into_iter()
+        .find(|entity| rest.starts_with(entity))
+    {
+        return (
+            Defect::Syntax,
+            format!(
+                "HTML entity `{entity}` where JSON has `\"`: the output was HTML-escaped on its way \
+                 (a web page, a template or a log layer); unescape it in the pipeline before parsing"
+            ),
         );
     }
     if rest.starts_with("...") || rest.starts_with('\u{2026}') {
@@ -149,7 +167,7 @@ fn unexpected(
     if (wants_key || wants_value) && first == Some('\'') {
         return (
             Defect::SingleQuotes,
-            "single-quoted string; JSON needs double quotes".to_owned(),
+            "single-quoted string; JSON needs double quotes — ask for strict JSON, not a Python dict".to_owned(),
         );
     }
     let word = leading_word(rest);
@@ -164,13 +182,15 @@ fn unexpected(
         };
         return (
             Defect::PythonLiteral,
-            format!("Python literal `{word}`; JSON spells it `{json}`"),
+            format!("Python literal `{word}`; JSON spells it `{json}` — ask for JSON, not Python"),
         );
     }
     if wants_key && !word.is_empty() {
         return (
             Defect::UnquotedKey,
-            format!("unquoted key `{word}`; keys must be double-quoted strings"),
+            format!(
+                "unquoted key `{word}`; keys must be double-quoted strings — ask for strict JSON"
+            ),
         );
     }
     if expect == Expect::CommaOrClose {
@@ -181,7 +201,7 @@ fn unexpected(
     if expect == Expect::CommaOrClose && starts_value(rest) {
         return (
             Defect::MissingComma,
-            format!("missing comma before {found}"),
+            format!("missing comma before {found}; tell the model to separate items with commas (ask for strict JSON)"),
         );
     }
     let wanted = match expect {
@@ -192,7 +212,10 @@ fn unexpected(
         Expect::Colon => "`:` after the key",
         Expect::CommaOrClose => "`,` or a closing bracket",
     };
-    (Defect::Syntax, format!("expected {wanted}, found {found}"))
+    (
+        Defect::Syntax,
+        format!("expected {wanted}, found {found}; ask for strict JSON"),
+    )
 }
 
 /// Letters, digits and underscores at the start of `rest`.
@@ -254,5 +277,24 @@ mod tests {
         assert_eq!(defect_of("{\"a\": 1 \"b\": 2}"), Defect::MissingComma);
         assert_eq!(defect_of("{\"a\" 1}"), Defect::MissingColon);
         assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
+    }
+
+    fn message_of(text: &str) -> String {
+        match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
+            ScanEnd::Invalid {
+                at,
+                problem,
+                after_comma,
+            } => diagnose(text, at, problem, after_comma, 128).message,
+            other => panic!("{text} did not fail: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn messages_name_the_likely_cause() {
+        assert!(message_of("{&quot;a&quot;: 1}").contains("HTML-escaped"));
+        assert!(message_of(r#"{"path": "C:\Users\ada"}"#).contains("Windows path"));
+        assert!(message_of(r#"{"re": "\d+"}"#).contains("doubled"));
+        assert!(message_of(r#"{"a": "it\'s"}"#).contains("not to escape `'`"));
     }
 }

@@ -33,3 +33,4 @@ pub use options::{Options, Pick};
 pub use outcome::*;
 pub use position::line_col;
 pub use stop::classify_stop_reason;
+pub use stringified::{find_stringified, Stringified};

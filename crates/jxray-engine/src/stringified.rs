@@ -10,7 +10,7 @@ use super::decode::decode;
 
 /// One string that holds JSON: its path and the value it decodes to.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Stringified {
+pub struct Stringified {
     /// `$`, `$.args`, `$.calls[0].arguments`.
     pub path: String,
     pub decoded: Value,
@@ -21,7 +21,7 @@ pub(crate) struct Stringified {
 /// A path is spelled out only for a string that is found: the walk keeps the steps from the
 /// root (a key or an index each), so a large value with no stringified JSON costs no
 /// allocation per node.
-pub(crate) fn find_stringified(value: &Value) -> Vec<Stringified> {
+pub fn find_stringified(value: &Value) -> Vec<Stringified> {
     let mut found = Vec::new();
     // Each node with its depth and the step that led to it; `steps[..depth]` is the way
     // from the root to its parent.

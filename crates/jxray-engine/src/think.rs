@@ -3,12 +3,19 @@
 //! JSON inside a reasoning block is the model thinking aloud, never the
 //! answer, so these regions are skipped by the fenced and scanned layers.
 
-/// Tags that open and close a reasoning block.
-const TAGS: [(&[u8], bool); 4] = [
+/// Tags that open and close a reasoning block: `<think>` (DeepSeek R1, Qwen), `<thinking>`,
+/// and the names prompts give a scratch area (`<reasoning>`, `<scratchpad>`, `<reflection>`).
+const TAGS: [(&[u8], bool); 10] = [
     (b"<think>", true),
     (b"<thinking>", true),
+    (b"<reasoning>", true),
+    (b"<scratchpad>", true),
+    (b"<reflection>", true),
     (b"</think>", false),
     (b"</thinking>", false),
+    (b"</reasoning>", false),
+    (b"</scratchpad>", false),
+    (b"</reflection>", false),
 ];
 
 /// Byte ranges of every reasoning block, in order, including the tags.
@@ -68,5 +75,13 @@ mod tests {
             vec![(0, 22), (22, 38)]
         );
         assert!(find_think_blocks("{\"a\": 1}").is_empty());
+        assert_eq!(
+            find_think_blocks("<reasoning>{\"d\": 1}</reasoning>{}"),
+            vec![(0, 31)]
+        );
+        assert_eq!(
+            find_think_blocks("<scratchpad>a</scratchpad><reflection>b</reflection>"),
+            vec![(0, 26), (26, 52)]
+        );
     }
 }

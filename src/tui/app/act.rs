@@ -10,19 +10,31 @@ use super::{App, Overlay, SaveDialog, SaveScope};
 
 pub fn toggle_lenient(app: &mut App) -> Vec<Effect> {
     app.options.accept_lenient = !app.options.accept_lenient;
+    let state = on_off(app.options.accept_lenient);
+    reextract_all(app, &format!("lenient acceptance {state}"))
+}
+
+pub fn toggle_decode_stringified(app: &mut App) -> Vec<Effect> {
+    app.options.decode_stringified = !app.options.decode_stringified;
+    let state = on_off(app.options.decode_stringified);
+    reextract_all(app, &format!("decoding stringified JSON {state}"))
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// After an option changed: extract every capture again, dropping results still under way.
+fn reextract_all(app: &mut App, what: &str) -> Vec<Effect> {
     app.generation += 1;
     app.progress.extract_total = 0;
     app.progress.extract_done = 0;
     let ids: Vec<_> = app.entries.iter().map(|entry| entry.id).collect();
-    let state = if app.options.accept_lenient {
-        "on"
-    } else {
-        "off"
-    };
-    app.say(format!(
-        "lenient acceptance {state}: re-extracting {} captures",
-        ids.len()
-    ));
+    app.say(format!("{what}: re-extracting {} captures", ids.len()));
     reextract(app, ids)
 }
 

@@ -267,7 +267,7 @@ impl App {
                 Action::FileLoaded {
                     path: capture.path.clone(),
                     captures: vec![Loaded { capture, outcome }],
-                    lenient: false,
+                    options: self.options.clone(),
                 },
             );
         }

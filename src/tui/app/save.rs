@@ -136,9 +136,17 @@ impl SaveDialog {
                 SaveScope::One(_) => self.name.trim().to_string(),
                 SaveScope::All(_) => fixture::suggest_name(&entry.capture.source),
             };
+            // The schema the value was checked against: `--schema`, else the one its log recorded.
+            let schema = app
+                .settings
+                .checks
+                .schema
+                .as_deref()
+                .map(|schema| schema.document())
+                .or(entry.capture.schema.as_deref());
             // The expected outcome is the whole one, also for a slim entry.
             let outcome = app.whole_outcome(entry, &recorded);
-            let made = fixture::from_capture(&name, &entry.capture, &outcome, &app.options)
+            let made = fixture::from_capture(&name, &entry.capture, &outcome, &app.options, schema)
                 .map_err(|error| error.to_string())?;
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
             fixtures.push((id, known_gap(made, expect, &outcome)));

@@ -17,16 +17,16 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         Action::FileLoaded {
             path,
             captures,
-            lenient,
-        } => file_part(app, path, captures, lenient, (true, true)),
+            options,
+        } => file_part(app, path, captures, options, (true, true)),
         Action::FilePart {
             path,
             captures,
-            lenient,
+            options,
             first,
             last,
             permit: _,
-        } => file_part(app, path, captures, lenient, (first, last)),
+        } => file_part(app, path, captures, options, (first, last)),
         Action::Extracted {
             generation,
             outcomes,
@@ -71,7 +71,7 @@ fn file_part(
     app: &mut App,
     path: std::path::PathBuf,
     captures: Vec<crate::tui::action::Loaded>,
-    lenient: bool,
+    options: crate::engine::Options,
     (first, last): (bool, bool),
 ) -> Vec<Effect> {
     if first {
@@ -89,8 +89,8 @@ fn file_part(
             app.progress.files_done += 1;
         }
     }
-    if lenient != app.options.accept_lenient && !ids.is_empty() {
-        // Read before `l` was pressed: extract again under the current setting.
+    if options != app.options && !ids.is_empty() {
+        // Read before `l` or `d` was pressed: extract again under the current options.
         return act::reextract(app, ids);
     }
     Vec::new()
@@ -215,6 +215,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::NextFailure => app.next_failure(true),
         Command::PrevFailure => app.next_failure(false),
         Command::ToggleLenient => return act::toggle_lenient(app),
+        Command::ToggleDecodeStringified => return act::toggle_decode_stringified(app),
         Command::Copy => {
             // An accepted value is what is usually wanted; otherwise the raw text.
             let ok = app.selected_entry().is_some_and(|e| e.outcome.ok());

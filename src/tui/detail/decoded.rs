@@ -1,7 +1,7 @@
 //! The Decoded pane: the value pretty-printed and coloured, the warnings with
 //! their detail, and the trace of every candidate tried.
 
-use crate::engine::{FailureKind, Outcome};
+use crate::engine::{find_stringified, FailureKind, Outcome, WarningKind};
 use crate::schema::Violation;
 use crate::tui::doc::{count, Doc, DocBuilder, Paint};
 
@@ -68,6 +68,13 @@ pub fn doc(lines: &LineIndex, outcome: &Outcome, violations: &[Violation]) -> Do
             }
         }
     }
+    if let Some(value) = outcome
+        .value
+        .as_ref()
+        .filter(|_| holds_stringified(outcome))
+    {
+        stringified(&mut builder, value);
+    }
     heading(&mut builder, "trace");
     trace::write(&mut builder, lines, outcome);
     if let Some(reading) = outcome.lenient.as_ref().filter(|r| !r.accepted) {
@@ -114,6 +121,26 @@ fn schema_failure(
     let pointers: Vec<String> = violations.iter().map(|v| v.pointer.clone()).collect();
     json::write_marked(builder, value, &pointers);
     format!("{}, breaks the schema ({noun})", value_title(value))
+}
+
+fn holds_stringified(outcome: &Outcome) -> bool {
+    outcome
+        .warnings
+        .iter()
+        .any(|warning| warning.kind == WarningKind::StringifiedJson)
+}
+
+/// Each string that holds JSON, decoded beneath its path: what `d` would make the value.
+fn stringified(builder: &mut DocBuilder, value: &serde_json::Value) {
+    heading(builder, "stringified JSON, decoded (d makes it the value)");
+    for (index, found) in find_stringified(value).iter().enumerate() {
+        if index > 0 {
+            builder.blank();
+        }
+        builder.push(&found.path, Paint::Key);
+        builder.blank();
+        json::write(builder, &found.decoded);
+    }
 }
 
 fn heading(builder: &mut DocBuilder, text: &str) {

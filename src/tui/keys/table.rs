@@ -229,6 +229,13 @@ pub const BINDINGS: &[Binding] = &[
         "lenient",
         None,
     ),
+    bind(
+        C::ToggleDecodeStringified,
+        &[key('d')],
+        NORMAL,
+        Group::Act,
+        "toggle decoding stringified JSON and re-extract everything",
+    ),
     hinted(
         bind(
             C::Copy,

@@ -117,6 +117,10 @@ fn mix(app: &App) -> Line<'static> {
         spans.push(Span::styled(" │ ", theme.label()));
         spans.push(Span::styled("lenient on", theme.badge("lenient")));
     }
+    if app.options.decode_stringified {
+        spans.push(Span::styled(" │ ", theme.label()));
+        spans.push(Span::styled("decoding stringified", theme.label()));
+    }
     let progress = &app.progress;
     if progress.loading() {
         spans.push(Span::styled(" │ ", theme.label()));

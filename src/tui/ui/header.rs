@@ -108,13 +108,21 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             }
             let listed = failure.defects.len() > 1
                 || (failure.defect.is_none() && !failure.defects.is_empty());
-            if listed {
-                defect.push_str(&format!(" +{} defects", failure.defects.len()));
-            }
+            // The headline is the first; the header names every one, in text order.
+            let every = if listed {
+                let all: Vec<String> = failure
+                    .defects
+                    .iter()
+                    .map(|d| format!("{} {}:{}", d.kind.as_str(), d.line, d.column))
+                    .collect();
+                format!(" [{} defects: {}]", failure.defects.len(), all.join(", "))
+            } else {
+                String::new()
+            };
             Line::from(vec![
                 Span::styled(
                     format!(
-                        "{}{defect} at {}:{}",
+                        "{}{defect} at {}:{}{every}",
                         failure.kind.as_str(),
                         failure.line,
                         failure.column

@@ -1,0 +1,62 @@
+//! The TUI's background loader, driven without a terminal.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use jxray::capture::LoadOptions;
+use jxray::engine::Options;
+use jxray::tui::action::Action;
+use jxray::tui::event::Event;
+use jxray::tui::loader::Loader;
+
+/// Load `root`, passing over `fixtures`, and collect the sources of every capture loaded.
+fn loaded_sources(root: &Path, fixtures: &Path) -> Vec<String> {
+    let (sender, inbox) = mpsc::channel();
+    let loader = Loader::new(root.to_path_buf(), LoadOptions::default(), sender, None)
+        .passing_over(fixtures.to_path_buf());
+    loader.load_all(Options::default(), Vec::new());
+    let mut expected = None;
+    let mut files = 0;
+    let mut sources = Vec::new();
+    while expected != Some(files) {
+        let event = inbox
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the loader reports every file");
+        match event {
+            Event::Action(Action::Discovered { files: found }) => expected = Some(found),
+            Event::Action(Action::FileLoaded { captures, .. }) => {
+                files += 1;
+                sources.extend(
+                    captures
+                        .into_iter()
+                        .map(|loaded| loaded.capture.source.clone()),
+                );
+            }
+            Event::Action(Action::LoadFailed { message }) => panic!("{message}"),
+            _ => {}
+        }
+    }
+    sources.sort();
+    sources
+}
+
+#[test]
+fn the_first_load_passes_over_the_fixtures_folder() {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    std::fs::write(root.join("a.txt"), "{\"a\": 1}").unwrap();
+    let fixtures = root.join("fixtures");
+    std::fs::create_dir(&fixtures).unwrap();
+    std::fs::write(fixtures.join("saved.json"), "{\"b\": 2}").unwrap();
+    assert_eq!(loaded_sources(root, &fixtures), ["a.txt"]);
+}
+
+#[test]
+fn a_fixtures_folder_opened_as_the_root_is_read() {
+    let temp = tempfile::tempdir().unwrap();
+    let fixtures: PathBuf = temp.path().join("fixtures");
+    std::fs::create_dir(&fixtures).unwrap();
+    std::fs::write(fixtures.join("saved.json"), "{\"b\": 2}").unwrap();
+    assert_eq!(loaded_sources(&fixtures, &fixtures), ["saved.json"]);
+}
