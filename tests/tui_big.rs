@@ -94,6 +94,28 @@ fn a_build_that_arrives_after_the_user_left_is_kept_for_the_next_visit() {
 }
 
 #[test]
+fn small_captures_passed_on_the_way_back_do_not_push_a_big_one_out() {
+    let small = |name: &str| capture(name, "{\"ok\": true}", None);
+    let big = capture("runs/big.txt", &big_text(), Some("stop"));
+    let mut app = app_with(
+        vec![
+            big,
+            small("runs/c.txt"),
+            small("runs/d.txt"),
+            small("runs/e.txt"),
+        ],
+        160,
+        30,
+    );
+    let job = app.big.take_job().expect("the first capture is big");
+    built_into(&mut app, job);
+    run(&mut app, &[Command::Down, Command::Down, Command::Down]);
+    run(&mut app, &[Command::Up, Command::Up, Command::Up]);
+    assert!(!building(&app), "kept: {}", screen(&app));
+    assert!(app.big.take_job().is_none());
+}
+
+#[test]
 fn where_the_user_scrolled_the_preview_is_kept() {
     let mut app = app();
     run(&mut app, &[Command::Down, Command::FocusRaw]);

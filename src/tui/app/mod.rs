@@ -354,6 +354,10 @@ impl App {
             return;
         }
         let old = self.detail.take();
+        // Only a big capture's panes are worth keeping: they take long to build.
+        let keep_old = old.as_ref().is_some_and(|d| {
+            d.entry != entry.id && self.entries.get(d.entry).is_some_and(big::is_big)
+        });
         let detail = if !big::is_big(entry) {
             let mut detail = Detail::build(entry, query, self.settings.checks.schema.as_deref());
             if let Some(old) = old.as_ref().filter(|d| d.entry == entry.id) {
@@ -369,7 +373,7 @@ impl App {
             self.big.ask(entry, query, schema, screen);
             Detail::preview(entry, query)
         };
-        if let Some(old) = old.filter(|d| d.entry != entry.id) {
+        if let Some(old) = old.filter(|_| keep_old) {
             self.big.keep(old);
         }
         self.detail = Some(detail);
