@@ -375,14 +375,12 @@ fn a_re_read_file_keeps_the_selection_and_a_gone_file_leaves_the_list() {
     assert_eq!(selected_source(&app), "c-truncated.txt");
 }
 
-#[test]
-fn results_read_before_a_lenient_toggle_are_extracted_again() {
-    let mut app = demo();
-    press(&mut app, &["l"]);
-    let late = capture("g-late.txt", "{'late': True}", None);
-    let outcome = late.extract(&jxray::engine::Options::default());
-    let effects = update(
-        &mut app,
+/// A file read under the default options arrives after an option was toggled.
+fn late_result(app: &mut App, text: &str) -> Vec<Effect> {
+    let late = capture("g-late.txt", text, None);
+    let outcome = late.extract(&Options::default());
+    update(
+        app,
         Action::FileLoaded {
             path: PathBuf::from("g-late.txt"),
             captures: vec![Loaded {
@@ -391,7 +389,14 @@ fn results_read_before_a_lenient_toggle_are_extracted_again() {
             }],
             options: Options::default(),
         },
-    );
+    )
+}
+
+#[test]
+fn results_read_before_a_lenient_toggle_are_extracted_again() {
+    let mut app = demo();
+    press(&mut app, &["l"]);
+    let effects = late_result(&mut app, "{'late': True}");
     assert!(
         matches!(effects.as_slice(), [Effect::Extract { captures, options, .. }]
         if captures.len() == 1 && options.accept_lenient)
@@ -658,19 +663,7 @@ fn d_decodes_stringified_json_into_the_value_and_back() {
 fn results_read_before_d_are_extracted_again() {
     let mut app = demo();
     press(&mut app, &["d"]);
-    let late = capture("g-late.txt", r#"{"a": "[1]"}"#, None);
-    let outcome = late.extract(&Options::default());
-    let effects = update(
-        &mut app,
-        Action::FileLoaded {
-            path: PathBuf::from("g-late.txt"),
-            captures: vec![Loaded {
-                capture: late,
-                outcome,
-            }],
-            options: Options::default(),
-        },
-    );
+    let effects = late_result(&mut app, r#"{"a": "[1]"}"#);
     assert!(
         matches!(effects.as_slice(), [Effect::Extract { captures, options, .. }]
         if captures.len() == 1 && options.decode_stringified)

@@ -107,7 +107,10 @@ impl Rejection {
             }
             Cause::ExtraCloser { opened_at } => {
                 let (line, column) = line_col(text, *opened_at);
-                let closer = text[self.offset..].chars().next().unwrap_or('}');
+                let closer = text
+                    .get(self.offset..)
+                    .and_then(|rest| rest.chars().next())
+                    .unwrap_or('}');
                 (
                     Some(Defect::Syntax),
                     format!(

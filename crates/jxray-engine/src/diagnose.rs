@@ -57,8 +57,21 @@ pub(crate) fn diagnose(
 }
 
 fn bad_escape(rest: &str) -> (Defect, String) {
-    let escape: String = rest.chars().take(2).collect();
+    // `\u12"` is a cut-short escape; `\users` (a Windows path) is a backslash meant as text.
+    let unicode = rest.as_bytes().get(1) == Some(&b'u')
+        && rest.as_bytes().get(2).is_some_and(u8::is_ascii_hexdigit);
+    // A `\u` escape is shown with what follows it, up to the four digits it needed.
+    let shown = if unicode { 6 } else { 2 };
+    let escape: String = rest
+        .chars()
+        .take(shown)
+        .take_while(|c| !matches!(c, '"' | '\n'))
+        .collect();
     let advice = match rest.as_bytes().get(1) {
+        Some(b'u') if unicode => {
+            "a `\\u` escape needs exactly four hex digits (`\\u00e9`); tell the model to write \
+             the character itself (JSON strings hold any Unicode)"
+        }
         Some(b'\'') => "a single quote needs no escape in JSON; tell the model not to escape `'`",
         Some(b'_' | b'*' | b'[' | b']' | b'#' | b'(' | b')' | b'-' | b'.' | b'!' | b'>') => {
             "markdown escaping leaked into the JSON; tell the model to write the character plainly"
@@ -146,6 +159,19 @@ fn unexpected(
             format!("typographic quote {found}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)"),
         );
     }
+    if (wants_key || wants_value || expect == Expect::CommaOrClose)
+        && (rest.starts_with("\\\"") || rest.starts_with("\\n"))
+    {
+        return (
+            Defect::Syntax,
+            format!(
+                "`{}` outside a string: the JSON is escaped as if it sat inside a string \
+                 (encoded twice, by a logger or a tool that stringified it); unescape it once in \
+                 the pipeline, or ask the model for plain JSON",
+                &rest[..2]
+            ),
+        );
+    }
     if let Some(entity) = ["&quot;", "&#34;", "&#x22;"]
         .into_iter()
         .find(|entity| rest.starts_with(entity))
@@ -204,6 +230,17 @@ fn unexpected(
             format!("missing comma before {found}; tell the model to separate items with commas (ask for strict JSON)"),
         );
     }
+    if wants_value
+        && matches!(first, Some('}' | ',' | ']'))
+        && before
+            .trim_end_matches([' ', '\t', '\n', '\r'])
+            .ends_with(':')
+    {
+        return (
+            Defect::Syntax,
+            format!("a key with no value before {found}; tell the model to write `null` where it has no value"),
+        );
+    }
     let wanted = match expect {
         Expect::Value => "a value",
         Expect::ValueOrClose => "a value or `]`",
@@ -248,15 +285,23 @@ mod tests {
     use crate::scan::scan_value;
     use crate::scan::ScanEnd;
 
-    fn defect_of(text: &str) -> Defect {
+    fn diagnosis_of(text: &str) -> Diagnosis {
         match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
             ScanEnd::Invalid {
                 at,
                 problem,
                 after_comma,
-            } => diagnose(text, at, problem, after_comma, 128).defect,
+            } => diagnose(text, at, problem, after_comma, 128),
             other => panic!("{text} did not fail: {other:?}"),
         }
+    }
+
+    fn defect_of(text: &str) -> Defect {
+        diagnosis_of(text).defect
+    }
+
+    fn message_of(text: &str) -> String {
+        diagnosis_of(text).message
     }
 
     #[test]
@@ -279,22 +324,18 @@ mod tests {
         assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
     }
 
-    fn message_of(text: &str) -> String {
-        match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
-            ScanEnd::Invalid {
-                at,
-                problem,
-                after_comma,
-            } => diagnose(text, at, problem, after_comma, 128).message,
-            other => panic!("{text} did not fail: {other:?}"),
-        }
-    }
-
     #[test]
     fn messages_name_the_likely_cause() {
         assert!(message_of("{&quot;a&quot;: 1}").contains("HTML-escaped"));
         assert!(message_of(r#"{"path": "C:\Users\ada"}"#).contains("Windows path"));
         assert!(message_of(r#"{"re": "\d+"}"#).contains("doubled"));
         assert!(message_of(r#"{"a": "it\'s"}"#).contains("not to escape `'`"));
+        let short_unicode = message_of(r#"{"a": "\u12"}"#);
+        assert!(short_unicode.contains("`\\u12`"), "{short_unicode}");
+        assert!(short_unicode.contains("four hex digits"), "{short_unicode}");
+        assert!(message_of(r#"{"p": "C:\users\ada"}"#).contains("Windows path"));
+        assert!(message_of(r#"{"a": , "b": 1}"#).contains("no value"));
+        assert!(message_of(r#"{\"a\": 1}"#).contains("escaped as if"));
+        assert!(message_of("{\\n  \\\"a\\\": 1}").contains("escaped as if"));
     }
 }

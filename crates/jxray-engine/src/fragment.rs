@@ -42,7 +42,7 @@ const LOOK_AHEAD_BUDGET_PER_BYTE: usize = 2;
 pub(crate) struct Lookahead {
     /// Item boundaries (positions after a comma, or where a run started) and whether the
     /// run from there ends in a closer, for scans bounded by `memo_limit`.
-    memo: HashMap<usize, bool>,
+    memo: HashMap<usize, Option<usize>>,
     memo_limit: usize,
     budget: Option<usize>,
 }
@@ -83,24 +83,23 @@ impl Lookahead {
             Some(b',') if closes && key_follows(bytes, next + 1, limit) => {
                 Some(Carry::MoreMembers { closer: end - 1 })
             }
-            Some(b',') if self.items_then_closer(bytes, next + 1, limit) => {
-                Some(Carry::Closer { at: next })
-            }
             Some(b'}' | b']') => Some(Carry::Closer { at: next }),
-            // `[] null, []]`: an item with no comma before it, then the enclosing closer.
-            Some(_) if self.items_then_closer(bytes, next, limit) => {
-                Some(Carry::Closer { at: next })
-            }
+            Some(b',') => self
+                .items_then_closer(bytes, next + 1, limit)
+                .or_else(|| unopened_closer_on_line(bytes, next, limit))
+                .map(|at| Carry::Closer { at }),
+            // `[] null, []]`: an item with no comma before it, then the enclosing closer;
             // `[]ull,[]]`: on the same line, a closer whose opener is before the value.
-            Some(_) if unopened_closer_on_line(bytes, next, limit) => {
-                Some(Carry::Closer { at: next })
-            }
-            _ => None,
+            Some(_) => self
+                .items_then_closer(bytes, next, limit)
+                .or_else(|| unopened_closer_on_line(bytes, next, limit))
+                .map(|at| Carry::Closer { at }),
+            None => None,
         }
     }
 
-    /// `, 2, "x"]`: more items and then a closer with no opener.
-    fn items_then_closer(&mut self, bytes: &[u8], from: usize, limit: usize) -> bool {
+    /// `, 2, "x"]`: more items and then a closer with no opener; where that closer is.
+    fn items_then_closer(&mut self, bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
         if self.memo_limit != limit {
             self.memo.clear();
             self.memo_limit = limit;
@@ -124,16 +123,16 @@ impl Lookahead {
             match scan_value(bytes, at, stop, 16, None).end {
                 ScanEnd::Complete { end } => at = skip_json_space(bytes, end, stop),
                 ScanEnd::Truncated { .. } if stop < limit => break None,
-                _ => break Some(false),
+                _ => break Some(None),
             }
             match bytes.get(at).filter(|_| at < stop) {
                 Some(b',') => {
                     at += 1;
                     boundaries.push(at);
                 }
-                Some(b'}' | b']') => break Some(true),
+                Some(b'}' | b']') => break Some(Some(at)),
                 None if stop < limit => break None,
-                _ => break Some(false),
+                _ => break Some(None),
             }
         };
         *budget = budget.saturating_sub(at.saturating_sub(from));
@@ -143,7 +142,7 @@ impl Lookahead {
                     .extend(boundaries.into_iter().map(|boundary| (boundary, answer)));
                 answer
             }
-            None => false,
+            None => None,
         }
     }
 }
@@ -207,6 +206,11 @@ fn skip_space_and_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
         while i < stop && bytes[i] != b'\n' {
             i += 1;
         }
+        if i >= stop {
+            // The comment runs on past the look-ahead: what follows is not known, so
+            // nothing after the value is taken for code (and `i` may be inside a character).
+            return limit;
+        }
     }
 }
 
@@ -237,19 +241,19 @@ fn string_then_structure(bytes: &[u8], at: usize, limit: usize) -> bool {
 
 /// A `}` or `]` on the rest of the line (within the look-ahead) that closes
 /// nothing opened after `at`.
-fn unopened_closer_on_line(bytes: &[u8], at: usize, limit: usize) -> bool {
+fn unopened_closer_on_line(bytes: &[u8], at: usize, limit: usize) -> Option<usize> {
     let stop = limit.min(at + LOOK_AHEAD);
     let mut depth = 0i32;
-    for &byte in &bytes[at..stop] {
+    for (offset, &byte) in bytes[at..stop].iter().enumerate() {
         match byte {
-            b'\n' => return false,
+            b'\n' => return None,
             b'{' | b'[' => depth += 1,
-            b'}' | b']' if depth == 0 => return true,
+            b'}' | b']' if depth == 0 => return Some(at + offset),
             b'}' | b']' => depth -= 1,
             _ => {}
         }
     }
-    false
+    None
 }
 
 /// `"key":` at `at` after white space.
@@ -345,7 +349,9 @@ mod tests {
         let end = items[start..].find('}').unwrap() + start + 1;
         assert_eq!(
             carry(&items, start, end),
-            Some(Carry::Closer { at: end }),
+            Some(Carry::Closer {
+                at: items.len() - 1
+            }),
             "a run of items longer than a fixed window still ends in the enclosing closer"
         );
         let quote = format!("{{\"q\": \"she said \"}} \"{long}\", \"n\": 2}}");
@@ -404,6 +410,22 @@ mod tests {
         assert_eq!(carry(text, 7, 14), Some(Carry::Closer { at: 14 }));
         let text = "[1, {\"b\": 2} // second\n]";
         assert_eq!(carry(text, 4, 12), Some(Carry::Closer { at: 23 }));
+    }
+
+    #[test]
+    fn a_closer_is_placed_at_the_closer_and_a_long_comment_decides_nothing() {
+        // Items, then the enclosing closer: the carry names the closer, not the first item.
+        let text = "[{\"a\": 1}, {\"b\": 2}]";
+        assert_eq!(carry(text, 1, 9), Some(Carry::Closer { at: 19 }));
+        // Found by fuzzing: a `#` comment longer than the look-ahead, over multi-byte
+        // characters, then a closer. Nothing is known past the look-ahead, so no carry,
+        // and never an offset inside a character.
+        let text = format!("[]#a{}a`]", "\u{fffd}".repeat(114));
+        assert_eq!(carry(&text, 0, 2), None);
+        let outcome = crate::extract(&text, &crate::Options::default());
+        if let Some(failure) = &outcome.failure {
+            assert!(text.is_char_boundary(failure.offset));
+        }
     }
 
     #[test]
