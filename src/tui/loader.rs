@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use rayon::prelude::*;
@@ -45,6 +45,9 @@ pub struct Loader {
     schemas: Arc<CaptureSchemas>,
     /// Keeps parts of big files from piling up ahead of the user's keys.
     pacer: Pacer,
+    /// One lock a file: two reads of one file (a re-read while it is still being
+    /// read) send their parts one read after the other, never interleaved.
+    reading: Arc<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>>,
     /// Folders the walk passes over: the fixtures folder holds saved inputs, not captures.
     passed_over: Vec<PathBuf>,
 }
@@ -64,6 +67,7 @@ impl Loader {
             schema,
             schemas: Arc::default(),
             pacer: Pacer::default(),
+            reading: Arc::default(),
             passed_over: Vec::new(),
         }
     }
@@ -193,6 +197,8 @@ impl Loader {
 
     /// Read and extract one file, sent in parts of [`LOAD_CHUNK`] captures when it has more.
     fn load_file(&self, path: &Path, options: &Options, hold_partial: bool) {
+        let lock = self.file_lock(path);
+        let _reading = lock.lock().unwrap_or_else(PoisonError::into_inner);
         if !path.exists() && !path.is_symlink() {
             self.send(Action::FileLoaded {
                 path: path.to_path_buf(),
@@ -238,6 +244,11 @@ impl Loader {
             }
             first = false;
         }
+    }
+
+    fn file_lock(&self, path: &Path) -> Arc<Mutex<()>> {
+        let mut locks = self.reading.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(locks.entry(path.to_path_buf()).or_default())
     }
 
     fn send(&self, action: Action) {
