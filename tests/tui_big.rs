@@ -116,6 +116,28 @@ fn small_captures_passed_on_the_way_back_do_not_push_a_big_one_out() {
 }
 
 #[test]
+fn zooming_wraps_a_big_capture_again_off_the_ui_thread_and_keeps_both_widths() {
+    let mut app = app();
+    run(&mut app, &[Command::Down]);
+    let job = app.big.take_job().expect("the build is asked for");
+    built_into(&mut app, job);
+    run(&mut app, &[Command::Zoom]);
+    assert!(building(&app), "a preview while it is wrapped for the zoom");
+    let job = app.big.take_job().expect("a build at the zoomed width");
+    built_into(&mut app, job);
+    assert!(!building(&app));
+    let zoomed = screen(&app);
+    assert!(
+        zoomed.contains("Raw · runs/big.txt · 2/3 · 1200"),
+        "{zoomed}"
+    );
+    // Back to the side-by-side panes: the first build fits them, kept.
+    run(&mut app, &[Command::Back]);
+    assert!(!building(&app));
+    assert!(app.big.take_job().is_none());
+}
+
+#[test]
 fn where_the_user_scrolled_the_preview_is_kept() {
     let mut app = app();
     run(&mut app, &[Command::Down, Command::FocusRaw]);

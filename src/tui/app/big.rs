@@ -63,9 +63,18 @@ pub struct BigPanes {
 }
 
 impl BigPanes {
-    /// A kept detail that shows `entry` as it is now, taken out of the cache.
-    pub fn take(&mut self, entry: &Entry, query: Option<&Query>) -> Option<Detail> {
-        let at = self.kept.iter().position(|d| d.shows(entry, query))?;
+    /// A kept detail that shows `entry` as it is now, wrapped for this screen, taken
+    /// out of the cache.
+    pub fn take(
+        &mut self,
+        entry: &Entry,
+        query: Option<&Query>,
+        (area, zoom, pane): (Rect, bool, PaneId),
+    ) -> Option<Detail> {
+        let at = self
+            .kept
+            .iter()
+            .position(|d| d.shows(entry, query) && d.fits(area, zoom, pane))?;
         self.kept.remove(at)
     }
 
@@ -74,7 +83,15 @@ impl BigPanes {
         if detail.building {
             return;
         }
-        self.kept.retain(|kept| kept.entry != detail.entry);
+        // One per capture and width: zooming in and out keeps both.
+        self.kept.retain(|kept| {
+            kept.entry != detail.entry
+                || kept
+                    .panes
+                    .iter()
+                    .zip(&detail.panes)
+                    .any(|(a, b)| a.rows.width != b.rows.width)
+        });
         self.kept.push_front(detail);
         self.kept.truncate(KEEP);
     }

@@ -350,14 +350,19 @@ impl App {
             self.detail = None;
             return;
         };
-        if self.detail.as_ref().is_some_and(|d| d.shows(entry, query)) {
-            return;
+        let screen = (self.area, self.zoom, self.pane);
+        let shown = self.detail.as_ref().filter(|d| d.shows(entry, query));
+        if let Some(shown) = shown {
+            // A big capture's panes are wrapped again off the UI thread (a zoom, a resize).
+            if shown.building || !big::is_big(entry) || shown.fits(screen.0, screen.1, screen.2) {
+                return;
+            }
         }
         let old = self.detail.take();
         // Only a big capture's panes are worth keeping: they take long to build.
-        let keep_old = old.as_ref().is_some_and(|d| {
-            d.entry != entry.id && self.entries.get(d.entry).is_some_and(big::is_big)
-        });
+        let keep_old = old
+            .as_ref()
+            .is_some_and(|d| self.entries.get(d.entry).is_some_and(big::is_big));
         let detail = if !big::is_big(entry) {
             let mut detail = Detail::build(entry, query, self.settings.checks.schema.as_deref());
             if let Some(old) = old.as_ref().filter(|d| d.entry == entry.id) {
@@ -365,10 +370,9 @@ impl App {
                 detail.keep_place(old);
             }
             detail
-        } else if let Some(kept) = self.big.take(entry, query) {
+        } else if let Some(kept) = self.big.take(entry, query, screen) {
             kept
         } else {
-            let screen = (self.area, self.zoom, self.pane);
             let schema = self.settings.checks.schema.as_ref();
             self.big.ask(entry, query, schema, screen);
             Detail::preview(entry, query)
