@@ -543,6 +543,7 @@ fn log_part(range: std::ops::Range<usize>, first: bool, last: bool) -> Action {
         options: Options::default(),
         first,
         last,
+        expected: 10,
         permit: Default::default(),
     }
 }

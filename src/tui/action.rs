@@ -128,6 +128,8 @@ pub enum Action {
         options: Options,
         first: bool,
         last: bool,
+        /// With the first part: about how many captures the file holds, to make room once.
+        expected: usize,
         /// Its place in the queue: the loader reads on when it is dropped.
         permit: Permit,
     },

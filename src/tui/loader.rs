@@ -231,6 +231,7 @@ impl Loader {
                     options,
                 },
                 _ => Action::FilePart {
+                    expected: if first { expected_lines(&path) } else { 0 },
                     path,
                     captures,
                     options,
@@ -254,6 +255,32 @@ impl Loader {
     fn send(&self, action: Action) {
         // A closed channel means the app is quitting; the work is simply dropped.
         let _ = self.events.send(Event::Action(action));
+    }
+}
+
+/// Room made at most in advance: a wrong guess must not reserve gigabytes.
+const EXPECTED_MAX: usize = 2_000_000;
+
+/// About how many lines a file holds, from its size and the lines in its first 64 KiB
+/// (0 when that cannot be read): the list makes room once instead of growing by doubling,
+/// which at a million entries moves 100 MB on the UI thread.
+fn expected_lines(path: &Path) -> usize {
+    use std::io::Read;
+    let sample = |file: std::fs::File| -> std::io::Result<(u64, usize, usize)> {
+        let size = file.metadata()?.len();
+        let mut head = Vec::with_capacity(64 * 1024);
+        file.take(64 * 1024).read_to_end(&mut head)?;
+        let lines = head.iter().filter(|&&byte| byte == b'\n').count();
+        Ok((size, head.len(), lines))
+    };
+    match std::fs::File::open(path).and_then(sample) {
+        Ok((size, read, lines)) if read > 0 => {
+            let estimate = size.saturating_mul(lines as u64) / read as u64;
+            usize::try_from(estimate)
+                .unwrap_or(usize::MAX)
+                .min(EXPECTED_MAX)
+        }
+        _ => 0,
     }
 }
 
@@ -290,4 +317,25 @@ fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
         .filter_map(Result::ok)
         .map(|(path, fixture)| (input_hash(&fixture.input), (path, fixture.input)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_of_a_file_are_guessed_from_its_size_and_its_head() {
+        let temp = tempfile::tempdir().unwrap();
+        let small = temp.path().join("small.jsonl");
+        std::fs::write(&small, "{}\n".repeat(10_000)).unwrap();
+        assert_eq!(expected_lines(&small), 10_000);
+        let big = temp.path().join("big.jsonl");
+        std::fs::write(&big, "{}\n".repeat(200_000)).unwrap();
+        let guess = expected_lines(&big);
+        assert!((199_000..=200_000).contains(&guess), "{guess}");
+        let huge = temp.path().join("huge.jsonl");
+        std::fs::write(&huge, "\n".repeat(3_000_000)).unwrap();
+        assert_eq!(expected_lines(&huge), EXPECTED_MAX);
+        assert_eq!(expected_lines(&temp.path().join("missing.jsonl")), 0);
+    }
 }

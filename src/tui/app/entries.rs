@@ -236,6 +236,14 @@ impl Entries {
         ids
     }
 
+    /// Make room for `more` entries at once: growing a list of a million by doubling
+    /// copies it, and its index, on the UI thread again and again.
+    pub fn make_room(&mut self, more: usize) {
+        self.all.reserve(more);
+        self.index.reserve(more);
+        self.view.reserve(more);
+    }
+
     /// `path` is read: its earlier captures that did not come again are gone.
     pub fn end_file(&mut self, path: &Path) {
         self.reading.remove(path);

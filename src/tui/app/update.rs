@@ -25,8 +25,12 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             options,
             first,
             last,
+            expected,
             permit: _,
-        } => file_part(app, path, captures, options, (first, last)),
+        } => {
+            app.entries.make_room(expected);
+            file_part(app, path, captures, options, (first, last))
+        }
         Action::Extracted {
             generation,
             outcomes,
