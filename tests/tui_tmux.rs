@@ -761,13 +761,17 @@ fn baseline_marks_changes_and_the_footer_compares_the_mixes() {
     tmux.keys(&["/"]);
     tmux.text("triage-cut-off");
     tmux.keys(&["Enter"]);
+    // Wait for the whole frame (header and selected row), not a screen caught mid-draw.
+    let selected_row = |s: &str| -> String {
+        s.lines()
+            .find(|line| line.contains("▶"))
+            .unwrap_or_default()
+            .to_owned()
+    };
     let screen = tmux.wait_for("the search", |s| {
-        header_source(s).contains("triage-cut-off")
+        header_source(s).contains("triage-cut-off") && selected_row(s).contains("cut-off")
     });
-    let row = screen
-        .lines()
-        .find(|line| line.contains("▶"))
-        .unwrap_or_default();
+    let row = selected_row(&screen);
     assert!(row.contains('↓'), "broke is marked: {row}\n{screen}");
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
