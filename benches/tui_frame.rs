@@ -1,9 +1,10 @@
 //! TUI frame and selection cost: `cargo bench --bench tui_frame`.
 //!
 //! A frame is drawn into a 200×60 buffer (no terminal) with 10,000 captures in
-//! the list, and with a 5 MB capture selected and scrolled to its middle. The
-//! one-time cost of selecting that capture (building and wrapping its three
-//! panes) is measured too.
+//! the list, and with a 5 MB capture selected and scrolled to its middle. For
+//! that capture: building and wrapping its three panes (on the builder thread),
+//! what selecting it costs the UI thread (its preview), and going back to it
+//! once built (its panes kept).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -80,6 +81,15 @@ fn main() {
     });
 
     let mut big = app(vec![large(), small(1)]);
+    // Its panes are built off the UI thread; here the build runs in line.
+    let job = big
+        .big
+        .take_job()
+        .expect("the 5 MB capture's build is asked for");
+    criterion.bench_function("build the 5 MB capture's panes (its builder thread)", |b| {
+        b.iter(|| black_box(job.clone().run()))
+    });
+    update(&mut big, Action::DetailBuilt(Box::new(job.run())));
     update(&mut big, Action::Command(Command::FocusRaw));
     for _ in 0..200 {
         update(&mut big, Action::Command(Command::PageDown));
@@ -88,7 +98,7 @@ fn main() {
         b.iter(|| black_box(draw(&big)))
     });
 
-    criterion.bench_function("select the 5 MB capture (build and wrap its panes)", |b| {
+    criterion.bench_function("go back to the 5 MB capture (its panes kept)", |b| {
         b.iter(|| {
             update(&mut big, Action::Command(Command::Back));
             update(&mut big, Action::Command(Command::Bottom));
@@ -96,5 +106,21 @@ fn main() {
             black_box(big.detail.is_some())
         })
     });
+
+    let mut fresh = app(vec![small(1), large()]);
+    let mut searches = 0;
+    criterion.bench_function(
+        "select the 5 MB capture on the UI thread (its preview)",
+        |b| {
+            b.iter(|| {
+                // A new search each time: nothing kept matches, so a preview is shown.
+                searches += 1;
+                fresh.query = jxray::tui::search::Query::new(&format!("x{searches}"));
+                update(&mut fresh, Action::Command(Command::Bottom));
+                update(&mut fresh, Action::Command(Command::Top));
+                black_box(fresh.detail.is_some())
+            })
+        },
+    );
     criterion.final_summary();
 }

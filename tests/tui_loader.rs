@@ -60,3 +60,52 @@ fn a_fixtures_folder_opened_as_the_root_is_read() {
     std::fs::write(fixtures.join("saved.json"), "{\"b\": 2}").unwrap();
     assert_eq!(loaded_sources(&fixtures, &fixtures), ["saved.json"]);
 }
+
+#[test]
+fn two_reads_of_one_big_file_send_their_parts_one_read_after_the_other() {
+    let temp = tempfile::tempdir().unwrap();
+    let log = temp.path().join("log.jsonl");
+    let lines: String = (0..20_000)
+        .map(|n| format!("{{\"output\": \"{{\\\"n\\\": {n}}}\"}}\n"))
+        .collect();
+    std::fs::write(&log, lines).unwrap();
+    let (sender, inbox) = mpsc::channel();
+    let loader = Loader::new(
+        temp.path().to_path_buf(),
+        LoadOptions::default(),
+        sender,
+        None,
+    );
+    // Two re-reads at once, as a watcher and the editor returning may ask.
+    loader.reload(vec![log.clone()], Options::default());
+    loader.reload(vec![log], Options::default());
+    // Each read is first … last with nothing of the other read in between.
+    let mut reads = Vec::new();
+    let mut open: Option<usize> = None;
+    while reads.len() < 2 {
+        let event = inbox
+            .recv_timeout(Duration::from_secs(60))
+            .expect("both reads arrive");
+        let Event::Action(Action::FilePart {
+            captures,
+            first,
+            last,
+            ..
+        }) = event
+        else {
+            panic!("a file of 20,000 lines comes in parts");
+        };
+        assert_eq!(
+            open.is_none(),
+            first,
+            "a read starts only after the other ended"
+        );
+        let count = open.unwrap_or(0) + captures.len();
+        open = Some(count);
+        if last {
+            reads.push(count);
+            open = None;
+        }
+    }
+    assert_eq!(reads, [20_000, 20_000]);
+}

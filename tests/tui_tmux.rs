@@ -99,7 +99,12 @@ impl Tmux {
 
     /// Wait until the screen satisfies `ready`; fail with the screen if it never does.
     fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + WAIT;
+        self.wait_longer(what, WAIT, ready)
+    }
+
+    /// [`Tmux::wait_for`], for work that takes long in a debug build.
+    fn wait_longer(&self, what: &str, wait: Duration, ready: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + wait;
         loop {
             let screen = self.screen();
             if ready(&screen) {
@@ -756,14 +761,74 @@ fn baseline_marks_changes_and_the_footer_compares_the_mixes() {
     tmux.keys(&["/"]);
     tmux.text("triage-cut-off");
     tmux.keys(&["Enter"]);
+    // Wait for the whole frame (header and selected row), not a screen caught mid-draw.
+    let selected_row = |s: &str| -> String {
+        s.lines()
+            .find(|line| line.contains("▶"))
+            .unwrap_or_default()
+            .to_owned()
+    };
     let screen = tmux.wait_for("the search", |s| {
-        header_source(s).contains("triage-cut-off")
+        header_source(s).contains("triage-cut-off") && selected_row(s).contains("cut-off")
     });
-    let row = screen
-        .lines()
-        .find(|line| line.contains("▶"))
-        .unwrap_or_default();
+    let row = selected_row(&screen);
     assert!(row.contains('↓'), "broke is marked: {row}\n{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+/// About 20 MB: a fenced, pretty-printed array of records with one raw newline to repair.
+fn twenty_mb() -> String {
+    let body = "the quick brown fox jumps over the lazy dog ".repeat(3);
+    let mut text = String::from("```json\n[\n");
+    let mut i = 0;
+    while text.len() < 20 * 1024 * 1024 {
+        text.push_str(&format!(
+            "  {{\"id\": {i}, \"name\": \"record {i}\", \"body\": \"{body}\"}},\n"
+        ));
+        i += 1;
+    }
+    text.push_str("  {\"id\": -1, \"body\": \"raw\nnewline\"}\n]\n```\n");
+    text
+}
+
+#[test]
+fn keys_are_answered_on_and_past_a_20_mb_capture_until_its_panes_appear() {
+    let temp = tempfile::tempdir().expect("temp folder");
+    let folder = temp.path();
+    for name in ["a", "z"] {
+        for i in 0..2 {
+            let text = format!("```json\n{{\"{name}\": {i}}}\n```");
+            std::fs::write(folder.join(format!("{name}-{i}.txt")), text).unwrap();
+        }
+    }
+    std::fs::write(folder.join("big.txt"), twenty_mb()).unwrap();
+    let tmux = Tmux::start("big", 160, 40, &[folder.to_str().unwrap()], &[]);
+    // Extracting 20 MB takes seconds in a debug build.
+    let slow = Duration::from_secs(180);
+    tmux.wait_longer("the captures to load", slow, loaded);
+    tmux.keys(&["j", "j"]);
+    tmux.wait_for("the big capture's preview", |s| {
+        header_source(s) == "big.txt" && s.contains("building the panes of this 20.0 MB")
+    });
+    // Past it: the next captures answer at once, their panes built.
+    tmux.keys(&["j"]);
+    tmux.wait_for("the capture after it", |s| {
+        header_source(s) == "z-0.txt" && s.contains(r#"{"z": 0}"#)
+    });
+    tmux.keys(&["j"]);
+    tmux.wait_for("the one after", |s| header_source(s) == "z-1.txt");
+    tmux.keys(&["k", "k"]);
+    let screen = tmux.wait_longer("its panes", slow, |s| {
+        header_source(s) == "big.txt" && s.contains("Decoded · array, ")
+    });
+    assert!(screen.contains("Normalized · 1 repair"), "{screen}");
+    // Kept: away and back shows them again without building.
+    tmux.keys(&["j"]);
+    tmux.wait_for("the capture after it", |s| header_source(s) == "z-0.txt");
+    tmux.keys(&["k"]);
+    let screen = tmux.wait_for("the kept panes", |s| header_source(s) == "big.txt");
+    assert!(!screen.contains("building"), "{screen}");
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
 }

@@ -523,6 +523,98 @@ fn mouse_clicks_select_rows_and_focus_panes() {
     assert_eq!(selected_source(&app), "f-no-json.txt");
 }
 
+/// Lines `from..to` of `log.jsonl`, extracted, as one part of the file.
+fn log_part(range: std::ops::Range<usize>, first: bool, last: bool) -> Action {
+    let captures = range
+        .map(|n| {
+            let mut c = capture(&format!("log.jsonl:{n}"), &format!("{{\"n\": {n}}}"), None);
+            c.path = PathBuf::from("log.jsonl");
+            c.line = Some(n);
+            let outcome = c.extract(&jxray::engine::Options::default());
+            Loaded {
+                capture: c,
+                outcome,
+            }
+        })
+        .collect();
+    Action::FilePart {
+        path: PathBuf::from("log.jsonl"),
+        captures,
+        options: Options::default(),
+        first,
+        last,
+        expected: 10,
+        permit: Default::default(),
+    }
+}
+
+#[test]
+fn a_file_read_in_parts_fills_the_list_and_keys_work_between_parts() {
+    let mut app = app_with(Vec::new(), 100, 30);
+    app.progress = Default::default();
+    update(&mut app, Action::Discovered { files: 1 });
+    update(&mut app, log_part(1..4, true, false));
+    app.settle();
+    assert_eq!(app.entries.len(), 3);
+    assert!(
+        app.progress.loading(),
+        "the file is not read to its end yet"
+    );
+    press(&mut app, &["G"]);
+    assert_eq!(selected_source(&app), "log.jsonl:3");
+    // The list keeps slim outcomes; the selected capture has its whole one.
+    let selected = app.selected_entry().unwrap();
+    assert!(!selected.slim);
+    assert_eq!(selected.outcome.value, Some(serde_json::json!({"n": 3})));
+    assert!(!selected.outcome.trace.is_empty());
+    // Line 1 was selected on arrival; line 2 never was.
+    let other = app.entries.at(1).unwrap();
+    assert!(other.slim && other.outcome.trace.is_empty());
+    assert_eq!(other.outcome.badge(), "direct");
+    update(&mut app, log_part(4..11, false, true));
+    app.settle();
+    assert!(!app.progress.loading());
+    assert_eq!(app.entries.len(), 10);
+    assert_eq!(app.entries.tally_all.total, 10);
+    assert_eq!(
+        selected_source(&app),
+        "log.jsonl:3",
+        "the selection stays put"
+    );
+    press(&mut app, &["G"]);
+    assert_eq!(selected_source(&app), "log.jsonl:10");
+    // Read again in parts: ids are kept by source, lines that did not come again go.
+    let id = app.selected.unwrap();
+    update(&mut app, log_part(5..9, true, false));
+    update(&mut app, log_part(9..11, false, true));
+    app.settle();
+    assert_eq!(app.entries.len(), 6);
+    assert_eq!(app.selected, Some(id));
+    assert_eq!(app.cursor, 5);
+}
+
+#[test]
+fn saving_every_capture_of_a_file_read_in_parts_expects_their_whole_values() {
+    let mut app = app_with(Vec::new(), 100, 30);
+    update(&mut app, log_part(1..3, true, false));
+    update(&mut app, log_part(3..5, false, true));
+    app.settle();
+    press(&mut app, &["S"]);
+    let effects = press(&mut app, &["Enter"]);
+    let [Effect::SaveFixtures { fixtures, .. }] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    let values: Vec<_> = fixtures
+        .iter()
+        .map(|(_, fixture)| match &fixture.expect {
+            jxray::fixture::Expectation::Ok { value, .. } => value.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expected: Vec<_> = (1..5).map(|n| serde_json::json!({ "n": n })).collect();
+    assert_eq!(values, expected);
+}
+
 #[test]
 fn d_decodes_stringified_json_into_the_value_and_back() {
     let mut app = app_with(

@@ -11,6 +11,9 @@ use crate::engine::{Options, Outcome};
 use crate::fixture::Fixture;
 use crate::watch::WatchEvent;
 
+use super::app::Detail;
+use super::pacer::Permit;
+
 /// A stable identity for a capture in the list, kept across re-reads.
 pub type EntryId = u64;
 
@@ -117,6 +120,19 @@ pub enum Action {
         captures: Vec<Loaded>,
         options: Options,
     },
+    /// A part of a file of many captures, in order: `first` starts reading it again,
+    /// `last` ends it (a file read whole is one [`Action::FileLoaded`]).
+    FilePart {
+        path: PathBuf,
+        captures: Vec<Loaded>,
+        options: Options,
+        first: bool,
+        last: bool,
+        /// With the first part: about how many captures the file holds, to make room once.
+        expected: usize,
+        /// Its place in the queue: the loader reads on when it is dropped.
+        permit: Permit,
+    },
     /// The loader could not walk the root at all.
     LoadFailed {
         message: String,
@@ -145,6 +161,8 @@ pub enum Action {
     Terminate,
     /// The syntax colours have loaded: draw again to show them.
     SyntaxesLoaded,
+    /// A big capture's panes, built in the background.
+    DetailBuilt(Box<Detail>),
 }
 
 /// Work for the event loop.

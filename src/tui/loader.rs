@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use rayon::prelude::*;
@@ -21,7 +21,12 @@ use crate::schema::{CaptureSchemas, Schema};
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::app::input_hash;
 use super::event::Event;
+use super::pacer::Pacer;
 use super::partial_line;
+
+/// Captures per message while a file of many is read: the list fills as the
+/// file is read, and a log of a million lines never waits whole in memory.
+const LOAD_CHUNK: usize = 8192;
 
 /// Captures re-extracted per message: small enough for steady progress,
 /// large enough to keep the channel quiet.
@@ -38,6 +43,11 @@ pub struct Loader {
     schema: Option<Arc<Schema>>,
     /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
     schemas: Arc<CaptureSchemas>,
+    /// Keeps parts of big files from piling up ahead of the user's keys.
+    pacer: Pacer,
+    /// One lock a file: two reads of one file (a re-read while it is still being
+    /// read) send their parts one read after the other, never interleaved.
+    reading: Arc<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>>,
     /// Folders the walk passes over: the fixtures folder holds saved inputs, not captures.
     passed_over: Vec<PathBuf>,
 }
@@ -56,6 +66,8 @@ impl Loader {
             generation: Arc::new(AtomicU64::new(0)),
             schema,
             schemas: Arc::default(),
+            pacer: Pacer::default(),
+            reading: Arc::default(),
             passed_over: Vec::new(),
         }
     }
@@ -183,32 +195,92 @@ impl Loader {
         });
     }
 
+    /// Read and extract one file, sent in parts of [`LOAD_CHUNK`] captures when it has more.
     fn load_file(&self, path: &Path, options: &Options, hold_partial: bool) {
-        let captures = if path.exists() || path.is_symlink() {
-            let mut captures = capture::load_file(path, &self.root, &self.load);
-            if hold_partial {
-                partial_line::hold_back(path, &mut captures);
+        let lock = self.file_lock(path);
+        let _reading = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        if !path.exists() && !path.is_symlink() {
+            self.send(Action::FileLoaded {
+                path: path.to_path_buf(),
+                captures: Vec::new(),
+                options: options.clone(),
+            });
+            return;
+        }
+        let mut records = capture::file_records(path, &self.root, &self.load).peekable();
+        let mut first = true;
+        loop {
+            let mut chunk: Vec<Capture> = records.by_ref().take(LOAD_CHUNK).collect();
+            let last = records.peek().is_none();
+            if last && hold_partial {
+                partial_line::hold_back(path, &mut chunk);
             }
-            captures
-                .into_iter()
+            let captures = chunk
+                .into_par_iter()
                 .map(|capture| Loaded {
                     outcome: check(&capture, options, self.schema.as_deref(), &self.schemas),
                     capture,
                 })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        self.send(Action::FileLoaded {
-            path: path.to_path_buf(),
-            captures,
-            options: options.clone(),
-        });
+                .collect();
+            let path = path.to_path_buf();
+            let options = options.clone();
+            self.send(match (first, last) {
+                (true, true) => Action::FileLoaded {
+                    path,
+                    captures,
+                    options,
+                },
+                _ => Action::FilePart {
+                    expected: if first { expected_lines(&path) } else { 0 },
+                    path,
+                    captures,
+                    options,
+                    first,
+                    last,
+                    permit: self.pacer.permit(),
+                },
+            });
+            if last {
+                return;
+            }
+            first = false;
+        }
+    }
+
+    fn file_lock(&self, path: &Path) -> Arc<Mutex<()>> {
+        let mut locks = self.reading.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(locks.entry(path.to_path_buf()).or_default())
     }
 
     fn send(&self, action: Action) {
         // A closed channel means the app is quitting; the work is simply dropped.
         let _ = self.events.send(Event::Action(action));
+    }
+}
+
+/// Room made at most in advance: a wrong guess must not reserve gigabytes.
+const EXPECTED_MAX: usize = 2_000_000;
+
+/// About how many lines a file holds, from its size and the lines in its first 64 KiB
+/// (0 when that cannot be read): the list makes room once instead of growing by doubling,
+/// which at a million entries moves 100 MB on the UI thread.
+fn expected_lines(path: &Path) -> usize {
+    use std::io::Read;
+    let sample = |file: std::fs::File| -> std::io::Result<(u64, usize, usize)> {
+        let size = file.metadata()?.len();
+        let mut head = Vec::with_capacity(64 * 1024);
+        file.take(64 * 1024).read_to_end(&mut head)?;
+        let lines = head.iter().filter(|&&byte| byte == b'\n').count();
+        Ok((size, head.len(), lines))
+    };
+    match std::fs::File::open(path).and_then(sample) {
+        Ok((size, read, lines)) if read > 0 => {
+            let estimate = size.saturating_mul(lines as u64) / read as u64;
+            usize::try_from(estimate)
+                .unwrap_or(usize::MAX)
+                .min(EXPECTED_MAX)
+        }
+        _ => 0,
     }
 }
 
@@ -245,4 +317,25 @@ fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
         .filter_map(Result::ok)
         .map(|(path, fixture)| (input_hash(&fixture.input), (path, fixture.input)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lines_of_a_file_are_guessed_from_its_size_and_its_head() {
+        let temp = tempfile::tempdir().unwrap();
+        let small = temp.path().join("small.jsonl");
+        std::fs::write(&small, "{}\n".repeat(10_000)).unwrap();
+        assert_eq!(expected_lines(&small), 10_000);
+        let big = temp.path().join("big.jsonl");
+        std::fs::write(&big, "{}\n".repeat(200_000)).unwrap();
+        let guess = expected_lines(&big);
+        assert!((199_000..=200_000).contains(&guess), "{guess}");
+        let huge = temp.path().join("huge.jsonl");
+        std::fs::write(&huge, "\n".repeat(3_000_000)).unwrap();
+        assert_eq!(expected_lines(&huge), EXPECTED_MAX);
+        assert_eq!(expected_lines(&temp.path().join("missing.jsonl")), 0);
+    }
 }

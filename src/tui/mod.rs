@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+pub mod builder;
 pub mod detail;
 pub mod doc;
 pub mod editor;
@@ -16,6 +17,7 @@ pub mod highlight;
 pub mod keys;
 pub mod layout;
 pub mod loader;
+pub mod pacer;
 pub mod partial_line;
 pub mod rows;
 pub mod runner;

@@ -17,6 +17,7 @@ use crate::watch::{WatchEvent, WatchOptions, Watcher};
 
 use super::action::{Action, Edit, Effect, Mouse, WatchControl};
 use super::app::{update, App, Settings, Tally};
+use super::builder::Builder;
 use super::event::{
     ended_by_signal, spawn_input, spawn_signals, stop_until_continued, Event, InputControl,
 };
@@ -71,6 +72,7 @@ pub fn run(
     let mut session = Session {
         guard: &mut guard,
         loader,
+        builder: Builder::start(events.clone()),
         input,
         events,
         watcher: None,
@@ -92,6 +94,7 @@ pub fn run(
 struct Session<'a> {
     guard: &'a mut TerminalGuard,
     loader: Loader,
+    builder: Builder,
     input: InputControl,
     /// For producers started later (the watcher).
     events: Sender<Event>,
@@ -142,7 +145,11 @@ impl Session<'_> {
         Ok(())
     }
 
-    fn draw(&mut self, app: &App) -> io::Result<()> {
+    fn draw(&mut self, app: &mut App) -> io::Result<()> {
+        // Settling may have asked for a big capture's panes.
+        if let Some(job) = app.big.take_job() {
+            self.builder.request(job);
+        }
         self.guard.terminal.draw(|frame| ui::render(app, frame))?;
         Ok(())
     }

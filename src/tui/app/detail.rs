@@ -49,12 +49,9 @@ impl PaneState {
 
     /// Wrap for the pane's rectangle (borders included); the top line stays on top.
     fn fit(&mut self, outer: Rect) {
-        let area = inner(outer);
-        let width = usize::from(area.width)
-            .saturating_sub(self.doc.gutter_width())
-            .max(1);
-        self.height = usize::from(area.height);
-        if self.rows.width != width || (self.rows.is_empty() && !self.doc.lines.is_empty()) {
+        let width = self.width_in(outer);
+        self.height = usize::from(inner(outer).height);
+        if self.needs_wrap(width) {
             let top_line = self.rows.rows.get(self.scroll).map(|row| row.line);
             self.rows = Rows::build(&self.doc, width);
             self.scroll = top_line.map_or(0, |line| self.rows.first_row_of_line(line));
@@ -76,6 +73,18 @@ impl PaneState {
         self.scroll = self.scroll.min(self.max_scroll());
     }
 
+    /// The text's width in the pane's rectangle (borders and gutter taken off).
+    fn width_in(&self, outer: Rect) -> usize {
+        usize::from(inner(outer).width)
+            .saturating_sub(self.doc.gutter_width())
+            .max(1)
+    }
+
+    /// Whether the doc must be wrapped (again) for `width`.
+    fn needs_wrap(&self, width: usize) -> bool {
+        self.rows.width != width || (self.rows.is_empty() && !self.doc.lines.is_empty())
+    }
+
     pub fn max_scroll(&self) -> usize {
         self.rows.len().saturating_sub(self.height)
     }
@@ -90,6 +99,14 @@ impl PaneState {
     pub fn scroll_to(&mut self, row: usize) {
         self.scroll = row.min(self.max_scroll());
     }
+}
+
+/// Each pane's rectangle on this screen, or as a tab when it is not shown.
+fn pane_areas(area: Rect, zoom: bool, current: PaneId) -> impl Iterator<Item = (PaneId, Rect)> {
+    PaneId::ALL.into_iter().filter_map(move |pane| {
+        let layout = screen(area, zoom && pane == current, pane);
+        layout.panes[pane.index()].map(|outer| (pane, outer))
+    })
 }
 
 /// The first thing worth seeing in a doc.
@@ -126,21 +143,48 @@ pub struct Detail {
     pub outcome: Arc<Outcome>,
     pub query: Option<Query>,
     pub panes: [PaneState; 3],
+    /// A big capture's stand-in while its panes are built in the background.
+    pub building: bool,
 }
 
 impl Detail {
     pub fn build(entry: &Entry, query: Option<&Query>, schema: Option<&Schema>) -> Detail {
-        let [raw, normalized, decoded] =
-            detail::build(&entry.capture, &entry.outcome, query, schema);
+        let docs = detail::build(&entry.capture, &entry.outcome, query, schema);
+        Detail::of(entry, query, docs, false)
+    }
+
+    /// What a big capture shows at once: the head of its raw text, while
+    /// [`Detail::build`] runs in the background.
+    pub fn preview(entry: &Entry, query: Option<&Query>) -> Detail {
+        let docs = detail::preview(&entry.capture, &entry.outcome);
+        Detail::of(entry, query, docs, true)
+    }
+
+    fn of(entry: &Entry, query: Option<&Query>, docs: [Doc; 3], building: bool) -> Detail {
         Detail {
             entry: entry.id,
             outcome: Arc::clone(&entry.outcome),
             query: query.cloned(),
-            panes: [
-                PaneState::new(raw),
-                PaneState::new(normalized),
-                PaneState::new(decoded),
-            ],
+            panes: docs.map(PaneState::new),
+            building,
+        }
+    }
+
+    /// Take over where the user scrolled the preview `old` to; a pane left at its
+    /// top opens where the built doc wants (the failure, the first change).
+    pub fn keep_scrolled_place(&mut self, old: &Detail) {
+        for (new, old) in self.panes.iter_mut().zip(&old.panes) {
+            if old.scroll == 0 {
+                continue;
+            }
+            let top_line = old.rows.rows.get(old.scroll).map_or(0, |row| row.line);
+            if new.rows.is_empty() {
+                new.target = Some(Target::Line(top_line));
+            } else {
+                // Wrapped already (off the UI thread): scroll there now.
+                new.target = None;
+                new.scroll_to(new.rows.first_row_of_line(top_line));
+            }
         }
     }
 
@@ -161,12 +205,18 @@ impl Detail {
 
     /// Re-wrap every pane for the screen, each at the width it has (or would have as a tab).
     pub fn fit(&mut self, area: Rect, zoom: bool, current: PaneId) {
-        for pane in PaneId::ALL {
-            let layout = screen(area, zoom && pane == current, pane);
-            if let Some(outer) = layout.panes[pane.index()] {
-                self.panes[pane.index()].fit(outer);
-            }
+        for (pane, outer) in pane_areas(area, zoom, current) {
+            self.panes[pane.index()].fit(outer);
         }
+    }
+
+    /// Whether [`Detail::fit`] would only re-measure, not wrap again (wrapping a
+    /// big capture's panes is a background job).
+    pub fn fits(&self, area: Rect, zoom: bool, current: PaneId) -> bool {
+        pane_areas(area, zoom, current).all(|(pane, outer)| {
+            let state = &self.panes[pane.index()];
+            !state.needs_wrap(state.width_in(outer))
+        })
     }
 
     pub fn pane(&self, pane: PaneId) -> &PaneState {

@@ -15,7 +15,8 @@ use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
 use crate::watch::{Mix, MixKey};
 
-use super::filter::{outcome_rank, Filter, Sort, Tally};
+use super::filter::{outcome_rank, Filter, Kinds, Sort, Tally};
+use super::slim::{slim, Shared};
 
 /// One capture in the list.
 #[derive(Debug, Clone)]
@@ -33,10 +34,23 @@ pub struct Entry {
     pub gone: bool,
     /// Its file's modification time when it was read (`t` sorts by it, `F` follows it).
     pub modified: Option<SystemTime>,
+    /// Its outcome is slim (see [`super::slim`]): read in parts, not selected since.
+    pub slim: bool,
     /// Taken out of the list (re-read or dropped); compacted away by `settle`.
     removed: bool,
-    /// The file part of the source and the line: `log.jsonl:2` sorts before `log.jsonl:10`.
-    sort_key: (String, usize),
+    /// Where the file part of the source ends, and the line: `log.jsonl:2` sorts
+    /// before `log.jsonl:10` (offsets, not a copy: a million entries are a million strings less).
+    file_end: usize,
+    line: usize,
+}
+
+/// A file whose captures arrive in parts: its earlier entries, matched by source
+/// as the parts come so a re-read capture keeps its id.
+#[derive(Debug, Default)]
+struct Reading {
+    old: HashMap<String, Entry>,
+    mark_changes: bool,
+    modified: Option<SystemTime>,
 }
 
 #[derive(Debug, Default)]
@@ -50,6 +64,17 @@ pub struct Entries {
     index: HashMap<EntryId, usize>,
     /// Entries marked gone, dropped at the next change.
     gone: Vec<EntryId>,
+    /// Files being read in parts, with what they held before.
+    reading: HashMap<PathBuf, Reading>,
+    /// Removed entries still in `all`.
+    tombstones: usize,
+    /// Entries of `all` the view and the counts cover: new ones that only were
+    /// appended in order are counted alone (a million-line log arrives in parts).
+    counted: usize,
+    /// Something besides appending happened since the last settle.
+    changed: bool,
+    /// The slim outcomes, one of each.
+    shared: Shared,
     /// Positions in `all` of the entries the list shows, in list order.
     pub view: Vec<usize>,
     pub filter: Filter,
@@ -61,6 +86,8 @@ pub struct Entries {
     pub folder: String,
     /// The whole folder's mix by badge word, to set beside a baseline's.
     pub mix_all: Mix,
+    /// The causes, defects and warnings the captures have: the filter menu's choices.
+    pub kinds: Kinds,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
@@ -86,7 +113,7 @@ impl Entries {
 
     pub fn get_mut(&mut self, id: EntryId) -> Option<&mut Entry> {
         let i = *self.index.get(&id)?;
-        self.dirty = true;
+        self.touch();
         self.all.get_mut(i)
     }
 
@@ -110,65 +137,130 @@ impl Entries {
         query: Option<&Query>,
         mark_changes: bool,
     ) -> Vec<EntryId> {
+        self.begin_file(path, mark_changes);
+        let ids = self.add_to_file(path, loaded, query, false);
+        self.end_file(path);
+        ids
+    }
+
+    /// Start reading `path` again, in parts: its entries leave the list and wait to be
+    /// matched by the captures that come.
+    pub fn begin_file(&mut self, path: &Path, mark_changes: bool) {
         let mut old: HashMap<String, Entry> = HashMap::new();
         for id in self.by_path.remove(path).unwrap_or_default() {
             if let Some(entry) = self.remove(id) {
                 old.insert(entry.capture.source.clone(), entry.clone());
             }
         }
-        let mut ids = Vec::with_capacity(loaded.len());
-        let modified = if loaded.is_empty() {
-            None
-        } else {
-            std::fs::metadata(path).and_then(|m| m.modified()).ok()
+        let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
+        let reading = Reading {
+            old,
+            mark_changes,
+            modified,
         };
+        self.reading.insert(path.to_path_buf(), reading);
+    }
+
+    /// Add a part of `path`'s captures, their outcomes `slim` or whole; returns the
+    /// ids of the new entries.
+    pub fn add_to_file(
+        &mut self,
+        path: &Path,
+        loaded: Vec<Loaded>,
+        query: Option<&Query>,
+        slim_outcomes: bool,
+    ) -> Vec<EntryId> {
+        let mut reading = self.reading.remove(path).unwrap_or_default();
+        let mut ids = Vec::with_capacity(loaded.len());
+        // A log of identical lines gives identical outcomes: one is kept for all of them.
+        let mut last: Option<Arc<Outcome>> = None;
         for Loaded { capture, outcome } in loaded {
-            let previous = old.remove(&capture.source);
+            let previous = reading.old.remove(&capture.source);
+            // Searched while whole: a slim outcome has no value to search.
+            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
+            let outcome = if slim_outcomes {
+                self.shared.get(slim(&outcome))
+            } else {
+                match last.take() {
+                    Some(shared) if *shared == outcome => shared,
+                    _ => Arc::new(outcome),
+                }
+            };
+            last = Some(Arc::clone(&outcome));
             let same_text = previous
                 .as_ref()
                 .is_some_and(|p| p.capture.text == capture.text);
-            let differs = !same_text || previous.as_ref().is_some_and(|p| *p.outcome != outcome);
+            let same_outcome = previous.as_ref().is_some_and(|p| match slim_outcomes {
+                true => slim(&p.outcome) == *outcome,
+                false => p.outcome == outcome,
+            });
+            let differs = !same_text || (previous.is_some() && !same_outcome);
             let (id, saved, changed) = match previous {
                 Some(p) => (
                     p.id,
                     p.saved.filter(|_| same_text),
-                    p.changed || (mark_changes && differs),
+                    p.changed || (reading.mark_changes && differs),
                 ),
                 None => {
                     self.next_id += 1;
-                    (self.next_id, None, mark_changes)
+                    (self.next_id, None, reading.mark_changes)
                 }
             };
-            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
-            let sort_key = sort_key(&capture);
+            let (file_end, line) = sort_key(&capture);
             let saved = saved.or_else(|| self.fixture_of(&capture));
             self.index.insert(id, self.all.len());
             self.all.push(Entry {
                 id,
                 capture: Arc::new(capture),
-                outcome: Arc::new(outcome),
+                outcome,
                 saved,
                 matched,
                 changed,
                 gone: false,
-                modified,
+                modified: reading.modified,
+                slim: slim_outcomes,
                 removed: false,
-                sort_key,
+                file_end,
+                line,
             });
             ids.push(id);
         }
         if !ids.is_empty() {
-            self.by_path.insert(path.to_path_buf(), ids.clone());
+            self.by_path
+                .entry(path.to_path_buf())
+                .or_default()
+                .extend(&ids);
         }
+        self.reading.insert(path.to_path_buf(), reading);
         self.dirty = true;
         ids
+    }
+
+    /// Make room for `more` entries at once: growing a list of a million by doubling
+    /// copies it, and its index, on the UI thread again and again.
+    pub fn make_room(&mut self, more: usize) {
+        self.all.reserve(more);
+        self.index.reserve(more);
+        self.view.reserve(more);
+    }
+
+    /// `path` is read: its earlier captures that did not come again are gone.
+    pub fn end_file(&mut self, path: &Path) {
+        self.reading.remove(path);
+    }
+
+    /// Something other than appending changed: the next settle starts over.
+    fn touch(&mut self) {
+        self.dirty = true;
+        self.changed = true;
     }
 
     /// Take an entry out of the list in O(1): it stays in `all` as a tombstone until
     /// [`Entries::settle`] compacts.
     fn remove(&mut self, id: EntryId) -> Option<&Entry> {
         let i = self.index.remove(&id)?;
-        self.dirty = true;
+        self.touch();
+        self.tombstones += 1;
         let entry = &mut self.all[i];
         entry.removed = true;
         Some(entry)
@@ -198,7 +290,9 @@ impl Entries {
                 count += 1;
             }
         }
-        self.dirty |= count > 0;
+        if count > 0 {
+            self.touch();
+        }
         count
     }
 
@@ -235,7 +329,7 @@ impl Entries {
                 self.all[i].saved = self.fixture_of(&self.all[i].capture);
             }
         }
-        self.dirty = true;
+        self.touch();
     }
 
     /// Record a fixture written for an entry.
@@ -265,10 +359,24 @@ impl Entries {
         self.fixtures.get(&input_hash(text)).cloned()
     }
 
-    /// Set a new outcome on an entry (after re-extraction).
+    /// Set a new outcome on an entry (after re-extraction), slim if its was.
     pub fn set_outcome(&mut self, id: EntryId, outcome: Outcome) {
+        let outcome = match self.get(id).is_some_and(|entry| entry.slim) {
+            true => self.shared.get(slim(&outcome)),
+            false => Arc::new(outcome),
+        };
         if let Some(entry) = self.get_mut(id) {
-            entry.outcome = Arc::new(outcome);
+            entry.outcome = outcome;
+        }
+    }
+
+    /// Give a slim entry its whole outcome (it was selected). What the list shows
+    /// of it stays the same, so nothing is counted again.
+    pub fn expand(&mut self, id: EntryId, outcome: Arc<Outcome>) {
+        if let Some(&i) = self.index.get(&id) {
+            let entry = &mut self.all[i];
+            entry.outcome = outcome;
+            entry.slim = false;
         }
     }
 
@@ -279,18 +387,18 @@ impl Entries {
             entry.matched = query.is_some_and(|q| matches(q, &entry.capture, &entry.outcome));
             count += usize::from(entry.matched);
         }
-        self.dirty = true;
+        self.touch();
         count
     }
 
     pub fn set_filter(&mut self, filter: Filter) {
         self.filter = filter;
-        self.dirty = true;
+        self.touch();
     }
 
     pub fn set_sort(&mut self, sort: Sort) {
         self.sort = sort;
-        self.dirty = true;
+        self.touch();
     }
 
     /// Sort, filter and count again if anything changed since the last time.
@@ -299,31 +407,79 @@ impl Entries {
             return;
         }
         self.dirty = false;
-        self.all.retain(|entry| !entry.removed);
-        self.all.sort_by(|a, b| a.sort_key.cmp(&b.sort_key));
-        self.rebuild_index();
-        let mut view: Vec<usize> = (0..self.all.len())
-            .filter(|&i| self.filter.matches(&self.all[i].outcome))
-            .collect();
-        match self.sort {
-            Sort::Source => {}
-            // Stable: ties keep source order.
-            Sort::Outcome => view.sort_by_key(|&i| outcome_rank(&self.all[i].outcome)),
-            Sort::Modified => view.sort_by(|&a, &b| self.all[b].age().cmp(&self.all[a].age())),
+        let changed = std::mem::take(&mut self.changed);
+        let from = self.counted.min(self.all.len());
+        let appended = !changed
+            && self.tombstones == 0
+            && from > 0
+            && self.sort == Sort::Source
+            && self.all[from - 1..].is_sorted_by(|a, b| a.sort_key() <= b.sort_key());
+        if appended {
+            self.count(from);
+        } else {
+            self.compact_and_sort();
+            self.view.clear();
+            self.tally_all = Tally::default();
+            self.tally_view = Tally::default();
+            self.mix_all = Mix::new();
+            self.kinds = Kinds::default();
+            self.count(0);
+            match self.sort {
+                Sort::Source => {}
+                // Stable: ties keep source order.
+                Sort::Outcome => {
+                    let all = &self.all;
+                    self.view.sort_by_key(|&i| outcome_rank(&all[i].outcome));
+                }
+                Sort::Modified => {
+                    let all = &self.all;
+                    self.view.sort_by(|&a, &b| all[b].age().cmp(&all[a].age()));
+                }
+            }
         }
-        // The counts are of live captures: a file marked gone no longer counts.
-        self.tally_all = Tally::default();
-        self.mix_all = Mix::new();
-        for entry in self.all.iter().filter(|entry| !entry.gone) {
-            self.tally_all.add(&entry.outcome);
-            self.mix_all.add(MixKey::of(&entry.outcome));
+        self.counted = self.all.len();
+    }
+
+    /// Drop the removed entries and sort by source, re-indexing only if anything moved.
+    fn compact_and_sort(&mut self) {
+        let mut moved = false;
+        if self.tombstones > 0 {
+            self.all.retain(|entry| !entry.removed);
+            self.tombstones = 0;
+            moved = true;
         }
-        self.folder = common_folder(self.all.iter().map(|e| e.capture.source.as_str()));
-        self.tally_view = Tally::default();
-        for &i in view.iter().filter(|&&i| !self.all[i].gone) {
-            self.tally_view.add(&self.all[i].outcome);
+        if !self.all.is_sorted_by(|a, b| a.sort_key() <= b.sort_key()) {
+            self.all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+            moved = true;
         }
-        self.view = view;
+        if moved {
+            self.rebuild_index();
+        }
+    }
+
+    /// Add the entries of `all` from `from` on to the view (in source order) and the
+    /// counts. The counts are of live captures: a file marked gone no longer counts.
+    fn count(&mut self, from: usize) {
+        for (i, entry) in self.all.iter().enumerate().skip(from) {
+            self.kinds.add(&entry.outcome);
+            let shown = self.filter.matches(&entry.outcome);
+            if shown {
+                self.view.push(i);
+            }
+            if !entry.gone {
+                self.tally_all.add(&entry.outcome);
+                self.mix_all.add(MixKey::of(&entry.outcome));
+                if shown {
+                    self.tally_view.add(&entry.outcome);
+                }
+            }
+        }
+        let sources = self.all[from..].iter().map(|e| e.capture.source.as_str());
+        self.folder = if from == 0 {
+            common_folder(sources)
+        } else {
+            common_folder(std::iter::once(self.folder.as_str()).chain(sources))
+        };
     }
 
     fn rebuild_index(&mut self) {
@@ -340,7 +496,12 @@ impl Entry {
     /// How new the capture is: its file's modification time, then its line
     /// (a log's later lines are newer).
     pub fn age(&self) -> (Option<SystemTime>, usize) {
-        (self.modified, self.sort_key.1)
+        (self.modified, self.line)
+    }
+
+    /// The file part of the source, then the line.
+    fn sort_key(&self) -> (&str, usize) {
+        (&self.capture.source[..self.file_end], self.line)
     }
 }
 
@@ -377,14 +538,15 @@ pub fn input_hash(text: &str) -> u64 {
     hasher.finish()
 }
 
-/// Sources sort as `jxray check` sorts them: by file, then by line number.
-fn sort_key(capture: &Capture) -> (String, usize) {
+/// Sources sort as `jxray check` sorts them: by file, then by line number. Returns
+/// where the file part of the source ends, and the line.
+fn sort_key(capture: &Capture) -> (usize, usize) {
     let line = capture.line.unwrap_or(0);
     let file = capture
         .line
         .and_then(|line| capture.source.strip_suffix(&format!(":{line}")))
         .unwrap_or(&capture.source);
-    (file.to_string(), line)
+    (file.len(), line)
 }
 
 /// Whether a search query matches a capture's source, raw text or decoded value
@@ -568,6 +730,64 @@ mod tests {
         assert_eq!(entries.mark_matches(Query::new("alp").as_ref()), 1);
         assert_eq!(entries.mark_matches(Query::new("TEXT").as_ref()), 0);
         assert_eq!(entries.mark_matches(Query::new("text").as_ref()), 2);
+    }
+
+    /// The view and every count, to compare a settle that counted only what was
+    /// appended with one that counted everything.
+    fn summary(entries: &Entries) -> (Vec<usize>, Tally, Tally, Mix, String, Vec<Filter>) {
+        (
+            entries.view.clone(),
+            entries.tally_all,
+            entries.tally_view,
+            entries.mix_all.clone(),
+            entries.folder.clone(),
+            Filter::menu_of(&entries.kinds),
+        )
+    }
+
+    #[test]
+    fn parts_appended_in_order_are_counted_as_a_full_settle_counts_them() {
+        let mut entries = Entries::default();
+        entries.set_filter(Filter::Failures);
+        let part = |range: std::ops::Range<usize>| -> Vec<Loaded> {
+            range
+                .map(|n| {
+                    let layer = (n % 3 != 0).then_some(Layer::Direct);
+                    let mut l = loaded(&format!("runs/log.jsonl:{n}"), "runs/log.jsonl", layer);
+                    l.capture.line = Some(n);
+                    l
+                })
+                .collect()
+        };
+        let path = Path::new("runs/log.jsonl");
+        entries.begin_file(path, false);
+        entries.add_to_file(path, part(1..5), None, true);
+        entries.settle();
+        entries.add_to_file(path, part(5..12), None, true);
+        entries.end_file(path);
+        entries.settle();
+        let appended = summary(&entries);
+        assert_eq!(appended.0.len(), 3, "lines 3, 6 and 9 failed");
+        assert_eq!(appended.4, "runs/");
+        entries.set_sort(Sort::Source);
+        entries.settle();
+        assert_eq!(summary(&entries), appended);
+    }
+
+    #[test]
+    fn identical_outcomes_are_kept_once() {
+        let mut entries = Entries::default();
+        let lines = (1..4)
+            .map(|n| {
+                let mut l = loaded(&format!("log.jsonl:{n}"), "log.jsonl", None);
+                l.capture.line = Some(n);
+                l
+            })
+            .collect();
+        entries.replace_file(Path::new("log.jsonl"), lines, None, false);
+        entries.settle();
+        let (a, b) = (entries.at(0).unwrap(), entries.at(2).unwrap());
+        assert!(Arc::ptr_eq(&a.outcome, &b.outcome));
     }
 
     #[test]

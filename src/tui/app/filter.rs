@@ -33,17 +33,21 @@ impl Filter {
     /// The menu: the fixed choices, then each cause, defect and warning that
     /// some capture has (dozens of kinds exist; a menu of zeros helps no one).
     pub fn menu<'a>(outcomes: impl Iterator<Item = &'a Outcome>) -> Vec<Filter> {
-        let mut causes = Vec::new();
-        let mut defects = Vec::new();
-        let mut warnings = Vec::new();
+        let mut kinds = Kinds::default();
         for outcome in outcomes {
-            if let Some(failure) = &outcome.failure {
-                causes.extend(failure.cause);
-                defects.extend(failure.defect);
-                defects.extend(failure.defects.iter().map(|d| d.kind));
-            }
-            warnings.extend(outcome.warnings.iter().map(|w| w.kind));
+            kinds.add(outcome);
         }
+        Filter::menu_of(&kinds)
+    }
+
+    /// The menu for the kinds the captures have (kept up to date by the list).
+    pub fn menu_of(kinds: &Kinds) -> Vec<Filter> {
+        let Kinds {
+            causes,
+            defects,
+            warnings,
+        } = kinds;
+        let mut warnings = warnings.clone();
         let mut choices = Filter::choices();
         choices.extend(
             Cause::ALL
@@ -145,6 +149,37 @@ pub fn outcome_rank(outcome: &Outcome) -> usize {
             FailureKind::ALL.len() + Layer::ALL.iter().position(|&l| l == layer).unwrap_or(0)
         }
         (None, None) => 0,
+    }
+}
+
+/// The causes, defects and warnings some capture has, each once: what the
+/// filter menu offers beyond its fixed choices.
+#[derive(Debug, Clone, Default)]
+pub struct Kinds {
+    causes: Vec<Cause>,
+    defects: Vec<Defect>,
+    warnings: Vec<WarningKind>,
+}
+
+impl Kinds {
+    pub fn add(&mut self, outcome: &Outcome) {
+        if let Some(failure) = &outcome.failure {
+            add_new(&mut self.causes, failure.cause);
+            add_new(&mut self.defects, failure.defect);
+            for defect in &failure.defects {
+                add_new(&mut self.defects, Some(defect.kind));
+            }
+        }
+        for warning in &outcome.warnings {
+            add_new(&mut self.warnings, Some(warning.kind));
+        }
+    }
+}
+
+/// A handful of kinds at most: a scan beats a set.
+fn add_new<T: PartialEq>(seen: &mut Vec<T>, item: Option<T>) {
+    if let Some(item) = item.filter(|item| !seen.contains(item)) {
+        seen.push(item);
     }
 }
 

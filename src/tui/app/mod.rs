@@ -2,6 +2,7 @@
 //! rendering reads it.
 
 mod act;
+mod big;
 mod copy;
 mod detail;
 mod entries;
@@ -9,6 +10,7 @@ mod filter;
 mod navigate;
 mod overlay;
 mod save;
+mod slim;
 mod update;
 mod watch;
 
@@ -27,6 +29,7 @@ use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
 
+pub use big::{BigPanes, DetailJob, BIG_CAPTURE};
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use detail::{Detail, PaneState};
 pub use entries::{input_hash, Entries, Entry};
@@ -170,6 +173,8 @@ pub struct App {
     pub follow_newest: bool,
     /// Syntax colours of the Raw pane, parsed as far as it has been shown.
     pub highlight: super::highlight::Highlight,
+    /// Big captures' panes: built in the background, the last few kept.
+    pub big: BigPanes,
     pub quit: bool,
 }
 
@@ -209,6 +214,7 @@ impl App {
             follow_top: true,
             follow_newest: false,
             highlight: Default::default(),
+            big: BigPanes::default(),
             quit: false,
         }
     }
@@ -297,28 +303,7 @@ impl App {
             self.list_offset = self.cursor + 1 - height;
         }
         self.list_offset = self.list_offset.min(len.saturating_sub(height));
-        let current = self.selected.and_then(|id| self.entries.get(id));
-        match current {
-            None => self.detail = None,
-            Some(entry) => {
-                let fresh = self
-                    .detail
-                    .as_ref()
-                    .is_some_and(|detail| detail.shows(entry, self.query.as_ref()));
-                if !fresh {
-                    let mut detail = Detail::build(
-                        entry,
-                        self.query.as_ref(),
-                        self.settings.checks.schema.as_deref(),
-                    );
-                    if let Some(old) = self.detail.as_ref().filter(|d| d.entry == entry.id) {
-                        // A re-extraction or a new search keeps the user's place.
-                        detail.keep_place(old);
-                    }
-                    self.detail = Some(detail);
-                }
-            }
-        }
+        self.bring_detail();
         if let Some(detail) = &mut self.detail {
             detail.fit(self.area, self.zoom, self.pane);
             // Colour the raw text down to a page past what is on screen.
@@ -349,6 +334,81 @@ impl App {
                     self.watch.baseline = Some(self.watch.now.clone());
                 }
             }
+        }
+    }
+
+    /// Make `detail` show the selected capture as it is now: built here for a small
+    /// capture; for a big one, kept from before or shown as a preview while it is built.
+    fn bring_detail(&mut self) {
+        let slim = self.selected_entry().filter(|entry| entry.slim);
+        if let Some(entry) = slim {
+            let (id, outcome) = (entry.id, self.whole_outcome(entry, &Default::default()));
+            self.entries.expand(id, outcome);
+        }
+        let query = self.query.as_ref();
+        let Some(entry) = self.selected.and_then(|id| self.entries.get(id)) else {
+            self.detail = None;
+            return;
+        };
+        let screen = (self.area, self.zoom, self.pane);
+        let shown = self.detail.as_ref().filter(|d| d.shows(entry, query));
+        if let Some(shown) = shown {
+            // A big capture's panes are wrapped again off the UI thread (a zoom, a resize).
+            if shown.building || !big::is_big(entry) || shown.fits(screen.0, screen.1, screen.2) {
+                return;
+            }
+        }
+        let old = self.detail.take();
+        // Only a big capture's panes are worth keeping: they take long to build.
+        let keep_old = old
+            .as_ref()
+            .is_some_and(|d| self.entries.get(d.entry).is_some_and(big::is_big));
+        let detail = if !big::is_big(entry) {
+            let mut detail = Detail::build(entry, query, self.settings.checks.schema.as_deref());
+            if let Some(old) = old.as_ref().filter(|d| d.entry == entry.id) {
+                // A re-extraction or a new search keeps the user's place.
+                detail.keep_place(old);
+            }
+            detail
+        } else if let Some(kept) = self.big.take(entry, query, screen) {
+            kept
+        } else {
+            let schema = self.settings.checks.schema.as_ref();
+            self.big.ask(entry, query, schema, screen);
+            Detail::preview(entry, query)
+        };
+        if let Some(old) = old.filter(|_| keep_old) {
+            self.big.keep(old);
+        }
+        self.detail = Some(detail);
+    }
+
+    /// An entry's outcome as extraction gives it, extracting a slim one again.
+    pub fn whole_outcome(
+        &self,
+        entry: &Entry,
+        recorded: &crate::schema::CaptureSchemas,
+    ) -> Arc<crate::engine::Outcome> {
+        if !entry.slim {
+            return Arc::clone(&entry.outcome);
+        }
+        let schema = self.settings.checks.schema.as_deref();
+        let outcome = super::loader::check(&entry.capture, &self.options, schema, recorded);
+        Arc::new(outcome)
+    }
+
+    /// A big capture's panes, built in the background: shown if still selected, else kept.
+    pub fn detail_built(&mut self, mut built: Detail) {
+        self.big.arrived(&built);
+        let query = self.query.as_ref();
+        let current = self.selected.and_then(|id| self.entries.get(id));
+        let showing = self.detail.as_ref().filter(|d| d.building);
+        match (current, showing) {
+            (Some(entry), Some(preview)) if built.shows(entry, query) => {
+                built.keep_scrolled_place(preview);
+                self.detail = Some(built);
+            }
+            _ => self.big.keep(built),
         }
     }
 

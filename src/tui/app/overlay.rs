@@ -23,7 +23,7 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
             }
         },
         Overlay::Filter { cursor } => {
-            let choices = Filter::menu(app.entries.iter().map(|e| &*e.outcome));
+            let choices = Filter::menu_of(&app.entries.kinds);
             match command {
                 Command::Back => app.overlay = Overlay::None,
                 Command::Confirm => {

@@ -127,6 +127,7 @@ impl SaveDialog {
             SaveScope::All(ids) => ids.clone(),
         };
         let mut fixtures = Vec::with_capacity(ids.len());
+        let recorded = crate::schema::CaptureSchemas::default();
         for id in ids {
             let Some(entry) = app.entries.get(id) else {
                 continue;
@@ -143,11 +144,12 @@ impl SaveDialog {
                 .as_deref()
                 .map(|schema| schema.document())
                 .or(entry.capture.schema.as_deref());
-            let made =
-                fixture::from_capture(&name, &entry.capture, &entry.outcome, &app.options, schema)
-                    .map_err(|error| error.to_string())?;
+            // The expected outcome is the whole one, also for a slim entry.
+            let outcome = app.whole_outcome(entry, &recorded);
+            let made = fixture::from_capture(&name, &entry.capture, &outcome, &app.options, schema)
+                .map_err(|error| error.to_string())?;
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
-            fixtures.push((id, known_gap(made, expect, &entry.outcome)));
+            fixtures.push((id, known_gap(made, expect, &outcome)));
         }
         Ok(fixtures)
     }

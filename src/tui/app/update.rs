@@ -18,20 +18,18 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             path,
             captures,
             options,
+        } => file_part(app, path, captures, options, (true, true)),
+        Action::FilePart {
+            path,
+            captures,
+            options,
+            first,
+            last,
+            expected,
+            permit: _,
         } => {
-            let counted = app.progress.loading();
-            let mark_changes = app.watch.take_reread(&path);
-            let ids = app
-                .entries
-                .replace_file(&path, captures, app.query.as_ref(), mark_changes);
-            if counted {
-                app.progress.files_done += 1;
-            }
-            if options != app.options && !ids.is_empty() {
-                // Read before `l` or `d` was pressed: extract again under the current options.
-                return act::reextract(app, ids);
-            }
-            Vec::new()
+            app.entries.make_room(expected);
+            file_part(app, path, captures, options, (first, last))
         }
         Action::Extracted {
             generation,
@@ -59,6 +57,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             app.entries.set_fixtures(fixtures);
             Vec::new()
         }
+        Action::DetailBuilt(detail) => {
+            app.detail_built(*detail);
+            Vec::new()
+        }
         other => {
             app.settle();
             let effects = interact(app, other);
@@ -66,6 +68,36 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             effects
         }
     }
+}
+
+/// Captures read from `path`: all of them, or a part (`first` and `last` say which).
+fn file_part(
+    app: &mut App,
+    path: std::path::PathBuf,
+    captures: Vec<crate::tui::action::Loaded>,
+    options: crate::engine::Options,
+    (first, last): (bool, bool),
+) -> Vec<Effect> {
+    if first {
+        let mark_changes = app.watch.take_reread(&path);
+        app.entries.begin_file(&path, mark_changes);
+    }
+    // A file of many captures keeps slim outcomes; one read whole keeps them whole.
+    let slim = !(first && last);
+    let ids = app
+        .entries
+        .add_to_file(&path, captures, app.query.as_ref(), slim);
+    if last {
+        app.entries.end_file(&path);
+        if app.progress.loading() {
+            app.progress.files_done += 1;
+        }
+    }
+    if options != app.options && !ids.is_empty() {
+        // Read before `l` or `d` was pressed: extract again under the current options.
+        return act::reextract(app, ids);
+    }
+    Vec::new()
 }
 
 /// Actions that come from the user (or stand for them).
@@ -122,10 +154,12 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::SyntaxesLoaded => Vec::new(),
         Action::FileLoaded { .. }
+        | Action::FilePart { .. }
         | Action::Extracted { .. }
         | Action::Discovered { .. }
         | Action::LoadFailed { .. }
-        | Action::FixturesFound(_) => Vec::new(),
+        | Action::FixturesFound(_)
+        | Action::DetailBuilt(_) => Vec::new(),
     }
 }
 
@@ -171,7 +205,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::SearchNext => app.next_match(true),
         Command::SearchPrev => app.next_match(false),
         Command::Filter => {
-            let current = Filter::menu(app.entries.iter().map(|e| &*e.outcome))
+            let current = Filter::menu_of(&app.entries.kinds)
                 .iter()
                 .position(|&f| f == app.entries.filter)
                 .unwrap_or(0);

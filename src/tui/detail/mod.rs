@@ -7,6 +7,7 @@ mod decoded;
 mod diff;
 mod json;
 mod normalized;
+mod preview;
 mod raw;
 mod trace;
 
@@ -19,6 +20,7 @@ use super::search::Query;
 
 pub use decoded::value_title;
 pub use json::pretty;
+pub use preview::docs as preview;
 
 /// Raw, normalized and decoded, in pane order. With the schema the outcome
 /// was checked against, a `schema` failure lists and marks every violation.

@@ -50,7 +50,7 @@ pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
 /// The filter menu, each choice with how many captures it would show.
 pub fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
-    let choices = Filter::menu(app.entries.iter().map(|e| &*e.outcome));
+    let choices = Filter::menu_of(&app.entries.kinds);
     let outer = centered(area, 46, choices.len() as u16 + 2);
     let block = Block::bordered()
         .border_style(theme.border(true))
