@@ -1,8 +1,9 @@
 //! Any bytes, as text, through every option combination: never a panic, and
-//! every offset the outcome reports stays inside the text.
+//! every offset the outcome reports stays inside the text, and the value as text agrees
+//! with the value as a tree.
 #![no_main]
 
-use jxray::engine::{extract, Options, Pick};
+use jxray::engine::{extract, Options, Pick, ValueForm};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -46,4 +47,19 @@ fuzz_target!(|data: &[u8]| {
     for attempt in &outcome.trace {
         assert!(attempt.span.0 <= attempt.span.1 && attempt.span.1 <= text.len());
     }
+    // The value as compact text (what `check` asks for) decides exactly as the tree does,
+    // and is what serializing the tree writes.
+    let mut as_text = extract(
+        &text,
+        &Options {
+            value_form: ValueForm::Text,
+            ..options
+        },
+    );
+    if let Some(json) = as_text.value_json.take() {
+        let tree = outcome.value.as_ref().map(|value| value.to_string());
+        assert_eq!(tree.as_deref(), Some(json.get()));
+        as_text.value = outcome.value.clone();
+    }
+    assert_eq!(as_text, outcome);
 });
