@@ -20,6 +20,14 @@ fn captures(name: &str) -> Vec<Capture> {
     load_file(&path, path.parent().unwrap(), &LoadOptions::default())
 }
 
+/// The sample's captures in the order of their sources: a log holds results in the order
+/// they completed, so tests compare by id.
+fn captures_by_source(name: &str) -> Vec<Capture> {
+    let mut captures = captures(name);
+    captures.sort_by(|a, b| a.source.cmp(&b.source));
+    captures
+}
+
 /// Each capture's verdict as `kind` (`ok:LAYER` or the failure kind), with its own schema
 /// applied as `check` applies it.
 fn verdicts(captures: &[Capture]) -> Vec<String> {
@@ -138,9 +146,7 @@ fn a_sqlite_file_that_is_not_an_llm_log_is_reported() {
 #[test]
 fn inspect_eval_and_json_logs() {
     for name in ["inspect-log.eval", "inspect-log.json"] {
-        // The JSON Lines file holds results in the order they completed; compare by id.
-        let mut captures = captures(name);
-        captures.sort_by(|a, b| a.source.cmp(&b.source));
+        let captures = captures_by_source(name);
         assert_eq!(
             verdicts(&captures),
             [
@@ -175,9 +181,7 @@ fn promptfoo_results_json_and_jsonl() {
         ("promptfoo-results.json", ""),
         ("promptfoo-results.jsonl", ".0"),
     ] {
-        // The JSON Lines file holds results in the order they completed; compare by id.
-        let mut captures = captures(name);
-        captures.sort_by(|a, b| a.source.cmp(&b.source));
+        let captures = captures_by_source(name);
         assert_eq!(
             verdicts(&captures),
             [

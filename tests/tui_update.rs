@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jxray::engine::{Layer, Options, Outcome};
-use jxray::tui::action::{Action, Effect, Loaded, Mouse};
+use jxray::tui::action::{Action, Effect, EntryId, Loaded, Mouse};
 use jxray::tui::app::{Filter, Focus, Overlay};
 use jxray::tui::keys::action_for;
 use jxray::tui::layout::PaneId;
@@ -253,43 +253,47 @@ fn sorting_by_outcome_puts_failures_first() {
     assert_eq!(selected_source(&app), "a-direct.txt");
 }
 
-#[test]
-fn lenient_toggle_re_extracts_everything_and_drops_stale_results() {
-    let mut app = demo();
-    let effects = press(&mut app, &["l"]);
+/// The one re-extraction `effects` asks for, performed as the loader would: its
+/// generation, its options and the outcomes.
+fn requested_extraction(effects: &[Effect]) -> (u64, Options, Vec<(EntryId, Outcome)>) {
     let [Effect::Extract {
         generation,
         captures,
         options,
-    }] = effects.as_slice()
+    }] = effects
     else {
         panic!("expected one extraction, got {effects:?}");
     };
-    assert!(options.accept_lenient);
-    assert_eq!(captures.len(), 6);
-    assert!(app.progress.extracting());
-    let outcomes: Vec<_> = captures
+    let outcomes = captures
         .iter()
         .map(|(id, capture)| (*id, capture.extract(options)))
         .collect();
-    // A result from before the toggle is ignored.
+    (*generation, options.clone(), outcomes)
+}
+
+/// Results of a re-extraction arrive from the loader.
+fn deliver(app: &mut App, generation: u64, outcomes: Vec<(EntryId, Outcome)>) {
     update(
-        &mut app,
+        app,
         Action::Extracted {
-            generation: generation - 1,
-            outcomes: outcomes.clone(),
-        },
-    );
-    app.settle();
-    assert_eq!(app.entries.tally_all.layers[3], 0);
-    update(
-        &mut app,
-        Action::Extracted {
-            generation: *generation,
+            generation,
             outcomes,
         },
     );
     app.settle();
+}
+
+#[test]
+fn lenient_toggle_re_extracts_everything_and_drops_stale_results() {
+    let mut app = demo();
+    let (generation, options, outcomes) = requested_extraction(&press(&mut app, &["l"]));
+    assert!(options.accept_lenient);
+    assert_eq!(outcomes.len(), 6);
+    assert!(app.progress.extracting());
+    // A result from before the toggle is ignored.
+    deliver(&mut app, generation - 1, outcomes.clone());
+    assert_eq!(app.entries.tally_all.layers[3], 0);
+    deliver(&mut app, generation, outcomes);
     assert!(!app.progress.extracting());
     assert_eq!(
         app.entries.tally_all.layers[Layer::ALL
@@ -629,28 +633,9 @@ fn d_decodes_stringified_json_into_the_value_and_back() {
     // Before: the string is kept, with its decoded value shown beneath in the Decoded pane.
     let before = tui_support::screen(&app);
     assert!(before.contains("stringified JSON, decoded"), "{before}");
-    let effects = press(&mut app, &["d"]);
-    let [Effect::Extract {
-        generation,
-        captures,
-        options,
-    }] = effects.as_slice()
-    else {
-        panic!("expected one extraction, got {effects:?}");
-    };
+    let (generation, options, outcomes) = requested_extraction(&press(&mut app, &["d"]));
     assert!(options.decode_stringified);
-    let outcomes = captures
-        .iter()
-        .map(|(id, capture)| (*id, capture.extract(options)))
-        .collect();
-    update(
-        &mut app,
-        Action::Extracted {
-            generation: *generation,
-            outcomes,
-        },
-    );
-    app.settle();
+    deliver(&mut app, generation, outcomes);
     let value = app.selected_entry().unwrap().outcome.value.clone().unwrap();
     assert_eq!(value["arguments"]["sku"], 7);
     assert!(tui_support::screen(&app).contains("decoding stringified"));

@@ -84,16 +84,15 @@ impl Lookahead {
                 Some(Carry::MoreMembers { closer: end - 1 })
             }
             Some(b'}' | b']') => Some(Carry::Closer { at: next }),
-            Some(b',') => self
-                .items_then_closer(bytes, next + 1, limit)
-                .or_else(|| unopened_closer_on_line(bytes, next, limit))
-                .map(|at| Carry::Closer { at }),
-            // `[] null, []]`: an item with no comma before it, then the enclosing closer;
-            // `[]ull,[]]`: on the same line, a closer whose opener is before the value.
-            Some(_) => self
-                .items_then_closer(bytes, next, limit)
-                .or_else(|| unopened_closer_on_line(bytes, next, limit))
-                .map(|at| Carry::Closer { at }),
+            // `, 2, "x"]` and `[] null, []]` (an item with no comma before it): more items,
+            // then the enclosing closer; `[]ull,[]]`: on the same line, a closer whose
+            // opener is before the value.
+            Some(&byte) => {
+                let items = if byte == b',' { next + 1 } else { next };
+                self.items_then_closer(bytes, items, limit)
+                    .or_else(|| unopened_closer_on_line(bytes, next, limit))
+                    .map(|at| Carry::Closer { at })
+            }
             None => None,
         }
     }
