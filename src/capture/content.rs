@@ -52,14 +52,19 @@ pub fn captures(
     kind: Kind,
     options: &LoadOptions,
 ) -> Vec<Capture> {
-    if matches!(kind, Kind::Json | Kind::Unnamed) {
-        if let Some(records) = document(&text, options) {
-            return records_captures(source, path, records);
-        }
+    // One tree serves the log readers and the envelope readers: a multi-megabyte envelope
+    // is parsed once.
+    let tree = match kind {
+        Kind::Json | Kind::Unnamed => parse(&text, options.fields.is_some()),
+        _ => None,
+    };
+    if let Some(records) = tree.as_ref().and_then(|value| document(value, options)) {
+        return records_captures(source, path, records);
     }
+    let envelope = || tree.as_ref().and_then(envelope_or_stream);
     let detected = match kind {
         Kind::Text => sse(&text),
-        Kind::Json => json(&text).or_else(|| ollama_stream(&text)),
+        Kind::Json => envelope().or_else(|| ollama_stream(&text)),
         Kind::Lines => return jsonl::captures(source, path, &text, options),
         Kind::Stream => Some(sse(&text).unwrap_or_else(|| {
             Err(
@@ -69,7 +74,7 @@ pub fn captures(
             )
         })),
         Kind::Unnamed => sse(&text)
-            .or_else(|| json(&text))
+            .or_else(envelope)
             .or_else(|| ollama_stream(&text)),
     };
     match detected {
@@ -90,10 +95,9 @@ fn sse(text: &str) -> Detection {
 /// so that a large raw JSON output is not parsed twice.
 const PROBE_ABOVE: usize = 256 * 1024;
 
-/// The envelope or Gemini array stream that `text` is, if any.
-pub fn json(text: &str) -> Detection {
-    let value = parse(text, false)?;
-    envelope::detect(&value).or_else(|| envelope::detect_array_stream(&value))
+/// The envelope or Gemini array stream that a parsed `.json` document is, if any.
+fn envelope_or_stream(value: &Value) -> Detection {
+    envelope::detect(value).or_else(|| envelope::detect_array_stream(value))
 }
 
 /// `text` as JSON, when it is an object or array that may be a known shape (`mapped`: the
@@ -111,14 +115,13 @@ fn parse(text: &str, mapped: bool) -> Option<Value> {
 
 /// The records of a JSON log document: with field paths, when they find text in it;
 /// else promptfoo results or an Inspect AI `.json` log.
-fn document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
-    let value = parse(text, options.fields.is_some())?;
+fn document(value: &Value, options: &LoadOptions) -> Option<Vec<Record>> {
     if let Some(fields) = &options.fields {
         let records = fields.records(value.clone());
         let outputs: Vec<&Value> = records.iter().filter(|r| fields.is_output(r)).collect();
-        let known = promptfoo::document(&value).is_some()
-            || inspect::json_log(&value).is_some()
-            || envelope::detect(&value).is_some();
+        let known = promptfoo::document(value).is_some()
+            || inspect::json_log(value).is_some()
+            || envelope::detect(value).is_some();
         // Paths that find nothing in a file of a known shape leave it to its own reader.
         if outputs.iter().any(|record| fields.finds_text(record)) || !known {
             return Some(
@@ -129,7 +132,7 @@ fn document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
             );
         }
     }
-    promptfoo::document(&value).or_else(|| inspect::json_log(&value))
+    promptfoo::document(value).or_else(|| inspect::json_log(value))
 }
 
 /// The captures of a log's records, each named `source#ID` (`source#N`, from 1, when a

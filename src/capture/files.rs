@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::content::{self, Kind};
 use super::source::{Records, Source};
-use super::{read, LoadOptions};
+use super::{read, Capture, LoadOptions, Unreadable};
 
 pub struct Files;
 
@@ -16,11 +16,20 @@ impl Source for Files {
     }
 
     fn records(&self, path: &Path, name: &str, options: &LoadOptions) -> Records {
-        let text = read::read_file(path, options.max_bytes).and_then(read::decode);
-        let captures = match text {
-            Ok(text) => content::captures(name, path, text, Kind::of(path), options),
-            Err(unreadable) => vec![content::unreadable(name.to_string(), path, unreadable)],
-        };
-        Box::new(captures.into_iter())
+        let bytes = read::read_file(path, options.max_bytes);
+        Box::new(captures(path, name, bytes, options).into_iter())
+    }
+}
+
+/// The captures in a file's bytes (or why it has none).
+pub fn captures(
+    path: &Path,
+    name: &str,
+    bytes: Result<Vec<u8>, Unreadable>,
+    options: &LoadOptions,
+) -> Vec<Capture> {
+    match bytes.and_then(read::decode) {
+        Ok(text) => content::captures(name, path, text, Kind::of(path), options),
+        Err(unreadable) => vec![content::unreadable(name.to_string(), path, unreadable)],
     }
 }

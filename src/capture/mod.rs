@@ -51,7 +51,10 @@ pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
 pub use read::{read_regular, read_regular_text};
-pub use records::{file_records, found_records, records, stdin_records, Records, StdinFormat};
+pub use records::{
+    file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
+    StdinFormat,
+};
 pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
 
 /// Which provider format a capture came from.

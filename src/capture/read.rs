@@ -23,6 +23,35 @@ pub fn max_bytes_fix(size: u64) -> String {
     format!("raise it with --max-bytes {size}")
 }
 
+/// [`read_file`] with one `open`, after a look at the first `peek` bytes: `None` when
+/// `claimed` says they belong to another reader, and nothing more is read.
+pub fn read_file_unless(
+    path: &Path,
+    max_bytes: u64,
+    peek: usize,
+    claimed: impl FnOnce(&[u8]) -> bool,
+) -> Option<Result<Vec<u8>, Unreadable>> {
+    // Another reader may take a file of any size: the limit is checked after the look.
+    let (mut file, len) = match open_regular(path, u64::MAX, &max_bytes_fix) {
+        Ok(opened) => opened,
+        Err(unreadable) => return Some(Err(unreadable)),
+    };
+    let capacity = usize::try_from(len.min(max_bytes))
+        .unwrap_or(0)
+        .saturating_add(1);
+    let mut bytes = Vec::with_capacity(capacity.max(peek));
+    if let Err(error) = (&mut file).take(peek as u64).read_to_end(&mut bytes) {
+        return Some(Err(io_unreadable(&error)));
+    }
+    if claimed(&bytes) {
+        return None;
+    }
+    if len > max_bytes {
+        return Some(Err(too_large(Some(len), max_bytes, &max_bytes_fix)));
+    }
+    Some(read_into(file, max_bytes, bytes, &max_bytes_fix))
+}
+
 /// The one way jxray opens a file it reads, whatever its role (capture, fixture, schema,
 /// config): only a regular file (after links) is opened, never a FIFO, socket or device,
 /// which could block forever or never end; and at most `max_bytes` are read. The message

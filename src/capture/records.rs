@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use super::content::{self, Kind};
 use super::jsonl::{self, LineCaptures, Naming};
 use super::load::{load_reader, source_records};
+use super::source;
 pub use super::source::Records;
-use super::{read, walk, LoadError, LoadOptions};
+use super::{read, walk, Capture, LoadError, LoadOptions};
 
 /// What standard input holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,6 +40,53 @@ pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) ->
             .into_iter()
             .flat_map(move |file| file_records(&file, &root, &options)),
     )
+}
+
+/// One unit of `check`'s work, in report order.
+pub enum Job {
+    /// A capture already read: a line of a log, a record of a database.
+    Capture(Capture),
+    /// A file read whole, left for the worker that checks it to read, so that reading,
+    /// decoding envelopes and checking run on every core.
+    File {
+        /// The file, to name it if reading it goes wrong.
+        path: PathBuf,
+        /// Its size, which is what it weighs in the pipeline's window.
+        size: u64,
+        /// Its captures, in order.
+        read: Box<dyn FnOnce() -> Vec<Capture> + Send>,
+    },
+}
+
+/// Jobs in report order.
+pub type Jobs = Box<dyn Iterator<Item = Job> + Send>;
+
+/// The work of checking `files`, found under `root`: each read whole by a worker, but
+/// files of lines and logs that stream their records, whose captures are read here as
+/// the pipeline asks for them (see [`found_records`]).
+pub fn found_jobs(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Jobs {
+    let root = root.to_path_buf();
+    let options = options.clone();
+    Box::new(
+        files
+            .into_iter()
+            .flat_map(move |file| file_jobs(file, &root, &options)),
+    )
+}
+
+fn file_jobs(file: PathBuf, root: &Path, options: &LoadOptions) -> Jobs {
+    let streamed = || -> Jobs { Box::new(file_records(&file, root, options).map(Job::Capture)) };
+    if Kind::of(&file) == Kind::Lines {
+        return streamed();
+    }
+    let Some(size) = source::whole_file_size(&file) else {
+        return streamed();
+    };
+    let name = options.sources.name(root, &file);
+    let options = options.clone();
+    let path = file.clone();
+    let read = Box::new(move || source::read_whole(&file, &name, &options));
+    Box::new(std::iter::once(Job::File { path, size, read }))
 }
 
 /// The captures of one file under `root`, lazily when it is a file of lines.

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use jxray::capture::{self, shell_path, Capture, Discovery, Records, SourceNames, StdinFormat};
+use jxray::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
 use jxray::config::Config;
 use jxray::engine::{Options, ValueForm};
 use jxray::pipeline::{self, Settings};
@@ -29,7 +29,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("fixtures"));
     let from_stdin = args.path == Path::new("-");
-    let (records, discovery) = records(args, &fixtures, from_stdin)?;
+    let (jobs, discovery) = jobs(args, &fixtures, from_stdin)?;
     let options = engine_options(&args.extraction, &config);
     // The text and jsonl reports write the value as compact JSON or not at all: no tree is
     // built for them unless a schema reads it.
@@ -56,7 +56,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     let skipped = skipped_note(&discovery);
     let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut sink = sink(args, out, from_stdin, skipped.clone());
-    let summary = match pipeline::run(records, &work, &mut sink, &settings) {
+    let summary = match pipeline::run(jobs, &work, &mut sink, &settings) {
         Ok(summary) => summary,
         // The reader of our output went away (`| head`): nothing more to say.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Ok(Status::Clean),
@@ -124,11 +124,7 @@ fn sink<'a, W: Write + 'a>(
 /// The captures to check: standard input as it arrives, or every capture under the path
 /// (the fixtures folder passed over), named as the user can open them; and what the walk
 /// skipped.
-fn records(
-    args: &CheckArgs,
-    fixtures: &Path,
-    from_stdin: bool,
-) -> anyhow::Result<(Records, Discovery)> {
+fn jobs(args: &CheckArgs, fixtures: &Path, from_stdin: bool) -> anyhow::Result<(Jobs, Discovery)> {
     let mut options = load_options(&args.extraction)?;
     options.sources = SourceNames::FromWorkingFolder;
     if from_stdin {
@@ -137,7 +133,7 @@ fn records(
             Some(InputChoice::Jsonl) | None => StdinFormat::Lines,
         };
         let records = capture::stdin_records(io::stdin(), format, &options);
-        return Ok((records, Discovery::default()));
+        return Ok((Box::new(records.map(Job::Capture)), Discovery::default()));
     }
     if args.input.is_some() {
         bail!(
@@ -147,8 +143,8 @@ fn records(
     }
     let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
     let files = std::mem::take(&mut discovery.files);
-    let records = capture::found_records(&args.path, files, &options);
-    Ok((records, discovery))
+    let jobs = capture::found_jobs(&args.path, files, &options);
+    Ok((jobs, discovery))
 }
 
 /// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.

@@ -2,11 +2,13 @@
 //! parallel workers, and back into order for the report.
 //!
 //! ```text
-//! records (one reader thread) -> window -> workers (extract + schema) -> in-order sink
+//! jobs (one reader thread) -> window -> workers (read a file, extract + schema) -> in-order sink
 //! ```
 //!
-//! Memory is bounded by the window (a number of records and a budget of text bytes) and
-//! the largest single capture, never by how many captures there are: each outcome is
+//! A job is a capture already read (a line of a log) or a file that the worker reads
+//! whole, so that reading files and decoding their envelopes run on every core.
+//! Memory is bounded by the window (a number of jobs and a budget of bytes) and the
+//! largest single file or capture, never by how many captures there are: each outcome is
 //! written as soon as every one before it has been, then dropped.
 
 mod window;
@@ -18,7 +20,7 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use crate::capture::{Capture, Records, Unreadable};
+use crate::capture::{shell_path, Capture, Job, Jobs, Unreadable};
 use crate::engine::Outcome;
 use crate::report::{Checked, Sink, Summary};
 
@@ -29,9 +31,10 @@ pub use window::Window;
 pub struct Settings {
     /// Worker threads extracting captures.
     pub workers: usize,
-    /// Most records read but not yet written.
+    /// Most jobs read but not yet written.
     pub window_records: usize,
-    /// Most text bytes read but not yet written (one larger capture always gets in).
+    /// Most bytes (capture text, or file size) read but not yet written (one larger job
+    /// always gets in).
     pub window_bytes: usize,
     /// Flush the sink whenever the next outcome is not ready yet, so a reader at the other
     /// end of a pipe sees each outcome as soon as it is known.
@@ -49,49 +52,42 @@ impl Default for Settings {
     }
 }
 
-/// Check every record with `work`, writing each outcome to `sink` in record order, and
-/// return the counts; the caller ends the report with [`Sink::finish`] (or, when there was
-/// nothing to check, says so instead). Fails only when writing fails.
-pub fn run<F>(
-    records: Records,
-    work: &F,
-    sink: &mut dyn Sink,
-    settings: &Settings,
-) -> io::Result<Summary>
+/// Check every job's captures with `work`, writing each outcome to `sink` in job order,
+/// and return the counts; the caller ends the report with [`Sink::finish`] (or, when there
+/// was nothing to check, says so instead). Fails only when writing fails.
+pub fn run<F>(jobs: Jobs, work: &F, sink: &mut dyn Sink, settings: &Settings) -> io::Result<Summary>
 where
     F: Fn(Capture) -> Checked + Sync,
 {
     let window = Arc::new(Window::new(settings.window_records, settings.window_bytes));
-    let (job_sender, jobs) = mpsc::channel::<(u64, Capture)>();
+    let (job_sender, queue) = mpsc::channel::<Queued>();
     // The reader is not joined: when writing fails (the reader of our output went away)
     // the command ends without waiting for input that may never close.
     {
         let window = Arc::clone(&window);
         thread::spawn(move || {
-            for (number, capture) in (0u64..).zip(records) {
-                if !window.enter(weight(&capture)) || job_sender.send((number, capture)).is_err() {
+            for (number, job) in (0u64..).zip(jobs) {
+                let weight = weight(&job);
+                if !window.enter(weight) || job_sender.send((number, job, weight)).is_err() {
                     break;
                 }
             }
         });
     }
-    let jobs = Mutex::new(jobs);
+    let queue = Mutex::new(queue);
     thread::scope(|scope| {
         let (done_sender, done) = mpsc::channel::<Vec<Done>>();
         for _ in 0..settings.workers.max(1) {
             let done_sender = done_sender.clone();
-            let jobs = &jobs;
+            let queue = &queue;
             scope.spawn(move || loop {
-                let batch = take_batch(jobs);
+                let batch = take_batch(queue);
                 if batch.is_empty() {
                     break;
                 }
                 let done: Vec<Done> = batch
                     .into_iter()
-                    .map(|(number, capture)| {
-                        let weight = weight(&capture);
-                        (number, checked(work, capture), weight)
-                    })
+                    .map(|(number, job, weight)| (number, finished(work, job), weight))
                     .collect();
                 if done_sender.send(done).is_err() {
                     break;
@@ -106,35 +102,78 @@ where
     })
 }
 
-/// A checked record, its number in the input and its weight in the window.
-type Done = (u64, Checked, usize);
+/// A job, its number in the input and its weight in the window.
+type Queued = (u64, Job, usize);
 
-/// Most records a worker takes at once.
+/// A job's checked captures, its number in the input and its weight in the window.
+type Done = (u64, Finished, usize);
+
+/// What a job gave: one checked capture, or a file's (none when it held none).
+// Most jobs are one capture (the lines of a log): boxing it would allocate for each.
+#[allow(clippy::large_enum_variant)]
+enum Finished {
+    One(Checked),
+    File(Vec<Checked>),
+}
+
+/// Most jobs a worker takes at once.
 const BATCH: usize = 64;
 
-/// The next records to check: one, waiting for it, then those already read (up to
-/// [`BATCH`]; consecutive, as they are taken under the lock), so that channel hand-offs and wake-ups are per batch, not per record, when
-/// input is plentiful, and nothing waits for a batch to fill when it is not (a pipe).
-/// Empty when input has ended.
-fn take_batch(jobs: &Mutex<Receiver<(u64, Capture)>>) -> Vec<(u64, Capture)> {
-    let jobs = jobs.lock().unwrap_or_else(PoisonError::into_inner);
-    let Ok(first) = jobs.recv() else {
+/// Most bytes of files a worker takes at once beyond the first job: a batch of large
+/// files would leave the other workers idle.
+const BATCH_BYTES: usize = 256 * 1024;
+
+/// The next jobs to check: one, waiting for it, then those already read (up to [`BATCH`]
+/// jobs, or [`BATCH_BYTES`]; consecutive, as they are taken under the lock), so that
+/// channel hand-offs and wake-ups are per batch, not per job, when input is plentiful, and
+/// nothing waits for a batch to fill when it is not (a pipe). Empty when input has ended.
+fn take_batch(queue: &Mutex<Receiver<Queued>>) -> Vec<Queued> {
+    let queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
+    let Ok(first) = queue.recv() else {
         return Vec::new();
     };
+    let mut bytes = first.2;
     let mut batch = vec![first];
-    while batch.len() < BATCH {
-        match jobs.try_recv() {
-            Ok(job) => batch.push(job),
+    while batch.len() < BATCH && bytes < BATCH_BYTES {
+        match queue.try_recv() {
+            Ok(job) => {
+                bytes += job.2;
+                batch.push(job);
+            }
             Err(_) => break,
         }
     }
     batch
 }
 
-/// What a record weighs in the window: its text.
-fn weight(capture: &Capture) -> usize {
-    capture.text.as_ref().map_or(0, String::len)
+/// What a job weighs in the window: its text, or its file's size.
+fn weight(job: &Job) -> usize {
+    match job {
+        Job::Capture(capture) => capture.text.as_ref().map_or(0, String::len),
+        Job::File { size, .. } => usize::try_from(*size).unwrap_or(usize::MAX),
+    }
 }
+
+/// Check a job's captures, reading its file first if it has one.
+fn finished<F: Fn(Capture) -> Checked>(work: &F, job: Job) -> Finished {
+    match job {
+        Job::Capture(capture) => Finished::One(checked(work, capture)),
+        Job::File { path, read, .. } => {
+            let captures = panic::catch_unwind(AssertUnwindSafe(read)).unwrap_or_else(|_| {
+                let capture = Capture {
+                    path: path.clone(),
+                    text: Err(Unreadable::new(PANICKED)),
+                    ..Capture::from_text(shell_path(&path), "")
+                };
+                vec![capture]
+            });
+            Finished::File(captures.into_iter().map(|c| checked(work, c)).collect())
+        }
+    }
+}
+
+const PANICKED: &str = "internal error: reading or extracting panicked on this capture; \
+                        please report it with the capture attached";
 
 /// Extract one capture; a panic becomes this capture's failure rather than a hang.
 fn checked<F: Fn(Capture) -> Checked>(work: &F, capture: Capture) -> Checked {
@@ -142,25 +181,21 @@ fn checked<F: Fn(Capture) -> Checked>(work: &F, capture: Capture) -> Checked {
         source, path, line, ..
     } = &capture;
     let (source, path, line) = (source.clone(), path.clone(), *line);
-    panic::catch_unwind(AssertUnwindSafe(|| work(capture))).unwrap_or_else(|_| {
-        let why = "internal error: extraction panicked on this capture; please report it \
-                   with the capture attached";
-        Checked {
-            capture: Capture {
-                path,
-                line,
-                text: Err(Unreadable::new(why)),
-                ..Capture::from_text(source, "")
-            },
-            outcome: Outcome::unreadable(why),
-        }
+    panic::catch_unwind(AssertUnwindSafe(|| work(capture))).unwrap_or_else(|_| Checked {
+        capture: Capture {
+            path,
+            line,
+            text: Err(Unreadable::new(PANICKED)),
+            ..Capture::from_text(source, "")
+        },
+        outcome: Outcome::unreadable(PANICKED),
     })
 }
 
-/// Put outcomes back in record order and write each as soon as it is next.
+/// Put outcomes back in job order and write each as soon as it is next.
 ///
-/// A worker's batch is a run of consecutive records, so whole batches wait, keyed by their
-/// first record's number, and are written front to back: a checked record is a few hundred
+/// A worker's batch is a run of consecutive jobs, so whole batches wait, keyed by their
+/// first job's number, and are written front to back: a checked record is a few hundred
 /// bytes, and is moved as little as possible.
 fn write_in_order(
     done: Receiver<Vec<Done>>,
@@ -191,19 +226,25 @@ fn write_in_order(
             waiting.insert(*first, batch);
         }
         while let Some(batch) = waiting.remove(&next) {
-            let (mut records, mut bytes) = (0, 0);
+            let (mut jobs, mut bytes) = (0, 0);
             let mut written = Ok(());
-            for (_, item, weight) in batch {
-                if written.is_ok() {
-                    summary.add(&item.outcome);
-                    written = sink.record(&item);
+            for (_, finished, weight) in batch {
+                let items = match &finished {
+                    Finished::One(item) => std::slice::from_ref(item),
+                    Finished::File(items) => items.as_slice(),
+                };
+                for item in items {
+                    if written.is_ok() {
+                        summary.add(&item.outcome);
+                        written = sink.record(item);
+                    }
                 }
-                records += 1;
+                jobs += 1;
                 bytes += weight;
             }
-            window.leave(records, bytes);
+            window.leave(jobs, bytes);
             written?;
-            next += records as u64;
+            next += jobs as u64;
             unflushed = true;
         }
     }
@@ -212,6 +253,8 @@ fn write_in_order(
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
     use crate::engine::Options;
     use crate::report::write_all;
@@ -237,14 +280,35 @@ mod tests {
         }
     }
 
-    fn captures(count: usize) -> Records {
+    fn captures(count: usize) -> Jobs {
         Box::new((0..count).map(|i| {
             // Sizes over three orders of magnitude, so workers finish out of order.
             let pad = "x".repeat([0, 30, 3000][i % 3] * (i % 7));
-            Capture::from_text(
+            Job::Capture(Capture::from_text(
                 format!("c{i}"),
                 format!("{{\"i\": {i}, \"pad\": \"{pad}\"}}"),
-            )
+            ))
+        }))
+    }
+
+    /// Files of 0, 1 or 2 captures between single captures; the file `f7` panics.
+    fn files_and_captures(count: usize) -> Jobs {
+        Box::new((0..count).map(|i| {
+            if i % 2 == 0 {
+                return Job::Capture(Capture::from_text(format!("c{i}"), "{}"));
+            }
+            let read = Box::new(move || {
+                assert!(i != 7, "boom");
+                (0..i % 3)
+                    .map(|n| Capture::from_text(format!("f{i}#{n}"), "[1]"))
+                    .collect()
+            });
+            let path = PathBuf::from(format!("f{i}"));
+            Job::File {
+                path,
+                size: 100 * (i as u64 % 5),
+                read,
+            }
         }))
     }
 
@@ -273,8 +337,39 @@ mod tests {
     }
 
     #[test]
+    fn files_read_by_the_workers_come_out_in_order_and_a_panic_is_the_files_failure() {
+        let mut expected = Vec::new();
+        for i in 0..500 {
+            match (i % 2, i) {
+                (0, _) => expected.push(format!("c{i}")),
+                (_, 7) => expected.push("f7".to_string()),
+                _ => expected.extend((0..i % 3).map(|n| format!("f{i}#{n}"))),
+            }
+        }
+        for (workers, window_records, window_bytes) in [(1, 1, 0), (3, 5, 250), (2, 1024, 1 << 20)]
+        {
+            let settings = Settings {
+                workers,
+                window_records,
+                window_bytes,
+                flush_when_idle: false,
+            };
+            let mut sink = Collect::default();
+            let summary = run(files_and_captures(500), &extract, &mut sink, &settings).unwrap();
+            assert!(sink.sources == expected, "out of order with {settings:?}");
+            assert_eq!(summary.total(), expected.len());
+            assert_eq!(summary.failed(), 1, "only the file that panicked fails");
+        }
+    }
+
+    #[test]
     fn the_counts_match_a_sequential_report() {
-        let sequential: Vec<Checked> = captures(300).map(extract).collect();
+        let sequential: Vec<Checked> = captures(300)
+            .map(|job| match job {
+                Job::Capture(capture) => extract(capture),
+                Job::File { .. } => unreachable!("only captures"),
+            })
+            .collect();
         let expected = write_all(&mut Collect::default(), &sequential).unwrap();
         let summary = run(
             captures(300),

@@ -3,24 +3,24 @@
 //! A caller that only writes the value out (`jxray check`) would build a `Value` of a
 //! multi-megabyte document just to serialize and drop it. This reads the text with the same
 //! serde_json deserializer as [`decode`](super::decode::decode), so it accepts and refuses
-//! the same texts, and hands each token straight to serde_json's own serializer: the text
-//! is what serializing the decoded tree would write, by construction.
+//! the same texts, and writes each token as serde_json's compact serializer writes it: the
+//! text is what serializing the decoded tree would write. A string the deserializer could
+//! borrow held no escape (and JSON forbids raw control characters), so it is copied as it
+//! is; only strings that held escapes are escaped again.
 //!
 //! What needs the tree makes it give up ([`Compacted::NeedsTree`]) and the caller decodes:
 //! a repeated key (serde_json keeps the last value, in the first one's place) and a string
 //! that may hold JSON (the stringified-JSON warning reads the tree).
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::HashSet;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::value::RawValue;
 use serde_json::Number;
 
-use super::decode::{exact_number, Spelling, NUMBER_TOKEN};
+use super::decode::{model_spelling, Spelling, NUMBER_TOKEN};
 use super::stringified::looks_like_json;
 
 /// What compacting a valid text gave.
@@ -33,157 +33,189 @@ pub(crate) enum Compacted {
 /// Compact `text`, which must be exactly one JSON value (surrounding white space allowed).
 ///
 /// An error means the text is not one valid value; its words are not serde_json's own
-/// (they pass through the serializer), so a caller that reports them decodes instead.
+/// (they pass through the writer), so a caller that reports them decodes instead.
 pub(crate) fn compact(text: &str) -> Result<Compacted, serde_json::Error> {
-    let state = RefCell::new(State {
+    // Compact text is rarely longer than its source: white space goes, and no escape is
+    // written longer than the model could have written it.
+    let mut writer = Writer {
+        out: String::with_capacity(text.len()),
         spelling: Spelling::new(text),
         needs_tree: false,
-    });
+    };
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let written = serde_json::value::to_raw_value(&Transcode {
-        from: RefCell::new(Some(&mut deserializer)),
-        state: &state,
-    });
-    match written {
-        Err(_) if state.borrow().needs_tree => Ok(Compacted::NeedsTree),
+    match deserializer.deserialize_any(Emit(&mut writer)) {
+        Err(_) if writer.needs_tree => Ok(Compacted::NeedsTree),
         Err(error) => Err(error),
-        Ok(json) => {
+        Ok(()) => {
             deserializer.end()?;
-            Ok(Compacted::Text(json))
+            // Checked again as one value by serde_json: the price of handing out a
+            // `RawValue`, which has no unchecked constructor.
+            RawValue::from_string(writer.out).map(Compacted::Text)
         }
     }
 }
 
-struct State<'t> {
+/// The compact text so far.
+struct Writer<'t> {
+    out: String,
     /// Where the next exponent's spelling is looked for (see `decode`).
     spelling: Spelling<'t>,
     needs_tree: bool,
 }
 
-type Shared<'s, 't> = &'s RefCell<State<'t>>;
-
-/// Give up: the value needs the tree.
-fn needs_tree<E: de::Error>(state: Shared) -> E {
-    state.borrow_mut().needs_tree = true;
-    E::custom("the value needs a tree")
-}
-
-/// One value still to be read from `from`, serialized as it is read.
-struct Transcode<'s, 't, D> {
-    from: RefCell<Option<D>>,
-    state: Shared<'s, 't>,
-}
-
-impl<'de, D: Deserializer<'de>> Serialize for Transcode<'_, '_, D> {
-    fn serialize<S: Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
-        let Some(from) = self.from.borrow_mut().take() else {
-            return Err(ser::Error::custom("a value can be read only once"));
-        };
-        from.deserialize_any(Emit {
-            out,
-            state: self.state,
-        })
-        .map_err(ser::Error::custom)
+impl Writer<'_> {
+    /// Give up: the value needs the tree.
+    fn needs_tree<E: de::Error>(&mut self) -> E {
+        self.needs_tree = true;
+        E::custom("the value needs a tree")
     }
-}
 
-/// Writes what the deserializer finds to `out`.
-struct Emit<'s, 't, S> {
-    out: S,
-    state: Shared<'s, 't>,
-}
-
-impl<S: Serializer> Emit<'_, '_, S> {
-    fn string<E: de::Error>(self, text: &str) -> Result<S::Ok, E> {
-        if looks_like_json(text) {
-            return Err(needs_tree(self.state));
+    /// A string (or key) as serde_json writes it; `borrowed`: it held no escape.
+    fn string(&mut self, text: &str, borrowed: bool) {
+        self.out.push('"');
+        if borrowed {
+            self.out.push_str(text);
+        } else {
+            escape_into(&mut self.out, text);
         }
-        self.out.serialize_str(text).map_err(de::Error::custom)
+        self.out.push('"');
     }
 
-    fn number<E: de::Error>(self, number: Number) -> Result<S::Ok, E> {
-        number.serialize(self.out).map_err(de::Error::custom)
+    fn display(&mut self, value: impl fmt::Display) {
+        // Writing to a `String` cannot fail.
+        let _ = write!(self.out, "{value}");
     }
 }
 
-impl<'de, S: Serializer> Visitor<'de> for Emit<'_, '_, S> {
-    type Value = S::Ok;
+/// `text` escaped as serde_json's serializer escapes it: quote, backslash, and control
+/// characters (short forms where JSON has them, else `\u00xx`); nothing else.
+fn escape_into(out: &mut String, text: &str) {
+    let mut start = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let short = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "", // `\u00xx`, below
+            _ => continue,
+        };
+        out.push_str(&text[start..at]);
+        if short.is_empty() {
+            let _ = write!(out, "\\u{byte:04x}");
+        } else {
+            out.push_str(short);
+        }
+        start = at + 1;
+    }
+    out.push_str(&text[start..]);
+}
+
+/// Reads one value and writes it.
+struct Emit<'w, 't>(&'w mut Writer<'t>);
+
+impl Emit<'_, '_> {
+    fn string<E: de::Error>(self, text: &str, borrowed: bool) -> Result<(), E> {
+        if looks_like_json(text) {
+            return Err(self.0.needs_tree());
+        }
+        self.0.string(text, borrowed);
+        Ok(())
+    }
+}
+
+impl<'de> Visitor<'de> for Emit<'_, '_> {
+    type Value = ();
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
         formatter.write_str("a JSON value")
     }
 
-    fn visit_bool<E: de::Error>(self, value: bool) -> Result<S::Ok, E> {
-        self.out.serialize_bool(value).map_err(de::Error::custom)
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<(), E> {
+        self.0.out.push_str(if value { "true" } else { "false" });
+        Ok(())
     }
 
-    fn visit_i64<E: de::Error>(self, value: i64) -> Result<S::Ok, E> {
-        self.number(value.into())
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<(), E> {
+        self.0.display(value);
+        Ok(())
     }
 
-    fn visit_u64<E: de::Error>(self, value: u64) -> Result<S::Ok, E> {
-        self.number(value.into())
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<(), E> {
+        self.0.display(value);
+        Ok(())
     }
 
-    fn visit_f64<E: de::Error>(self, value: f64) -> Result<S::Ok, E> {
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<(), E> {
         // As the tree holds it: a number that is not finite is `null`.
         match Number::from_f64(value) {
-            Some(number) => self.number(number),
-            None => self.visit_unit(),
+            Some(number) => self.0.display(number),
+            None => self.0.out.push_str("null"),
         }
+        Ok(())
     }
 
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<S::Ok, E> {
-        self.string(value)
+    fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<(), E> {
+        self.string(value, true)
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<S::Ok, E> {
-        self.out.serialize_unit().map_err(de::Error::custom)
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
+        self.string(value, false)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<S::Ok, A::Error> {
-        let mut items = self.out.serialize_seq(None).map_err(de::Error::custom)?;
-        let state = self.state;
-        while seq
-            .next_element_seed(Item {
-                items: &mut items,
-                state,
-            })?
-            .is_some()
-        {}
-        items.end().map_err(de::Error::custom)
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.out.push_str("null");
+        Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<S::Ok, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let writer = self.0;
+        writer.out.push('[');
+        let mut first = true;
+        while seq.next_element_seed(Item { writer, first })?.is_some() {
+            first = false;
+        }
+        writer.out.push(']');
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<(), A::Error> {
+        let writer = self.0;
         let Some(first) = entries.next_key_seed(Key)? else {
-            let map = self.out.serialize_map(Some(0)).map_err(de::Error::custom)?;
-            return map.end().map_err(de::Error::custom);
+            writer.out.push_str("{}");
+            return Ok(());
         };
         // With exact numbers, serde_json hands every number over as a one-entry map under a
-        // private key, holding the digits as written (as `decode` reads it).
+        // private key, holding the digits as written (as `decode` reads it). The tree keeps
+        // those digits, or the model's spelling of an exponent.
         if first == NUMBER_TOKEN {
             let digits: String = entries.next_value()?;
-            let number = exact_number(digits, &mut self.state.borrow_mut().spelling)
-                .map_err(de::Error::custom)?;
-            return self.number(number);
+            match model_spelling(&digits, &mut writer.spelling) {
+                Some(raw) => writer.out.push_str(raw),
+                None => writer.out.push_str(&digits),
+            }
+            return Ok(());
         }
-        let state = self.state;
-        let mut map = self.out.serialize_map(None).map_err(de::Error::custom)?;
+        writer.out.push('{');
         let mut keys = Keys::default();
         let mut key = Some(first);
         while let Some(name) = key {
-            map.serialize_key(name.as_ref())
-                .map_err(de::Error::custom)?;
-            if !keys.insert(name) {
-                return Err(needs_tree(state));
+            if keys.len() > 0 {
+                writer.out.push(',');
             }
-            entries.next_value_seed(Entry {
-                map: &mut map,
-                state,
-            })?;
+            writer.string(&name, matches!(name, Cow::Borrowed(_)));
+            writer.out.push(':');
+            if !keys.insert(name) {
+                return Err(writer.needs_tree());
+            }
+            entries.next_value_seed(Entry(&mut *writer))?;
             key = entries.next_key_seed(Key)?;
         }
-        map.end().map_err(de::Error::custom)
+        writer.out.push('}');
+        Ok(())
     }
 }
 
@@ -198,6 +230,10 @@ struct Keys<'de> {
 const FEW_KEYS: usize = 16;
 
 impl<'de> Keys<'de> {
+    fn len(&self) -> usize {
+        self.few.len() + self.many.len()
+    }
+
     /// False when the key was there already.
     fn insert(&mut self, key: Cow<'de, str>) -> bool {
         if !self.many.is_empty() {
@@ -245,41 +281,31 @@ impl<'de> Visitor<'de> for Key {
     }
 }
 
-/// An array item, written as the next element of `items`.
-struct Item<'a, 's, 't, Q> {
-    items: &'a mut Q,
-    state: Shared<'s, 't>,
+/// An array item, written after a comma unless it is the first.
+struct Item<'w, 't> {
+    writer: &'w mut Writer<'t>,
+    first: bool,
 }
 
-impl<'de, Q: SerializeSeq> DeserializeSeed<'de> for Item<'_, '_, '_, Q> {
+impl<'de> DeserializeSeed<'de> for Item<'_, '_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, from: D) -> Result<(), D::Error> {
-        self.items
-            .serialize_element(&Transcode {
-                from: RefCell::new(Some(from)),
-                state: self.state,
-            })
-            .map_err(de::Error::custom)
+        if !self.first {
+            self.writer.out.push(',');
+        }
+        from.deserialize_any(Emit(self.writer))
     }
 }
 
-/// An object member's value, written after its key in `map`.
-struct Entry<'a, 's, 't, M> {
-    map: &'a mut M,
-    state: Shared<'s, 't>,
-}
+/// An object member's value, written after its key.
+struct Entry<'w, 't>(&'w mut Writer<'t>);
 
-impl<'de, M: SerializeMap> DeserializeSeed<'de> for Entry<'_, '_, '_, M> {
+impl<'de> DeserializeSeed<'de> for Entry<'_, '_> {
     type Value = ();
 
     fn deserialize<D: Deserializer<'de>>(self, from: D) -> Result<(), D::Error> {
-        self.map
-            .serialize_value(&Transcode {
-                from: RefCell::new(Some(from)),
-                state: self.state,
-            })
-            .map_err(de::Error::custom)
+        from.deserialize_any(Emit(self.0))
     }
 }
 

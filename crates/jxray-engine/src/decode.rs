@@ -68,7 +68,7 @@ impl<'t> Spelling<'t> {
     }
 
     /// The raw token of the next number with an exponent, at or after the cursor.
-    fn next_exponent_token(&mut self) -> Option<&str> {
+    fn next_exponent_token(&mut self) -> Option<&'t str> {
         let bytes = self.text.as_bytes();
         let mut i = self.cursor;
         while i < bytes.len() {
@@ -109,16 +109,22 @@ pub(crate) fn skip_string(bytes: &[u8], mut i: usize) -> usize {
 /// The number as the text spells it, when that spelling is the same number.
 pub(crate) fn exact_number(digits: String, spelling: &mut Spelling) -> Result<Number, String> {
     let number: Number = digits.parse().map_err(|error| format!("{error}"))?;
+    Ok(match model_spelling(&digits, spelling) {
+        Some(raw) => Number::from_string_unchecked(raw.to_owned()),
+        None => number,
+    })
+}
+
+/// The model's own spelling of a number with an exponent, when it is the same number as
+/// serde_json's `digits` (which are kept otherwise).
+pub(crate) fn model_spelling<'t>(digits: &str, spelling: &mut Spelling<'t>) -> Option<&'t str> {
     if !digits.contains('e') {
-        return Ok(number);
+        return None;
     }
-    match spelling.next_exponent_token() {
-        // The token normalises to the digits serde_json read: same number, the model's spelling.
-        Some(raw) if normalise_exponent(raw) == digits => {
-            Ok(Number::from_string_unchecked(raw.to_owned()))
-        }
-        _ => Ok(number),
-    }
+    // The token normalises to the digits serde_json read: same number, the model's spelling.
+    spelling
+        .next_exponent_token()
+        .filter(|raw| normalise_exponent(raw) == digits)
 }
 
 /// serde_json's spelling of a number token: `E` lowered, an unsigned exponent

@@ -41,6 +41,17 @@ impl Flavour {
         }
     }
 
+    /// Feed a payload's JSON text: the OpenAI chunks (the common case) are read without
+    /// building a tree.
+    fn feed_text(&mut self, payload: &str) {
+        if let Flavour::OpenaiChat(chunks) = self {
+            return chunks.feed_text(payload);
+        }
+        if let Ok(value) = serde_json::from_str::<Value>(payload) {
+            self.feed(&value);
+        }
+    }
+
     fn feed(&mut self, payload: &Value) {
         match self {
             Flavour::OpenaiChat(chunks) => chunks.feed(payload),
@@ -64,12 +75,17 @@ impl Flavour {
 pub fn decode_sse(text: &str) -> Option<Result<Decoded, String>> {
     let mut flavour: Option<Flavour> = None;
     for payload in sse::payloads(text) {
-        let Payload::Json(value) = payload else {
+        let Payload::Json(payload) = payload else {
             continue;
         };
-        if flavour.is_none() {
-            flavour = Flavour::of(&value);
+        if let Some(flavour) = flavour.as_mut() {
+            flavour.feed_text(&payload);
+            continue;
         }
+        let Ok(value) = serde_json::from_str::<Value>(&payload) else {
+            continue;
+        };
+        flavour = Flavour::of(&value);
         if let Some(flavour) = flavour.as_mut() {
             flavour.feed(&value);
         }

@@ -1,7 +1,9 @@
 //! OpenAI Chat Completions streams: `chat.completion.chunk` payloads.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::capture::envelope::{
@@ -50,11 +52,11 @@ impl ChatChunks {
                     .and_then(Value::as_u64)
                     .unwrap_or(position as u64);
                 if let Some(function) = call.get("function") {
-                    self.fragment(index, function);
+                    self.fragment(index, arguments(function));
                 }
             }
             if let Some(function) = delta.get("function_call") {
-                self.fragment(0, function);
+                self.fragment(0, arguments(function));
             }
         }
         if let Some(reason) = str_field(choice, "finish_reason") {
@@ -62,12 +64,53 @@ impl ChatChunks {
         }
     }
 
-    fn fragment(&mut self, index: u64, function: &Value) {
+    /// [`feed`](Self::feed) a chunk's JSON text. A chunk of the usual shape is read
+    /// without building a tree (a stream has one for every few tokens); any other shape
+    /// is read as a tree, so both read every chunk alike.
+    pub fn feed_text(&mut self, text: &str) {
+        match serde_json::from_str::<Chunk>(text) {
+            Ok(chunk) => self.feed_chunk(chunk),
+            Err(_) => {
+                if let Ok(value) = serde_json::from_str::<Value>(text) {
+                    self.feed(&value);
+                }
+            }
+        }
+    }
+
+    fn feed_chunk(&mut self, chunk: Chunk) {
+        let choices = chunk.choices.into_iter().flatten();
+        let Some(choice) = choices
+            .into_iter()
+            .find(|choice| choice.index.unwrap_or(0) == 0)
+        else {
+            return;
+        };
+        if let Some(delta) = choice.delta {
+            self.content
+                .push_str(delta.content.as_deref().unwrap_or_default());
+            self.refusal
+                .push_str(delta.refusal.as_deref().unwrap_or_default());
+            for (position, call) in delta.tool_calls.into_iter().flatten().enumerate() {
+                let index = call.index.unwrap_or(position as u64);
+                if let Some(function) = call.function {
+                    self.fragment(index, Function::arguments(&function));
+                }
+            }
+            if let Some(function) = delta.function_call {
+                self.fragment(0, Function::arguments(&function));
+            }
+        }
+        if let Some(reason) = choice.finish_reason {
+            self.finish_reason = Some(reason.into_owned());
+        }
+    }
+
+    fn fragment(&mut self, index: u64, arguments: &str) {
         let call = self.tools.entry(index).or_insert_with(|| ToolCall {
             arguments: String::new(),
         });
-        call.arguments
-            .push_str(str_field(function, "arguments").unwrap_or_default());
+        call.arguments.push_str(arguments);
     }
 
     pub fn finish(self) -> Result<Decoded, String> {
@@ -84,5 +127,125 @@ impl ChatChunks {
             stop_reason: self.finish_reason,
             ..Decoded::default()
         })
+    }
+}
+
+/// A function's `arguments` fragment in a tree: none unless it is a string.
+fn arguments(function: &Value) -> &str {
+    str_field(function, "arguments").unwrap_or_default()
+}
+
+/// A chunk of the usual shape, its strings borrowed from the text. Each field has the
+/// type the tree reading accepts; another type fails the whole chunk, which is then read
+/// as a tree.
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(borrow)]
+    choices: Option<Vec<Choice<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    index: Option<u64>,
+    #[serde(borrow)]
+    delta: Option<Delta<'a>>,
+    #[serde(borrow)]
+    finish_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow)]
+    content: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    refusal: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    tool_calls: Option<Vec<Call<'a>>>,
+    /// `null` is a call too (see [`Function`]).
+    #[serde(borrow, default, deserialize_with = "present")]
+    function_call: Option<Function<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Call<'a> {
+    index: Option<u64>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    function: Option<Function<'a>>,
+}
+
+/// A function key that is there, `null` included: the tree reading starts a call for it.
+#[derive(Deserialize, Default)]
+struct Function<'a> {
+    #[serde(borrow)]
+    arguments: Option<Cow<'a, str>>,
+}
+
+impl Function<'_> {
+    fn arguments(&self) -> &str {
+        self.arguments.as_deref().unwrap_or_default()
+    }
+}
+
+/// A key that is there: `null` reads as an empty [`Function`], not as no key.
+fn present<'de: 'a, 'a, D: Deserializer<'de>>(from: D) -> Result<Option<Function<'a>>, D::Error> {
+    Option::<Function<'a>>::deserialize(from).map(|function| Some(function.unwrap_or_default()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What feeding `chunks` leaves, read one way or the other.
+    fn fed(chunks: &[&str], as_text: bool) -> (String, String, Vec<(u64, String)>, Option<String>) {
+        let mut fed = ChatChunks::default();
+        for chunk in chunks {
+            if as_text {
+                fed.feed_text(chunk);
+            } else if let Ok(value) = serde_json::from_str::<Value>(chunk) {
+                fed.feed(&value);
+            }
+        }
+        let tools = fed
+            .tools
+            .into_iter()
+            .map(|(index, call)| (index, call.arguments))
+            .collect();
+        (fed.content, fed.refusal, tools, fed.finish_reason)
+    }
+
+    #[test]
+    fn chunks_read_without_a_tree_give_what_the_tree_gives() {
+        let odd_shapes = [
+            r#"{"choices":[{"index":0,"delta":{"content":"a\"b\u00e9"},"finish_reason":null}]}"#,
+            r#"{"choices":[{"index":1,"delta":{"content":"other choice"}},{"delta":{"content":"c"}}]}"#,
+            r#"{"choices":[{"index":null,"delta":{"content":"d","refusal":null}}]}"#,
+            r#"{"choices":[{"index":"0","delta":{"content":"e"}}]}"#,
+            r#"{"choices":[{"index":0.0,"delta":{"content":"f"}}]}"#,
+            r#"{"choices":[7]}"#,
+            r#"{"choices":{"index":0}}"#,
+            r#"{"choices":null,"usage":{"total_tokens":3}}"#,
+            r#"{"choices":[{"delta":{"content":5}}]}"#,
+            r#"{"choices":[{"delta":"text"}]}"#,
+            r#"{"choices":[{"delta":null,"finish_reason":"length"}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":2,"function":{"arguments":"{\"q\""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"function":null},{"function":{"arguments":null}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"function":"f"},{"id":"no function"}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":{"index":0}}}]}"#,
+            r#"{"choices":[{"delta":{"function_call":null}}]}"#,
+            r#"{"choices":[{"delta":{"function_call":{"arguments":": 1}"}}}]}"#,
+            r#"{"choices":[{"delta":{"content":"x","content":"y"}}]}"#,
+            r#"{"choices":[{"finish_reason":3}]}"#,
+            r#"{"choices":[{"finish_reason":"tool_calls"}]}"#,
+            r#"[1, 2]"#,
+        ];
+        for chunk in odd_shapes {
+            assert_eq!(fed(&[chunk], true), fed(&[chunk], false), "{chunk}");
+        }
+        // The usual shapes do take the way without a tree.
+        for usual in [0, 2, 7, 10, 11, 12, 15, 16] {
+            let chunk = odd_shapes[usual];
+            assert!(serde_json::from_str::<Chunk>(chunk).is_ok(), "{chunk}");
+        }
+        assert_eq!(fed(&odd_shapes, true), fed(&odd_shapes, false));
     }
 }

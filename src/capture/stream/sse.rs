@@ -5,15 +5,18 @@
 //! tolerates how logs are really saved: events not separated by blank lines still give one
 //! payload per `data:` line.
 
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde::de::IgnoredAny;
 
 /// The field names of the SSE format.
 const FIELDS: [&str; 4] = ["data", "event", "id", "retry"];
 
 /// One `data:` payload of a stream.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Payload {
-    Json(Value),
+pub enum Payload<'t> {
+    /// JSON text (its syntax checked, no tree built: each stream's reader reads it).
+    Json(Cow<'t, str>),
     /// OpenAI's `data: [DONE]` end marker.
     Done,
     /// A payload that is not JSON (kept so callers can say what they ignored).
@@ -41,7 +44,7 @@ pub fn looks_like_sse(text: &str) -> bool {
 }
 
 /// Every `data:` payload in `text`, in order. Lines that are not SSE fields are ignored.
-pub fn payloads(text: &str) -> Vec<Payload> {
+pub fn payloads(text: &str) -> Vec<Payload<'_>> {
     let mut payloads = Vec::new();
     let mut data: Vec<&str> = Vec::new();
     for line in lines(text) {
@@ -76,25 +79,33 @@ fn field_and_value(line: &str) -> (&str, &str) {
 }
 
 /// Turn the collected `data:` lines of one event into payloads.
-fn flush(data: &mut Vec<&str>, payloads: &mut Vec<Payload>) {
-    if data.is_empty() {
-        return;
-    }
-    let joined = data.join("\n");
-    match parse(&joined) {
-        Payload::Other if data.len() > 1 => payloads.extend(data.iter().map(|line| parse(line))),
+fn flush<'t>(data: &mut Vec<&'t str>, payloads: &mut Vec<Payload<'t>>) {
+    let joined = match data.as_slice() {
+        [] => return,
+        [line] => Cow::Borrowed(*line),
+        lines => Cow::Owned(lines.join("\n")),
+    };
+    match parse(joined) {
+        Payload::Other if data.len() > 1 => {
+            payloads.extend(data.iter().map(|line| parse(Cow::Borrowed(line))));
+        }
         payload => payloads.push(payload),
     }
     data.clear();
 }
 
-fn parse(data: &str) -> Payload {
-    let data = data.trim();
-    if data == "[DONE]" {
+fn parse(data: Cow<'_, str>) -> Payload<'_> {
+    let trimmed = data.trim();
+    if trimmed == "[DONE]" {
         return Payload::Done;
     }
-    match serde_json::from_str(data) {
-        Ok(value) => Payload::Json(value),
-        Err(_) => Payload::Other,
+    // A syntax check that builds nothing (a lone surrogate escape passes it; the reader's
+    // parse then drops that payload, as this did).
+    if serde_json::from_str::<IgnoredAny>(trimmed).is_err() {
+        return Payload::Other;
     }
+    Payload::Json(match data {
+        Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
+        Cow::Owned(text) => Cow::Owned(text.trim().to_string()),
+    })
 }
