@@ -317,10 +317,13 @@ mod tests {
         Checked { capture, outcome }
     }
 
-    #[test]
-    fn every_record_comes_out_once_in_input_order_whatever_the_window() {
-        for (workers, window_records, window_bytes) in [(1, 1, 0), (4, 3, 100), (3, 1024, 1 << 20)]
-        {
+    /// The sources that `jobs()` come out as, and the counts, with each of `windows`
+    /// (workers, most jobs, most bytes).
+    fn under_windows(
+        jobs: impl Fn() -> Jobs,
+        windows: [(usize, usize, usize); 3],
+    ) -> Vec<(Settings, Vec<String>, Summary)> {
+        let run_one = |(workers, window_records, window_bytes)| {
             let settings = Settings {
                 workers,
                 window_records,
@@ -328,9 +331,18 @@ mod tests {
                 flush_when_idle: false,
             };
             let mut sink = Collect::default();
-            let summary = run(captures(2000), &extract, &mut sink, &settings).unwrap();
-            let expected: Vec<String> = (0..2000).map(|i| format!("c{i}")).collect();
-            assert!(sink.sources == expected, "out of order with {settings:?}");
+            let summary = run(jobs(), &extract, &mut sink, &settings).unwrap();
+            (settings, sink.sources, summary)
+        };
+        windows.into_iter().map(run_one).collect()
+    }
+
+    #[test]
+    fn every_record_comes_out_once_in_input_order_whatever_the_window() {
+        let expected: Vec<String> = (0..2000).map(|i| format!("c{i}")).collect();
+        let windows = [(1, 1, 0), (4, 3, 100), (3, 1024, 1 << 20)];
+        for (settings, sources, summary) in under_windows(|| captures(2000), windows) {
+            assert!(sources == expected, "out of order with {settings:?}");
             assert_eq!(summary.total(), 2000);
             assert_eq!(summary.ok(), 2000);
         }
@@ -346,17 +358,9 @@ mod tests {
                 _ => expected.extend((0..i % 3).map(|n| format!("f{i}#{n}"))),
             }
         }
-        for (workers, window_records, window_bytes) in [(1, 1, 0), (3, 5, 250), (2, 1024, 1 << 20)]
-        {
-            let settings = Settings {
-                workers,
-                window_records,
-                window_bytes,
-                flush_when_idle: false,
-            };
-            let mut sink = Collect::default();
-            let summary = run(files_and_captures(500), &extract, &mut sink, &settings).unwrap();
-            assert!(sink.sources == expected, "out of order with {settings:?}");
+        let windows = [(1, 1, 0), (3, 5, 250), (2, 1024, 1 << 20)];
+        for (settings, sources, summary) in under_windows(|| files_and_captures(500), windows) {
+            assert!(sources == expected, "out of order with {settings:?}");
             assert_eq!(summary.total(), expected.len());
             assert_eq!(summary.failed(), 1, "only the file that panicked fails");
         }
