@@ -11,7 +11,7 @@ use jxray::tui::app::{Filter, Focus, Overlay};
 use jxray::tui::keys::action_for;
 use jxray::tui::layout::PaneId;
 use jxray::tui::{update, App};
-use tui_support::{app_with, capture};
+use tui_support::{app_with, capture, screen};
 
 /// Press keys, written as in the help ("j", "G", "Tab", "Enter", "Esc", "Ctrl-d"),
 /// and collect the effects.
@@ -563,6 +563,11 @@ fn a_file_read_in_parts_fills_the_list_and_keys_work_between_parts() {
     assert!(
         app.progress.loading(),
         "the file is not read to its end yet"
+    );
+    assert!(
+        screen(&app).contains("loading 0/1 files, 3 captures"),
+        "the footer shows one large file moving:\n{}",
+        screen(&app)
     );
     press(&mut app, &["G"]);
     assert_eq!(selected_source(&app), "log.jsonl:3");

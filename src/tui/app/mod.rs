@@ -120,6 +120,8 @@ pub struct Progress {
     /// Capture files found, once the walk is done.
     pub files_total: Option<usize>,
     pub files_done: usize,
+    /// Captures read while loading, so that one large file is seen to move.
+    pub captures_read: usize,
     pub extract_total: usize,
     pub extract_done: usize,
 }

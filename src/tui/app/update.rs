@@ -82,6 +82,9 @@ fn file_part(
         let mark_changes = app.watch.take_reread(&path);
         app.entries.begin_file(&path, mark_changes);
     }
+    if app.progress.loading() {
+        app.progress.captures_read += captures.len();
+    }
     // A file of many captures keeps slim outcomes; one read whole keeps them whole.
     let slim = !(first && last);
     let ids = app

@@ -124,6 +124,7 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
 fn rescan(app: &mut App) -> Vec<Effect> {
     app.progress.files_total = None;
     app.progress.files_done = 0;
+    app.progress.captures_read = 0;
     app.watch.rescanning = true;
     vec![Effect::LoadAll {
         options: app.options.clone(),

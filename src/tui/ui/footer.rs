@@ -126,7 +126,10 @@ fn mix(app: &App) -> Line<'static> {
         spans.push(Span::styled(" │ ", theme.label()));
         let text = match progress.files_total {
             None => "finding captures…".to_string(),
-            Some(total) => format!("loading {}/{total} files", progress.files_done),
+            Some(total) => format!(
+                "loading {}/{total} files, {} captures",
+                progress.files_done, progress.captures_read
+            ),
         };
         spans.push(Span::styled(text, theme.strong()));
     }
