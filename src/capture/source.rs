@@ -54,8 +54,9 @@ pub fn whole_file_size(path: &Path) -> Option<u64> {
 }
 
 /// Whether the name allows a log whose reader streams its records (`.db`, `.eval`, no
-/// extension): the other capture names are read whole. Only where the file's records are
-/// held hangs on it, never which reader reads it: that is still its first bytes.
+/// extension); the other capture names are read whole. The name decides only where the
+/// records are held (streamed here, or collected by a worker), never which reader reads
+/// the file: that is still its first bytes.
 fn may_stream(path: &Path) -> bool {
     const READ_WHOLE: [&str; 8] = ["txt", "text", "md", "markdown", "out", "log", "json", "sse"];
     !READ_WHOLE
