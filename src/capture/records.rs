@@ -33,12 +33,24 @@ pub fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError>
 /// [`discover_with`](super::discover_with): lazily, in the order of
 /// [`load_found`](super::load_found).
 pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Records {
+    each_file(root, files, options, |file, root, options| {
+        file_records(&file, root, options)
+    })
+}
+
+/// What `of_file` makes of each of `files` under `root`, one file after another, lazily.
+fn each_file<T: 'static>(
+    root: &Path,
+    files: Vec<PathBuf>,
+    options: &LoadOptions,
+    of_file: fn(PathBuf, &Path, &LoadOptions) -> Box<dyn Iterator<Item = T> + Send>,
+) -> Box<dyn Iterator<Item = T> + Send> {
     let root = root.to_path_buf();
     let options = options.clone();
     Box::new(
         files
             .into_iter()
-            .flat_map(move |file| file_records(&file, &root, &options)),
+            .flat_map(move |file| of_file(file, &root, &options)),
     )
 }
 
@@ -65,13 +77,7 @@ pub type Jobs = Box<dyn Iterator<Item = Job> + Send>;
 /// files of lines and logs that stream their records, whose captures are read here as
 /// the pipeline asks for them (see [`found_records`]).
 pub fn found_jobs(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Jobs {
-    let root = root.to_path_buf();
-    let options = options.clone();
-    Box::new(
-        files
-            .into_iter()
-            .flat_map(move |file| file_jobs(file, &root, &options)),
-    )
+    each_file(root, files, options, file_jobs)
 }
 
 fn file_jobs(file: PathBuf, root: &Path, options: &LoadOptions) -> Jobs {

@@ -21,11 +21,12 @@ use serde_json::value::RawValue;
 use serde_json::Number;
 
 use super::decode::{model_spelling, Spelling, NUMBER_TOKEN};
+use super::outcome::JsonText;
 use super::stringified::looks_like_json;
 
 /// What compacting a valid text gave.
 pub(crate) enum Compacted {
-    Text(Box<RawValue>),
+    Text(JsonText),
     /// The value needs the tree: decode it instead.
     NeedsTree,
 }
@@ -50,7 +51,7 @@ pub(crate) fn compact(text: &str) -> Result<Compacted, serde_json::Error> {
             deserializer.end()?;
             // Checked again as one value by serde_json: the price of handing out a
             // `RawValue`, which has no unchecked constructor.
-            RawValue::from_string(writer.out).map(Compacted::Text)
+            RawValue::from_string(writer.out).map(|json| Compacted::Text(JsonText::new(json)))
         }
     }
 }

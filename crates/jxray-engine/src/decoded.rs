@@ -20,26 +20,29 @@ pub(crate) enum Decoded {
 /// whether any object repeated a key. Errors are serde_json's own words.
 pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), serde_json::Error> {
     if form == ValueForm::Text {
-        match compact(text) {
-            Ok(Compacted::Text(json)) => return Ok((Decoded::Text(JsonText::new(json)), false)),
-            // The tree is needed, or the text is invalid and decoding words the error.
-            Ok(Compacted::NeedsTree) | Err(_) => {}
+        // Unless the tree is needed, or the text is invalid and decoding words the error.
+        if let Ok(Compacted::Text(json)) = compact(text) {
+            return Ok((Decoded::Text(json), false));
         }
     }
-    decode(text).map(|(value, duplicate)| (Decoded::Tree(value), duplicate))
+    decode_tree(text)
 }
 
 /// Decode `text` unless it is invalid, in the form asked for: the fast path of a clean
 /// candidate, where an invalid one goes on to be diagnosed (and its error is not needed).
 pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, bool)> {
-    match form {
-        ValueForm::Text => match compact(text) {
-            Ok(Compacted::Text(json)) => Some((Decoded::Text(JsonText::new(json)), false)),
-            Ok(Compacted::NeedsTree) => decode_as(text, ValueForm::Tree).ok(),
-            Err(_) => None,
-        },
-        ValueForm::Tree => decode_as(text, form).ok(),
+    if form == ValueForm::Text {
+        match compact(text) {
+            Ok(Compacted::Text(json)) => return Some((Decoded::Text(json), false)),
+            Ok(Compacted::NeedsTree) => {}
+            Err(_) => return None,
+        }
     }
+    decode_tree(text).ok()
+}
+
+fn decode_tree(text: &str) -> Result<(Decoded, bool), serde_json::Error> {
+    decode(text).map(|(value, duplicate)| (Decoded::Tree(value), duplicate))
 }
 
 impl Decoded {

@@ -109,7 +109,7 @@ pub(crate) fn decode_stringified(value: &mut Value) -> Vec<String> {
 /// The JSON object or array a string holds, if it holds exactly one.
 fn holds_json(text: &str) -> Option<Value> {
     let trimmed = text.trim();
-    if !looks_like_json(text) {
+    if !looks_like_json(trimmed) {
         return None;
     }
     decode(trimmed).ok().map(|(value, _)| value)
