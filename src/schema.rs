@@ -182,7 +182,7 @@ fn schema_failure(offset: usize, (line, column): (usize, usize), message: String
 
 /// The schemas that captures carry from the logs that recorded them (`llm --schema`,
 /// promptfoo `is-json`), each compiled once however many captures share it.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct CaptureSchemas {
     compiled: Mutex<HashMap<String, Arc<Result<Schema, String>>>>,
 }

@@ -6,13 +6,7 @@ mod tui_support;
 
 use jxray::tui::action::{Action, Command};
 use jxray::tui::{update, App};
-use tui_support::{app_with, capture, screen};
-
-fn run(app: &mut App, commands: &[Command]) {
-    for command in commands {
-        update(app, Action::Command(*command));
-    }
-}
+use tui_support::{app_with, capture, run, screen};
 
 /// About 1.2 MB (over the 1 MiB line): a fenced array of records with one raw newline.
 fn big_text() -> String {

@@ -4,17 +4,11 @@
 
 mod tui_support;
 
-use jxray::tui::action::{Action, Command};
-use jxray::tui::{update, App};
-use tui_support::{app_with, capture, screen, styled_screen};
+use jxray::tui::action::Command;
+use jxray::tui::App;
+use tui_support::{app_with, capture, run, screen, styled_screen};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
-
-fn run(app: &mut App, commands: &[Command]) {
-    for command in commands {
-        update(app, Action::Command(*command));
-    }
-}
 
 const TICKET: &str = "Here is the ticket:\n```json\n{\"ticket_id\": \"SUP-4821\", \"category\": \"feature-request\", \"priority\": \"high\",\n \"tags\": [\"billing\", \"refund\"], \"summary\": \"Customer asks for a refund of the duplicate charge on the March invoice\"}\n```\nLet me know if you need anything else.";
 const INVOICE: &str = "Invoice:\n```json\n{\"invoice\": \"INV-2291\", \"total\": 1250.00,\n \"lines\": [{\"sku\": \"A-100\", \"qty\": 2},],}\n```";

@@ -4,16 +4,9 @@
 mod tui_support;
 
 use jxray::config::ThemeName;
-use jxray::tui::action::{Action, Command};
+use jxray::tui::action::Command;
 use jxray::tui::theme::Theme;
-use jxray::tui::{update, App};
-use tui_support::{app_with, capture, screen, styled_screen};
-
-fn run(app: &mut App, commands: &[Command]) {
-    for command in commands {
-        update(app, Action::Command(*command));
-    }
-}
+use tui_support::{app_with, capture, run, screen, styled_screen};
 
 const FENCED: &str = "Here is the ticket:\n```json\n{\"ticket_id\": \"SUP-4821\", \"priority\": \"high\",\n \"tags\": [\"billing\", \"refund\"], \"escalate\": true}\n```\nLet me know if you need anything else.";
 const REPAIRED: &str = "{\"invoice\": \"INV-2291\",\n \"notes\": \"Paid in full.\nThanks!\",\n \"memo\": \"ref\\`42\\`\tdone\"}";

@@ -103,7 +103,7 @@ struct Session<'a> {
 
 impl Session<'_> {
     fn event_loop(&mut self, app: &mut App, inbox: &Receiver<Event>) -> io::Result<()> {
-        app.settle();
+        self.settle(app);
         self.draw(app)?;
         let mut last_draw = Instant::now();
         while !app.quit {
@@ -138,18 +138,23 @@ impl Session<'_> {
             if app.quit {
                 break;
             }
-            app.settle();
+            self.settle(app);
             self.draw(app)?;
             last_draw = Instant::now();
         }
         Ok(())
     }
 
-    fn draw(&mut self, app: &mut App) -> io::Result<()> {
-        // Settling may have asked for a big capture's panes.
+    /// Bring the app up to date before a frame, and start building the panes of a big
+    /// capture if settling asked for them.
+    fn settle(&mut self, app: &mut App) {
+        app.settle();
         if let Some(job) = app.big.take_job() {
             self.builder.request(job);
         }
+    }
+
+    fn draw(&mut self, app: &App) -> io::Result<()> {
         self.guard.terminal.draw(|frame| ui::render(app, frame))?;
         Ok(())
     }

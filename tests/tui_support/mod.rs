@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use jxray::capture::Capture;
 use jxray::config::ThemeName;
 use jxray::engine::Options;
+use jxray::tui::action::{Action, Command};
 use jxray::tui::theme::Theme;
-use jxray::tui::{App, Checks, Settings};
+use jxray::tui::{update, App, Checks, Settings};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -62,6 +63,13 @@ pub fn app_with_checks(captures: Vec<Capture>, checks: Checks, width: u16, heigh
 }
 
 /// The screen as plain text, drawn through ratatui's `TestBackend`.
+/// Run `commands` as if their keys were pressed.
+pub fn run(app: &mut App, commands: &[Command]) {
+    for command in commands {
+        update(app, Action::Command(*command));
+    }
+}
+
 pub fn screen(app: &App) -> String {
     let buffer = draw(app);
     let mut out = String::new();

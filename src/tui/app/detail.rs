@@ -47,12 +47,17 @@ impl PaneState {
         }
     }
 
+    /// The doc line shown on the pane's top row.
+    fn top_line(&self) -> Option<usize> {
+        self.rows.rows.get(self.scroll).map(|row| row.line)
+    }
+
     /// Wrap for the pane's rectangle (borders included); the top line stays on top.
     fn fit(&mut self, outer: Rect) {
         let width = self.width_in(outer);
         self.height = usize::from(inner(outer).height);
         if self.needs_wrap(width) {
-            let top_line = self.rows.rows.get(self.scroll).map(|row| row.line);
+            let top_line = self.top_line();
             self.rows = Rows::build(&self.doc, width);
             self.scroll = top_line.map_or(0, |line| self.rows.first_row_of_line(line));
             if let Some(target) = self.target.take() {
@@ -177,7 +182,7 @@ impl Detail {
             if old.scroll == 0 {
                 continue;
             }
-            let top_line = old.rows.rows.get(old.scroll).map_or(0, |row| row.line);
+            let top_line = old.top_line().unwrap_or(0);
             if new.rows.is_empty() {
                 new.target = Some(Target::Line(top_line));
             } else {
@@ -191,7 +196,7 @@ impl Detail {
     /// Keep the place of `old`, an earlier build for the same capture.
     pub fn keep_place(&mut self, old: &Detail) {
         for (new, old) in self.panes.iter_mut().zip(&old.panes) {
-            let top_line = old.rows.rows.get(old.scroll).map_or(0, |row| row.line);
+            let top_line = old.top_line().unwrap_or(0);
             new.target = Some(Target::Line(top_line));
         }
     }

@@ -66,8 +66,6 @@ pub struct Entries {
     gone: Vec<EntryId>,
     /// Files being read in parts, with what they held before.
     reading: HashMap<PathBuf, Reading>,
-    /// Removed entries still in `all`.
-    tombstones: usize,
     /// Entries of `all` the view and the counts cover: new ones that only were
     /// appended in order are counted alone (a million-line log arrives in parts).
     counted: usize,
@@ -129,7 +127,13 @@ impl Entries {
 
     /// Replace everything read from `path` with `loaded` (empty when the file is gone).
     /// A capture whose source was already listed keeps its id, so the selection stays put.
-    /// Returns the ids of the new entries.
+    /// Returns the ids of the new entries. (The app reads a file through [`begin_file`],
+    /// [`add_to_file`] and [`end_file`], whole or in parts; this is their whole-file use.)
+    ///
+    /// [`begin_file`]: Entries::begin_file
+    /// [`add_to_file`]: Entries::add_to_file
+    /// [`end_file`]: Entries::end_file
+    #[cfg(test)]
     pub fn replace_file(
         &mut self,
         path: &Path,
@@ -260,7 +264,6 @@ impl Entries {
     fn remove(&mut self, id: EntryId) -> Option<&Entry> {
         let i = self.index.remove(&id)?;
         self.touch();
-        self.tombstones += 1;
         let entry = &mut self.all[i];
         entry.removed = true;
         Some(entry)
@@ -409,8 +412,8 @@ impl Entries {
         self.dirty = false;
         let changed = std::mem::take(&mut self.changed);
         let from = self.counted.min(self.all.len());
+        // Removing an entry is a change: when nothing changed, `all` holds no removed entry.
         let appended = !changed
-            && self.tombstones == 0
             && from > 0
             && self.sort == Sort::Source
             && self.all[from - 1..].is_sorted_by(|a, b| a.sort_key() <= b.sort_key());
@@ -442,12 +445,9 @@ impl Entries {
 
     /// Drop the removed entries and sort by source, re-indexing only if anything moved.
     fn compact_and_sort(&mut self) {
-        let mut moved = false;
-        if self.tombstones > 0 {
-            self.all.retain(|entry| !entry.removed);
-            self.tombstones = 0;
-            moved = true;
-        }
+        let before = self.all.len();
+        self.all.retain(|entry| !entry.removed);
+        let mut moved = self.all.len() != before;
         if !self.all.is_sorted_by(|a, b| a.sort_key() <= b.sort_key()) {
             self.all.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
             moved = true;

@@ -29,7 +29,7 @@ use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
 
-pub use big::{BigPanes, DetailJob, BIG_CAPTURE};
+pub use big::{BigPanes, DetailJob};
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use detail::{Detail, PaneState};
 pub use entries::{input_hash, Entries, Entry};
@@ -177,6 +177,8 @@ pub struct App {
     pub highlight: super::highlight::Highlight,
     /// Big captures' panes: built in the background, the last few kept.
     pub big: BigPanes,
+    /// Schemas the logs recorded, compiled once for every capture extracted again here.
+    schemas: crate::schema::CaptureSchemas,
     pub quit: bool,
 }
 
@@ -217,6 +219,7 @@ impl App {
             follow_newest: false,
             highlight: Default::default(),
             big: BigPanes::default(),
+            schemas: Default::default(),
             quit: false,
         }
     }
@@ -256,13 +259,12 @@ impl App {
                 files: captures.len(),
             },
         );
-        let recorded = crate::schema::CaptureSchemas::default();
         for capture in captures {
             let outcome = super::loader::check(
                 &capture,
                 &self.options,
                 self.settings.checks.schema.as_deref(),
-                &recorded,
+                &self.schemas,
             );
             update(
                 self,
@@ -344,7 +346,7 @@ impl App {
     fn bring_detail(&mut self) {
         let slim = self.selected_entry().filter(|entry| entry.slim);
         if let Some(entry) = slim {
-            let (id, outcome) = (entry.id, self.whole_outcome(entry, &Default::default()));
+            let (id, outcome) = (entry.id, self.whole_outcome(entry));
             self.entries.expand(id, outcome);
         }
         let query = self.query.as_ref();
@@ -386,16 +388,12 @@ impl App {
     }
 
     /// An entry's outcome as extraction gives it, extracting a slim one again.
-    pub fn whole_outcome(
-        &self,
-        entry: &Entry,
-        recorded: &crate::schema::CaptureSchemas,
-    ) -> Arc<crate::engine::Outcome> {
+    pub fn whole_outcome(&self, entry: &Entry) -> Arc<crate::engine::Outcome> {
         if !entry.slim {
             return Arc::clone(&entry.outcome);
         }
         let schema = self.settings.checks.schema.as_deref();
-        let outcome = super::loader::check(&entry.capture, &self.options, schema, recorded);
+        let outcome = super::loader::check(&entry.capture, &self.options, schema, &self.schemas);
         Arc::new(outcome)
     }
 

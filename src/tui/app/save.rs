@@ -127,7 +127,6 @@ impl SaveDialog {
             SaveScope::All(ids) => ids.clone(),
         };
         let mut fixtures = Vec::with_capacity(ids.len());
-        let recorded = crate::schema::CaptureSchemas::default();
         for id in ids {
             let Some(entry) = app.entries.get(id) else {
                 continue;
@@ -145,7 +144,7 @@ impl SaveDialog {
                 .map(|schema| schema.document())
                 .or(entry.capture.schema.as_deref());
             // The expected outcome is the whole one, also for a slim entry.
-            let outcome = app.whole_outcome(entry, &recorded);
+            let outcome = app.whole_outcome(entry);
             let made = fixture::from_capture(&name, &entry.capture, &outcome, &app.options, schema)
                 .map_err(|error| error.to_string())?;
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
