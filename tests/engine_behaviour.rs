@@ -208,11 +208,11 @@ fn the_lenient_reading_is_shown_and_accepted_only_when_asked() {
     assert_eq!(
         kinds,
         vec![
-            RepairKind::SingleQuotes,
-            RepairKind::UnquotedKey,
-            RepairKind::PythonLiteral,
-            RepairKind::TrailingComma,
-            RepairKind::Comment
+            RepairKind::Lenient(Defect::SingleQuotes),
+            RepairKind::Lenient(Defect::UnquotedKey),
+            RepairKind::Lenient(Defect::PythonLiteral),
+            RepairKind::Lenient(Defect::TrailingComma),
+            RepairKind::Lenient(Defect::Comment)
         ]
     );
 

@@ -8,6 +8,7 @@ use super::options::ValueForm;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
 use super::position::line_col;
 use super::scan::{scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
+use super::space::trim_span;
 
 /// A candidate that parsed (after lossless repair).
 #[derive(Debug, Clone, PartialEq)]
@@ -173,23 +174,6 @@ pub(crate) enum Judged {
     },
     /// Nothing that looks like JSON.
     Empty,
-}
-
-pub(crate) fn is_json_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// The span without JSON white space at either end.
-pub(crate) fn trim_span(bytes: &[u8], start: usize, end: usize) -> (usize, usize) {
-    let mut s = start;
-    let mut e = end.min(bytes.len());
-    while s < e && is_json_space(bytes[s]) {
-        s += 1;
-    }
-    while e > s && is_json_space(bytes[e - 1]) {
-        e -= 1;
-    }
-    (s, e)
 }
 
 /// Judge a span that must be exactly one value (the direct and fenced layers).

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::candidate::{trim_span, Parsed, Rejection};
+use super::candidate::{Parsed, Rejection};
 use super::causes::{is_refusal_sentence, is_runaway, stop_cause};
 use super::decode::locate_duplicates;
 use super::decoded::Decoded;
@@ -14,6 +14,7 @@ use super::lenient;
 use super::outcome::*;
 use super::position::line_col;
 use super::scan::{scan_value, ScanEnd};
+use super::space::trim_span;
 use super::stringified::{decode_stringified, find_stringified};
 
 impl Extraction<'_> {

@@ -1,6 +1,6 @@
 //! The layers, cheapest first, and the outcome they add up to.
 
-use super::candidate::{judge_exact, trim_span, Judged, Rejection};
+use super::candidate::{judge_exact, Judged, Rejection};
 use super::decode::DECODER_DEPTH_LIMIT;
 use super::fence::{find_fences, Fence};
 use super::fragment::{is_prose_in_brackets, Lookahead};
@@ -9,6 +9,7 @@ use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::{scan_value, ScanEnd};
 use super::select::{Entry, Pool, Winner};
+use super::space::trim_span;
 use super::stop::classify_stop_reason;
 use super::think::find_think_blocks;
 use super::trace::Trace;

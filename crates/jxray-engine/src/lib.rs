@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The extraction engine: text in, [`Outcome`] out. No I/O, no UI.
 //!
 //! Layers are tried cheapest first (direct, fenced, scanned); the first
@@ -23,16 +24,20 @@ mod position;
 mod prose;
 mod scan;
 mod select;
+mod space;
 mod stop;
 mod stringified;
 mod surrogate;
 mod think;
 mod trace;
 
-pub use decode::{decode_exact, normalise_exponent};
+pub use decode::{decode_exact, same_value};
 pub use extract::extract;
 pub use options::{Options, Pick, ValueForm};
-pub use outcome::*;
+pub use outcome::{
+    Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,
+    Outcome, Repair, RepairKind, StopClass, Verdict, Warning, WarningKind,
+};
 pub use position::line_col;
 pub use stop::classify_stop_reason;
 pub use stringified::{find_stringified, Stringified};

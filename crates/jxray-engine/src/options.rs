@@ -1,6 +1,7 @@
 //! What a caller can ask of the engine.
 
 /// Which candidate wins when several distinct values parse.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Pick {
     /// The first one in the text (the default).
@@ -11,6 +12,7 @@ pub enum Pick {
 }
 
 impl Pick {
+    /// The policy's name (`first`, `last`).
     pub fn as_str(self) -> &'static str {
         match self {
             Pick::First => "first",
@@ -20,6 +22,7 @@ impl Pick {
 }
 
 /// The form an accepted value is handed back in.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueForm {
     /// A `serde_json::Value` in `Outcome::value`.
@@ -33,6 +36,7 @@ pub enum ValueForm {
 }
 
 /// Extraction options. `Options::default()` is what `jxray check` does with no flags.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// The capture's stop reason as the provider spelled it (`length`, `max_tokens`, …).
@@ -68,5 +72,55 @@ impl Default for Options {
             refused: false,
             value_form: ValueForm::Tree,
         }
+    }
+}
+
+impl Options {
+    /// The capture's stop reason, as the provider spelled it.
+    pub fn with_stop_reason(mut self, stop_reason: Option<impl Into<String>>) -> Options {
+        self.stop_reason = stop_reason.map(Into::into);
+        self
+    }
+
+    /// Accept a lenient reading (or not).
+    pub fn with_accept_lenient(mut self, accept_lenient: bool) -> Options {
+        self.accept_lenient = accept_lenient;
+        self
+    }
+
+    /// Which candidate wins when several distinct values parse.
+    pub fn with_pick(mut self, pick: Pick) -> Options {
+        self.pick = pick;
+        self
+    }
+
+    /// The deepest nesting accepted (capped at the decoder's limit of 127).
+    pub fn with_max_depth(mut self, max_depth: usize) -> Options {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// The most trace entries kept.
+    pub fn with_trace_limit(mut self, trace_limit: usize) -> Options {
+        self.trace_limit = trace_limit;
+        self
+    }
+
+    /// Replace strings that hold JSON by their decoded value (or not).
+    pub fn with_decode_stringified(mut self, decode_stringified: bool) -> Options {
+        self.decode_stringified = decode_stringified;
+        self
+    }
+
+    /// Whether the provider marked the output a refusal.
+    pub fn with_refused(mut self, refused: bool) -> Options {
+        self.refused = refused;
+        self
+    }
+
+    /// The form an accepted value comes in.
+    pub fn with_value_form(mut self, value_form: ValueForm) -> Options {
+        self.value_form = value_form;
+        self
     }
 }

@@ -7,6 +7,7 @@
 //! never offers a fragment of a larger value as an answer).
 
 use super::outcome::RepairKind;
+use super::space::skip_json_space;
 
 /// What the validator was waiting for when it stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,10 +100,6 @@ impl OffsetSet {
     }
 }
 
-fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
 /// Validate one JSON value that starts at `start` and may not run past `limit`.
 ///
 /// `structural`, when given, receives the offset of every `{` / `[` that was
@@ -145,9 +142,7 @@ pub(crate) fn scan_value_with(
     };
 
     loop {
-        while i < limit && is_space(bytes[i]) {
-            i += 1;
-        }
+        i = skip_json_space(bytes, i, limit);
         if i >= limit {
             let (inside, opened_at) = match stack.last() {
                 Some(&(b'{', at)) => (Open::Object, at),

@@ -1,7 +1,7 @@
 //! Numbers in spellings JSON does not allow: `007`, `.5`, `5.`, `+1`, `0x1F`, `1_000`.
 
 use super::rewriter::{Rewriter, Want};
-use crate::outcome::RepairKind;
+use crate::outcome::{Defect, RepairKind};
 
 /// A number token rewritten as JSON, with the fixes it needed.
 #[derive(Debug, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
     let (negative, body) = match token.as_bytes().first()? {
         b'-' => (true, &token[1..]),
         b'+' => {
-            fixes.push(RepairKind::NumberFormat);
+            fixes.push(RepairKind::Lenient(Defect::NumberFormat));
             (false, &token[1..])
         }
         _ => (false, token),
@@ -24,7 +24,7 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
     let sign = if negative { "-" } else { "" };
     if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
         let value = u128::from_str_radix(hex, 16).ok()?;
-        fixes.push(RepairKind::NumberFormat);
+        fixes.push(RepairKind::Lenient(Defect::NumberFormat));
         return Some(Respelled {
             json: format!("{sign}{value}"),
             fixes,
@@ -38,7 +38,7 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
         if !groups_ok {
             return None;
         }
-        fixes.push(RepairKind::NumberFormat);
+        fixes.push(RepairKind::Lenient(Defect::NumberFormat));
         body.replace('_', "")
     } else {
         body.to_owned()
@@ -69,10 +69,10 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
         }
     };
     let int = if int.is_empty() {
-        fixes.push(RepairKind::NumberFormat);
+        fixes.push(RepairKind::Lenient(Defect::NumberFormat));
         "0"
     } else if int.len() > 1 && int.starts_with('0') {
-        fixes.push(RepairKind::LeadingZero);
+        fixes.push(RepairKind::Lenient(Defect::LeadingZero));
         let trimmed = int.trim_start_matches('0');
         if trimmed.is_empty() {
             "0"
@@ -85,7 +85,7 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
     let frac = match frac {
         None => String::new(),
         Some("") => {
-            fixes.push(RepairKind::NumberFormat);
+            fixes.push(RepairKind::Lenient(Defect::NumberFormat));
             ".0".to_owned()
         }
         Some(frac) => format!(".{frac}"),
@@ -142,6 +142,7 @@ impl Rewriter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::Defect;
     use RepairKind::*;
 
     fn json(token: &str) -> Option<(String, Vec<RepairKind>)> {
@@ -165,16 +166,46 @@ mod tests {
 
     #[test]
     fn each_spelling_is_respelled() {
-        assert_eq!(json("007"), Some(("7".into(), vec![LeadingZero])));
-        assert_eq!(json("-00.5"), Some(("-0.5".into(), vec![LeadingZero])));
-        assert_eq!(json("000"), Some(("0".into(), vec![LeadingZero])));
-        assert_eq!(json(".5"), Some(("0.5".into(), vec![NumberFormat])));
-        assert_eq!(json("-.5"), Some(("-0.5".into(), vec![NumberFormat])));
-        assert_eq!(json("5."), Some(("5.0".into(), vec![NumberFormat])));
-        assert_eq!(json("+1"), Some(("1".into(), vec![NumberFormat])));
-        assert_eq!(json("0x1F"), Some(("31".into(), vec![NumberFormat])));
-        assert_eq!(json("-0x10"), Some(("-16".into(), vec![NumberFormat])));
-        assert_eq!(json("1_000"), Some(("1000".into(), vec![NumberFormat])));
+        assert_eq!(
+            json("007"),
+            Some(("7".into(), vec![Lenient(Defect::LeadingZero)]))
+        );
+        assert_eq!(
+            json("-00.5"),
+            Some(("-0.5".into(), vec![Lenient(Defect::LeadingZero)]))
+        );
+        assert_eq!(
+            json("000"),
+            Some(("0".into(), vec![Lenient(Defect::LeadingZero)]))
+        );
+        assert_eq!(
+            json(".5"),
+            Some(("0.5".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("-.5"),
+            Some(("-0.5".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("5."),
+            Some(("5.0".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("+1"),
+            Some(("1".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("0x1F"),
+            Some(("31".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("-0x10"),
+            Some(("-16".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("1_000"),
+            Some(("1000".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
     }
 
     #[test]

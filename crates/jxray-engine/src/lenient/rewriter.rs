@@ -4,7 +4,7 @@
 use std::cell::Cell;
 
 use super::{LenientText, Refusal};
-use crate::outcome::{Repair, RepairKind};
+use crate::outcome::{Defect, Repair, RepairKind};
 
 /// What the grammar expects next in the innermost container.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,16 +145,16 @@ impl<'a> Rewriter<'a> {
                     i += 1;
                 }
                 b'/' if matches!(self.bytes.get(i + 1), Some(b'/' | b'*')) => {
-                    self.fix(RepairKind::Comment, i);
+                    self.fix(RepairKind::Lenient(Defect::Comment), i);
                     i = self.comment_end(i);
                 }
                 b'#' => {
-                    self.fix(RepairKind::Comment, i);
+                    self.fix(RepairKind::Lenient(Defect::Comment), i);
                     i = self.comment_end(i);
                 }
                 _ if byte >= 0x80 => match self.char_at(i) {
                     Some(c) if unicode_space(c) => {
-                        self.fix(RepairKind::UnicodeSpace, i);
+                        self.fix(RepairKind::Lenient(Defect::UnicodeSpace), i);
                         self.out.push(b' ');
                         i += c.len_utf8();
                     }
@@ -250,7 +250,7 @@ impl<'a> Rewriter<'a> {
             Want::Next if !self.stack.is_empty() => {
                 let (raw, place) = self.item_end;
                 self.out.insert(place, b',');
-                self.fix(RepairKind::MissingComma, raw.min(at));
+                self.fix(RepairKind::Lenient(Defect::MissingComma), raw.min(at));
                 self.want = if self.top_is_object() {
                     Want::Key
                 } else {
@@ -260,7 +260,7 @@ impl<'a> Rewriter<'a> {
             Want::Colon => {
                 let (raw, place) = self.item_end;
                 self.out.insert(place, b':');
-                self.fix(RepairKind::MissingColon, raw.min(at));
+                self.fix(RepairKind::Lenient(Defect::MissingColon), raw.min(at));
                 self.want = Want::Value;
             }
             _ => {}
@@ -318,7 +318,7 @@ impl<'a> Rewriter<'a> {
             Want::Key | Want::Value if self.pending_comma.is_some() => {
                 let (raw, place) = self.pending_comma.take().unwrap_or_default();
                 self.out.remove(place);
-                self.fix(RepairKind::TrailingComma, raw);
+                self.fix(RepairKind::Lenient(Defect::TrailingComma), raw);
             }
             _ => {
                 self.refuse(i, "a key or value is missing before the closing bracket");
@@ -336,14 +336,14 @@ impl<'a> Rewriter<'a> {
             let (next, _) = self.peek(i + 1);
             if deeper && !matches!(next, Some(b',' | b'}' | b']')) {
                 // `[{"a": 1]`: the inner closers were left out; this one closes further out.
-                self.fix(RepairKind::MismatchedBracket, i);
+                self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
                 while self.stack.last().is_some_and(|f| f.closer != written) {
                     let frame = self.pop().unwrap_or(top);
                     self.out.push(frame.closer);
                 }
             } else {
                 // `[1, 2}`: the closer was written wrong.
-                self.fix(RepairKind::MismatchedBracket, i);
+                self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
             }
         }
         let frame = self.pop().unwrap_or(top);
@@ -365,7 +365,7 @@ impl<'a> Rewriter<'a> {
                 };
             }
             Want::Key | Want::Value if self.stack.last().is_some_and(|f| f.empty) => {
-                self.fix(RepairKind::LeadingComma, i);
+                self.fix(RepairKind::Lenient(Defect::LeadingComma), i);
                 // A second one would be an empty item: no longer a leading comma.
                 if let Some(frame) = self.stack.last_mut() {
                     frame.empty = false;

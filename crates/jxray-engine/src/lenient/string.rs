@@ -3,7 +3,7 @@
 //! string ends there; otherwise it was meant as text and is escaped.
 
 use super::rewriter::{Rewriter, Want};
-use crate::outcome::RepairKind;
+use crate::outcome::{Defect, RepairKind};
 
 /// How a string was quoted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,8 +60,10 @@ impl Rewriter<'_> {
         let key = self.begin_item(open) == Want::Key;
         match quote {
             Quote::Double => {}
-            Quote::Single => self.fix(RepairKind::SingleQuotes, open),
-            Quote::CurlyDouble | Quote::CurlySingle => self.fix(RepairKind::SmartQuotes, open),
+            Quote::Single => self.fix(RepairKind::Lenient(Defect::SingleQuotes), open),
+            Quote::CurlyDouble | Quote::CurlySingle => {
+                self.fix(RepairKind::Lenient(Defect::SmartQuotes), open)
+            }
         }
         let open_len = self.char_at(open).map_or(1, char::len_utf8);
         let mut body = open + open_len;
@@ -72,7 +74,7 @@ impl Rewriter<'_> {
             && !self.ends_token(body + 1, key)
         {
             // `""x""`: the quotes were doubled.
-            self.fix(RepairKind::DoubledQuotes, open);
+            self.fix(RepairKind::Lenient(Defect::DoubledQuotes), open);
             doubled = true;
             body += 1;
         }
@@ -130,7 +132,7 @@ impl Rewriter<'_> {
                     }
                     Reading::Inner => {
                         if quote == Quote::Double {
-                            self.fix(RepairKind::UnescapedQuote, j);
+                            self.fix(RepairKind::Lenient(Defect::UnescapedQuote), j);
                         }
                         self.push_inner_quote(j, len);
                         j += len;
@@ -146,7 +148,7 @@ impl Rewriter<'_> {
                             // `"x, "b": …`: the string should have closed before the comma.
                             self.out.truncate(place);
                             self.out.push(b'"');
-                            self.fix(RepairKind::UnterminatedString, raw);
+                            self.fix(RepairKind::Lenient(Defect::UnterminatedString), raw);
                             self.end_item(raw);
                             return raw;
                         }
@@ -190,7 +192,7 @@ impl Rewriter<'_> {
         }
         if stop < self.limit {
             // The place chosen for the missing quote.
-            self.fix(RepairKind::UnterminatedString, stop);
+            self.fix(RepairKind::Lenient(Defect::UnterminatedString), stop);
             self.out.push(b'"');
             self.end_item(stop);
             return stop;
@@ -336,7 +338,7 @@ impl Rewriter<'_> {
             | b'<' | b'|' | b'~' | b'{' | b'}' | b'.' | b'&' | b'$' | b'%' | b'@' | b',' | b';'
             | b':' | b'=' | b'?' => {
                 // Markdown (or JavaScript) escaped a character that needs none.
-                self.fix(RepairKind::InvalidEscape, j);
+                self.fix(RepairKind::Lenient(Defect::InvalidEscape), j);
                 self.out.push(escaped);
             }
             _ => {
