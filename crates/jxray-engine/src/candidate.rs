@@ -1,8 +1,8 @@
 //! Judging one candidate: a span of the raw text that may hold a JSON value.
 
 use super::decode::DECODER_DEPTH_LIMIT;
-use super::decoded::{decode_as, try_decode_as, Decoded};
 use super::diagnose::diagnose;
+use super::form::{decode_as, try_decode_as, Decoded};
 use super::fragment::missing_quote;
 use super::options::ValueForm;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
@@ -259,34 +259,7 @@ fn judge_scan(
         })
     };
     match scan.end {
-        ScanEnd::Complete { end } => {
-            let repairs: Vec<Repair> = scan
-                .repairs
-                .iter()
-                .map(|&(kind, offset)| Repair { kind, offset })
-                .collect();
-            let repaired =
-                (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
-            let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
-            match decode_as(candidate, form) {
-                Ok((value, duplicate_keys)) => Judged::Parsed(Parsed {
-                    value,
-                    span: (start, end),
-                    repairs,
-                    repaired,
-                    duplicate_keys,
-                }),
-                // The grammar holds but serde_json refuses (a lone surrogate, a
-                // number out of range): report its words at its place.
-                Err(error) => {
-                    let at = serde_offset(candidate, &error).min(end - start);
-                    let message = crate::surrogate::describe(candidate, at)
-                        .filter(|_| error.to_string().contains("hex escape"))
-                        .unwrap_or_else(|| error.to_string());
-                    reject(FailureKind::Invalid, at + start, Cause::Decoder(message))
-                }
-            }
-        }
+        ScanEnd::Complete { end } => decode_whole(text, (start, end), limit, &scan.repairs, form),
         ScanEnd::Truncated { inside, opened_at } => {
             let quote = (ends_text && inside == Open::String)
                 .then(|| missing_quote(text.as_bytes(), opened_at + 1, open))
@@ -319,6 +292,46 @@ fn judge_scan(
                 after_comma,
             },
         ),
+    }
+}
+
+/// A value the validator found whole: decoded after its lossless repairs.
+fn decode_whole(
+    text: &str,
+    (start, end): (usize, usize),
+    limit: usize,
+    found: &[(RepairKind, usize)],
+    form: ValueForm,
+) -> Judged {
+    let repairs: Vec<Repair> = found
+        .iter()
+        .map(|&(kind, offset)| Repair { kind, offset })
+        .collect();
+    let repaired = (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
+    let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
+    match decode_as(candidate, form) {
+        Ok((value, duplicate_keys)) => Judged::Parsed(Parsed {
+            value,
+            span: (start, end),
+            repairs,
+            repaired,
+            duplicate_keys,
+        }),
+        // The grammar holds but serde_json refuses (a lone surrogate, a number out of
+        // range): report its words at its place.
+        Err(error) => {
+            let at = serde_offset(candidate, &error).min(end - start);
+            let message = crate::surrogate::describe(candidate, at)
+                .filter(|_| error.to_string().contains("hex escape"))
+                .unwrap_or_else(|| error.to_string());
+            Judged::Rejected(Rejection {
+                kind: FailureKind::Invalid,
+                offset: at + start,
+                start,
+                limit,
+                cause: Cause::Decoder(message),
+            })
+        }
     }
 }
 

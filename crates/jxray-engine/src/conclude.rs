@@ -6,9 +6,9 @@ use serde_json::Value;
 use super::candidate::{Parsed, Rejection};
 use super::causes::{is_refusal_sentence, is_runaway, stop_cause};
 use super::decode::locate_duplicates;
-use super::decoded::Decoded;
 use super::defects::all_defects;
 use super::extract::{Extraction, Win};
+use super::form::Decoded;
 use super::fragment::is_template_braced;
 use super::lenient;
 use super::outcome::*;
@@ -228,21 +228,7 @@ impl Extraction<'_> {
             held => self.missing_start().or(held),
         };
         let Some(rejection) = rejection else {
-            let message = if self.text.trim().is_empty() {
-                "the output is empty; check that the request produced text".to_owned()
-            } else {
-                "no JSON object or array in the output (outside reasoning blocks and code in other languages); the prompt may have lost its format instruction".to_owned()
-            };
-            outcome.failure = Some(Failure {
-                kind: FailureKind::NoJson,
-                defect: None,
-                offset: 0,
-                line: 1,
-                column: 1,
-                message,
-                cause: None,
-                defects: Vec::new(),
-            });
+            outcome.failure = Some(self.no_json());
             return;
         };
         if rejection.kind == FailureKind::Truncated
@@ -251,25 +237,15 @@ impl Extraction<'_> {
                 StopClass::Complete | StopClass::Filtered | StopClass::ToolCall
             )
         {
-            let spelled = self.options.stop_reason.clone().unwrap_or_default();
-            self.warnings.push(Warning {
-                kind: WarningKind::UnsignalledTruncation,
-                offset: Some(rejection.offset),
-                message: format!(
-                    "the stop reason `{spelled}` says the model finished, but the text ends mid-value; an adapter may have masked the real stop reason"
-                ),
-            });
+            self.note_unsignalled_truncation(&rejection);
         }
         let mut fixes = Vec::new();
         let mut cut_after_defects = false;
         if rejection.kind == FailureKind::Invalid {
-            let reading = self.lenient_reading(&rejection);
-            if let Some(reading) = &reading {
+            if let Some(reading) = self.lenient_reading(&rejection) {
                 fixes = reading.repairs.clone();
                 cut_after_defects =
-                    reading.value.is_none() && self.cut_off_after(&rejection, reading);
-            }
-            if let Some(reading) = reading {
+                    reading.value.is_none() && self.cut_off_after(&rejection, &reading);
                 if reading.accepted {
                     outcome.layer = Some(Layer::Lenient);
                     outcome.value = reading.value.clone();
@@ -282,45 +258,64 @@ impl Extraction<'_> {
                 outcome.lenient = Some(reading);
             }
         }
-        let (line, column) = line_col(self.text, rejection.offset);
-        let (defect, message) = rejection.explain(self.text, self.max_depth);
-        let headline = defect.map(|kind| DefectAt {
-            kind,
-            offset: rejection.offset,
-            line,
-            column,
-            message: message.clone(),
-        });
-        let defects = all_defects(self.text, headline, &fixes);
-        let mut failure = Failure {
-            kind: rejection.kind,
-            defect,
-            offset: rejection.offset,
-            line,
-            column,
-            message,
-            cause: None,
-            defects,
-        };
+        let mut failure = self.failure_of(&rejection, &fixes);
         if cut_after_defects {
-            // Defects and a cut: the cut is the headline (no prompt fix completes a
-            // cut-off value); the defects stay listed for the re-prompt.
-            let offset = self.text.len();
-            let (line, column) = line_col(self.text, offset);
-            let names: Vec<&str> = failure.defects.iter().map(|d| d.kind.as_str()).collect();
-            failure.kind = FailureKind::Truncated;
-            failure.defect = None;
-            failure.offset = offset;
-            failure.line = line;
-            failure.column = column;
-            failure.message = format!(
-                "the output ends inside an open value: it was cut off; raise the token limit or shrink the request \
-                 (it also has {}: {})",
-                if names.len() == 1 { "a defect" } else { "defects" },
-                names.join(", ")
-            );
+            self.headline_the_cut(&mut failure);
         }
         outcome.failure = Some(failure);
+    }
+
+    /// No candidate at all.
+    fn no_json(&self) -> Failure {
+        let message = if self.text.trim().is_empty() {
+            "the output is empty; check that the request produced text"
+        } else {
+            "no JSON object or array in the output (outside reasoning blocks and code in other languages); the prompt may have lost its format instruction"
+        };
+        Failure::new(FailureKind::NoJson, 0, (1, 1), message)
+    }
+
+    fn note_unsignalled_truncation(&mut self, rejection: &Rejection) {
+        let spelled = self.options.stop_reason.clone().unwrap_or_default();
+        self.warnings.push(Warning::new(
+            WarningKind::UnsignalledTruncation,
+            Some(rejection.offset),
+            format!(
+                "the stop reason `{spelled}` says the model finished, but the text ends mid-value; an adapter may have masked the real stop reason"
+            ),
+        ));
+    }
+
+    /// The failure a rejection stands for, with every defect found (the lenient `fixes`
+    /// name the ones after the first).
+    fn failure_of(&self, rejection: &Rejection, fixes: &[Repair]) -> Failure {
+        let (line, column) = line_col(self.text, rejection.offset);
+        let (defect, message) = rejection.explain(self.text, self.max_depth);
+        let headline = defect
+            .map(|kind| DefectAt::new(kind, rejection.offset, (line, column), message.clone()));
+        let defects = all_defects(self.text, headline, fixes);
+        Failure::new(rejection.kind, rejection.offset, (line, column), message)
+            .with_defect(defect)
+            .with_defects(defects)
+    }
+
+    /// Defects and a cut: the cut is the headline (no prompt fix completes a cut-off
+    /// value); the defects stay listed for the re-prompt.
+    fn headline_the_cut(&self, failure: &mut Failure) {
+        let offset = self.text.len();
+        let (line, column) = line_col(self.text, offset);
+        let names: Vec<&str> = failure.defects.iter().map(|d| d.kind.as_str()).collect();
+        failure.kind = FailureKind::Truncated;
+        failure.defect = None;
+        failure.offset = offset;
+        failure.line = line;
+        failure.column = column;
+        failure.message = format!(
+            "the output ends inside an open value: it was cut off; raise the token limit or shrink the request \
+             (it also has {}: {})",
+            if names.len() == 1 { "a defect" } else { "defects" },
+            names.join(", ")
+        );
     }
 
     /// Whether a candidate with defects is also cut off: its lenient reading

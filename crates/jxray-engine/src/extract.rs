@@ -220,125 +220,8 @@ impl<'a> Extraction<'a> {
         let mut pool = Pool::new(self.options.pick);
         let fences = std::mem::take(&mut self.fences);
         for fence in &fences {
-            if self.in_think_block(fence.outer.0) {
-                continue;
-            }
-            let label = || fence.describe();
-            if !fence.may_hold_json() {
-                self.trace.push(
-                    Layer::Fenced,
-                    fence.content,
-                    label,
-                    Verdict::Skipped {
-                        reason: "tagged as another language".to_owned(),
-                    },
-                );
-                continue;
-            }
-            let ends_text = !fence.closed;
-            match judge_exact(
-                self.text,
-                fence.content.0,
-                fence.content.1,
-                ends_text,
-                self.max_depth,
-                self.options.value_form,
-            ) {
-                Judged::Parsed(parsed) => {
-                    let slot =
-                        self.trace
-                            .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
-                    let outer_end = fence.outer.1;
-                    pool.add(
-                        Entry {
-                            parsed,
-                            slot,
-                            outer_end,
-                        },
-                        None,
-                    );
-                }
-                Judged::Rejected(rejection) => {
-                    self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
-                    let json_like = fence.tag.is_some()
-                        || self.text.as_bytes()
-                            [trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0]
-                            != b'"';
-                    if json_like {
-                        self.reject(rejection);
-                    }
-                }
-                Judged::Continues { value_end }
-                    if self
-                        .lookahead
-                        .carries_on(
-                            self.text.as_bytes(),
-                            start_of(self.text, fence),
-                            value_end,
-                            fence.content.1,
-                        )
-                        .is_some() =>
-                {
-                    let bytes = self.text.as_bytes();
-                    let start = start_of(self.text, fence);
-                    let carry = self
-                        .lookahead
-                        .carries_on(bytes, start, value_end, fence.content.1);
-                    if let Some(carry) = carry {
-                        self.refuse_fragment(
-                            Layer::Fenced,
-                            carry,
-                            (start, value_end),
-                            fence.content.1,
-                            label,
-                        );
-                    }
-                }
-                Judged::Continues { value_end } => {
-                    // A value and then a remark ("That's all.", a missing closing fence):
-                    // the value is the answer and the remark is trailing prose. A second
-                    // value would be a different matter, so any bracket after it refuses.
-                    let rest = &self.text.as_bytes()[value_end..fence.content.1];
-                    if !rest.iter().any(|b| matches!(b, b'{' | b'[')) {
-                        let head = judge_exact(
-                            self.text,
-                            fence.content.0,
-                            value_end,
-                            false,
-                            self.max_depth,
-                            self.options.value_form,
-                        );
-                        if let Judged::Parsed(parsed) = head {
-                            let slot = self.trace.push(
-                                Layer::Fenced,
-                                parsed.span,
-                                label,
-                                Verdict::Accepted,
-                            );
-                            let entry = Entry {
-                                parsed,
-                                slot,
-                                outer_end: value_end,
-                            };
-                            pool.add(entry, None);
-                            continue;
-                        }
-                    }
-                    let start = trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0;
-                    let rejection = Rejection::continues(start, fence.content.1, value_end);
-                    self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
-                    self.reject(rejection);
-                }
-                Judged::Empty => {
-                    self.trace.push(
-                        Layer::Fenced,
-                        fence.content,
-                        label,
-                        Verdict::Skipped {
-                            reason: "empty".to_owned(),
-                        },
-                    );
-                }
+            if !self.in_think_block(fence.outer.0) {
+                self.judge_fence(fence, &mut pool);
             }
         }
         self.fences = fences;
@@ -349,6 +232,112 @@ impl<'a> Extraction<'a> {
         let no_start: Vec<(usize, usize)> = self.fences.iter().map(|f| f.outer).collect();
         self.scan_prose(&mut pool, &no_start, "outside the fences");
         self.settle(pool, Layer::Fenced)
+    }
+
+    /// One fence: its content judged as exactly one value, the winners pooled.
+    fn judge_fence(&mut self, fence: &Fence, pool: &mut Pool) {
+        let label = || fence.describe();
+        if !fence.may_hold_json() {
+            let reason = "tagged as another language".to_owned();
+            self.trace.push(
+                Layer::Fenced,
+                fence.content,
+                label,
+                Verdict::Skipped { reason },
+            );
+            return;
+        }
+        let judged = judge_exact(
+            self.text,
+            fence.content.0,
+            fence.content.1,
+            !fence.closed,
+            self.max_depth,
+            self.options.value_form,
+        );
+        match judged {
+            Judged::Parsed(parsed) => {
+                let slot = self
+                    .trace
+                    .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
+                let outer_end = fence.outer.1;
+                let entry = Entry {
+                    parsed,
+                    slot,
+                    outer_end,
+                };
+                pool.add(entry, None);
+            }
+            Judged::Rejected(rejection) => {
+                self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
+                let bytes = self.text.as_bytes();
+                // An untagged fence holding a quoted line is prose in a code block, not JSON.
+                let json_like = fence.tag.is_some() || bytes[start_of(self.text, fence)] != b'"';
+                if json_like {
+                    self.reject(rejection);
+                }
+            }
+            Judged::Continues { value_end } => self.fence_goes_on(fence, value_end, pool),
+            Judged::Empty => {
+                let reason = "empty".to_owned();
+                self.trace.push(
+                    Layer::Fenced,
+                    fence.content,
+                    label,
+                    Verdict::Skipped { reason },
+                );
+            }
+        }
+    }
+
+    /// A fence whose first value ends at `value_end` with more text after it.
+    fn fence_goes_on(&mut self, fence: &Fence, value_end: usize, pool: &mut Pool) {
+        let label = || fence.describe();
+        let bytes = self.text.as_bytes();
+        let start = start_of(self.text, fence);
+        let carry = self
+            .lookahead
+            .carries_on(bytes, start, value_end, fence.content.1);
+        if let Some(carry) = carry {
+            // The text after the value carries on the same JSON: the value is a piece.
+            self.refuse_fragment(
+                Layer::Fenced,
+                carry,
+                (start, value_end),
+                fence.content.1,
+                label,
+            );
+            return;
+        }
+        // A value and then a remark ("That's all.", a missing closing fence): the value is
+        // the answer and the remark is trailing prose. A second value would be a different
+        // matter, so any bracket after it refuses.
+        let rest = &bytes[value_end..fence.content.1];
+        if !rest.iter().any(|b| matches!(b, b'{' | b'[')) {
+            let head = judge_exact(
+                self.text,
+                fence.content.0,
+                value_end,
+                false,
+                self.max_depth,
+                self.options.value_form,
+            );
+            if let Judged::Parsed(parsed) = head {
+                let slot = self
+                    .trace
+                    .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
+                let entry = Entry {
+                    parsed,
+                    slot,
+                    outer_end: value_end,
+                };
+                pool.add(entry, None);
+                return;
+            }
+        }
+        let rejection = Rejection::continues(start, fence.content.1, value_end);
+        self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
+        self.reject(rejection);
     }
 
     /// Layer 3: balanced values found in prose.
