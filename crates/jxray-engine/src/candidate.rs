@@ -36,6 +36,15 @@ pub(crate) struct Rejection {
     cause: Cause,
 }
 
+/// What says an output is finished, though its brackets are still open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Finished {
+    /// The fence around the value closed after it.
+    FenceClosed,
+    /// The stop reason says the model completed (as the provider spelled it).
+    StopReason(String),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Cause {
     Diagnosed {
@@ -45,6 +54,14 @@ enum Cause {
     Unfinished {
         inside: Open,
         opened_at: usize,
+        /// Only closers are missing (see [`Scan::closable`]).
+        closable: bool,
+    },
+    /// Brackets still open although the output is finished: only closers are missing.
+    Unclosed {
+        inside: Open,
+        opened_at: usize,
+        evidence: Finished,
     },
     /// More text after a whole value, where only one value may stand.
     Continues,
@@ -72,7 +89,31 @@ impl Rejection {
                 let diagnosis = diagnose(text, self.offset, *problem, *after_comma, max_depth);
                 (Some(diagnosis.defect), diagnosis.message)
             }
-            Cause::Unfinished { inside, opened_at } => {
+            Cause::Unclosed {
+                inside,
+                opened_at,
+                evidence,
+            } => {
+                let (line, column) = line_col(text, *opened_at);
+                let what = inside.describe();
+                let why = match evidence {
+                    Finished::FenceClosed => "its fence closed after it".to_owned(),
+                    Finished::StopReason(spelled) => {
+                        format!("the stop reason `{spelled}` says the model completed")
+                    }
+                };
+                (
+                    Some(Defect::MissingCloser),
+                    format!(
+                        "the {what} opened at line {line}, column {column} is never closed, yet the output is finished \
+                         ({why}): the model left out its closing brackets, the output was not cut off; tell it to close \
+                         every object and array it opens (a bigger token limit will not help)"
+                    ),
+                )
+            }
+            Cause::Unfinished {
+                inside, opened_at, ..
+            } => {
                 let (line, column) = line_col(text, *opened_at);
                 let what = inside.describe();
                 if self.kind == FailureKind::Truncated {
@@ -150,6 +191,37 @@ impl Rejection {
             limit,
             cause: Cause::ExtraCloser { opened_at: start },
         }
+    }
+
+    /// Whether the candidate ran out where only closers were missing (`{"a": [1, 2`).
+    pub(crate) fn closable(&self) -> bool {
+        matches!(self.cause, Cause::Unfinished { closable: true, .. })
+    }
+
+    /// A candidate that ran out where only closers were missing, in an output known to be
+    /// finished: its brackets were left open (`missing-closer`), it was not cut off.
+    pub(crate) fn finished(self, evidence: Finished) -> Rejection {
+        let Cause::Unfinished {
+            inside, opened_at, ..
+        } = self.cause
+        else {
+            return self;
+        };
+        Rejection {
+            kind: FailureKind::Invalid,
+            offset: self.limit,
+            cause: Cause::Unclosed {
+                inside,
+                opened_at,
+                evidence,
+            },
+            ..self
+        }
+    }
+
+    /// Whether this is a `missing-closer` failure (its lenient reading may add closers).
+    pub(crate) fn is_unclosed(&self) -> bool {
+        matches!(self.cause, Cause::Unclosed { .. })
     }
 
     /// A candidate holding a whole value followed by more text.
@@ -273,12 +345,29 @@ fn judge_scan(
                     opened_at,
                 ));
             }
-            let cause = Cause::Unfinished { inside, opened_at };
+            let closable = scan.closable;
+            let cause = Cause::Unfinished {
+                inside,
+                opened_at,
+                closable,
+            };
             if ends_text {
-                reject(FailureKind::Truncated, text.len(), cause)
-            } else {
-                reject(FailureKind::Invalid, limit, cause)
+                return reject(FailureKind::Truncated, text.len(), cause);
             }
+            let unfinished = Rejection {
+                kind: FailureKind::Invalid,
+                offset: limit,
+                start,
+                limit,
+                cause,
+            };
+            // The candidate's container (a fence) closed after it: finished, not cut off.
+            let finished = if closable {
+                unfinished.finished(Finished::FenceClosed)
+            } else {
+                unfinished
+            };
+            Judged::Rejected(finished)
         }
         ScanEnd::Invalid {
             at,

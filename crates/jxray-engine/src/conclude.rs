@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::candidate::{Parsed, Rejection};
-use super::causes::{is_refusal_sentence, is_runaway, stop_cause};
+use super::candidate::{Finished, Parsed, Rejection};
+use super::causes::{is_runaway, stop_cause};
 use super::decode::locate_duplicates;
 use super::defects::all_defects;
 use super::extract::{Extraction, Win};
@@ -13,6 +13,7 @@ use super::fragment::is_template_braced;
 use super::lenient;
 use super::outcome::*;
 use super::position::line_col;
+use super::refusal::is_refusal;
 use super::scan::{scan_value, ScanEnd};
 use super::space::trim_span;
 use super::stringified::{decode_stringified, find_stringified};
@@ -43,9 +44,12 @@ impl Extraction<'_> {
                         reason: "the stop reason says the output was cut off".to_owned(),
                     },
                 );
-                outcome.failure = Some(self.stop_truncation());
+                outcome.failure = Some(self.stop_truncation(true));
             }
-            None if stop == StopClass::Truncated => outcome.failure = Some(self.stop_truncation()),
+            None if stop == StopClass::Truncated => {
+                let wrote_json = self.failure.is_some();
+                outcome.failure = Some(self.stop_truncation(wrote_json));
+            }
             None => self.fail(&mut outcome, stop),
         }
         outcome.warnings = self.warnings;
@@ -64,6 +68,7 @@ impl Extraction<'_> {
             duplicate_keys,
         } = win.entry.parsed;
         self.warnings.extend(self.passed_over.take());
+        self.warnings.extend(win.entry.remark);
         if win.several_distinct {
             let policy = self.options.pick.as_str();
             self.warnings.push(Warning {
@@ -156,7 +161,9 @@ impl Extraction<'_> {
         }
     }
 
-    pub(super) fn stop_truncation(&mut self) -> Failure {
+    /// The stop reason says the length limit was hit; `wrote_json` says whether any JSON
+    /// candidate was written before it.
+    pub(super) fn stop_truncation(&mut self, wrote_json: bool) -> Failure {
         let spelled = self.options.stop_reason.clone().unwrap_or_default();
         let offset = self.text.len();
         let (line, column) = line_col(self.text, offset);
@@ -172,8 +179,37 @@ impl Extraction<'_> {
             cause: None,
             defects: Vec::new(),
         };
+        if !wrote_json || self.reasoning_open.is_some() {
+            self.note_reasoning(&mut failure);
+        }
         self.note_runaway(&mut failure);
         failure
+    }
+
+    /// The output hit its limit while reasoning (or before any JSON): the budget went to
+    /// thinking, so the answer was never written.
+    fn note_reasoning(&self, failure: &mut Failure) {
+        let offset = self.text.len();
+        let (line, column) = line_col(self.text, offset);
+        *failure = Failure::new(FailureKind::Truncated, offset, (line, column), "")
+            .with_cause(Some(Cause::Reasoning));
+        failure.message = match self.reasoning_open {
+            Some(open) => {
+                let (line, column) = line_col(self.text, open);
+                format!(
+                    "the output ends inside its reasoning block (opened at line {line}, column {column}): the model spent \
+                     its token budget reasoning and never wrote the answer; raise the token limit or lower the reasoning \
+                     effort (a format instruction will not help)"
+                )
+            }
+            None => {
+                let spelled = self.options.stop_reason.clone().unwrap_or_default();
+                format!(
+                    "the stop reason `{spelled}` says the output hit its length limit before any JSON was written: the budget \
+                     went to reasoning or preamble; raise the token limit or lower the reasoning effort"
+                )
+            }
+        };
     }
 
     /// A truncation after a flood of white space or one repeated token: a loop, not a long answer.
@@ -189,6 +225,11 @@ impl Extraction<'_> {
     pub(super) fn fail(&mut self, outcome: &mut Outcome, stop: StopClass) {
         self.build_failure(outcome, stop);
         if let Some(failure) = outcome.failure.as_mut() {
+            if self.reasoning_open.is_some() {
+                // No answer outside reasoning, and the text ends inside it: cut off thinking.
+                self.note_reasoning(failure);
+                outcome.lenient = None;
+            }
             if failure.cause.is_none() {
                 self.note_runaway(failure);
             }
@@ -200,7 +241,7 @@ impl Extraction<'_> {
     fn note_cause(&self, failure: &mut Failure) {
         let spelled = self.options.stop_reason.as_deref();
         let cause = stop_cause(spelled).or_else(|| {
-            let declined = self.options.refused || is_refusal_sentence(self.text);
+            let declined = self.options.refused || is_refusal(self.text);
             (failure.kind == FailureKind::NoJson && declined).then_some(Cause::Refusal)
         });
         let Some(cause) = cause else { return };
@@ -227,10 +268,18 @@ impl Extraction<'_> {
             Some(rejection) if rejection.kind == FailureKind::Truncated => Some(rejection),
             held => self.missing_start().or(held),
         };
-        let Some(rejection) = rejection else {
+        let Some(mut rejection) = rejection else {
             outcome.failure = Some(self.no_json());
             return;
         };
+        if rejection.kind == FailureKind::Truncated
+            && rejection.closable()
+            && stop == StopClass::Complete
+        {
+            // Only closers are missing, and the model says it finished: left open, not cut off.
+            let spelled = self.options.stop_reason.clone().unwrap_or_default();
+            rejection = rejection.finished(Finished::StopReason(spelled));
+        }
         if rejection.kind == FailureKind::Truncated
             && matches!(
                 stop,
@@ -369,7 +418,11 @@ impl Extraction<'_> {
     }
 
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {
-        let rewritten = lenient::read(self.text, rejection.start, rejection.limit);
+        let rewritten = if rejection.is_unclosed() {
+            lenient::rewrite_closing(self.text, rejection.start, rejection.limit)
+        } else {
+            lenient::read(self.text, rejection.start, rejection.limit)
+        };
         if rewritten
             .repairs
             .iter()

@@ -27,6 +27,7 @@ mod options;
 mod outcome;
 mod position;
 mod prose;
+mod refusal;
 mod scan;
 mod select;
 mod space;
@@ -38,7 +39,7 @@ mod trace;
 
 pub use decode::{decode_exact, same_value};
 pub use extract::extract;
-pub use options::{Options, Pick, ValueForm};
+pub use options::{Acceptor, Options, Pick, ValueForm};
 pub use outcome::{
     Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,
     Outcome, Repair, RepairKind, StopClass, Verdict, Warning, WarningKind,

@@ -1,5 +1,9 @@
 //! What a caller can ask of the engine.
 
+use std::sync::Arc;
+
+use serde_json::Value;
+
 /// Which candidate wins when several distinct values parse.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,6 +39,39 @@ pub enum ValueForm {
     Text,
 }
 
+/// A test that the caller's contract puts to each candidate value (a JSON Schema, say):
+/// among the candidates that parse, the first that passes wins, and one that fails is
+/// taken only when none passes.
+#[derive(Clone)]
+pub struct Acceptor(Arc<dyn Fn(&Value) -> bool + Send + Sync>);
+
+impl Acceptor {
+    /// An acceptor from a test of a value.
+    pub fn new(test: impl Fn(&Value) -> bool + Send + Sync + 'static) -> Acceptor {
+        Acceptor(Arc::new(test))
+    }
+
+    /// Whether `value` passes.
+    pub fn accepts(&self, value: &Value) -> bool {
+        (self.0)(value)
+    }
+}
+
+impl std::fmt::Debug for Acceptor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Acceptor(..)")
+    }
+}
+
+/// Two acceptors are equal when they are the same test (clones of one another).
+impl PartialEq for Acceptor {
+    fn eq(&self, other: &Acceptor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Acceptor {}
+
 /// Extraction options. `Options::default()` is what `jxray check` does with no flags.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +95,9 @@ pub struct Options {
     pub refused: bool,
     /// The form an accepted value comes in.
     pub value_form: ValueForm,
+    /// The caller's test of a candidate value (its JSON Schema): the first candidate that
+    /// passes wins.
+    pub acceptor: Option<Acceptor>,
 }
 
 impl Default for Options {
@@ -71,6 +111,7 @@ impl Default for Options {
             decode_stringified: false,
             refused: false,
             value_form: ValueForm::Tree,
+            acceptor: None,
         }
     }
 }
@@ -115,6 +156,12 @@ impl Options {
     /// Whether the provider marked the output a refusal.
     pub fn with_refused(mut self, refused: bool) -> Options {
         self.refused = refused;
+        self
+    }
+
+    /// The caller's test of a candidate value (see [`Acceptor`]).
+    pub fn with_acceptor(mut self, acceptor: Option<Acceptor>) -> Options {
+        self.acceptor = acceptor;
         self
     }
 

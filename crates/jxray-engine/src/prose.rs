@@ -183,6 +183,7 @@ impl Extraction<'_> {
                 parsed,
                 slot,
                 outer_end,
+                remark: None,
             },
             demoted,
         );

@@ -40,6 +40,8 @@ pub(super) struct Rewriter<'a> {
     item_end: (usize, usize),
     pub refused: Option<Refusal>,
     done: bool,
+    /// The output is finished: brackets still open at the limit are closed there.
+    close_open: bool,
     /// The last searches for a comment's end: see [`Rewriter::comment_end`].
     line_end: Cell<(usize, Option<usize>)>,
     block_end: Cell<(usize, Option<usize>)>,
@@ -76,9 +78,16 @@ impl<'a> Rewriter<'a> {
             item_end: (0, 0),
             refused: None,
             done: false,
+            close_open: false,
             line_end: Cell::new((usize::MAX, None)),
             block_end: Cell::new((usize::MAX, None)),
         }
+    }
+
+    /// A rewriter that closes what is still open at the limit (see `rewrite_closing`).
+    pub(super) fn closing(mut self) -> Self {
+        self.close_open = true;
+        self
     }
 
     pub(super) fn fix(&mut self, kind: RepairKind, offset: usize) {
@@ -111,6 +120,9 @@ impl<'a> Rewriter<'a> {
                 b':' => self.colon(i),
                 _ => self.token(i),
             };
+        }
+        if self.close_open && !self.done && self.refused.is_none() {
+            self.add_closers();
         }
         if self.done {
             self.check_nothing_follows(i);
@@ -409,6 +421,22 @@ impl<'a> Rewriter<'a> {
                 i
             }
         }
+    }
+
+    /// `missing-closer`: after a whole item, every bracket still open is closed, innermost
+    /// first, where the last item ended. Anywhere else (inside a member, after a comma) the
+    /// text is not only missing its closers, and nothing is added.
+    fn add_closers(&mut self) {
+        if self.want != Want::Next || self.stack.is_empty() {
+            return;
+        }
+        let (raw, place) = self.item_end;
+        let closers: Vec<u8> = self.stack.iter().rev().map(|frame| frame.closer).collect();
+        self.out.splice(place..place, closers);
+        self.fix(RepairKind::Lenient(Defect::MissingCloser), raw);
+        self.stack.clear();
+        self.objects_open = 0;
+        self.done = true;
     }
 
     /// After the value closed: more of the same JSON means a defect inside

@@ -27,6 +27,12 @@ pub enum WarningKind {
     StringifiedJson,
     /// The value sat inside doubled `{{…}}` braces, a prompt-template escaping leak.
     TemplateBraces,
+    /// A candidate that is a JSON Schema (the prompt's own, echoed) was passed over for the
+    /// answer after it.
+    SchemaEcho,
+    /// The value was the whole body of a fence tagged with another language (a Python dict
+    /// or JavaScript object literal that is also JSON).
+    FenceLanguage,
 }
 
 impl WarningKind {
@@ -43,6 +49,8 @@ impl WarningKind {
             WarningKind::SkippedFragment => "skipped-fragment",
             WarningKind::StringifiedJson => "stringified-json",
             WarningKind::TemplateBraces => "template-braces",
+            WarningKind::SchemaEcho => "schema-echo",
+            WarningKind::FenceLanguage => "fence-language",
         }
     }
 }

@@ -76,6 +76,9 @@ pub(crate) struct Scan {
     pub end: ScanEnd,
     /// Lossless repairs needed, at absolute byte offsets.
     pub repairs: Vec<(RepairKind, usize)>,
+    /// The input ended right after a whole item inside open brackets: only closers are
+    /// missing (`{"a": [1, 2`), not a piece of a token or a member.
+    pub closable: bool,
 }
 
 /// A set of byte offsets: the `{` / `[` that were part of an earlier candidate.
@@ -141,9 +144,13 @@ pub(crate) fn scan_value_with(
         i: start,
     };
     let end = validator.run();
+    let closable = matches!(end, ScanEnd::Truncated { .. })
+        && validator.expect == Expect::CommaOrClose
+        && !validator.stack.is_empty();
     Scan {
         end,
         repairs: validator.repairs,
+        closable,
     }
 }
 
