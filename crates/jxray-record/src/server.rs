@@ -1,0 +1,113 @@
+//! The listener: checks the capture folder, binds the address, and serves each client
+//! connection (HTTP/1.1, keep-alive) on its own task.
+
+use std::fs;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+
+use crate::client::upstream;
+use crate::proxy::{handle, State};
+use crate::{RecordError, Settings, SharedLog};
+
+/// How long a client may take to send a request head.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A bound, ready proxy.
+pub struct Recorder {
+    listener: TcpListener,
+    state: Arc<State>,
+}
+
+impl Recorder {
+    /// Create and check the capture folder, then bind the address.
+    pub async fn bind(settings: Settings, log: SharedLog) -> Result<Recorder, RecordError> {
+        let root = prepare_folder(&settings.to)?;
+        let listener =
+            TcpListener::bind(settings.listen)
+                .await
+                .map_err(|source| match source.kind() {
+                    std::io::ErrorKind::AddrInUse => RecordError::PortInUse {
+                        addr: settings.listen,
+                    },
+                    _ => RecordError::Listen {
+                        addr: settings.listen,
+                        source,
+                    },
+                })?;
+        let state = State {
+            client: upstream(&settings.timeouts),
+            routes: settings.routes,
+            limits: settings.limits,
+            timeouts: settings.timeouts,
+            root,
+            log,
+        };
+        Ok(Recorder {
+            listener,
+            state: Arc::new(state),
+        })
+    }
+
+    /// The address actually bound (the port, when 0 was asked for).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    /// The capture folder, canonical.
+    pub fn folder(&self) -> &Path {
+        &self.state.root
+    }
+
+    /// Serve until the task is dropped.
+    pub async fn serve(self) {
+        loop {
+            let stream = match self.listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors, say: wait a little instead of spinning.
+                    self.state
+                        .log
+                        .line(&format!("cannot accept a connection: {error}"));
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            let state = self.state.clone();
+            tokio::spawn(async move {
+                let service = service_fn(move |request| handle(state.clone(), request));
+                // A client that goes away mid-call ends this with an error: nothing to report.
+                let _ = http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(HEADER_READ_TIMEOUT)
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    }
+}
+
+/// Create the folder when missing, check a file can be written in it, and return its
+/// canonical path (every write is checked to stay under it).
+fn prepare_folder(path: &Path) -> Result<PathBuf, RecordError> {
+    let folder_error = |source| RecordError::Folder {
+        path: path.to_path_buf(),
+        source,
+    };
+    fs::create_dir_all(path).map_err(folder_error)?;
+    let root = fs::canonicalize(path).map_err(folder_error)?;
+    tempfile::Builder::new()
+        .prefix(".jxray-tmp-")
+        .tempfile_in(&root)
+        .map_err(folder_error)?;
+    Ok(root)
+}
