@@ -55,7 +55,10 @@ pub use records::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,
 };
-pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
+pub use walk::{
+    capture_beside_request, discover, discover_with, is_capture_name, shell_path, Discovery,
+    SkippedFiles, REQUEST_SUFFIX,
+};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

@@ -2,8 +2,8 @@
 //!
 //! The client's `Accept-Encoding` and the upstream's `Content-Encoding` are never touched:
 //! the client gets the bytes the upstream sent. The capture must still be readable, so a
-//! copy is decoded here (gzip, deflate, zstd), bounded so that a small body cannot unpack
-//! into an unbounded one. An encoding this cannot decode (brotli, say) is reported, and the
+//! copy is decoded here (gzip, deflate, brotli, zstd), bounded so that a small body cannot unpack
+//! into an unbounded one. An encoding this cannot decode is reported, and the
 //! capture is kept encoded under a name jxray does not read as a capture.
 
 use std::io::Read;
@@ -34,6 +34,10 @@ pub fn decode(bytes: Vec<u8>, encoding: Option<&str>, limit: usize) -> Decoded {
             "gzip" | "x-gzip" => read_bounded(flate2::read::MultiGzDecoder::new(&body[..]), limit),
             "deflate" => read_bounded(flate2::read::ZlibDecoder::new(&body[..]), limit)
                 .or_else(|_| read_bounded(flate2::read::DeflateDecoder::new(&body[..]), limit)),
+            "br" => read_bounded(
+                brotli_decompressor::Decompressor::new(&body[..], 4096),
+                limit,
+            ),
             "zstd" => match zstd::stream::read::Decoder::new(&body[..]) {
                 Ok(decoder) => read_bounded(decoder, limit),
                 Err(error) => Err(error.to_string()),
@@ -101,8 +105,8 @@ mod tests {
             Decoded::Failed(_)
         ));
         assert_eq!(
-            decode(b"x".to_vec(), Some("br"), 100),
-            Decoded::Unsupported("br".to_string())
+            decode(b"x".to_vec(), Some("compress"), 100),
+            Decoded::Unsupported("compress".to_string())
         );
         assert!(matches!(
             decode(b"nope".to_vec(), Some("gzip"), 100),

@@ -37,7 +37,7 @@ pub use hints::env_lines;
 pub use naming::sanitize_model;
 pub use routes::{Route, Routes, DEFAULT_ROUTES};
 pub use scrub::{is_credential_header, scrub_query};
-pub use server::Recorder;
+pub use server::{Recorder, Running};
 pub use sidecar::REQUEST_SUFFIX;
 
 /// The proxy's own failures, each one line naming the fix.
@@ -47,6 +47,8 @@ pub enum RecordError {
     BadUpstream(String),
     #[error("cannot listen on {addr}: the port is in use; pick another with --port")]
     PortInUse { addr: SocketAddr },
+    #[error("cannot start the proxy's threads: {0}")]
+    Runtime(std::io::Error),
     #[error("cannot listen on {addr}: {source}")]
     Listen {
         addr: SocketAddr,

@@ -50,14 +50,15 @@ pub fn record(root: &Path, exchange: &Exchange, limit: usize) -> Recorded {
             response.total
         ));
     }
-    if response.end == End::Dropped {
-        return Recorded::Skipped(
-            "the client hung up before the response ended: not recorded".to_string(),
-        );
-    }
     let mut notes = Vec::new();
-    if let End::Failed(why) = &response.end {
-        notes.push(format!("the upstream broke off ({why}): kept what arrived"));
+    match &response.end {
+        End::Complete => {}
+        // An SDK may stop reading at a stream's last event: what it saw is kept.
+        End::Dropped => notes
+            .push("the client hung up before the response ended: kept what arrived".to_string()),
+        End::Failed(why) => {
+            notes.push(format!("the upstream broke off ({why}): kept what arrived"))
+        }
     }
     let body = request_body(exchange, limit);
     let model = match &body {
@@ -65,28 +66,26 @@ pub fn record(root: &Path, exchange: &Exchange, limit: usize) -> Recorded {
         RequestBody::Missing(_) => request_model(None, &exchange.upstream),
     };
     let encoding = header_text(&exchange.response_headers, header::CONTENT_ENCODING);
-    let (bytes, encoded_as) = match decode(response.bytes.clone(), encoding, limit) {
-        Decoded::Plain(bytes) => (bytes, None),
+    let (bytes, encoded) = match decode(response.bytes.clone(), encoding, limit) {
+        Decoded::Plain(bytes) => (bytes, false),
         Decoded::Unsupported(encoding) => {
             notes.push(format!(
-                "its {encoding} encoding cannot be decoded: kept encoded"
+                "its {encoding} encoding cannot be decoded: kept as .bin"
             ));
-            (response.bytes.clone(), Some(encoding))
+            (response.bytes.clone(), true)
         }
         Decoded::Failed(why) => {
-            notes.push(format!("{why}: kept encoded"));
-            (response.bytes.clone(), Some("encoded".to_string()))
+            notes.push(format!("{why}: kept as .bin"));
+            (response.bytes.clone(), true)
         }
     };
-    let mut extension = extension(
-        header_text(&exchange.response_headers, header::CONTENT_TYPE),
-        &bytes,
-    )
-    .to_string();
-    if let Some(encoding) = encoded_as {
-        // Not a capture name: jxray would read compressed bytes as text.
-        extension = format!("{extension}.{encoding}");
-    }
+    let content_type = header_text(&exchange.response_headers, header::CONTENT_TYPE);
+    // `.bin` is not a capture name: jxray would read compressed bytes as text.
+    let extension = if encoded {
+        ".bin"
+    } else {
+        extension(content_type, &bytes)
+    };
     let (folder, stem) = stem(
         &exchange.started,
         model.as_deref(),
@@ -98,7 +97,7 @@ pub fn record(root: &Path, exchange: &Exchange, limit: usize) -> Recorded {
     let files = Files {
         folder: &folder,
         stem: &stem,
-        extension: &extension,
+        extension,
         capture: &bytes,
         request: &request_text,
     };

@@ -111,3 +111,45 @@ fn prepare_folder(path: &Path) -> Result<PathBuf, RecordError> {
         .map_err(folder_error)?;
     Ok(root)
 }
+
+/// A recorder serving on its own runtime threads, for a caller that is not async (the
+/// `jxray record` command; with `--tui`, the workbench runs on the calling thread).
+pub struct Running {
+    runtime: tokio::runtime::Runtime,
+    addr: SocketAddr,
+    folder: PathBuf,
+}
+
+impl Running {
+    /// Bind and start serving; returns once the port is open.
+    pub fn start(settings: Settings, log: SharedLog) -> Result<Running, RecordError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .thread_name("jxray-record")
+            .enable_all()
+            .build()
+            .map_err(RecordError::Runtime)?;
+        let recorder = runtime.block_on(Recorder::bind(settings, log))?;
+        let addr = recorder.local_addr();
+        let folder = recorder.folder().to_path_buf();
+        runtime.spawn(recorder.serve());
+        Ok(Running {
+            runtime,
+            addr,
+            folder,
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The capture folder, canonical.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// Serve until the process is stopped.
+    pub fn wait(self) {
+        self.runtime.block_on(std::future::pending::<()>());
+    }
+}
