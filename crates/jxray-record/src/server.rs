@@ -115,25 +115,40 @@ fn prepare_folder(path: &Path) -> Result<PathBuf, RecordError> {
 /// A recorder serving on its own runtime threads, for a caller that is not async (the
 /// `jxray record` command; with `--tui`, the workbench runs on the calling thread).
 pub struct Running {
-    runtime: tokio::runtime::Runtime,
+    /// Dropped or sent: the serving thread stops.
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
     addr: SocketAddr,
     folder: PathBuf,
 }
 
 impl Running {
-    /// Bind and start serving; returns once the port is open.
+    /// Bind and start serving on a thread of its own; returns once the port is open.
+    /// One thread is plenty for calls that wait on the network (the disk writes run on
+    /// tokio's blocking pool).
     pub fn start(settings: Settings, log: SharedLog) -> Result<Running, RecordError> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .thread_name("jxray-record")
+        let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(RecordError::Runtime)?;
         let recorder = runtime.block_on(Recorder::bind(settings, log))?;
         let addr = recorder.local_addr();
         let folder = recorder.folder().to_path_buf();
-        runtime.spawn(recorder.serve());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("jxray-record".into())
+            .spawn(move || {
+                runtime.block_on(async {
+                    tokio::select! {
+                        _ = recorder.serve() => {}
+                        _ = stopped => {}
+                    }
+                });
+            })
+            .map_err(RecordError::Runtime)?;
         Ok(Running {
-            runtime,
+            stop: Some(stop),
+            thread: Some(thread),
             addr,
             folder,
         })
@@ -149,7 +164,20 @@ impl Running {
     }
 
     /// Serve until the process is stopped.
-    pub fn wait(self) {
-        self.runtime.block_on(std::future::pending::<()>());
+    pub fn wait(mut self) {
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
