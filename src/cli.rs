@@ -132,6 +132,8 @@ pub enum Command {
     Test(TestArgs),
     /// Compare two runs (folders or logs): both mixes and every capture that changed
     Compare(CompareArgs),
+    /// Record your app's model calls: a proxy on loopback that saves each exchange as a capture
+    Record(RecordArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -208,6 +210,52 @@ pub struct CompareArgs {
 pub enum CompareFormat {
     Text,
     Json,
+}
+
+/// `jxray record` (README: "Recording from your app").
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The port to listen on
+    #[arg(long, default_value_t = 8788)]
+    pub port: u16,
+
+    /// Listen on this address instead of 127.0.0.1 (warns: others could call through it)
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<std::net::IpAddr>,
+
+    /// The capture folder (created when missing)
+    #[arg(long, value_name = "DIR", default_value = "captures")]
+    pub to: PathBuf,
+
+    /// Add a route, or replace a default one: /NAME/REST goes to URL/REST
+    #[arg(long, value_name = "NAME=URL")]
+    pub upstream: Vec<String>,
+
+    /// Largest request body kept in the request file, in bytes (larger ones still pass)
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub max_request_bytes: usize,
+
+    /// Largest response kept as a capture, in bytes (larger ones still pass, unrecorded)
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_response_bytes: usize,
+
+    /// Seconds to connect to an upstream
+    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    pub connect_timeout: u64,
+
+    /// Seconds an upstream may stay silent (before answering, or between two chunks)
+    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    pub idle_timeout: u64,
+
+    /// Also open the workbench on the capture folder, watching it
+    #[arg(long)]
+    pub tui: bool,
+
+    #[command(flatten, next_help_heading = "With --tui")]
+    pub ui: UiArgs,
+
+    #[command(flatten, next_help_heading = "With --tui")]
+    pub extraction: ExtractionArgs,
 }
 
 #[derive(Debug, Args)]

@@ -67,6 +67,31 @@ fn walk_skips_hidden_tool_folders_and_non_captures() {
 }
 
 #[test]
+fn a_request_file_beside_a_recorded_capture_is_not_a_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    for stem in ["d/14-03-22.118-m", "d/14-03-23.000-m", "d/14-03-24.000-m"] {
+        write(
+            dir.path(),
+            &format!("{stem}.request.json"),
+            r#"{"jxray_request":1}"#,
+        );
+    }
+    write(dir.path(), "d/14-03-22.118-m.json", "{}");
+    write(dir.path(), "d/14-03-23.000-m.sse", "data: {}\n\n");
+    // Alone, a file with that name is whatever it holds, like any other.
+    write(dir.path(), "alone.request.json", "{}");
+    assert_eq!(
+        sources(dir.path()),
+        [
+            "alone.request.json",
+            "d/14-03-22.118-m.json",
+            "d/14-03-23.000-m.sse",
+            "d/14-03-24.000-m.request.json"
+        ]
+    );
+}
+
+#[test]
 fn a_deep_tree_is_walked() {
     let dir = tempfile::tempdir().unwrap();
     let deep = vec!["d"; 300].join("/");

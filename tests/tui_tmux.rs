@@ -832,3 +832,102 @@ fn keys_are_answered_on_and_past_a_20_mb_capture_until_its_panes_appear() {
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
 }
+
+/// A one-shot upstream on loopback: answers one chat completion, then ends.
+fn one_answer_upstream() -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while !String::from_utf8_lossy(&request).contains("\"messages\"") {
+            let n = stream.read(&mut buffer).unwrap();
+            if n == 0 {
+                return;
+            }
+            request.extend_from_slice(&buffer[..n]);
+        }
+        let body = r#"{"object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"```json\n{\"city\": \"Paris\"}\n```"},"finish_reason":"stop"}]}"#;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+    });
+    port
+}
+
+/// One chat call to the proxy on `port`; the response as text.
+fn call_proxy(port: u16) -> String {
+    use std::io::{Read, Write};
+    let body = r#"{"model":"gpt-4o-mini","messages":[{"role":"system","content":"Answer in JSON."},{"role":"user","content":"Where is the Louvre?"}]}"#;
+    let deadline = Instant::now() + WAIT;
+    let mut stream = loop {
+        match std::net::TcpStream::connect(("127.0.0.1", port)) {
+            Ok(stream) => break stream,
+            Err(_) if Instant::now() < deadline => thread::sleep(Duration::from_millis(50)),
+            Err(error) => panic!("the proxy never listened: {error}"),
+        }
+    };
+    let request = format!(
+        "POST /up/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer sk-never-on-disk\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+#[test]
+fn record_tui_shows_a_call_arriving_and_its_request() {
+    let upstream = one_answer_upstream();
+    let proxy = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("captures");
+    let tmux = Tmux::start(
+        "record",
+        140,
+        36,
+        &[
+            "record",
+            "--tui",
+            "--port",
+            &proxy.to_string(),
+            "--to",
+            to.to_str().unwrap(),
+            "--upstream",
+            &format!("up=http://127.0.0.1:{upstream}/v1"),
+        ],
+        &[],
+    );
+    tmux.wait_for("the workbench", |screen| screen.contains("watching"));
+    let response = call_proxy(proxy);
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("Paris"), "{response}");
+    let screen = tmux.wait_for("the recorded call", |screen| {
+        screen.contains("model gpt-4o-mini  request r")
+    });
+    assert!(screen.contains("fenced"), "{screen}");
+    tmux.keys(&["r"]);
+    tmux.wait_for("the request", |screen| {
+        screen.contains("Where is the Louvre?") && screen.contains("Answer in JSON.")
+    });
+    tmux.keys(&["Escape", "q"]);
+    assert_eq!(tmux.exit_status(), 0);
+    // The proxy's lines, held while the workbench had the screen, come after it.
+    tmux.wait_in_history("the proxy's log", "jxray record: recorded ");
+    let mut on_disk = String::new();
+    for entry in std::fs::read_dir(to.read_dir().unwrap().next().unwrap().unwrap().path()).unwrap()
+    {
+        on_disk.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert!(!on_disk.contains("sk-never-on-disk"), "{on_disk}");
+}

@@ -16,7 +16,8 @@
 //! - `promptfoo`, `fields`: log documents and rows recognised by content, or read through
 //!   the field paths the user named;
 //! - `load`: the entry points, loading files in parallel in a fixed order;
-//! - `records`: the same captures as a lazy stream, for `check` at any size.
+//! - `records`: the same captures as a lazy stream, for `check` at any size;
+//! - `request`: the request `jxray record` wrote beside a capture, for the workbench.
 //!
 //! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
 //! `MAX_TOKENS`, `max_output_tokens`, `completed`, `end_turn`, `STOP`, …); the engine
@@ -36,6 +37,7 @@ mod probe;
 mod promptfoo;
 mod read;
 mod records;
+mod request;
 pub mod source;
 mod stream;
 mod walk;
@@ -55,7 +57,11 @@ pub use records::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,
 };
-pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
+pub use request::{request_path, RecordedRequest};
+pub use walk::{
+    capture_beside_request, discover, discover_with, is_capture_name, shell_path, Discovery,
+    SkippedFiles, REQUEST_SUFFIX,
+};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]

@@ -19,6 +19,9 @@
 //! `CHANGELOG`, any extension) and JSON Schemas (`schema.json`, `*.schema.json`, the usual
 //! names of what `--schema` reads).
 //!
+//! So is a request file that `jxray record` wrote beside a capture (`X.request.json` next
+//! to `X.json`, `X.sse`, …): it holds what was asked, not what the model said.
+//!
 //! Symlinks are followed. A link that cannot be followed (dangling, or a loop of links) and
 //! a linked folder that leads back into the folders being searched are *returned*, so that
 //! loading reports them as unreadable captures instead of skipping them or recursing forever.
@@ -211,6 +214,26 @@ fn classify_name(name: &OsStr) -> NameKind {
     }
 }
 
+/// The name ending of the request files `jxray record` writes beside its captures.
+pub const REQUEST_SUFFIX: &str = ".request.json";
+
+/// Extensions `jxray record` gives captures (`.bin`: a body it could not decode).
+const RECORDED_EXTENSIONS: [&str; 5] = ["json", "sse", "ndjson", "txt", "bin"];
+
+/// The capture a request file at `path` was written beside, if it is one and that
+/// capture is there.
+pub fn capture_beside_request(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let cut = name.len().checked_sub(REQUEST_SUFFIX.len())?;
+    if !name.is_char_boundary(cut) || !name[cut..].eq_ignore_ascii_case(REQUEST_SUFFIX) {
+        return None;
+    }
+    RECORDED_EXTENSIONS
+        .iter()
+        .map(|extension| path.with_file_name(format!("{}.{extension}", &name[..cut])))
+        .find(|capture| capture.is_file())
+}
+
 fn is_hidden(name: &OsStr) -> bool {
     name.to_string_lossy().starts_with('.')
 }
@@ -309,6 +332,9 @@ impl Walk {
     }
 
     fn file(&mut self, path: PathBuf, name: &OsStr) {
+        if capture_beside_request(&path).is_some() {
+            return;
+        }
         match classify_name(name) {
             NameKind::Capture => self.found.push(path),
             NameKind::Ignored => {}

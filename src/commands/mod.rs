@@ -6,6 +6,7 @@ mod common;
 mod compare;
 mod completions;
 mod extract;
+mod record;
 mod test;
 pub mod tui;
 
@@ -49,6 +50,8 @@ pub fn run(command: &Command) -> ExitCode {
         Command::Extract(args) => extract::run(args),
         Command::Test(args) => test::run(args),
         Command::Compare(args) => compare::run(args),
+        // It ends as the workbench does with --tui, so it maps its own exit status.
+        Command::Record(args) => return record::run(args),
         Command::Completions { shell } => completions::run(*shell),
     };
     match result {

@@ -57,6 +57,8 @@ pub enum Command {
     ToggleWatch,
     /// Hold back or let through the watcher's changes.
     PauseWatch,
+    /// Show the request a recorded capture was asked with (`jxray record`).
+    Request,
     /// Another expectation in the save dialog.
     NextChoice,
     PrevChoice,

@@ -19,6 +19,7 @@ pub mod layout;
 pub mod loader;
 pub mod pacer;
 pub mod partial_line;
+pub mod request;
 pub mod rows;
 pub mod runner;
 pub mod sanitize;

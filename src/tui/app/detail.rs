@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
+use crate::capture::RecordedRequest;
 use crate::engine::Outcome;
 use crate::schema::Schema;
 use crate::tui::action::EntryId;
@@ -150,6 +151,10 @@ pub struct Detail {
     pub panes: [PaneState; 3],
     /// A big capture's stand-in while its panes are built in the background.
     pub building: bool,
+    /// The request `jxray record` wrote beside the capture (the header names its model,
+    /// `r` shows it); read when the panes are built, so a request that arrives with a
+    /// re-read is seen.
+    pub request: Option<Arc<RecordedRequest>>,
 }
 
 impl Detail {
@@ -172,6 +177,9 @@ impl Detail {
             query: query.cloned(),
             panes: docs.map(PaneState::new),
             building,
+            request: RecordedRequest::beside(&entry.capture.path)
+                .and_then(Result::ok)
+                .map(Arc::new),
         }
     }
 

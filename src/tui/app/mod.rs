@@ -34,6 +34,7 @@ pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use detail::{Detail, PaneState};
 pub use entries::{input_hash, Entries, Entry};
 pub use filter::{Filter, Sort, Tally};
+pub use overlay::request_width;
 pub use save::{Expect, SaveDialog, SaveScope};
 pub use update::update;
 pub use watch::WatchState;
@@ -89,6 +90,10 @@ pub enum Overlay {
     #[default]
     None,
     Help {
+        scroll: usize,
+    },
+    /// The request beside a recorded capture (`r`).
+    Request {
         scroll: usize,
     },
     Filter {
@@ -228,7 +233,7 @@ impl App {
     pub fn mode(&self) -> Mode {
         match self.overlay {
             Overlay::None => Mode::Normal,
-            Overlay::Help { .. } => Mode::Help,
+            Overlay::Help { .. } | Overlay::Request { .. } => Mode::Help,
             Overlay::Filter { .. } | Overlay::Copy { .. } => Mode::Menu,
             Overlay::Search { .. } | Overlay::Save(_) => Mode::Prompt,
         }
@@ -240,6 +245,15 @@ impl App {
 
     pub fn selected_entry(&self) -> Option<&Entry> {
         self.selected.and_then(|id| self.entries.get(id))
+    }
+
+    /// The request the selected capture was recorded with, when one is beside it.
+    pub fn selected_request(&self) -> Option<&crate::capture::RecordedRequest> {
+        let detail = self
+            .detail
+            .as_ref()
+            .filter(|d| Some(d.entry) == self.selected)?;
+        detail.request.as_deref()
     }
 
     /// Rows of the list on screen (inside its border).

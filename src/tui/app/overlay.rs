@@ -2,9 +2,9 @@
 //! the copy menu and the save dialog.
 
 use crate::tui::action::{Command, Edit, Effect};
-use crate::tui::help;
 use crate::tui::layout::{help_area, inner};
 use crate::tui::search::Query;
+use crate::tui::{help, request};
 
 use super::copy::CopyChoice;
 use super::filter::Filter;
@@ -20,6 +20,14 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
                 let (height, last) = help_extent(app);
                 let scroll = moved(movement, scroll, last, height);
                 app.overlay = Overlay::Help { scroll };
+            }
+        },
+        Overlay::Request { scroll } => match command {
+            Command::Back => app.overlay = Overlay::None,
+            movement => {
+                let (height, last) = request_extent(app);
+                let scroll = moved(movement, scroll, last, height);
+                app.overlay = Overlay::Request { scroll };
             }
         },
         Overlay::Filter { cursor } => {
@@ -116,6 +124,21 @@ fn help_extent(app: &App) -> (usize, usize) {
     let height = usize::from(inner(help_area(app.area)).height);
     let lines = help::lines(&app.settings).len();
     (height, lines.saturating_sub(height))
+}
+
+/// The request overlay's page height and last scroll position.
+fn request_extent(app: &App) -> (usize, usize) {
+    let inner = inner(help_area(app.area));
+    let height = usize::from(inner.height);
+    let lines = app
+        .selected_request()
+        .map_or(0, |r| request::lines(r, request_width(inner.width)).len());
+    (height, lines.saturating_sub(height))
+}
+
+/// The text width of the request overlay inside its border.
+pub fn request_width(inner_width: u16) -> usize {
+    usize::from(inner_width).saturating_sub(3)
 }
 
 fn search(app: &mut App, text: &str) {

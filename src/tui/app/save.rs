@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use crate::capture::RecordedRequest;
 use crate::engine::{FailureKind, Layer, Outcome, Verdict};
 use crate::fixture::{self, Expectation, Fixture};
 use crate::tui::action::{EntryId, Saved};
@@ -145,8 +146,13 @@ impl SaveDialog {
                 .or(entry.capture.schema.as_deref());
             // The expected outcome is the whole one, also for a slim entry.
             let outcome = app.whole_outcome(entry);
-            let made = fixture::from_capture(&name, &entry.capture, &outcome, &app.options, schema)
-                .map_err(|error| error.to_string())?;
+            let mut made =
+                fixture::from_capture(&name, &entry.capture, &outcome, &app.options, schema)
+                    .map_err(|error| error.to_string())?;
+            // A capture `jxray record` saved: the fixture names the request it came from.
+            if let Some(Ok(request)) = RecordedRequest::beside(&entry.capture.path) {
+                made = made.recorded_with(&request);
+            }
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
             fixtures.push((id, known_gap(made, expect, &outcome)));
         }

@@ -244,6 +244,11 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Save => act::open_save(app, false),
         Command::SaveAll => act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
+        Command::Request => match app.selected_request() {
+            Some(_) => app.overlay = Overlay::Request { scroll: 0 },
+            None => app
+                .warn("no request beside this capture; `jxray record` saves one with each capture"),
+        },
         Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
     }
     Vec::new()

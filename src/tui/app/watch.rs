@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use crate::capture::is_capture_name;
+use crate::capture::{capture_beside_request, is_capture_name};
 use crate::tui::action::{Effect, WatchControl};
 use crate::watch::{Change, Mix, WatchEvent};
 
@@ -87,8 +87,13 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
             let mut paths = Vec::new();
             for change in changes {
                 match change {
-                    Change::Changed(path) if is_capture(app, &path) => paths.push(path),
-                    Change::Changed(_) => {}
+                    // A request file written beside its capture: the capture's header
+                    // shows it, so the capture is read again.
+                    Change::Changed(path) => match capture_beside_request(&path) {
+                        Some(capture) => paths.push(capture),
+                        None if is_capture(app, &path) => paths.push(path),
+                        None => {}
+                    },
                     Change::Removed(path) => {
                         app.entries.mark_gone(&path);
                     }

@@ -294,6 +294,13 @@ pub const BINDINGS: &[Binding] = &[
         Group::Act,
         "pause watching (changes are held) or resume",
     ),
+    bind(
+        C::Request,
+        &[key('r')],
+        NORMAL,
+        Group::Act,
+        "show the request a recorded capture was asked with (jxray record)",
+    ),
     hinted(
         bind(
             C::Help,

@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use crate::capture::Capture;
+use crate::capture::{Capture, RecordedRequest};
 use crate::engine::{Layer, Outcome, RepairKind};
 use crate::tui::app::App;
 use crate::tui::detail::value_title;
@@ -19,10 +19,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let theme = &app.theme;
+    let request = app.selected_request();
     let lines = if entry.gone {
         // What the file said is history: say so before anything about it.
         [
-            origin(&entry.capture, theme),
+            origin(&entry.capture, request, theme),
             Line::styled(
                 "✗ gone: the file was deleted or moved",
                 theme.paint(Paint::Bad),
@@ -34,7 +35,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ]
     } else {
         [
-            origin(&entry.capture, theme),
+            origin(&entry.capture, request, theme),
             summary(&entry.outcome, theme),
             detail(&entry.outcome, theme),
         ]
@@ -51,9 +52,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Source, provider, stop reason.
-fn origin(capture: &Capture, theme: &Theme) -> Line<'static> {
+/// Source, provider, stop reason; for a recorded capture, the model asked for and the key
+/// that shows the request.
+fn origin(capture: &Capture, request: Option<&RecordedRequest>, theme: &Theme) -> Line<'static> {
     let mut spans = vec![Span::styled(printable(&capture.source), theme.strong())];
+    if let Some(request) = request {
+        let model = request.model.as_deref().or(capture.model.as_deref());
+        spans.push(label("  model ", theme));
+        spans.push(Span::raw(model.map_or("(none)".to_string(), printable)));
+        spans.push(label("  request ", theme));
+        spans.push(Span::styled("r", theme.key_hint()));
+    }
     if let Some(provider) = capture.provider {
         spans.push(label("  provider ", theme));
         spans.push(Span::raw(provider.as_str()));

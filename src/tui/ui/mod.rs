@@ -46,6 +46,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
     footer::render(app, screen.footer, buf);
     match &app.overlay {
         Overlay::Help { scroll } => overlay::help(app, *scroll, area, buf),
+        Overlay::Request { scroll } => overlay::request(app, *scroll, area, buf),
         Overlay::Filter { cursor } => overlay::filter_menu(app, *cursor, area, buf),
         Overlay::Save(save) => dialog::save(app, save, area, buf),
         Overlay::Copy { cursor } => copy_menu::render(app, *cursor, area, buf),

@@ -5,18 +5,49 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Widget};
 
+use crate::tui::app::request_width;
 use crate::tui::app::{App, Filter};
 use crate::tui::help::{self, HelpLine};
-use crate::tui::layout::{centered, help_area};
+use crate::tui::layout::{centered, help_area, inner};
+use crate::tui::request;
 use crate::tui::ui::fit::fit;
 
 pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let lines = help::lines(&app.settings);
+    scrolled(app, " Help: jxray keys ", &lines, scroll, area, buf);
+}
+
+/// The request the selected capture was recorded with (`r`).
+pub fn request(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let Some(recorded) = app.selected_request() else {
+        return;
+    };
+    let width = request_width(inner(help_area(area)).width);
+    let lines = request::lines(recorded, width);
+    scrolled(
+        app,
+        " Request: what this capture was asked ",
+        &lines,
+        scroll,
+        area,
+        buf,
+    );
+}
+
+/// A bordered overlay of lines, scrolled.
+fn scrolled(
+    app: &App,
+    title: &str,
+    lines: &[HelpLine],
+    scroll: usize,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let theme = &app.theme;
     let outer = help_area(area);
-    let lines = help::lines(&app.settings);
     let block = Block::bordered()
         .border_style(theme.border(true))
-        .title(Span::styled(" Help: jxray keys ", theme.title(true)))
+        .title(Span::styled(title.to_string(), theme.title(true)))
         .title_bottom(Line::from(" Esc close ").right_aligned());
     let inner = block.inner(outer);
     Clear.render(outer, buf);

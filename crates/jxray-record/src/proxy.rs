@@ -1,0 +1,285 @@
+//! One exchange: the request goes upstream with only its route prefix and hop-by-hop
+//! headers changed, the response comes back frame by frame, and when both bodies have
+//! ended their copies are written — off the response path, so nothing the disk does can
+//! slow or break the client's call.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use chrono::Local;
+use http::header::{self, HeaderMap, HeaderValue};
+use http::{Request, Response, StatusCode, Version};
+use http_body_util::{Either, Full};
+use hyper::body::Incoming;
+use tokio::sync::oneshot;
+
+use crate::client::Upstream;
+use crate::record::{record, Exchange, Recorded};
+use crate::routes::Routes;
+use crate::tee::{End, Tee, Teed};
+use crate::{Limits, SharedLog, Timeouts};
+
+/// What the proxy answers with: the upstream's body, or its own one-line error.
+pub type ProxyBody = Either<Tee<Incoming>, Full<Bytes>>;
+
+/// Headers that belong to one connection, not to the message (RFC 9110 §7.6.1).
+const HOP_BY_HOP: [header::HeaderName; 6] = [
+    header::CONNECTION,
+    header::TE,
+    header::TRAILER,
+    header::TRANSFER_ENCODING,
+    header::UPGRADE,
+    header::PROXY_AUTHENTICATE,
+];
+
+/// How long a request body may take to finish after its response ended.
+const REQUEST_SETTLE: Duration = Duration::from_secs(5);
+
+/// What every exchange shares.
+pub struct State {
+    pub routes: Routes,
+    pub client: Upstream,
+    pub limits: Limits,
+    pub timeouts: Timeouts,
+    /// The capture folder, canonical.
+    pub root: PathBuf,
+    pub log: SharedLog,
+}
+
+/// Handle one request from a client.
+pub async fn handle(
+    state: Arc<State>,
+    request: Request<Incoming>,
+) -> Result<Response<ProxyBody>, Infallible> {
+    let Some(target) = state.routes.resolve(request.uri()) else {
+        let names: Vec<String> = state
+            .routes
+            .iter()
+            .map(|r| format!("/{}", r.name))
+            .collect();
+        let message = format!(
+            "no route for {}; the routes are {} (add one with --upstream NAME=URL)",
+            request.uri().path(),
+            names.join(", ")
+        );
+        state.log.line(&message);
+        return Ok(own_error(StatusCode::NOT_FOUND, &message));
+    };
+    let upstream_uri = target.uri.clone();
+    let host = HeaderValue::from_str(target.route.authority().as_str());
+    let (mut parts, body) = request.into_parts();
+    let client_uri = parts.uri.clone();
+    let method = parts.method.clone();
+    let request_headers = parts.headers.clone();
+    strip_hop_by_hop(&mut parts.headers);
+    if let Ok(host) = host {
+        parts.headers.insert(header::HOST, host);
+    }
+    parts.uri = upstream_uri.clone();
+    parts.version = Version::HTTP_11;
+    let (request_tee, request_done) = Tee::new(body, state.limits.request_bytes, None);
+    let started = Local::now();
+    let clock = Instant::now();
+    let hangup = HangupNote::new(&state);
+    let sent = state
+        .client
+        .request(Request::from_parts(parts, request_tee));
+    let response = match tokio::time::timeout(state.timeouts.idle, sent).await {
+        Ok(Ok(response)) => response,
+        Ok(Err(error)) => {
+            hangup.disarm();
+            let message = format!("cannot reach {}: {}", target.route, error_chain(&error));
+            state.log.line(&message);
+            return Ok(own_error(StatusCode::BAD_GATEWAY, &message));
+        }
+        Err(_) => {
+            hangup.disarm();
+            let message = format!(
+                "{} sent no answer for {} s",
+                target.route,
+                state.timeouts.idle.as_secs()
+            );
+            state.log.line(&message);
+            return Ok(own_error(StatusCode::GATEWAY_TIMEOUT, &message));
+        }
+    };
+    hangup.disarm();
+    let (mut response_parts, body) = response.into_parts();
+    strip_hop_by_hop(&mut response_parts.headers);
+    let (response_tee, response_done) =
+        Tee::new(body, state.limits.response_bytes, Some(state.timeouts.idle));
+    let head = Head {
+        started,
+        clock,
+        method,
+        client_uri,
+        upstream_uri,
+        request_headers,
+        status: response_parts.status,
+        response_headers: response_parts.headers.clone(),
+    };
+    tokio::spawn(finish(state.clone(), head, request_done, response_done));
+    Ok(Response::from_parts(
+        response_parts,
+        Either::Left(response_tee),
+    ))
+}
+
+/// The parts of an exchange known when the response head arrives.
+struct Head {
+    started: chrono::DateTime<Local>,
+    clock: Instant,
+    method: http::Method,
+    client_uri: http::Uri,
+    upstream_uri: http::Uri,
+    request_headers: HeaderMap,
+    status: StatusCode,
+    response_headers: HeaderMap,
+}
+
+/// Wait for both bodies to end, then write the exchange on a blocking thread.
+async fn finish(
+    state: Arc<State>,
+    head: Head,
+    request_done: oneshot::Receiver<Teed>,
+    response_done: oneshot::Receiver<Teed>,
+) {
+    let response = response_done.await.unwrap_or_else(|_| dropped());
+    let elapsed = head.clock.elapsed();
+    let request = match tokio::time::timeout(REQUEST_SETTLE, request_done).await {
+        Ok(Ok(teed)) => teed,
+        _ => dropped(),
+    };
+    let exchange = Exchange {
+        started: head.started,
+        elapsed,
+        method: head.method,
+        uri: head.client_uri,
+        upstream: head.upstream_uri,
+        request_headers: head.request_headers,
+        request,
+        status: head.status,
+        response_headers: head.response_headers,
+        response,
+    };
+    let root = state.root.clone();
+    let limit = state.limits.response_bytes;
+    let written = tokio::task::spawn_blocking(move || {
+        let recorded = record(&root, &exchange, limit);
+        (recorded, exchange.status, exchange.elapsed)
+    })
+    .await;
+    let line = match written {
+        Ok((recorded, status, elapsed)) => describe(&state, recorded, status, elapsed),
+        Err(_) => "writing the capture failed unexpectedly; the call itself went through".into(),
+    };
+    state.log.line(&line);
+}
+
+fn describe(state: &State, recorded: Recorded, status: StatusCode, elapsed: Duration) -> String {
+    match recorded {
+        Recorded::Written { path, note } => {
+            let shown = path.strip_prefix(&state.root).unwrap_or(&path);
+            let mut line = format!(
+                "recorded {} ({}, {:.1} s)",
+                shown.display(),
+                status.as_u16(),
+                elapsed.as_secs_f64()
+            );
+            if let Some(note) = note {
+                line.push_str("; ");
+                line.push_str(&note);
+            }
+            line
+        }
+        Recorded::Skipped(why) | Recorded::Failed(why) => why,
+    }
+}
+
+fn dropped() -> Teed {
+    Teed {
+        bytes: Vec::new(),
+        total: 0,
+        over_limit: false,
+        end: End::Dropped,
+    }
+}
+
+/// Remove the connection's own headers, and those the `Connection` header names.
+fn strip_hop_by_hop(headers: &mut HeaderMap) {
+    let named: Vec<String> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|name| name.trim().to_ascii_lowercase())
+        .filter(|name| !name.is_empty())
+        .collect();
+    for name in &named {
+        headers.remove(name.as_str());
+    }
+    for name in HOP_BY_HOP {
+        headers.remove(name);
+    }
+    headers.remove("keep-alive");
+    headers.remove("proxy-connection");
+}
+
+/// A response of the proxy's own: one line of plain text.
+fn own_error(status: StatusCode, message: &str) -> Response<ProxyBody> {
+    let mut response = Response::new(Either::Right(Full::new(Bytes::from(format!(
+        "jxray record: {message}\n"
+    )))));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// An error and its causes in one line (hyper's own message is terse).
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        let text = next.to_string();
+        if !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = next.source();
+    }
+    line
+}
+
+/// Logs one line if the exchange is dropped (the client hung up) before the upstream's
+/// answer arrived; dropping the request future is what cancels the upstream call.
+struct HangupNote {
+    log: Option<SharedLog>,
+}
+
+impl HangupNote {
+    fn new(state: &State) -> HangupNote {
+        HangupNote {
+            log: Some(state.log.clone()),
+        }
+    }
+
+    fn disarm(mut self) {
+        self.log = None;
+    }
+}
+
+impl Drop for HangupNote {
+    fn drop(&mut self) {
+        if let Some(log) = &self.log {
+            log.line(
+                "the client hung up before the upstream answered: call cancelled, not recorded",
+            );
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! A body that forwards every frame the moment it arrives and keeps a bounded copy.
+//!
+//! The copy is handed over once, when the body ends, fails, or is dropped (the client or
+//! the upstream went away). Past the limit the body keeps flowing; the copy is dropped and
+//! only counted, so memory stays bounded whatever the body's size.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body::{Body, Frame, SizeHint};
+use tokio::sync::oneshot;
+use tokio::time::{sleep, Instant, Sleep};
+
+/// The error type of proxied bodies.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// How a teed body ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum End {
+    /// Every byte arrived.
+    Complete,
+    /// The body broke off with this error (the upstream failed, or went silent).
+    Failed(String),
+    /// The reader went away before the end (the client hung up).
+    Dropped,
+}
+
+/// What a teed body saw.
+#[derive(Debug)]
+pub struct Teed {
+    /// The bytes, or empty when the body went over the limit.
+    pub bytes: Vec<u8>,
+    /// Every byte that went through, kept or not.
+    pub total: u64,
+    pub over_limit: bool,
+    pub end: End,
+}
+
+/// Wraps `B`, forwarding its frames and copying their data.
+pub struct Tee<B> {
+    inner: B,
+    copy: Vec<u8>,
+    total: u64,
+    limit: usize,
+    over_limit: bool,
+    done: Option<oneshot::Sender<Teed>>,
+    idle: Option<Idle>,
+}
+
+/// Fails the body when no frame arrives for `after`.
+struct Idle {
+    after: Duration,
+    timer: Pin<Box<Sleep>>,
+}
+
+impl<B> Tee<B> {
+    /// A tee keeping up to `limit` bytes, and a receiver for what it saw. With `idle`, the
+    /// body fails when the inner body is silent that long.
+    pub fn new(inner: B, limit: usize, idle: Option<Duration>) -> (Tee<B>, oneshot::Receiver<Teed>)
+    where
+        B: Body,
+    {
+        let (sender, receiver) = oneshot::channel();
+        let empty = inner.is_end_stream();
+        let mut tee = Tee {
+            inner,
+            copy: Vec::new(),
+            total: 0,
+            limit,
+            over_limit: false,
+            done: Some(sender),
+            idle: idle.map(|after| Idle {
+                after,
+                timer: Box::pin(sleep(after)),
+            }),
+        };
+        if empty {
+            // A body with nothing in it (a GET) may never be polled at all.
+            tee.finish(End::Complete);
+        }
+        (tee, receiver)
+    }
+
+    fn keep(&mut self, data: &[u8]) {
+        self.total += data.len() as u64;
+        if self.over_limit {
+            return;
+        }
+        if self.copy.len() + data.len() > self.limit {
+            self.over_limit = true;
+            self.copy = Vec::new();
+        } else {
+            self.copy.extend_from_slice(data);
+        }
+    }
+
+    fn finish(&mut self, end: End) {
+        if let Some(done) = self.done.take() {
+            let _ = done.send(Teed {
+                bytes: std::mem::take(&mut self.copy),
+                total: self.total,
+                over_limit: self.over_limit,
+                end,
+            });
+        }
+    }
+}
+
+impl<B> Drop for Tee<B> {
+    fn drop(&mut self) {
+        self.finish(End::Dropped);
+    }
+}
+
+impl<B> Body for Tee<B>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: Into<BoxError>,
+{
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        let this = &mut *self;
+        if this.done.is_none() {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut this.inner).poll_frame(cx) {
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Some(data) = frame.data_ref() {
+                    let data = data.clone();
+                    this.keep(&data);
+                }
+                if let Some(idle) = &mut this.idle {
+                    let after = idle.after;
+                    idle.timer.as_mut().reset(Instant::now() + after);
+                }
+                // A body of known length is not polled again after its last byte.
+                if this.inner.is_end_stream() {
+                    this.finish(End::Complete);
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(error))) => {
+                let error: BoxError = error.into();
+                this.finish(End::Failed(error.to_string()));
+                Poll::Ready(Some(Err(error)))
+            }
+            Poll::Ready(None) => {
+                this.finish(End::Complete);
+                Poll::Ready(None)
+            }
+            Poll::Pending => {
+                let Some(idle) = &mut this.idle else {
+                    return Poll::Pending;
+                };
+                if idle.timer.as_mut().poll(cx).is_pending() {
+                    return Poll::Pending;
+                }
+                let message = format!("the upstream sent nothing for {} s", idle.after.as_secs());
+                this.finish(End::Failed(message.clone()));
+                Poll::Ready(Some(Err(message.into())))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.done.is_none() || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::{BodyExt, Full};
+
+    #[tokio::test]
+    async fn the_copy_is_the_body_up_to_the_limit() {
+        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"hello")), 10, None);
+        let bytes = tee.collect().await.unwrap().to_bytes();
+        assert_eq!(&bytes[..], b"hello");
+        let teed = done.await.unwrap();
+        assert_eq!(teed.bytes, b"hello");
+        assert_eq!(teed.end, End::Complete);
+        assert!(!teed.over_limit);
+    }
+
+    #[tokio::test]
+    async fn past_the_limit_the_body_flows_and_the_copy_is_dropped() {
+        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"hello world")), 4, None);
+        let bytes = tee.collect().await.unwrap().to_bytes();
+        assert_eq!(&bytes[..], b"hello world");
+        let teed = done.await.unwrap();
+        assert!(teed.over_limit);
+        assert!(teed.bytes.is_empty());
+        assert_eq!(teed.total, 11);
+    }
+
+    #[tokio::test]
+    async fn an_empty_body_is_complete_without_being_read() {
+        let (tee, done) = Tee::new(Full::new(Bytes::new()), 4, None);
+        drop(tee);
+        assert_eq!(done.await.unwrap().end, End::Complete);
+    }
+
+    #[tokio::test]
+    async fn a_dropped_body_says_so() {
+        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"x")), 4, None);
+        drop(tee);
+        assert_eq!(done.await.unwrap().end, End::Dropped);
+    }
+}

@@ -1,0 +1,229 @@
+//! The request a recorded capture was asked with: the `….request.json` that `jxray record`
+//! writes beside each capture, read for the workbench (the model, the system prompt, the
+//! last user message, the schema or response format asked for) and for fixtures (its
+//! digest).
+//!
+//! The body is the provider's own request: OpenAI chat and Responses, Anthropic Messages,
+//! Gemini `generateContent` and Ollama `chat` / `generate` are each read where they keep
+//! these parts.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::read::read_regular;
+use super::walk::REQUEST_SUFFIX;
+
+/// The largest request file read, in bytes (`jxray record` keeps bodies up to 16 MiB).
+const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
+
+/// What a recorded request asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedRequest {
+    pub path: PathBuf,
+    /// `sha256:` and the hex digest of the file's bytes.
+    pub digest: String,
+    pub model: Option<String>,
+    /// `POST /openai/chat/completions`.
+    pub call: String,
+    pub system: Option<String>,
+    pub last_user: Option<String>,
+    /// The response format or schema asked for, as pretty JSON.
+    pub format: Option<String>,
+    /// The tools offered, as pretty JSON.
+    pub tools: Option<String>,
+    /// Why the body is not there (too large, not JSON), as the recorder said.
+    pub body_note: Option<String>,
+}
+
+impl RecordedRequest {
+    /// The request file beside the capture file `capture`, when there is one.
+    pub fn beside(capture: &Path) -> Option<Result<RecordedRequest, String>> {
+        let path = request_path(capture)?;
+        path.is_file().then(|| RecordedRequest::read(&path))
+    }
+
+    /// Read a request file; the error is one line naming the file.
+    pub fn read(path: &Path) -> Result<RecordedRequest, String> {
+        let too_large = |size: u64| format!("{size} bytes is more than a request file holds");
+        let bytes = read_regular(path, MAX_REQUEST_BYTES, &too_large)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let doc: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{}: not a request file ({e})", path.display()))?;
+        let digest = Sha256::digest(&bytes);
+        let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+        let body = doc.get("body").unwrap_or(&Value::Null);
+        let text = |key: &str| doc.get(key).and_then(Value::as_str).map(str::to_string);
+        Ok(RecordedRequest {
+            path: path.to_path_buf(),
+            digest: format!("sha256:{hex}"),
+            model: text("model"),
+            call: format!(
+                "{} {}",
+                text("method").unwrap_or_default(),
+                text("path").unwrap_or_default()
+            ),
+            system: system(body),
+            last_user: last_user(body),
+            format: format(body).map(pretty),
+            tools: body.get("tools").map(pretty),
+            body_note: text("body_note"),
+        })
+    }
+}
+
+/// `X.request.json` for the capture file `X.json` (or `X.sse`, `X.ndjson`, …).
+pub fn request_path(capture: &Path) -> Option<PathBuf> {
+    let stem = capture.file_stem()?.to_str()?;
+    Some(capture.with_file_name(format!("{stem}{REQUEST_SUFFIX}")))
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// The text of a message's content: a string, or the text of its parts.
+fn content_text(content: &Value) -> Option<String> {
+    match content {
+        Value::String(text) => Some(text.clone()),
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|part| part.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        Value::Object(_) => content_text(content.get("parts")?),
+        _ => None,
+    }
+}
+
+/// Messages of a role, in order: OpenAI and Ollama `messages`, Gemini `contents`,
+/// Responses `input` items.
+fn messages<'a>(body: &'a Value, roles: &'a [&str]) -> impl Iterator<Item = &'a Value> + 'a {
+    ["messages", "contents", "input"]
+        .into_iter()
+        .filter_map(|key| body.get(key).and_then(Value::as_array))
+        .flatten()
+        .filter(move |message| {
+            let role = message
+                .get("role")
+                .and_then(Value::as_str)
+                .unwrap_or("user");
+            roles.contains(&role)
+        })
+}
+
+fn message_text(message: &Value) -> Option<String> {
+    content_text(message.get("content").or_else(|| message.get("parts"))?)
+}
+
+/// Anthropic `system`, Responses `instructions`, Gemini `systemInstruction`, Ollama
+/// generate `system`, else the system (or developer) messages.
+fn system(body: &Value) -> Option<String> {
+    for key in [
+        "system",
+        "instructions",
+        "systemInstruction",
+        "system_instruction",
+    ] {
+        if let Some(text) = body.get(key).and_then(content_text) {
+            return Some(text);
+        }
+    }
+    let texts: Vec<String> = messages(body, &["system", "developer"])
+        .filter_map(message_text)
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// The last user message; a Responses or Ollama generate request may give a bare string.
+fn last_user(body: &Value) -> Option<String> {
+    for key in ["input", "prompt"] {
+        if let Some(text) = body.get(key).and_then(Value::as_str) {
+            return Some(text.to_string());
+        }
+    }
+    messages(body, &["user"]).filter_map(message_text).last()
+}
+
+/// OpenAI `response_format`, Responses `text.format`, Gemini's response schema or MIME
+/// type, Ollama `format`, Anthropic `output_format`.
+fn format(body: &Value) -> Option<&Value> {
+    let config = body
+        .get("generationConfig")
+        .or_else(|| body.get("generation_config"));
+    body.get("response_format")
+        .or_else(|| body.get("text").and_then(|text| text.get("format")))
+        .or_else(|| body.get("output_format"))
+        .or_else(|| body.get("format"))
+        .or_else(|| {
+            let config = config?;
+            ["responseJsonSchema", "responseSchema", "responseMimeType"]
+                .into_iter()
+                .find_map(|key| config.get(key))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parts(body: Value) -> (Option<String>, Option<String>, Option<String>) {
+        (system(&body), last_user(&body), format(&body).map(pretty))
+    }
+
+    #[test]
+    fn openai_chat_and_ollama_keep_them_in_messages() {
+        let body = json!({"messages": [
+            {"role": "system", "content": "Be terse."},
+            {"role": "user", "content": "first"},
+            {"role": "assistant", "content": "ok"},
+            {"role": "user", "content": [{"type": "text", "text": "second"}]}],
+            "response_format": {"type": "json_object"}});
+        let (system, user, format) = parts(body);
+        assert_eq!(system.as_deref(), Some("Be terse."));
+        assert_eq!(user.as_deref(), Some("second"));
+        assert!(format.unwrap().contains("json_object"));
+    }
+
+    #[test]
+    fn anthropic_gemini_and_responses_keep_them_apart() {
+        let anthropic = json!({"system": [{"type": "text", "text": "Be terse."}],
+            "messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(parts(anthropic).0.as_deref(), Some("Be terse."));
+        let gemini = json!({"systemInstruction": {"parts": [{"text": "S"}]},
+            "contents": [{"role": "user", "parts": [{"text": "U"}]}],
+            "generationConfig": {"responseMimeType": "application/json"}});
+        assert_eq!(
+            parts(gemini),
+            (
+                Some("S".into()),
+                Some("U".into()),
+                Some("\"application/json\"".into())
+            )
+        );
+        let responses = json!({"instructions": "I", "input": "U",
+            "text": {"format": {"type": "json_schema"}}});
+        let (system, user, format) = parts(responses);
+        assert_eq!((system.as_deref(), user.as_deref()), (Some("I"), Some("U")));
+        assert!(format.unwrap().contains("json_schema"));
+    }
+
+    #[test]
+    fn a_request_file_is_read_with_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let capture = dir.path().join("14-03-22.118-m.json");
+        std::fs::write(&capture, "{}").unwrap();
+        assert!(RecordedRequest::beside(&capture).is_none());
+        let file = dir.path().join("14-03-22.118-m.request.json");
+        std::fs::write(&file, r#"{"method":"POST","path":"/openai/chat/completions","model":"m","body":{"messages":[{"role":"user","content":"hi"}]}}"#).unwrap();
+        let request = RecordedRequest::beside(&capture).unwrap().unwrap();
+        assert_eq!(request.model.as_deref(), Some("m"));
+        assert_eq!(request.call, "POST /openai/chat/completions");
+        assert_eq!(request.last_user.as_deref(), Some("hi"));
+        assert!(request.digest.starts_with("sha256:") && request.digest.len() == 71);
+    }
+}

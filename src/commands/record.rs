@@ -1,0 +1,163 @@
+//! `jxray record`: start the recording proxy (`jxray-record`), print the lines to paste,
+//! and serve until stopped; with `--tui`, open the watching workbench on the capture
+//! folder in the same process.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use jxray::text::escape_line;
+use jxray_record::{env_lines, Limits, Log, Route, Routes, Running, Settings, Timeouts};
+
+use super::USAGE_ERROR;
+use crate::cli::{Cli, RecordArgs};
+
+/// Start the proxy; a bad flag, a taken port or an unusable folder is one line and exit 2.
+pub fn run(args: &RecordArgs) -> ExitCode {
+    let settings = match settings(args) {
+        Ok(settings) => settings,
+        Err(error) => return usage_error(&error),
+    };
+    if !settings.listen.ip().is_loopback() {
+        eprintln!(
+            "jxray record: warning: listening on {}: anyone who can reach it can call your upstreams with the keys your app sends, and fill the capture folder",
+            settings.listen
+        );
+    }
+    let held = Arc::new(HeldLog::default());
+    let log: Arc<dyn Log> = if args.tui {
+        held.clone()
+    } else {
+        Arc::new(StderrLog)
+    };
+    let running = match Running::start(settings.clone(), log) {
+        Ok(running) => running,
+        Err(error) => return usage_error(&error),
+    };
+    print_banner(&running, &settings.routes, args);
+    if !args.tui {
+        running.wait();
+        return ExitCode::SUCCESS;
+    }
+    let cli = Cli {
+        command: None,
+        path: args.to.clone(),
+        watch: true,
+        ui: args.ui.clone(),
+        extraction: args.extraction.clone(),
+    };
+    let code = super::tui::run(&cli);
+    drop(running);
+    held.print();
+    code
+}
+
+fn usage_error(error: &dyn std::fmt::Display) -> ExitCode {
+    eprintln!("jxray record: {}", escape_line(&error.to_string()));
+    ExitCode::from(USAGE_ERROR)
+}
+
+/// The proxy's settings from the flags.
+fn settings(args: &RecordArgs) -> Result<Settings, jxray_record::RecordError> {
+    let extra = args
+        .upstream
+        .iter()
+        .map(|spec| Route::parse(spec))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ip = args.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    Ok(Settings {
+        listen: SocketAddr::new(ip, args.port),
+        to: args.to.clone(),
+        routes: Routes::with(extra),
+        limits: Limits {
+            request_bytes: args.max_request_bytes,
+            response_bytes: args.max_response_bytes,
+        },
+        timeouts: Timeouts {
+            connect: Duration::from_secs(args.connect_timeout),
+            idle: Duration::from_secs(args.idle_timeout),
+        },
+    })
+}
+
+/// What the user needs at start: where it listens, where captures go, what to paste.
+fn print_banner(running: &Running, routes: &Routes, args: &RecordArgs) {
+    let mut addr = running.addr();
+    if addr.ip().is_unspecified() {
+        // Listening everywhere: the app on this machine still calls loopback.
+        addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    }
+    let folder = escape_line(&args.to.to_string_lossy()).into_owned();
+    let mut text = format!(
+        "jxray record: listening on http://{addr}, saving captures under {folder}\n\
+         Point your app here (paste in its terminal, or set in its code):\n"
+    );
+    for line in env_lines(addr, routes) {
+        text.push_str(&format!("  {}\n", escape_line(&line)));
+    }
+    text.push_str("Routes:");
+    for route in routes.iter() {
+        text.push_str(&format!(
+            " /{} -> {};",
+            route.name,
+            escape_line(&route.to_string())
+        ));
+    }
+    text.pop();
+    text.push('\n');
+    if !args.tui {
+        text.push_str(&format!(
+            "Watch them arrive: jxray --watch {folder}    (Ctrl-C stops recording)\n"
+        ));
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// The proxy's lines on standard error, escaped: a model name or path from a request
+/// must not act on the terminal.
+struct StderrLog;
+
+impl Log for StderrLog {
+    fn line(&self, line: &str) {
+        eprintln!("jxray record: {}", escape_line(line));
+    }
+}
+
+/// With `--tui` the screen belongs to the workbench: the proxy's lines are held (the
+/// latest [`HELD_LINES`]) and printed when it closes.
+#[derive(Default)]
+struct HeldLog {
+    lines: Mutex<VecDeque<String>>,
+}
+
+const HELD_LINES: usize = 200;
+
+impl Log for HeldLog {
+    fn line(&self, line: &str) {
+        let mut lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if lines.len() == HELD_LINES {
+            lines.pop_front();
+        }
+        lines.push_back(escape_line(line).into_owned());
+    }
+}
+
+impl HeldLog {
+    fn print(&self) {
+        let lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for line in lines.iter() {
+            eprintln!("jxray record: {line}");
+        }
+    }
+}
