@@ -32,6 +32,7 @@ mod inspect;
 mod jsonl;
 mod llm_logs;
 mod load;
+mod outline;
 mod probe;
 mod promptfoo;
 mod read;
