@@ -297,6 +297,27 @@ mod non_regular_files {
     }
 
     #[test]
+    fn test_on_a_fifo_or_a_device_names_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        mkfifo(&dir.path().join("f.json"));
+        for (path, kind) in [
+            ("f.json", "a FIFO (named pipe)"),
+            ("/dev/null", "a character device"),
+        ] {
+            let run = run(dir.path(), &["test", path], &[]);
+            assert_eq!(run.code, 2, "{path}: {run:?}");
+            let stderr = run.stderr();
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains(&format!("{path}: is {kind}, not a fixture file")),
+                "{stderr}"
+            );
+            assert!(stderr.contains("only regular files"), "{stderr}");
+            assert!(!stderr.contains("no such"), "{stderr}");
+        }
+    }
+
+    #[test]
     fn a_fifo_or_device_schema_is_one_error_line() {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("a.txt"), "{}").unwrap();

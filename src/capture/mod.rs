@@ -51,7 +51,7 @@ use crate::engine::{self, Options, Outcome, Warning};
 pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
-pub use read::{read_regular, read_regular_text};
+pub use read::{read_regular, read_regular_text, special_file};
 pub use records::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,

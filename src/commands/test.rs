@@ -124,6 +124,13 @@ fn load(target: &Path) -> anyhow::Result<Vec<Entry>> {
         let loaded = fixture::load_file(target).map(|fixture| (target.to_path_buf(), fixture));
         return Ok(vec![loaded]);
     }
+    if let Some(kind) = jxray::capture::special_file(target) {
+        bail!(
+            "{}: is {kind}, not a fixture file; jxray test reads only regular files and \
+             folders of them, so pass a fixture file or a fixtures folder",
+            target.display()
+        );
+    }
     bail!(
         "{}: no such fixtures folder or fixture file; pass one as `jxray test PATH` \
          or set `fixtures =` in the config file",
