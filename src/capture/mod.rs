@@ -56,7 +56,9 @@ pub use records::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,
 };
-pub use walk::{discover, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles};
+pub use walk::{
+    discover, discover_below, discover_with, is_capture_name, shell_path, Discovery, SkippedFiles,
+};
 
 /// Which provider format a capture came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
