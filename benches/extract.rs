@@ -19,10 +19,7 @@ static ALLOCATOR: PeakAlloc = PeakAlloc;
 
 /// What `check --format text|jsonl` asks of the engine.
 fn as_text() -> Options {
-    Options {
-        value_form: ValueForm::Text,
-        ..Options::default()
-    }
+    Options::default().with_value_form(ValueForm::Text)
 }
 
 fn peak_of(text: &str, options: &Options) -> usize {

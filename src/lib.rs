@@ -1,8 +1,8 @@
 //! jxray: find, repair and explain the JSON in raw language-model output.
 //!
-//! The [`engine`] is the heart and knows nothing of files or terminals;
-//! [`capture`] reads model outputs from disk, and the command line and the
-//! terminal UI are clients of both.
+//! The [`engine`] (the `jxray-engine` crate, which library users depend on directly) is
+//! the heart and knows nothing of files or terminals; [`capture`] reads model outputs from
+//! disk, and the command line and the terminal UI are clients of both.
 //!
 //! ```
 //! use jxray::engine::{extract, Layer, Options};

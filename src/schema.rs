@@ -168,16 +168,7 @@ impl Schema {
 
 /// A `schema` failure at `offset` (line and column in the raw text).
 fn schema_failure(offset: usize, (line, column): (usize, usize), message: String) -> Failure {
-    Failure {
-        kind: FailureKind::Schema,
-        defect: None,
-        offset,
-        line,
-        column,
-        message,
-        cause: None,
-        defects: Vec::new(),
-    }
+    Failure::new(FailureKind::Schema, offset, (line, column), message)
 }
 
 /// The schemas that captures carry from the logs that recorded them (`llm --schema`,
@@ -278,12 +269,11 @@ mod tests {
     use serde_json::json;
 
     fn ok_outcome(value: Value, span: (usize, usize)) -> Outcome {
-        Outcome {
-            layer: Some(Layer::Fenced),
-            value: Some(value),
-            span: Some(span),
-            ..Outcome::default()
-        }
+        let mut outcome = Outcome::default();
+        outcome.layer = Some(Layer::Fenced);
+        outcome.value = Some(value);
+        outcome.span = Some(span);
+        outcome
     }
 
     fn city_schema() -> Schema {

@@ -208,11 +208,11 @@ fn the_lenient_reading_is_shown_and_accepted_only_when_asked() {
     assert_eq!(
         kinds,
         vec![
-            RepairKind::SingleQuotes,
-            RepairKind::UnquotedKey,
-            RepairKind::PythonLiteral,
-            RepairKind::TrailingComma,
-            RepairKind::Comment
+            RepairKind::Lenient(Defect::SingleQuotes),
+            RepairKind::Lenient(Defect::UnquotedKey),
+            RepairKind::Lenient(Defect::PythonLiteral),
+            RepairKind::Lenient(Defect::TrailingComma),
+            RepairKind::Lenient(Defect::Comment)
         ]
     );
 
@@ -242,8 +242,11 @@ fn think_blocks_are_skipped_even_when_headless_or_unclosed() {
     let outcome = run("the user wants {\"a\": 2}\n</think>\n{\"a\": 1}");
     assert_eq!(outcome.value, Some(json!({"a": 1})));
     assert!(has_warning(&outcome, WarningKind::ThinkBlock));
+    // JSON inside an unclosed block is still thinking, and the text was cut off there.
     let unclosed = run("<think>maybe {\"a\": 2}");
-    assert_eq!(unclosed.failure.unwrap().kind, FailureKind::NoJson);
+    let failure = unclosed.failure.unwrap();
+    assert_eq!(failure.kind, FailureKind::Truncated);
+    assert_eq!(failure.cause, Some(jxray::engine::Cause::Reasoning));
 }
 
 #[test]

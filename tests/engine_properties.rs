@@ -133,7 +133,7 @@ proptest! {
 
     #[test]
     fn no_string_makes_it_panic(text in any::<String>(), lenient in any::<bool>()) {
-        let options = Options { accept_lenient: lenient, ..Options::default() };
+        let options = Options::default().with_accept_lenient(lenient);
         let outcome = extract(&text, &options);
         prop_assert!(outcome.ok() != outcome.failure.is_some());
     }
@@ -152,7 +152,7 @@ proptest! {
         Just("True"), Just("1"), Just("a"), Just(" "), Just("//"), Just("\t"),
     ], 0..80), lenient in any::<bool>()) {
         let text: String = parts.concat();
-        let options = Options { accept_lenient: lenient, ..Options::default() };
+        let options = Options::default().with_accept_lenient(lenient);
         let outcome = extract(&text, &options);
         prop_assert!(outcome.ok() != outcome.failure.is_some());
         if let Some((start, end)) = outcome.span {

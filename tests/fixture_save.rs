@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use jxray::capture::Capture;
-use jxray::engine::{FailureKind, Layer, Options, RepairKind};
+use jxray::engine::{Defect, FailureKind, Layer, Options, RepairKind};
 use jxray::fixture::{self, Expectation, Fixture, SaveError, Status};
 use serde_json::json;
 
@@ -164,7 +164,7 @@ fn known_gaps_are_expected_failing_then_fixed() {
     let wish = Expectation::Ok {
         layer: Layer::Lenient,
         value: json!({"done": true}),
-        repairs: vec![RepairKind::PythonLiteral],
+        repairs: vec![RepairKind::Lenient(Defect::PythonLiteral)],
         warnings: vec![],
     };
     let gap =

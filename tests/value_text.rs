@@ -10,20 +10,8 @@ use serde_json::{Map, Number, Value};
 
 /// Extract `text` in both forms and check that they agree; whether text came back.
 fn same_in_both_forms(text: &str, options: &Options) -> Result<bool, String> {
-    let tree = extract(
-        text,
-        &Options {
-            value_form: ValueForm::Tree,
-            ..options.clone()
-        },
-    );
-    let mut as_text = extract(
-        text,
-        &Options {
-            value_form: ValueForm::Text,
-            ..options.clone()
-        },
-    );
+    let tree = extract(text, &options.clone().with_value_form(ValueForm::Tree));
+    let mut as_text = extract(text, &options.clone().with_value_form(ValueForm::Text));
     let Some(json) = as_text.value_json.take() else {
         return if as_text == tree {
             Ok(false)
@@ -106,11 +94,9 @@ fn tricky_texts_agree_in_both_forms() {
     for text in texts {
         for options in [
             Options::default(),
-            Options {
-                decode_stringified: true,
-                accept_lenient: true,
-                ..Options::default()
-            },
+            Options::default()
+                .with_decode_stringified(true)
+                .with_accept_lenient(true),
         ] {
             same_in_both_forms(text, &options).unwrap();
         }
@@ -168,7 +154,7 @@ proptest! {
             2 => format!("Here it is: {json} Anything else?"),
             _ => format!("{json}\n{json}"),
         };
-        let options = Options { decode_stringified, ..Options::default() };
+        let options = Options::default().with_decode_stringified(decode_stringified);
         same_in_both_forms(&text, &options).map_err(TestCaseError::fail)?;
     }
 }

@@ -11,19 +11,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let text = String::from_utf8_lossy(rest);
-    let options = Options {
-        accept_lenient: flags & 1 != 0,
-        pick: if flags & 2 != 0 { Pick::Last } else { Pick::First },
-        stop_reason: match flags >> 2 & 3 {
+    let options = Options::default().with_accept_lenient(flags & 1 != 0).with_pick(if flags & 2 != 0 { Pick::Last } else { Pick::First }).with_stop_reason(match flags >> 2 & 3 {
             0 => None,
             1 => Some("stop".to_owned()),
             2 => Some("length".to_owned()),
             _ => Some("mystery".to_owned()),
-        },
-        decode_stringified: flags & 16 != 0,
-        refused: flags & 32 != 0,
-        ..Options::default()
-    };
+        }).with_decode_stringified(flags & 16 != 0).with_refused(flags & 32 != 0);
     let outcome = extract(&text, &options);
     assert_eq!(outcome.ok(), outcome.failure.is_none());
     if let Some((start, end)) = outcome.span {
@@ -51,10 +44,7 @@ fuzz_target!(|data: &[u8]| {
     // and is what serializing the tree writes.
     let mut as_text = extract(
         &text,
-        &Options {
-            value_form: ValueForm::Text,
-            ..options
-        },
+        &options.clone().with_value_form(ValueForm::Text),
     );
     if let Some(json) = as_text.value_json.take() {
         let tree = outcome.value.as_ref().map(|value| value.to_string());

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use jxray::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
 use jxray::config::Config;
-use jxray::engine::{Options, ValueForm};
+use jxray::engine::ValueForm;
 use jxray::pipeline::{self, Settings};
 use jxray::report::github::step_summary_file;
 use jxray::report::{
@@ -34,10 +34,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     let options = engine_options(&args.extraction, &config);
     // The text and jsonl reports write the value as compact JSON or not at all: no tree is
     // built for them unless a schema reads it.
-    let text_options = Options {
-        value_form: ValueForm::Text,
-        ..options.clone()
-    };
+    let text_options = options.clone().with_value_form(ValueForm::Text);
     let writes_text = matches!(args.format, Format::Text | Format::Jsonl) && schema.is_none();
     let recorded = CaptureSchemas::default();
     let work = |capture: Capture| {

@@ -15,15 +15,15 @@ use jxray::config::Config;
 
 /// The engine's options: the flags, over the config file's defaults.
 pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
-    Options {
-        accept_lenient: args.accept_lenient,
-        decode_stringified: args.decode_stringified || config.decode_stringified.unwrap_or(false),
-        pick: match args.pick {
+    Options::default()
+        .with_accept_lenient(args.accept_lenient)
+        .with_decode_stringified(
+            args.decode_stringified || config.decode_stringified.unwrap_or(false),
+        )
+        .with_pick(match args.pick {
             PickChoice::First => Pick::First,
             PickChoice::Last => Pick::Last,
-        },
-        ..Options::default()
-    }
+        })
 }
 
 pub fn load_options(args: &ExtractionArgs) -> anyhow::Result<LoadOptions> {

@@ -44,9 +44,10 @@ fn write_mixes(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -
     );
     writeln!(out, "{}", painter.paint(&header, Tone::Strong))?;
     let keys = Layer::ALL
+        .iter()
+        .copied()
         .map(MixKey::Layer)
-        .into_iter()
-        .chain(FailureKind::ALL.map(MixKey::Failure));
+        .chain(FailureKind::ALL.iter().copied().map(MixKey::Failure));
     for key in keys {
         let (before, after) = (comparison.old.count(key), comparison.new.count(key));
         if before == 0 && after == 0 {

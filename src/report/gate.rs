@@ -40,8 +40,11 @@ impl ShareOf {
         if name == "failed" {
             return Some(ShareOf::Failed);
         }
-        let layer = Layer::ALL.into_iter().find(|l| l.as_str() == name);
-        let kind = FailureKind::ALL.into_iter().find(|k| k.as_str() == name);
+        let layer = Layer::ALL.iter().copied().find(|l| l.as_str() == name);
+        let kind = FailureKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == name);
         layer.map(ShareOf::Layer).or(kind.map(ShareOf::Failure))
     }
 }
@@ -151,10 +154,11 @@ mod tests {
     use serde_json::json;
 
     fn summary(direct: usize, fenced: usize, unreadable: usize) -> Summary {
-        let ok = |layer| Outcome {
-            layer: Some(layer),
-            value: Some(json!(1)),
-            ..Outcome::default()
+        let ok = |layer| {
+            let mut outcome = Outcome::default();
+            outcome.layer = Some(layer);
+            outcome.value = Some(json!(1));
+            outcome
         };
         let outcomes: Vec<Outcome> = std::iter::repeat_n(ok(Layer::Direct), direct)
             .chain(std::iter::repeat_n(ok(Layer::Fenced), fenced))

@@ -152,8 +152,14 @@ impl<W: Write> Sink for GithubSink<W> {
 
 /// Every layer and failure kind with its count: the mix a `check` step summary shows.
 pub fn mix_counts(summary: &Summary) -> Vec<(&'static str, usize)> {
-    let layers = Layer::ALL.map(|layer| (layer.as_str(), summary.layer(layer)));
-    let failures = FailureKind::ALL.map(|kind| (kind.as_str(), summary.failure(kind)));
+    let layers = Layer::ALL
+        .iter()
+        .copied()
+        .map(|layer| (layer.as_str(), summary.layer(layer)));
+    let failures = FailureKind::ALL
+        .iter()
+        .copied()
+        .map(|kind| (kind.as_str(), summary.failure(kind)));
     layers.into_iter().chain(failures).collect()
 }
 

@@ -80,11 +80,11 @@ impl Serialize for Summary {
         map.serialize_entry("failed", &self.failed())?;
         map.serialize_entry(
             "layers",
-            &Counts(&Layer::ALL, &|l: Layer| (l.as_str(), self.layer(l))),
+            &Counts(Layer::ALL, &|l: Layer| (l.as_str(), self.layer(l))),
         )?;
         map.serialize_entry(
             "failures",
-            &Counts(&FailureKind::ALL, &|k: FailureKind| {
+            &Counts(FailureKind::ALL, &|k: FailureKind| {
                 (k.as_str(), self.failure(k))
             }),
         )?;
@@ -98,11 +98,10 @@ mod tests {
     use serde_json::json;
 
     fn ok(layer: Layer) -> Outcome {
-        Outcome {
-            layer: Some(layer),
-            value: Some(json!(1)),
-            ..Outcome::default()
-        }
+        let mut outcome = Outcome::default();
+        outcome.layer = Some(layer);
+        outcome.value = Some(json!(1));
+        outcome
     }
 
     #[test]

@@ -225,8 +225,16 @@ fn write_summary(out: &mut impl Write, summary: &Summary, painter: Painter) -> i
     );
     writeln!(out, "{total} {noun}: {} ok, {failed}", summary.ok())?;
     writeln!(out)?;
-    let layers = Layer::ALL.map(|layer| (layer.as_str(), summary.layer(layer)));
-    let failures = FailureKind::ALL.map(|kind| (kind.as_str(), summary.failure(kind)));
+    let layers = Layer::ALL
+        .iter()
+        .copied()
+        .map(|layer| (layer.as_str(), summary.layer(layer)))
+        .collect::<Vec<_>>();
+    let failures = FailureKind::ALL
+        .iter()
+        .copied()
+        .map(|kind| (kind.as_str(), summary.failure(kind)))
+        .collect::<Vec<_>>();
     write_table(out, "layer", &layers, summary, painter)?;
     writeln!(out)?;
     write_table(out, "failure", &failures, summary, painter)
@@ -287,42 +295,29 @@ mod tests {
     }
 
     fn fenced() -> Outcome {
-        Outcome {
-            layer: Some(Layer::Fenced),
-            value: Some(json!({})),
-            repairs: vec![
-                Repair {
-                    kind: RepairKind::RawControlChar,
-                    offset: 1,
-                },
-                Repair {
-                    kind: RepairKind::RawControlChar,
-                    offset: 5,
-                },
-            ],
-            warnings: vec![Warning {
-                kind: WarningKind::TrailingProse,
-                offset: None,
-                message: "prose".into(),
-            }],
-            ..Outcome::default()
-        }
+        let mut outcome = Outcome::default();
+        outcome.layer = Some(Layer::Fenced);
+        outcome.value = Some(json!({}));
+        outcome.repairs = vec![
+            Repair::new(RepairKind::RawControlChar, 1),
+            Repair::new(RepairKind::RawControlChar, 5),
+        ];
+        outcome.warnings = vec![Warning::new(WarningKind::TrailingProse, None, "prose")];
+        outcome
     }
 
     fn invalid() -> Outcome {
-        Outcome {
-            failure: Some(Failure {
-                kind: FailureKind::Invalid,
-                defect: Some(crate::engine::Defect::TrailingComma),
-                offset: 9,
-                line: 2,
-                column: 4,
-                message: "a comma before }\nremove it".into(),
-                cause: None,
-                defects: Vec::new(),
-            }),
-            ..Outcome::default()
-        }
+        let mut outcome = Outcome::default();
+        outcome.failure = Some(
+            Failure::new(
+                FailureKind::Invalid,
+                9,
+                (2, 4),
+                "a comma before }\nremove it",
+            )
+            .with_defect(Some(crate::engine::Defect::TrailingComma)),
+        );
+        outcome
     }
 
     #[test]
@@ -363,10 +358,11 @@ mod tests {
             "fenced repairs: raw-control-char ×2; warnings: trailing-prose"
         );
         assert_eq!(
-            describe(&Outcome {
-                layer: Some(Layer::Direct),
-                value: Some(json!(1)),
-                ..Outcome::default()
+            describe(&{
+                let mut outcome = Outcome::default();
+                outcome.layer = Some(Layer::Direct);
+                outcome.value = Some(json!(1));
+                outcome
             }),
             "direct"
         );

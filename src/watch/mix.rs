@@ -119,11 +119,10 @@ mod tests {
     }
 
     fn accepted(layer: Layer) -> Outcome {
-        Outcome {
-            layer: Some(layer),
-            value: Some(serde_json::json!({})),
-            ..Outcome::default()
-        }
+        let mut outcome = Outcome::default();
+        outcome.layer = Some(layer);
+        outcome.value = Some(serde_json::json!({}));
+        outcome
     }
 
     #[test]

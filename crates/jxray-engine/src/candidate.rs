@@ -1,13 +1,14 @@
 //! Judging one candidate: a span of the raw text that may hold a JSON value.
 
 use super::decode::DECODER_DEPTH_LIMIT;
-use super::decoded::{decode_as, try_decode_as, Decoded};
 use super::diagnose::diagnose;
+use super::form::{decode_as, try_decode_as, Decoded};
 use super::fragment::missing_quote;
 use super::options::ValueForm;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
 use super::position::line_col;
 use super::scan::{scan_value_with, OffsetSet, Open, Problem, Scan, ScanEnd};
+use super::space::trim_span;
 
 /// A candidate that parsed (after lossless repair).
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +36,15 @@ pub(crate) struct Rejection {
     cause: Cause,
 }
 
+/// What says an output is finished, though its brackets are still open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Finished {
+    /// The fence around the value closed after it.
+    FenceClosed,
+    /// The stop reason says the model completed (as the provider spelled it).
+    StopReason(String),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Cause {
     Diagnosed {
@@ -44,6 +54,14 @@ enum Cause {
     Unfinished {
         inside: Open,
         opened_at: usize,
+        /// Only closers are missing (see [`Scan::closable`]).
+        closable: bool,
+    },
+    /// Brackets still open although the output is finished: only closers are missing.
+    Unclosed {
+        inside: Open,
+        opened_at: usize,
+        evidence: Finished,
     },
     /// More text after a whole value, where only one value may stand.
     Continues,
@@ -71,7 +89,31 @@ impl Rejection {
                 let diagnosis = diagnose(text, self.offset, *problem, *after_comma, max_depth);
                 (Some(diagnosis.defect), diagnosis.message)
             }
-            Cause::Unfinished { inside, opened_at } => {
+            Cause::Unclosed {
+                inside,
+                opened_at,
+                evidence,
+            } => {
+                let (line, column) = line_col(text, *opened_at);
+                let what = inside.describe();
+                let why = match evidence {
+                    Finished::FenceClosed => "its fence closed after it".to_owned(),
+                    Finished::StopReason(spelled) => {
+                        format!("the stop reason `{spelled}` says the model completed")
+                    }
+                };
+                (
+                    Some(Defect::MissingCloser),
+                    format!(
+                        "the {what} opened at line {line}, column {column} is never closed, yet the output is finished \
+                         ({why}): the model left out its closing brackets, the output was not cut off; tell it to close \
+                         every object and array it opens (a bigger token limit will not help)"
+                    ),
+                )
+            }
+            Cause::Unfinished {
+                inside, opened_at, ..
+            } => {
                 let (line, column) = line_col(text, *opened_at);
                 let what = inside.describe();
                 if self.kind == FailureKind::Truncated {
@@ -151,6 +193,37 @@ impl Rejection {
         }
     }
 
+    /// Whether the candidate ran out where only closers were missing (`{"a": [1, 2`).
+    pub(crate) fn closable(&self) -> bool {
+        matches!(self.cause, Cause::Unfinished { closable: true, .. })
+    }
+
+    /// A candidate that ran out where only closers were missing, in an output known to be
+    /// finished: its brackets were left open (`missing-closer`), it was not cut off.
+    pub(crate) fn finished(self, evidence: Finished) -> Rejection {
+        let Cause::Unfinished {
+            inside, opened_at, ..
+        } = self.cause
+        else {
+            return self;
+        };
+        Rejection {
+            kind: FailureKind::Invalid,
+            offset: self.limit,
+            cause: Cause::Unclosed {
+                inside,
+                opened_at,
+                evidence,
+            },
+            ..self
+        }
+    }
+
+    /// Whether this is a `missing-closer` failure (its lenient reading may add closers).
+    pub(crate) fn is_unclosed(&self) -> bool {
+        matches!(self.cause, Cause::Unclosed { .. })
+    }
+
     /// A candidate holding a whole value followed by more text.
     pub(crate) fn continues(start: usize, limit: usize, value_end: usize) -> Rejection {
         Rejection {
@@ -173,23 +246,6 @@ pub(crate) enum Judged {
     },
     /// Nothing that looks like JSON.
     Empty,
-}
-
-pub(crate) fn is_json_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// The span without JSON white space at either end.
-pub(crate) fn trim_span(bytes: &[u8], start: usize, end: usize) -> (usize, usize) {
-    let mut s = start;
-    let mut e = end.min(bytes.len());
-    while s < e && is_json_space(bytes[s]) {
-        s += 1;
-    }
-    while e > s && is_json_space(bytes[e - 1]) {
-        e -= 1;
-    }
-    (s, e)
 }
 
 /// Judge a span that must be exactly one value (the direct and fenced layers).
@@ -275,34 +331,7 @@ fn judge_scan(
         })
     };
     match scan.end {
-        ScanEnd::Complete { end } => {
-            let repairs: Vec<Repair> = scan
-                .repairs
-                .iter()
-                .map(|&(kind, offset)| Repair { kind, offset })
-                .collect();
-            let repaired =
-                (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
-            let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
-            match decode_as(candidate, form) {
-                Ok((value, duplicate_keys)) => Judged::Parsed(Parsed {
-                    value,
-                    span: (start, end),
-                    repairs,
-                    repaired,
-                    duplicate_keys,
-                }),
-                // The grammar holds but serde_json refuses (a lone surrogate, a
-                // number out of range): report its words at its place.
-                Err(error) => {
-                    let at = serde_offset(candidate, &error).min(end - start);
-                    let message = crate::surrogate::describe(candidate, at)
-                        .filter(|_| error.to_string().contains("hex escape"))
-                        .unwrap_or_else(|| error.to_string());
-                    reject(FailureKind::Invalid, at + start, Cause::Decoder(message))
-                }
-            }
-        }
+        ScanEnd::Complete { end } => decode_whole(text, (start, end), limit, &scan.repairs, form),
         ScanEnd::Truncated { inside, opened_at } => {
             let quote = (ends_text && inside == Open::String)
                 .then(|| missing_quote(text.as_bytes(), opened_at + 1, open))
@@ -316,12 +345,29 @@ fn judge_scan(
                     opened_at,
                 ));
             }
-            let cause = Cause::Unfinished { inside, opened_at };
+            let closable = scan.closable;
+            let cause = Cause::Unfinished {
+                inside,
+                opened_at,
+                closable,
+            };
             if ends_text {
-                reject(FailureKind::Truncated, text.len(), cause)
-            } else {
-                reject(FailureKind::Invalid, limit, cause)
+                return reject(FailureKind::Truncated, text.len(), cause);
             }
+            let unfinished = Rejection {
+                kind: FailureKind::Invalid,
+                offset: limit,
+                start,
+                limit,
+                cause,
+            };
+            // The candidate's container (a fence) closed after it: finished, not cut off.
+            let finished = if closable {
+                unfinished.finished(Finished::FenceClosed)
+            } else {
+                unfinished
+            };
+            Judged::Rejected(finished)
         }
         ScanEnd::Invalid {
             at,
@@ -335,6 +381,46 @@ fn judge_scan(
                 after_comma,
             },
         ),
+    }
+}
+
+/// A value the validator found whole: decoded after its lossless repairs.
+fn decode_whole(
+    text: &str,
+    (start, end): (usize, usize),
+    limit: usize,
+    found: &[(RepairKind, usize)],
+    form: ValueForm,
+) -> Judged {
+    let repairs: Vec<Repair> = found
+        .iter()
+        .map(|&(kind, offset)| Repair { kind, offset })
+        .collect();
+    let repaired = (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
+    let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
+    match decode_as(candidate, form) {
+        Ok((value, duplicate_keys)) => Judged::Parsed(Parsed {
+            value,
+            span: (start, end),
+            repairs,
+            repaired,
+            duplicate_keys,
+        }),
+        // The grammar holds but serde_json refuses (a lone surrogate, a number out of
+        // range): report its words at its place.
+        Err(error) => {
+            let at = serde_offset(candidate, &error).min(end - start);
+            let message = crate::surrogate::describe(candidate, at)
+                .filter(|_| error.to_string().contains("hex escape"))
+                .unwrap_or_else(|| error.to_string());
+            Judged::Rejected(Rejection {
+                kind: FailureKind::Invalid,
+                offset: at + start,
+                start,
+                limit,
+                cause: Cause::Decoder(message),
+            })
+        }
     }
 }
 

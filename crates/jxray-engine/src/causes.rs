@@ -1,45 +1,8 @@
-//! Why an output failed beyond its form: the model declined (`refusal`), the
-//! provider blocked it (`filtered`), or decoding looped until the limit
-//! (`runaway`). Each check reads a bounded part of the text: linear time.
+//! Why an output failed beyond its form: the provider blocked it (`filtered`) or the
+//! model declined (`refusal`, by its stop reason; by its shape in `refusal`), or decoding
+//! looped until the limit (`runaway`). Each check reads a bounded part of the text.
 
 use super::outcome::Cause;
-
-/// How much of the start of a text a refusal sentence is looked for in.
-const REFUSAL_WINDOW: usize = 400;
-
-/// Openings of the sentences models decline with, lower-cased.
-const REFUSALS: [&str; 16] = [
-    "i can't help",
-    "i cannot help",
-    "i can't assist",
-    "i cannot assist",
-    "i can't provide",
-    "i cannot provide",
-    "i can't create",
-    "i cannot create",
-    "i can't comply",
-    "i cannot comply",
-    "i won't be able to",
-    "i'm not able to help",
-    "i am not able to help",
-    "i'm unable to",
-    "i am unable to",
-    "i must decline",
-];
-
-/// Whether the text reads as a refusal: a declining sentence near its start.
-pub(crate) fn is_refusal_sentence(text: &str) -> bool {
-    let mut end = text.len().min(REFUSAL_WINDOW);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let head = text[..end]
-        .to_lowercase()
-        .replace(['\u{2019}', '\u{2018}'], "'");
-    let apologetic = head.starts_with("i'm sorry") || head.starts_with("sorry,");
-    REFUSALS.iter().any(|sentence| head.contains(sentence))
-        || (apologetic && (head.contains("can't") || head.contains("cannot")))
-}
 
 /// What a stop reason says about why the output is missing or blocked.
 pub(crate) fn stop_cause(stop_reason: Option<&str>) -> Option<Cause> {
@@ -89,25 +52,6 @@ pub(crate) fn is_runaway(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn refusal_sentences_are_recognised() {
-        for text in [
-            "I can't help with creating that content.",
-            "I\u{2019}m sorry, but I can\u{2019}t do that.",
-            "Sorry, I cannot comply with this request.",
-            "I'm unable to provide that information.",
-        ] {
-            assert!(is_refusal_sentence(text), "{text}");
-        }
-        for text in [
-            "Here is the summary you asked for.",
-            "The user says I can't help them; here is a reply.",
-        ] {
-            let refused = is_refusal_sentence(text);
-            assert_eq!(refused, text.contains("I can't help"), "{text}");
-        }
-    }
 
     #[test]
     fn stop_reasons_that_block_or_refuse() {

@@ -3,17 +3,19 @@
 
 use serde_json::Value;
 
-use super::candidate::{trim_span, Parsed, Rejection};
-use super::causes::{is_refusal_sentence, is_runaway, stop_cause};
+use super::candidate::{Finished, Parsed, Rejection};
+use super::causes::{is_runaway, stop_cause};
 use super::decode::locate_duplicates;
-use super::decoded::Decoded;
 use super::defects::all_defects;
 use super::extract::{Extraction, Win};
+use super::form::Decoded;
 use super::fragment::is_template_braced;
 use super::lenient;
 use super::outcome::*;
 use super::position::line_col;
+use super::refusal::is_refusal;
 use super::scan::{scan_value, ScanEnd};
+use super::space::trim_span;
 use super::stringified::{decode_stringified, find_stringified};
 
 impl Extraction<'_> {
@@ -42,9 +44,12 @@ impl Extraction<'_> {
                         reason: "the stop reason says the output was cut off".to_owned(),
                     },
                 );
-                outcome.failure = Some(self.stop_truncation());
+                outcome.failure = Some(self.stop_truncation(true));
             }
-            None if stop == StopClass::Truncated => outcome.failure = Some(self.stop_truncation()),
+            None if stop == StopClass::Truncated => {
+                let wrote_json = self.failure.is_some();
+                outcome.failure = Some(self.stop_truncation(wrote_json));
+            }
             None => self.fail(&mut outcome, stop),
         }
         outcome.warnings = self.warnings;
@@ -63,6 +68,7 @@ impl Extraction<'_> {
             duplicate_keys,
         } = win.entry.parsed;
         self.warnings.extend(self.passed_over.take());
+        self.warnings.extend(win.entry.remark);
         if win.several_distinct {
             let policy = self.options.pick.as_str();
             self.warnings.push(Warning {
@@ -155,7 +161,9 @@ impl Extraction<'_> {
         }
     }
 
-    pub(super) fn stop_truncation(&mut self) -> Failure {
+    /// The stop reason says the length limit was hit; `wrote_json` says whether any JSON
+    /// candidate was written before it.
+    pub(super) fn stop_truncation(&mut self, wrote_json: bool) -> Failure {
         let spelled = self.options.stop_reason.clone().unwrap_or_default();
         let offset = self.text.len();
         let (line, column) = line_col(self.text, offset);
@@ -171,8 +179,37 @@ impl Extraction<'_> {
             cause: None,
             defects: Vec::new(),
         };
+        if !wrote_json || self.reasoning_open.is_some() {
+            self.note_reasoning(&mut failure);
+        }
         self.note_runaway(&mut failure);
         failure
+    }
+
+    /// The output hit its limit while reasoning (or before any JSON): the budget went to
+    /// thinking, so the answer was never written.
+    fn note_reasoning(&self, failure: &mut Failure) {
+        let offset = self.text.len();
+        let (line, column) = line_col(self.text, offset);
+        *failure = Failure::new(FailureKind::Truncated, offset, (line, column), "")
+            .with_cause(Some(Cause::Reasoning));
+        failure.message = match self.reasoning_open {
+            Some(open) => {
+                let (line, column) = line_col(self.text, open);
+                format!(
+                    "the output ends inside its reasoning block (opened at line {line}, column {column}): the model spent \
+                     its token budget reasoning and never wrote the answer; raise the token limit or lower the reasoning \
+                     effort (a format instruction will not help)"
+                )
+            }
+            None => {
+                let spelled = self.options.stop_reason.clone().unwrap_or_default();
+                format!(
+                    "the stop reason `{spelled}` says the output hit its length limit before any JSON was written: the budget \
+                     went to reasoning or preamble; raise the token limit or lower the reasoning effort"
+                )
+            }
+        };
     }
 
     /// A truncation after a flood of white space or one repeated token: a loop, not a long answer.
@@ -188,6 +225,11 @@ impl Extraction<'_> {
     pub(super) fn fail(&mut self, outcome: &mut Outcome, stop: StopClass) {
         self.build_failure(outcome, stop);
         if let Some(failure) = outcome.failure.as_mut() {
+            if self.reasoning_open.is_some() {
+                // No answer outside reasoning, and the text ends inside it: cut off thinking.
+                self.note_reasoning(failure);
+                outcome.lenient = None;
+            }
             if failure.cause.is_none() {
                 self.note_runaway(failure);
             }
@@ -199,7 +241,7 @@ impl Extraction<'_> {
     fn note_cause(&self, failure: &mut Failure) {
         let spelled = self.options.stop_reason.as_deref();
         let cause = stop_cause(spelled).or_else(|| {
-            let declined = self.options.refused || is_refusal_sentence(self.text);
+            let declined = self.options.refused || is_refusal(self.text);
             (failure.kind == FailureKind::NoJson && declined).then_some(Cause::Refusal)
         });
         let Some(cause) = cause else { return };
@@ -226,49 +268,33 @@ impl Extraction<'_> {
             Some(rejection) if rejection.kind == FailureKind::Truncated => Some(rejection),
             held => self.missing_start().or(held),
         };
-        let Some(rejection) = rejection else {
-            let message = if self.text.trim().is_empty() {
-                "the output is empty; check that the request produced text".to_owned()
-            } else {
-                "no JSON object or array in the output (outside reasoning blocks and code in other languages); the prompt may have lost its format instruction".to_owned()
-            };
-            outcome.failure = Some(Failure {
-                kind: FailureKind::NoJson,
-                defect: None,
-                offset: 0,
-                line: 1,
-                column: 1,
-                message,
-                cause: None,
-                defects: Vec::new(),
-            });
+        let Some(mut rejection) = rejection else {
+            outcome.failure = Some(self.no_json());
             return;
         };
+        if rejection.kind == FailureKind::Truncated
+            && rejection.closable()
+            && stop == StopClass::Complete
+        {
+            // Only closers are missing, and the model says it finished: left open, not cut off.
+            let spelled = self.options.stop_reason.clone().unwrap_or_default();
+            rejection = rejection.finished(Finished::StopReason(spelled));
+        }
         if rejection.kind == FailureKind::Truncated
             && matches!(
                 stop,
                 StopClass::Complete | StopClass::Filtered | StopClass::ToolCall
             )
         {
-            let spelled = self.options.stop_reason.clone().unwrap_or_default();
-            self.warnings.push(Warning {
-                kind: WarningKind::UnsignalledTruncation,
-                offset: Some(rejection.offset),
-                message: format!(
-                    "the stop reason `{spelled}` says the model finished, but the text ends mid-value; an adapter may have masked the real stop reason"
-                ),
-            });
+            self.note_unsignalled_truncation(&rejection);
         }
         let mut fixes = Vec::new();
         let mut cut_after_defects = false;
         if rejection.kind == FailureKind::Invalid {
-            let reading = self.lenient_reading(&rejection);
-            if let Some(reading) = &reading {
+            if let Some(reading) = self.lenient_reading(&rejection) {
                 fixes = reading.repairs.clone();
                 cut_after_defects =
-                    reading.value.is_none() && self.cut_off_after(&rejection, reading);
-            }
-            if let Some(reading) = reading {
+                    reading.value.is_none() && self.cut_off_after(&rejection, &reading);
                 if reading.accepted {
                     outcome.layer = Some(Layer::Lenient);
                     outcome.value = reading.value.clone();
@@ -281,45 +307,64 @@ impl Extraction<'_> {
                 outcome.lenient = Some(reading);
             }
         }
-        let (line, column) = line_col(self.text, rejection.offset);
-        let (defect, message) = rejection.explain(self.text, self.max_depth);
-        let headline = defect.map(|kind| DefectAt {
-            kind,
-            offset: rejection.offset,
-            line,
-            column,
-            message: message.clone(),
-        });
-        let defects = all_defects(self.text, headline, &fixes);
-        let mut failure = Failure {
-            kind: rejection.kind,
-            defect,
-            offset: rejection.offset,
-            line,
-            column,
-            message,
-            cause: None,
-            defects,
-        };
+        let mut failure = self.failure_of(&rejection, &fixes);
         if cut_after_defects {
-            // Defects and a cut: the cut is the headline (no prompt fix completes a
-            // cut-off value); the defects stay listed for the re-prompt.
-            let offset = self.text.len();
-            let (line, column) = line_col(self.text, offset);
-            let names: Vec<&str> = failure.defects.iter().map(|d| d.kind.as_str()).collect();
-            failure.kind = FailureKind::Truncated;
-            failure.defect = None;
-            failure.offset = offset;
-            failure.line = line;
-            failure.column = column;
-            failure.message = format!(
-                "the output ends inside an open value: it was cut off; raise the token limit or shrink the request \
-                 (it also has {}: {})",
-                if names.len() == 1 { "a defect" } else { "defects" },
-                names.join(", ")
-            );
+            self.headline_the_cut(&mut failure);
         }
         outcome.failure = Some(failure);
+    }
+
+    /// No candidate at all.
+    fn no_json(&self) -> Failure {
+        let message = if self.text.trim().is_empty() {
+            "the output is empty; check that the request produced text"
+        } else {
+            "no JSON object or array in the output (outside reasoning blocks and code in other languages); the prompt may have lost its format instruction"
+        };
+        Failure::new(FailureKind::NoJson, 0, (1, 1), message)
+    }
+
+    fn note_unsignalled_truncation(&mut self, rejection: &Rejection) {
+        let spelled = self.options.stop_reason.clone().unwrap_or_default();
+        self.warnings.push(Warning::new(
+            WarningKind::UnsignalledTruncation,
+            Some(rejection.offset),
+            format!(
+                "the stop reason `{spelled}` says the model finished, but the text ends mid-value; an adapter may have masked the real stop reason"
+            ),
+        ));
+    }
+
+    /// The failure a rejection stands for, with every defect found (the lenient `fixes`
+    /// name the ones after the first).
+    fn failure_of(&self, rejection: &Rejection, fixes: &[Repair]) -> Failure {
+        let (line, column) = line_col(self.text, rejection.offset);
+        let (defect, message) = rejection.explain(self.text, self.max_depth);
+        let headline = defect
+            .map(|kind| DefectAt::new(kind, rejection.offset, (line, column), message.clone()));
+        let defects = all_defects(self.text, headline, fixes);
+        Failure::new(rejection.kind, rejection.offset, (line, column), message)
+            .with_defect(defect)
+            .with_defects(defects)
+    }
+
+    /// Defects and a cut: the cut is the headline (no prompt fix completes a cut-off
+    /// value); the defects stay listed for the re-prompt.
+    fn headline_the_cut(&self, failure: &mut Failure) {
+        let offset = self.text.len();
+        let (line, column) = line_col(self.text, offset);
+        let names: Vec<&str> = failure.defects.iter().map(|d| d.kind.as_str()).collect();
+        failure.kind = FailureKind::Truncated;
+        failure.defect = None;
+        failure.offset = offset;
+        failure.line = line;
+        failure.column = column;
+        failure.message = format!(
+            "the output ends inside an open value: it was cut off; raise the token limit or shrink the request \
+             (it also has {}: {})",
+            if names.len() == 1 { "a defect" } else { "defects" },
+            names.join(", ")
+        );
     }
 
     /// Whether a candidate with defects is also cut off: its lenient reading
@@ -373,7 +418,11 @@ impl Extraction<'_> {
     }
 
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {
-        let rewritten = lenient::read(self.text, rejection.start, rejection.limit);
+        let rewritten = if rejection.is_unclosed() {
+            lenient::rewrite_closing(self.text, rejection.start, rejection.limit)
+        } else {
+            lenient::read(self.text, rejection.start, rejection.limit)
+        };
         if rewritten
             .repairs
             .iter()

@@ -127,9 +127,31 @@ pub(crate) fn model_spelling<'t>(digits: &str, spelling: &mut Spelling<'t>) -> O
         .filter(|raw| normalise_exponent(raw) == digits)
 }
 
+/// Whether two values are the same JSON value, exactly: every number by its digits (so two
+/// different numbers never compare equal, however many digits they share), object members
+/// in any order. Only an exponent's spelling may differ (`1E5`, `1e5` and `1e+5` are one
+/// number), as it does between a value the engine decoded and the same value written out
+/// and read back.
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            normalise_exponent(&x.to_string()) == normalise_exponent(&y.to_string())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, p)| y.get(key).is_some_and(|q| same_value(p, q)))
+        }
+        _ => a == b,
+    }
+}
+
 /// serde_json's spelling of a number token: `E` lowered, an unsigned exponent
 /// given `+`. Two spellings of one number agree once both pass through it.
-pub fn normalise_exponent(raw: &str) -> String {
+fn normalise_exponent(raw: &str) -> String {
     let lowered = raw.replace('E', "e");
     match lowered.split_once('e') {
         Some((mantissa, exponent)) if !exponent.starts_with(['+', '-']) => {

@@ -63,13 +63,10 @@ mod tests {
     #[test]
     fn every_lenient_fix_kind_but_the_lossless_ones_names_a_defect() {
         assert_eq!(
-            RepairKind::PythonLiteral.defect(),
+            RepairKind::Lenient(Defect::PythonLiteral).defect(),
             Some(Defect::PythonLiteral)
         );
         assert_eq!(RepairKind::RawControlChar.defect(), None);
-        for defect in Defect::ALL {
-            assert!(!defect_message(defect).is_empty());
-        }
     }
 
     #[test]
@@ -77,19 +74,19 @@ mod tests {
         let text = "{'a': True, 'b': 1,}";
         let fixes = [
             Repair {
-                kind: RepairKind::SingleQuotes,
+                kind: RepairKind::Lenient(Defect::SingleQuotes),
                 offset: 1,
             },
             Repair {
-                kind: RepairKind::PythonLiteral,
+                kind: RepairKind::Lenient(Defect::PythonLiteral),
                 offset: 6,
             },
             Repair {
-                kind: RepairKind::SingleQuotes,
+                kind: RepairKind::Lenient(Defect::SingleQuotes),
                 offset: 12,
             },
             Repair {
-                kind: RepairKind::TrailingComma,
+                kind: RepairKind::Lenient(Defect::TrailingComma),
                 offset: 18,
             },
         ];

@@ -128,6 +128,46 @@ fn quote_trouble(before: &str, rest: &str) -> Option<(Defect, String)> {
     ))
 }
 
+/// Where the validator met a token it did not expect, with what a rule needs to name it.
+struct Site<'a> {
+    before: &'a str,
+    rest: &'a str,
+    expect: Expect,
+    after_comma: bool,
+    found: &'a str,
+    first: Option<char>,
+    word: &'a str,
+}
+
+impl Site<'_> {
+    fn wants_value(&self) -> bool {
+        matches!(self.expect, Expect::Value | Expect::ValueOrClose)
+    }
+
+    fn wants_key(&self) -> bool {
+        matches!(self.expect, Expect::Key | Expect::KeyOrClose)
+    }
+}
+
+type Named = Option<(Defect, String)>;
+
+/// The rules for an unexpected token, most telling first; the first that fits names it.
+const UNEXPECTED: [fn(&Site) -> Named; 13] = [
+    comment,
+    trailing_comma,
+    smart_quote,
+    escaped_json,
+    html_entity,
+    ellipsis,
+    single_quote,
+    non_finite_word,
+    python_literal,
+    unquoted_key,
+    quote_after_string,
+    missing_comma,
+    key_without_value,
+];
+
 fn unexpected(
     before: &str,
     rest: &str,
@@ -135,111 +175,17 @@ fn unexpected(
     after_comma: bool,
     found: &str,
 ) -> (Defect, String) {
-    let first = rest.chars().next();
-    let wants_value = matches!(expect, Expect::Value | Expect::ValueOrClose);
-    let wants_key = matches!(expect, Expect::Key | Expect::KeyOrClose);
-    if rest.starts_with("//") || rest.starts_with("/*") || rest.starts_with('#') {
-        return (
-            Defect::Comment,
-            format!("comment {found}: JSON has no comments; tell the model to leave them out"),
-        );
-    }
-    if after_comma && matches!(first, Some('}' | ']')) {
-        return (
-            Defect::TrailingComma,
-            format!("trailing comma before {found}; tell the model not to put a comma after the last item"),
-        );
-    }
-    if matches!(
-        first,
-        Some('\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}' | '\u{201e}')
-    ) {
-        return (
-            Defect::SmartQuotes,
-            format!("typographic quote {found}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)"),
-        );
-    }
-    if (wants_key || wants_value || expect == Expect::CommaOrClose)
-        && (rest.starts_with("\\\"") || rest.starts_with("\\n"))
-    {
-        return (
-            Defect::Syntax,
-            format!(
-                "`{}` outside a string: the JSON is escaped as if it sat inside a string \
-                 (encoded twice, by a logger or a tool that stringified it); unescape it once in \
-                 the pipeline, or ask the model for plain JSON",
-                &rest[..2]
-            ),
-        );
-    }
-    if let Some(entity) = ["&quot;", "&#34;", "&#x22;"]
-        .into_iter()
-        .find(|entity| rest.starts_with(entity))
-    {
-        return (
-            Defect::Syntax,
-            format!(
-                "HTML entity `{entity}` where JSON has `\"`: the output was HTML-escaped on its way \
-                 (a web page, a template or a log layer); unescape it in the pipeline before parsing"
-            ),
-        );
-    }
-    if rest.starts_with("...") || rest.starts_with('\u{2026}') {
-        return (
-            Defect::Ellipsis,
-            "ellipsis: the model left content out; ask for the complete value".to_owned(),
-        );
-    }
-    if (wants_key || wants_value) && first == Some('\'') {
-        return (
-            Defect::SingleQuotes,
-            "single-quoted string; JSON needs double quotes — ask for strict JSON, not a Python dict".to_owned(),
-        );
-    }
-    let word = leading_word(rest);
-    if wants_value && matches!(word, "NaN" | "Infinity" | "inf" | "nan") {
-        return non_finite(word);
-    }
-    if wants_value && matches!(word, "True" | "False" | "None") {
-        let json = match word {
-            "True" => "true",
-            "False" => "false",
-            _ => "null",
-        };
-        return (
-            Defect::PythonLiteral,
-            format!("Python literal `{word}`; JSON spells it `{json}` — ask for JSON, not Python"),
-        );
-    }
-    if wants_key && !word.is_empty() {
-        return (
-            Defect::UnquotedKey,
-            format!(
-                "unquoted key `{word}`; keys must be double-quoted strings — ask for strict JSON"
-            ),
-        );
-    }
-    if expect == Expect::CommaOrClose {
-        if let Some(trouble) = quote_trouble(before, rest) {
-            return trouble;
-        }
-    }
-    if expect == Expect::CommaOrClose && starts_value(rest) {
-        return (
-            Defect::MissingComma,
-            format!("missing comma before {found}; tell the model to separate items with commas (ask for strict JSON)"),
-        );
-    }
-    if wants_value
-        && matches!(first, Some('}' | ',' | ']'))
-        && before
-            .trim_end_matches([' ', '\t', '\n', '\r'])
-            .ends_with(':')
-    {
-        return (
-            Defect::Syntax,
-            format!("a key with no value before {found}; tell the model to write `null` where it has no value"),
-        );
+    let site = Site {
+        before,
+        rest,
+        expect,
+        after_comma,
+        found,
+        first: rest.chars().next(),
+        word: leading_word(rest),
+    };
+    if let Some(named) = UNEXPECTED.iter().find_map(|rule| rule(&site)) {
+        return named;
     }
     let wanted = match expect {
         Expect::Value => "a value",
@@ -253,6 +199,166 @@ fn unexpected(
         Defect::Syntax,
         format!("expected {wanted}, found {found}; ask for strict JSON"),
     )
+}
+
+fn comment(site: &Site) -> Named {
+    let rest = site.rest;
+    (rest.starts_with("//") || rest.starts_with("/*") || rest.starts_with('#')).then(|| {
+        (
+            Defect::Comment,
+            format!(
+                "comment {}: JSON has no comments; tell the model to leave them out",
+                site.found
+            ),
+        )
+    })
+}
+
+fn trailing_comma(site: &Site) -> Named {
+    (site.after_comma && matches!(site.first, Some('}' | ']'))).then(|| {
+        (
+            Defect::TrailingComma,
+            format!(
+                "trailing comma before {}; tell the model not to put a comma after the last item",
+                site.found
+            ),
+        )
+    })
+}
+
+fn smart_quote(site: &Site) -> Named {
+    matches!(
+        site.first,
+        Some('\u{201c}' | '\u{201d}' | '\u{2018}' | '\u{2019}' | '\u{201e}')
+    )
+    .then(|| {
+        (
+            Defect::SmartQuotes,
+            format!(
+                "typographic quote {}; JSON needs straight double quotes — ask for straight `\"` (or check what typeset them on the way)",
+                site.found
+            ),
+        )
+    })
+}
+
+/// `\"` or `\n` outside a string: JSON escaped as if it sat inside one.
+fn escaped_json(site: &Site) -> Named {
+    let structural = site.wants_key() || site.wants_value() || site.expect == Expect::CommaOrClose;
+    let escaped = site.rest.starts_with("\\\"") || site.rest.starts_with("\\n");
+    (structural && escaped).then(|| {
+        (
+            Defect::Syntax,
+            format!(
+                "`{}` outside a string: the JSON is escaped as if it sat inside a string \
+                 (encoded twice, by a logger or a tool that stringified it); unescape it once in \
+                 the pipeline, or ask the model for plain JSON",
+                &site.rest[..2]
+            ),
+        )
+    })
+}
+
+fn html_entity(site: &Site) -> Named {
+    let entity = ["&quot;", "&#34;", "&#x22;"]
+        .into_iter()
+        .find(|entity| site.rest.starts_with(entity))?;
+    Some((
+        Defect::Syntax,
+        format!(
+            "HTML entity `{entity}` where JSON has `\"`: the output was HTML-escaped on its way \
+             (a web page, a template or a log layer); unescape it in the pipeline before parsing"
+        ),
+    ))
+}
+
+fn ellipsis(site: &Site) -> Named {
+    (site.rest.starts_with("...") || site.rest.starts_with('\u{2026}')).then(|| {
+        (
+            Defect::Ellipsis,
+            "ellipsis: the model left content out; ask for the complete value".to_owned(),
+        )
+    })
+}
+
+fn single_quote(site: &Site) -> Named {
+    ((site.wants_key() || site.wants_value()) && site.first == Some('\'')).then(|| {
+        (
+            Defect::SingleQuotes,
+            "single-quoted string; JSON needs double quotes — ask for strict JSON, not a Python dict".to_owned(),
+        )
+    })
+}
+
+fn non_finite_word(site: &Site) -> Named {
+    (site.wants_value() && matches!(site.word, "NaN" | "Infinity" | "inf" | "nan"))
+        .then(|| non_finite(site.word))
+}
+
+fn python_literal(site: &Site) -> Named {
+    let json = match site.word {
+        "True" => "true",
+        "False" => "false",
+        "None" => "null",
+        _ => return None,
+    };
+    site.wants_value().then(|| {
+        (
+            Defect::PythonLiteral,
+            format!(
+                "Python literal `{}`; JSON spells it `{json}` — ask for JSON, not Python",
+                site.word
+            ),
+        )
+    })
+}
+
+fn unquoted_key(site: &Site) -> Named {
+    (site.wants_key() && !site.word.is_empty()).then(|| {
+        (
+            Defect::UnquotedKey,
+            format!(
+                "unquoted key `{}`; keys must be double-quoted strings — ask for strict JSON",
+                site.word
+            ),
+        )
+    })
+}
+
+fn quote_after_string(site: &Site) -> Named {
+    if site.expect != Expect::CommaOrClose {
+        return None;
+    }
+    quote_trouble(site.before, site.rest)
+}
+
+fn missing_comma(site: &Site) -> Named {
+    (site.expect == Expect::CommaOrClose && starts_value(site.rest)).then(|| {
+        (
+            Defect::MissingComma,
+            format!(
+                "missing comma before {}; tell the model to separate items with commas (ask for strict JSON)",
+                site.found
+            ),
+        )
+    })
+}
+
+/// `{"a": , "b": 1}`: a key and its colon, then no value.
+fn key_without_value(site: &Site) -> Named {
+    let after_colon = site
+        .before
+        .trim_end_matches([' ', '\t', '\n', '\r'])
+        .ends_with(':');
+    (site.wants_value() && matches!(site.first, Some('}' | ',' | ']')) && after_colon).then(|| {
+        (
+            Defect::Syntax,
+            format!(
+                "a key with no value before {}; tell the model to write `null` where it has no value",
+                site.found
+            ),
+        )
+    })
 }
 
 /// Letters, digits and underscores at the start of `rest`.

@@ -1,6 +1,6 @@
 //! The layers, cheapest first, and the outcome they add up to.
 
-use super::candidate::{judge_exact, trim_span, Judged, Rejection};
+use super::candidate::{judge_exact, Judged, Rejection};
 use super::decode::DECODER_DEPTH_LIMIT;
 use super::fence::{find_fences, Fence};
 use super::fragment::{is_prose_in_brackets, Lookahead};
@@ -9,8 +9,9 @@ use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::{scan_value, ScanEnd};
 use super::select::{Entry, Pool, Winner};
+use super::space::trim_span;
 use super::stop::classify_stop_reason;
-use super::think::find_think_blocks;
+use super::think::find_reasoning;
 use super::trace::Trace;
 
 /// Extract the JSON value a model meant from its raw output.
@@ -21,6 +22,20 @@ pub fn extract(text: &str, options: &Options) -> Outcome {
 /// Where a fence's content starts, past white space.
 fn start_of(text: &str, fence: &Fence) -> usize {
     trim_span(text.as_bytes(), fence.content.0, fence.content.1).0
+}
+
+/// The warning for a value that was the whole body of a fence tagged with another language.
+fn foreign_fence_remark(fence: &Fence, at: usize) -> Warning {
+    let tag = fence.tag.as_deref().unwrap_or_default();
+    Warning::new(
+        WarningKind::FenceLanguage,
+        Some(at),
+        format!(
+            "the value was the whole body of a fence tagged `{tag}` (line {}): the model wrote the answer as a {tag} literal; \
+             ask for JSON in a ```json fence",
+            fence.line
+        ),
+    )
 }
 
 /// A candidate that won a layer.
@@ -45,6 +60,8 @@ pub(super) struct Extraction<'a> {
     /// A failed value passed over before the answer: worth a warning only if an answer comes.
     pub(super) passed_over: Option<Warning>,
     pub(super) think: Vec<(usize, usize)>,
+    /// Where a reasoning block opens that the text never closes (it ends inside it).
+    pub(super) reasoning_open: Option<usize>,
     pub(super) fences: Vec<Fence>,
     /// What the never-a-fragment checks learned about the text after values.
     pub(super) lookahead: Lookahead,
@@ -54,6 +71,7 @@ pub(super) struct Extraction<'a> {
 
 impl<'a> Extraction<'a> {
     fn new(text: &'a str, options: &'a Options) -> Self {
+        let reasoning = find_reasoning(text);
         Extraction {
             text,
             options,
@@ -64,7 +82,8 @@ impl<'a> Extraction<'a> {
             failure_unclosed: false,
             warnings: Vec::new(),
             passed_over: None,
-            think: find_think_blocks(text),
+            think: reasoning.blocks,
+            reasoning_open: reasoning.open_at_end,
             fences: Vec::new(),
             lookahead: Lookahead::default(),
             first_opener: None,
@@ -186,6 +205,7 @@ impl<'a> Extraction<'a> {
                         parsed,
                         slot,
                         outer_end: end,
+                        remark: None,
                     },
                     several_distinct: false,
                 })
@@ -216,128 +236,11 @@ impl<'a> Extraction<'a> {
 
     /// Layer 2: every fence that may hold JSON, in order.
     fn fenced(&mut self) -> Option<Win> {
-        let mut pool = Pool::new(self.options.pick);
+        let mut pool = Pool::new(self.options);
         let fences = std::mem::take(&mut self.fences);
         for fence in &fences {
-            if self.in_think_block(fence.outer.0) {
-                continue;
-            }
-            let label = || fence.describe();
-            if !fence.may_hold_json() {
-                self.trace.push(
-                    Layer::Fenced,
-                    fence.content,
-                    label,
-                    Verdict::Skipped {
-                        reason: "tagged as another language".to_owned(),
-                    },
-                );
-                continue;
-            }
-            let ends_text = !fence.closed;
-            match judge_exact(
-                self.text,
-                fence.content.0,
-                fence.content.1,
-                ends_text,
-                self.max_depth,
-                self.options.value_form,
-            ) {
-                Judged::Parsed(parsed) => {
-                    let slot =
-                        self.trace
-                            .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
-                    let outer_end = fence.outer.1;
-                    pool.add(
-                        Entry {
-                            parsed,
-                            slot,
-                            outer_end,
-                        },
-                        None,
-                    );
-                }
-                Judged::Rejected(rejection) => {
-                    self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
-                    let json_like = fence.tag.is_some()
-                        || self.text.as_bytes()
-                            [trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0]
-                            != b'"';
-                    if json_like {
-                        self.reject(rejection);
-                    }
-                }
-                Judged::Continues { value_end }
-                    if self
-                        .lookahead
-                        .carries_on(
-                            self.text.as_bytes(),
-                            start_of(self.text, fence),
-                            value_end,
-                            fence.content.1,
-                        )
-                        .is_some() =>
-                {
-                    let bytes = self.text.as_bytes();
-                    let start = start_of(self.text, fence);
-                    let carry = self
-                        .lookahead
-                        .carries_on(bytes, start, value_end, fence.content.1);
-                    if let Some(carry) = carry {
-                        self.refuse_fragment(
-                            Layer::Fenced,
-                            carry,
-                            (start, value_end),
-                            fence.content.1,
-                            label,
-                        );
-                    }
-                }
-                Judged::Continues { value_end } => {
-                    // A value and then a remark ("That's all.", a missing closing fence):
-                    // the value is the answer and the remark is trailing prose. A second
-                    // value would be a different matter, so any bracket after it refuses.
-                    let rest = &self.text.as_bytes()[value_end..fence.content.1];
-                    if !rest.iter().any(|b| matches!(b, b'{' | b'[')) {
-                        let head = judge_exact(
-                            self.text,
-                            fence.content.0,
-                            value_end,
-                            false,
-                            self.max_depth,
-                            self.options.value_form,
-                        );
-                        if let Judged::Parsed(parsed) = head {
-                            let slot = self.trace.push(
-                                Layer::Fenced,
-                                parsed.span,
-                                label,
-                                Verdict::Accepted,
-                            );
-                            let entry = Entry {
-                                parsed,
-                                slot,
-                                outer_end: value_end,
-                            };
-                            pool.add(entry, None);
-                            continue;
-                        }
-                    }
-                    let start = trim_span(self.text.as_bytes(), fence.content.0, fence.content.1).0;
-                    let rejection = Rejection::continues(start, fence.content.1, value_end);
-                    self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
-                    self.reject(rejection);
-                }
-                Judged::Empty => {
-                    self.trace.push(
-                        Layer::Fenced,
-                        fence.content,
-                        label,
-                        Verdict::Skipped {
-                            reason: "empty".to_owned(),
-                        },
-                    );
-                }
+            if !self.in_think_block(fence.outer.0) {
+                self.judge_fence(fence, &mut pool);
             }
         }
         self.fences = fences;
@@ -350,9 +253,120 @@ impl<'a> Extraction<'a> {
         self.settle(pool, Layer::Fenced)
     }
 
+    /// One fence: its content judged as exactly one value, the winners pooled.
+    fn judge_fence(&mut self, fence: &Fence, pool: &mut Pool) {
+        let label = || fence.describe();
+        // Another language's fence counts only when its whole body is one literal.
+        let foreign = !fence.may_hold_json();
+        if foreign && !fence.holds_one_literal(self.text) {
+            let reason = "tagged as another language".to_owned();
+            self.trace.push(
+                Layer::Fenced,
+                fence.content,
+                label,
+                Verdict::Skipped { reason },
+            );
+            return;
+        }
+        let judged = judge_exact(
+            self.text,
+            fence.content.0,
+            fence.content.1,
+            !fence.closed,
+            self.max_depth,
+            self.options.value_form,
+        );
+        match judged {
+            Judged::Parsed(parsed) => {
+                let slot = self
+                    .trace
+                    .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
+                let outer_end = fence.outer.1;
+                let remark = foreign.then(|| foreign_fence_remark(fence, parsed.span.0));
+                let entry = Entry {
+                    parsed,
+                    slot,
+                    outer_end,
+                    remark,
+                };
+                pool.add(entry, None);
+            }
+            Judged::Rejected(rejection) => {
+                self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
+                let bytes = self.text.as_bytes();
+                // An untagged fence holding a quoted line is prose in a code block, not JSON.
+                let json_like = fence.tag.is_some() || bytes[start_of(self.text, fence)] != b'"';
+                if json_like {
+                    self.reject(rejection);
+                }
+            }
+            Judged::Continues { value_end } => self.fence_goes_on(fence, value_end, pool),
+            Judged::Empty => {
+                let reason = "empty".to_owned();
+                self.trace.push(
+                    Layer::Fenced,
+                    fence.content,
+                    label,
+                    Verdict::Skipped { reason },
+                );
+            }
+        }
+    }
+
+    /// A fence whose first value ends at `value_end` with more text after it.
+    fn fence_goes_on(&mut self, fence: &Fence, value_end: usize, pool: &mut Pool) {
+        let label = || fence.describe();
+        let bytes = self.text.as_bytes();
+        let start = start_of(self.text, fence);
+        let carry = self
+            .lookahead
+            .carries_on(bytes, start, value_end, fence.content.1);
+        if let Some(carry) = carry {
+            // The text after the value carries on the same JSON: the value is a piece.
+            self.refuse_fragment(
+                Layer::Fenced,
+                carry,
+                (start, value_end),
+                fence.content.1,
+                label,
+            );
+            return;
+        }
+        // A value and then a remark ("That's all.", a missing closing fence): the value is
+        // the answer and the remark is trailing prose. A second value would be a different
+        // matter, so any bracket after it refuses.
+        let rest = &bytes[value_end..fence.content.1];
+        if !rest.iter().any(|b| matches!(b, b'{' | b'[')) {
+            let head = judge_exact(
+                self.text,
+                fence.content.0,
+                value_end,
+                false,
+                self.max_depth,
+                self.options.value_form,
+            );
+            if let Judged::Parsed(parsed) = head {
+                let slot = self
+                    .trace
+                    .push(Layer::Fenced, parsed.span, label, Verdict::Accepted);
+                let entry = Entry {
+                    parsed,
+                    slot,
+                    outer_end: value_end,
+                    remark: None,
+                };
+                pool.add(entry, None);
+                return;
+            }
+        }
+        let rejection = Rejection::continues(start, fence.content.1, value_end);
+        self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
+        self.reject(rejection);
+    }
+
     /// Layer 3: balanced values found in prose.
     fn scanned(&mut self) -> Option<Win> {
-        let mut pool = Pool::new(self.options.pick);
+        let mut pool = Pool::new(self.options);
         // Code in another language is not the answer, whatever braces it has.
         let no_start: Vec<(usize, usize)> = self
             .fences
@@ -381,15 +395,48 @@ impl<'a> Extraction<'a> {
             entry,
             losers,
             several_distinct,
+            echo_passed,
+            echo_alone,
         } = pool.winner()?;
         for (slot, reason) in losers {
             self.trace.set_verdict(slot, Verdict::Passed { reason });
+        }
+        let (_, echo_end) = entry.parsed.span;
+        if echo_alone
+            && self
+                .failure
+                .as_ref()
+                .is_some_and(|held| held.start >= echo_end)
+        {
+            // A schema echoed, then an answer that failed: the failure is the outcome, never
+            // the schema taken for the answer.
+            let reason =
+                "a JSON Schema (the prompt's own, echoed) before an answer that failed".to_owned();
+            self.trace
+                .set_verdict(entry.slot, Verdict::Passed { reason });
+            self.note_schema_echo(entry.parsed.span.0);
+            return None;
+        }
+        if let Some(at) = echo_passed {
+            self.note_schema_echo(at);
         }
         Some(Win {
             layer,
             entry,
             several_distinct,
         })
+    }
+
+    fn note_schema_echo(&mut self, at: usize) {
+        let place = self.locate(at);
+        self.warnings.push(Warning::new(
+            WarningKind::SchemaEcho,
+            Some(at),
+            format!(
+                "the JSON Schema at {place} was passed over: the model echoed the prompt's schema before its answer; \
+                 tell it to answer with the value only"
+            ),
+        ));
     }
 
     /// Fences whose opening lies inside a JSON string are not fences: the

@@ -35,6 +35,106 @@ impl Fence {
     }
 }
 
+impl Fence {
+    /// Whether the fence's whole body is one dict or list literal — the answer written in
+    /// the fence's language (`{"ok": True}` in a `python` fence), not code: one bracketed
+    /// value and nothing around it, with no call, assignment or name in it other than
+    /// literal words and keys. Linear: one pass over the body.
+    pub fn holds_one_literal(&self, text: &str) -> bool {
+        let body = text[self.content.0..self.content.1].trim();
+        let bytes = body.as_bytes();
+        matches!(bytes.first(), Some(b'{' | b'[')) && literal_closes_at_end(bytes)
+    }
+}
+
+/// Words a literal may hold outside strings: JSON's, Python's and JavaScript's constants.
+const LITERAL_WORDS: [&[u8]; 10] = [
+    b"true",
+    b"false",
+    b"null",
+    b"True",
+    b"False",
+    b"None",
+    b"NaN",
+    b"Infinity",
+    b"undefined",
+    b"inf",
+];
+
+/// One pass over a bracketed body: strings (either quote) skipped, `#` and `//` comments
+/// skipped; after the outer bracket closes only comments may follow, and nothing code-like
+/// (a call, an assignment, a bare name that is not a key) may appear.
+fn literal_closes_at_end(bytes: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'"' | b'\'') => i = skip_quoted(bytes, i, quote),
+            b'#' => i = skip_line(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_line(bytes, i),
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return only_comments(&bytes[i + 1..]);
+                }
+            }
+            b'(' | b'=' | b';' => return false,
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let end = bytes[i..]
+                    .iter()
+                    .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+                    .map_or(bytes.len(), |n| i + n);
+                let word = &bytes[i..end];
+                let next = bytes[end..].iter().find(|c| !c.is_ascii_whitespace());
+                let is_key = next == Some(&b':');
+                let glued_to_number =
+                    i > 0 && (bytes[i - 1].is_ascii_digit() || bytes[i - 1] == b'.');
+                if !(is_key || glued_to_number || LITERAL_WORDS.contains(&word)) {
+                    return false;
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The offset after the string opening at `at` with `quote` (the end of the body if it
+/// never closes); `i` at the closing quote is the caller's next step.
+fn skip_quoted(bytes: &[u8], at: usize, quote: u8) -> usize {
+    let mut j = at + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b if b == quote => return j,
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Whether `rest` holds nothing but white space and `#` / `//` comments.
+fn only_comments(rest: &[u8]) -> bool {
+    let mut i = 0;
+    while i < rest.len() {
+        match rest[i] {
+            b if b.is_ascii_whitespace() => i += 1,
+            b'#' => i = skip_line(rest, i),
+            b'/' if rest.get(i + 1) == Some(&b'/') => i = skip_line(rest, i),
+            _ => return false,
+        }
+    }
+    true
+}
+
+fn skip_line(bytes: &[u8], at: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n)
+}
+
 fn is_json_tag(tag: &str) -> bool {
     ["json", "jsonc", "json5"]
         .iter()

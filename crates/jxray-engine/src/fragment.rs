@@ -9,8 +9,8 @@
 
 use std::collections::HashMap;
 
-use super::candidate::is_json_space;
 use super::scan::{scan_value, ScanEnd};
+use super::space::{is_json_space, skip_json_space};
 
 /// How the text after a value carries on the same JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,13 +183,6 @@ fn is_literal_like(word: &[u8]) -> bool {
         lower.as_slice(),
         b"true" | b"false" | b"null" | b"none" | b"nan" | b"infinity" | b"undefined"
     )
-}
-
-fn skip_json_space(bytes: &[u8], mut i: usize, limit: usize) -> usize {
-    while i < limit && is_json_space(bytes[i]) {
-        i += 1;
-    }
-    i
 }
 
 /// Past white space and `//` / `#` line comments (a commented array goes on after them).

@@ -1,38 +1,49 @@
-//! The extraction engine: text in, [`Outcome`] out. No I/O, no UI.
-//!
-//! Layers are tried cheapest first (direct, fenced, scanned); the first
-//! candidate that parses after lossless repair wins, and every candidate
-//! looked at is kept in the trace.
+#![warn(missing_docs)]
+#![doc = include_str!("../README.md")]
+
+// The layers are tried cheapest first (direct, fenced, scanned: `extract`, `prose`, with
+// `fence` and `think` finding the regions); each candidate is judged by `candidate` (the
+// validator in `scan`, the decoder in `decode`, `form` and `compact`), kept from being a
+// fragment by `fragment` and `extent`, chosen by `select`; `conclude` turns the verdicts
+// into an outcome: acceptance and its warnings (`stringified`), or the most specific
+// failure with its diagnosis (`diagnose`, `defects`, `causes`, `stop`) and its lenient
+// reading (`lenient`). `outcome` and `options` are the vocabulary; `trace`, `position`
+// and `space` are shared helpers.
 
 mod candidate;
 mod causes;
 mod compact;
 mod conclude;
 mod decode;
-mod decoded;
 mod defects;
 mod diagnose;
 mod extent;
 mod extract;
 mod fence;
+mod form;
 mod fragment;
 mod lenient;
 mod options;
 mod outcome;
 mod position;
 mod prose;
+mod refusal;
 mod scan;
 mod select;
+mod space;
 mod stop;
 mod stringified;
 mod surrogate;
 mod think;
 mod trace;
 
-pub use decode::{decode_exact, normalise_exponent};
+pub use decode::{decode_exact, same_value};
 pub use extract::extract;
-pub use options::{Options, Pick, ValueForm};
-pub use outcome::*;
+pub use options::{Acceptor, Options, Pick, ValueForm};
+pub use outcome::{
+    Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,
+    Outcome, Repair, RepairKind, StopClass, Verdict, Warning, WarningKind,
+};
 pub use position::line_col;
 pub use stop::classify_stop_reason;
 pub use stringified::{find_stringified, Stringified};

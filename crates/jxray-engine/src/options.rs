@@ -1,6 +1,11 @@
 //! What a caller can ask of the engine.
 
+use std::sync::Arc;
+
+use serde_json::Value;
+
 /// Which candidate wins when several distinct values parse.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Pick {
     /// The first one in the text (the default).
@@ -11,6 +16,7 @@ pub enum Pick {
 }
 
 impl Pick {
+    /// The policy's name (`first`, `last`).
     pub fn as_str(self) -> &'static str {
         match self {
             Pick::First => "first",
@@ -20,6 +26,7 @@ impl Pick {
 }
 
 /// The form an accepted value is handed back in.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueForm {
     /// A `serde_json::Value` in `Outcome::value`.
@@ -32,7 +39,41 @@ pub enum ValueForm {
     Text,
 }
 
+/// A test that the caller's contract puts to each candidate value (a JSON Schema, say):
+/// among the candidates that parse, the first that passes wins, and one that fails is
+/// taken only when none passes.
+#[derive(Clone)]
+pub struct Acceptor(Arc<dyn Fn(&Value) -> bool + Send + Sync>);
+
+impl Acceptor {
+    /// An acceptor from a test of a value.
+    pub fn new(test: impl Fn(&Value) -> bool + Send + Sync + 'static) -> Acceptor {
+        Acceptor(Arc::new(test))
+    }
+
+    /// Whether `value` passes.
+    pub fn accepts(&self, value: &Value) -> bool {
+        (self.0)(value)
+    }
+}
+
+impl std::fmt::Debug for Acceptor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Acceptor(..)")
+    }
+}
+
+/// Two acceptors are equal when they are the same test (clones of one another).
+impl PartialEq for Acceptor {
+    fn eq(&self, other: &Acceptor) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Acceptor {}
+
 /// Extraction options. `Options::default()` is what `jxray check` does with no flags.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// The capture's stop reason as the provider spelled it (`length`, `max_tokens`, …).
@@ -54,6 +95,9 @@ pub struct Options {
     pub refused: bool,
     /// The form an accepted value comes in.
     pub value_form: ValueForm,
+    /// The caller's test of a candidate value (its JSON Schema): the first candidate that
+    /// passes wins.
+    pub acceptor: Option<Acceptor>,
 }
 
 impl Default for Options {
@@ -67,6 +111,63 @@ impl Default for Options {
             decode_stringified: false,
             refused: false,
             value_form: ValueForm::Tree,
+            acceptor: None,
         }
+    }
+}
+
+impl Options {
+    /// The capture's stop reason, as the provider spelled it.
+    pub fn with_stop_reason(mut self, stop_reason: Option<impl Into<String>>) -> Options {
+        self.stop_reason = stop_reason.map(Into::into);
+        self
+    }
+
+    /// Accept a lenient reading (or not).
+    pub fn with_accept_lenient(mut self, accept_lenient: bool) -> Options {
+        self.accept_lenient = accept_lenient;
+        self
+    }
+
+    /// Which candidate wins when several distinct values parse.
+    pub fn with_pick(mut self, pick: Pick) -> Options {
+        self.pick = pick;
+        self
+    }
+
+    /// The deepest nesting accepted (capped at the decoder's limit of 127).
+    pub fn with_max_depth(mut self, max_depth: usize) -> Options {
+        self.max_depth = max_depth;
+        self
+    }
+
+    /// The most trace entries kept.
+    pub fn with_trace_limit(mut self, trace_limit: usize) -> Options {
+        self.trace_limit = trace_limit;
+        self
+    }
+
+    /// Replace strings that hold JSON by their decoded value (or not).
+    pub fn with_decode_stringified(mut self, decode_stringified: bool) -> Options {
+        self.decode_stringified = decode_stringified;
+        self
+    }
+
+    /// Whether the provider marked the output a refusal.
+    pub fn with_refused(mut self, refused: bool) -> Options {
+        self.refused = refused;
+        self
+    }
+
+    /// The caller's test of a candidate value (see [`Acceptor`]).
+    pub fn with_acceptor(mut self, acceptor: Option<Acceptor>) -> Options {
+        self.acceptor = acceptor;
+        self
+    }
+
+    /// The form an accepted value comes in.
+    pub fn with_value_form(mut self, value_form: ValueForm) -> Options {
+        self.value_form = value_form;
+        self
     }
 }

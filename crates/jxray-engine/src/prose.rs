@@ -13,6 +13,34 @@ use super::select::{Entry, Pool};
 /// Total validator work allowed in the scanned layer, per byte of input.
 const SCAN_BUDGET_PER_BYTE: usize = 16;
 
+/// The pass's state: the regions no candidate starts in, the openers already read as
+/// part of a value, the work left, and buffers reused from candidate to candidate.
+struct Pass {
+    skip: std::iter::Peekable<std::vec::IntoIter<(usize, usize)>>,
+    structural: OffsetSet,
+    budget: usize,
+    depths: Option<Depths>,
+    stack: Vec<(u8, usize)>,
+}
+
+impl Pass {
+    /// Where to go on from when `start` lies in a region no candidate starts in.
+    fn skipped(&mut self, start: usize) -> Option<usize> {
+        while self.skip.peek().is_some_and(|&(_, end)| end <= start) {
+            self.skip.next();
+        }
+        let &(skip_start, skip_end) = self.skip.peek()?;
+        (skip_start <= start).then(|| skip_end.max(start + 1))
+    }
+}
+
+/// After one candidate: go on from an offset, or stop with the start of a candidate that
+/// ran to the end of the text.
+enum Then {
+    From(usize),
+    Stop(Option<usize>),
+}
+
 impl Extraction<'_> {
     /// Try every `{` / `[` that can start a value, in one pass with a work budget.
     ///
@@ -23,166 +51,190 @@ impl Extraction<'_> {
         no_start: &[(usize, usize)],
         where_: &str,
     ) -> Option<usize> {
-        let text = self.text;
-        let bytes = text.as_bytes();
+        let bytes = self.text.as_bytes();
         let mut skip: Vec<(usize, usize)> =
             no_start.iter().chain(self.think.iter()).copied().collect();
         skip.sort_unstable();
-        let mut skip = skip.into_iter().peekable();
-        let mut structural = OffsetSet::new(bytes.len());
-        let mut budget = SCAN_BUDGET_PER_BYTE * bytes.len() + 4096;
-        let mut depths: Option<Depths> = None;
-        let mut stack = Vec::new();
+        let mut pass = Pass {
+            skip: skip.into_iter().peekable(),
+            structural: OffsetSet::new(bytes.len()),
+            budget: SCAN_BUDGET_PER_BYTE * bytes.len() + 4096,
+            depths: None,
+            stack: Vec::new(),
+        };
         let mut i = 0;
         while let Some(found) = memchr::memchr2(b'{', b'[', &bytes[i..]) {
             let start = i + found;
-            while skip.peek().is_some_and(|&(_, end)| end <= start) {
-                skip.next();
+            if let Some(next) = pass.skipped(start) {
+                i = next;
+                continue;
             }
-            if let Some(&(skip_start, skip_end)) = skip.peek() {
-                if skip_start <= start {
-                    i = skip_end.max(start + 1);
-                    continue;
-                }
-            }
-            if structural.contains(start) {
+            // `{Happy to help!}`: words in braces are prose, not a broken object.
+            if pass.structural.contains(start) || is_prose_in_brackets(bytes, start) {
                 i = start + 1;
                 continue;
             }
-            if is_prose_in_brackets(bytes, start) {
-                // `{Happy to help!}`: words in braces are prose, not a broken object.
-                i = start + 1;
-                continue;
-            }
-            if budget == 0 {
-                let place = self.locate(start);
-                self.trace.push(
-                    Layer::Scanned,
-                    (start, bytes.len()),
-                    || format!("`{}` at {place}", bytes[start] as char),
-                    Verdict::Skipped {
-                        reason: "the scan's work budget is spent; later candidates were not tried"
-                            .to_owned(),
-                    },
-                );
+            if pass.budget == 0 {
+                self.note_budget_spent(start);
                 return None;
             }
-            let (judged, reached) = judge_at(
-                text,
-                start,
-                self.max_depth,
-                self.options.value_form,
-                &mut structural,
-                &mut stack,
-            );
-            budget = budget.saturating_sub(reached - start + 1);
-            let label = |cursor: &mut LineCursor| {
-                let (line, column) = cursor.locate(text, start);
-                let suffix = if where_.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {where_}")
-                };
-                format!(
-                    "`{}` at line {line}, column {column}{suffix}",
-                    bytes[start] as char
-                )
-            };
-            match judged {
-                Judged::Parsed(parsed) => {
-                    let (value_start, value_end) = parsed.span;
-                    if let Some(carry) =
-                        self.lookahead
-                            .carries_on(bytes, value_start, value_end, bytes.len())
-                    {
-                        let span = parsed.span;
-                        self.refuse_fragment(Layer::Scanned, carry, span, bytes.len(), || {
-                            label(&mut LineCursor::default())
-                        });
-                        i = value_end;
-                        continue;
-                    }
-                    let demoted = demotion(text, &parsed);
-                    let has_room = self.trace.has_room();
-                    let text_label = if has_room {
-                        label(&mut self.cursor)
-                    } else {
-                        String::new()
-                    };
-                    let slot = self.trace.push(
-                        Layer::Scanned,
-                        parsed.span,
-                        || text_label,
-                        Verdict::Accepted,
-                    );
-                    i = parsed.span.1;
-                    let outer_end = parsed.span.1;
-                    pool.add(
-                        Entry {
-                            parsed,
-                            slot,
-                            outer_end,
-                        },
-                        demoted,
-                    );
-                }
-                Judged::Rejected(_)
-                    if bytes[start] == b'{' && bytes.get(start + 1) == Some(&b'{') =>
-                {
-                    // `{{…}}`: template braces around a value; the inner one is the candidate.
-                    i = start + 1;
-                }
-                Judged::Rejected(rejection) => {
-                    let span = (start, reached.max(start + 1).min(bytes.len()));
-                    self.trace_rejection(
-                        Layer::Scanned,
-                        span,
-                        |this| label(&mut this.cursor),
-                        &rejection,
-                    );
-                    let truncated = rejection.kind == FailureKind::Truncated;
-                    if truncated {
-                        // Cut off inside a larger value that already failed: the larger
-                        // value is the candidate (its defects and its cut are reported).
-                        let enclosed = self.failure_unclosed
-                            && self.failure.as_ref().is_some_and(|held| held.start < start);
-                        if !enclosed {
-                            self.reject(rejection);
-                        }
-                        return Some(start);
-                    }
-                    // A substantial value that failed before the answer deserves a word.
-                    if reached - start >= 16 && pool.is_empty() {
-                        self.flag_fragment(&rejection);
-                    }
-                    self.reject(rejection);
-                    // Inside a value that closes, every later opener is a fragment of it;
-                    // a stray opener that never closes must not hide what follows.
-                    let depths = depths.get_or_insert_with(|| Depths::new(bytes));
-                    let target = depths.depth_at(bytes, start);
-                    let offset = self.failure.as_ref().map_or(start, |held| held.offset);
-                    let held_here = self
-                        .failure
-                        .as_ref()
-                        .is_some_and(|held| held.start == start);
-                    i = match depths.closes_at(bytes, reached.max(start + 1), target) {
-                        Some(end) => end.max(start + 1),
-                        None => {
-                            // Only a value that got somewhere (a member or an item) claims what follows.
-                            let progressed = bytes
-                                .get(start..offset.clamp(start, bytes.len()))
-                                .is_some_and(|seen| seen.iter().any(|&b| b == b':' || b == b','));
-                            if held_here && progressed {
-                                self.failure_unclosed = true;
-                            }
-                            start + 1
-                        }
-                    };
-                }
-                Judged::Continues { .. } | Judged::Empty => i = start + 1,
+            match self.try_opener(&mut pass, pool, start, where_) {
+                Then::From(next) => i = next,
+                Then::Stop(cut) => return cut,
             }
         }
         None
+    }
+
+    fn note_budget_spent(&mut self, start: usize) {
+        let bytes = self.text.as_bytes();
+        let place = self.locate(start);
+        self.trace.push(
+            Layer::Scanned,
+            (start, bytes.len()),
+            || format!("`{}` at {place}", bytes[start] as char),
+            Verdict::Skipped {
+                reason: "the scan's work budget is spent; later candidates were not tried"
+                    .to_owned(),
+            },
+        );
+    }
+
+    /// Judge the value that starts at the opener `start`.
+    fn try_opener(&mut self, pass: &mut Pass, pool: &mut Pool, start: usize, where_: &str) -> Then {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let (judged, reached) = judge_at(
+            text,
+            start,
+            self.max_depth,
+            self.options.value_form,
+            &mut pass.structural,
+            &mut pass.stack,
+        );
+        pass.budget = pass.budget.saturating_sub(reached - start + 1);
+        let label = |cursor: &mut LineCursor| {
+            let (line, column) = cursor.locate(text, start);
+            let suffix = if where_.is_empty() {
+                String::new()
+            } else {
+                format!(" {where_}")
+            };
+            format!(
+                "`{}` at line {line}, column {column}{suffix}",
+                bytes[start] as char
+            )
+        };
+        match judged {
+            Judged::Parsed(parsed) => Then::From(self.take_parsed(pool, parsed, label)),
+            // `{{…}}`: template braces around a value; the inner one is the candidate.
+            Judged::Rejected(_) if bytes[start] == b'{' && bytes.get(start + 1) == Some(&b'{') => {
+                Then::From(start + 1)
+            }
+            Judged::Rejected(rejection) => {
+                let span = (start, reached.max(start + 1).min(bytes.len()));
+                self.trace_rejection(
+                    Layer::Scanned,
+                    span,
+                    |this| label(&mut this.cursor),
+                    &rejection,
+                );
+                self.after_rejection(pass, pool, rejection, start, reached)
+            }
+            Judged::Continues { .. } | Judged::Empty => Then::From(start + 1),
+        }
+    }
+
+    /// A value that parsed: a candidate for the pool, unless it is a piece of a larger one.
+    /// Returns where the pass goes on.
+    fn take_parsed(
+        &mut self,
+        pool: &mut Pool,
+        parsed: Parsed,
+        label: impl Fn(&mut LineCursor) -> String,
+    ) -> usize {
+        let bytes = self.text.as_bytes();
+        let (value_start, value_end) = parsed.span;
+        if let Some(carry) = self
+            .lookahead
+            .carries_on(bytes, value_start, value_end, bytes.len())
+        {
+            let span = parsed.span;
+            self.refuse_fragment(Layer::Scanned, carry, span, bytes.len(), || {
+                label(&mut LineCursor::default())
+            });
+            return value_end;
+        }
+        let demoted = demotion(self.text, &parsed);
+        let text_label = if self.trace.has_room() {
+            label(&mut self.cursor)
+        } else {
+            String::new()
+        };
+        let slot = self.trace.push(
+            Layer::Scanned,
+            parsed.span,
+            || text_label,
+            Verdict::Accepted,
+        );
+        let outer_end = parsed.span.1;
+        pool.add(
+            Entry {
+                parsed,
+                slot,
+                outer_end,
+                remark: None,
+            },
+            demoted,
+        );
+        value_end
+    }
+
+    /// A candidate that failed at `reached`: hold its failure, and say where the pass goes on.
+    fn after_rejection(
+        &mut self,
+        pass: &mut Pass,
+        pool: &Pool,
+        rejection: Rejection,
+        start: usize,
+        reached: usize,
+    ) -> Then {
+        let bytes = self.text.as_bytes();
+        if rejection.kind == FailureKind::Truncated {
+            // Cut off inside a larger value that already failed: the larger value is the
+            // candidate (its defects and its cut are reported).
+            let enclosed = self.failure_unclosed
+                && self.failure.as_ref().is_some_and(|held| held.start < start);
+            if !enclosed {
+                self.reject(rejection);
+            }
+            return Then::Stop(Some(start));
+        }
+        // A substantial value that failed before the answer deserves a word.
+        if reached - start >= 16 && pool.is_empty() {
+            self.flag_fragment(&rejection);
+        }
+        self.reject(rejection);
+        // Inside a value that closes, every later opener is a fragment of it; a stray
+        // opener that never closes must not hide what follows.
+        let depths = pass.depths.get_or_insert_with(|| Depths::new(bytes));
+        let target = depths.depth_at(bytes, start);
+        if let Some(end) = depths.closes_at(bytes, reached.max(start + 1), target) {
+            return Then::From(end.max(start + 1));
+        }
+        let offset = self.failure.as_ref().map_or(start, |held| held.offset);
+        let held_here = self
+            .failure
+            .as_ref()
+            .is_some_and(|held| held.start == start);
+        // Only a value that got somewhere (a member or an item) claims what follows.
+        let progressed = bytes
+            .get(start..offset.clamp(start, bytes.len()))
+            .is_some_and(|seen| seen.iter().any(|&b| b == b':' || b == b','));
+        if held_here && progressed {
+            self.failure_unclosed = true;
+        }
+        Then::From(start + 1)
     }
 
     /// A value that parsed but is only the start of a larger one: never the answer.

@@ -1,7 +1,8 @@
 //! Choosing among the candidates that parsed, the way a careful reader would.
 
 use super::candidate::Parsed;
-use super::options::Pick;
+use super::options::{Acceptor, Options, Pick};
+use super::outcome::Warning;
 use super::trace::Slot;
 
 /// A parsed candidate and where its trace entry is.
@@ -11,6 +12,8 @@ pub(crate) struct Entry {
     /// Where the candidate's container ends (a fence's closing marker line),
     /// so that only what follows it counts as trailing prose.
     pub outer_end: usize,
+    /// A warning that goes with this candidate if it wins.
+    pub remark: Option<Warning>,
 }
 
 /// The chosen candidate, the ones that lost (with why), and whether values differed.
@@ -18,33 +21,61 @@ pub(crate) struct Winner {
     pub entry: Entry,
     pub losers: Vec<(Slot, String)>,
     pub several_distinct: bool,
+    /// Where a JSON Schema echoed before the answer was passed over.
+    pub echo_passed: Option<usize>,
+    /// The winner is a JSON Schema that no other candidate followed.
+    pub echo_alone: bool,
 }
 
 /// Collects parsed candidates; keeps only what the policy may still pick.
 ///
 /// "Demoted" candidates (a citation like `[1]` inside a sentence, a value
-/// inside `{{…}}` template braces) are picked only when nothing better parsed.
-pub(crate) struct Pool {
+/// inside `{{…}}` template braces, one that fails the caller's test) are picked
+/// only when nothing better parsed. A JSON Schema that comes first is the
+/// prompt's own schema echoed: it is passed over as soon as another candidate follows.
+pub(crate) struct Pool<'o> {
     pick: Pick,
+    acceptor: Option<&'o Acceptor>,
     primary: Option<Entry>,
     demoted: Option<Entry>,
-    pub several_distinct: bool,
+    echo: Option<Entry>,
+    echo_passed: Option<usize>,
+    several_distinct: bool,
     /// Trace slots of candidates that lost, with why.
-    pub losers: Vec<(Slot, String)>,
+    losers: Vec<(Slot, String)>,
 }
 
-impl Pool {
-    pub(crate) fn new(pick: Pick) -> Pool {
+impl<'o> Pool<'o> {
+    pub(crate) fn new(options: &'o Options) -> Pool<'o> {
         Pool {
-            pick,
+            pick: options.pick,
+            acceptor: options.acceptor.as_ref(),
             primary: None,
             demoted: None,
+            echo: None,
+            echo_passed: None,
             several_distinct: false,
             losers: Vec::new(),
         }
     }
 
     pub(crate) fn add(&mut self, entry: Entry, demoted_because: Option<String>) {
+        let first = self.is_empty() && self.echo.is_none();
+        if first && self.pick == Pick::First && entry.parsed.value.is_json_schema() {
+            self.echo = Some(entry);
+            return;
+        }
+        if let Some(echo) = self.echo.take() {
+            self.echo_passed = Some(echo.parsed.span.0);
+            self.losers.push((
+                echo.slot,
+                "a JSON Schema (the prompt's own, echoed) before the answer".to_owned(),
+            ));
+        }
+        let demoted_because = demoted_because.or_else(|| {
+            let acceptor = self.acceptor?;
+            (!entry.parsed.value.passes(acceptor)).then(|| "fails the schema".to_owned())
+        });
         // Comparing with what is held is enough to see two distinct values
         // (equality is transitive), and never copies a value.
         let differs = [&self.primary, &self.demoted]
@@ -79,26 +110,30 @@ impl Pool {
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.primary.is_none() && self.demoted.is_none()
+        self.primary.is_none() && self.demoted.is_none() && self.echo.is_none()
     }
 
     /// The winner; a demoted candidate wins only alone.
     pub(crate) fn winner(mut self) -> Option<Winner> {
+        let echo_alone = self.primary.is_none() && self.demoted.is_none();
         let winner = match (self.primary.take(), self.demoted.take()) {
             (Some(primary), Some(demoted)) => {
                 self.losers.push((
                     demoted.slot,
-                    "looked like part of the prose; a better candidate parsed".to_owned(),
+                    "looked like part of the prose, or fails the schema; a better candidate parsed"
+                        .to_owned(),
                 ));
                 primary
             }
             (Some(only), None) | (None, Some(only)) => only,
-            (None, None) => return None,
+            (None, None) => self.echo.take()?,
         };
         Some(Winner {
             entry: winner,
             losers: self.losers,
             several_distinct: self.several_distinct,
+            echo_passed: self.echo_passed,
+            echo_alone,
         })
     }
 }

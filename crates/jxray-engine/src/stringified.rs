@@ -13,6 +13,7 @@ use super::decode::decode;
 pub struct Stringified {
     /// `$`, `$.args`, `$.calls[0].arguments`.
     pub path: String,
+    /// The value the string decodes to.
     pub decoded: Value,
 }
 

@@ -18,12 +18,21 @@ const TAGS: [(&[u8], bool); 10] = [
     (b"</reflection>", false),
 ];
 
-/// Byte ranges of every reasoning block, in order, including the tags.
+/// The reasoning blocks of a text.
+#[derive(Debug, Default)]
+pub(crate) struct ThinkBlocks {
+    /// Byte ranges of every block, in order, including the tags.
+    pub blocks: Vec<(usize, usize)>,
+    /// Where the block that is never closed opens: the text ends inside it.
+    pub open_at_end: Option<usize>,
+}
+
+/// Every reasoning block, and whether the text ends inside one.
 ///
 /// A closing tag with no opening tag (some servers strip the opener) makes
 /// everything before it reasoning; an opening tag that is never closed runs
 /// to the end of the text. One pass over the bytes, looking only at `<`.
-pub(crate) fn find_think_blocks(text: &str) -> Vec<(usize, usize)> {
+pub(crate) fn find_reasoning(text: &str) -> ThinkBlocks {
     let bytes = text.as_bytes();
     let mut blocks = Vec::new();
     // Where the next headless block would start, and the open tag if any.
@@ -57,12 +66,19 @@ pub(crate) fn find_think_blocks(text: &str) -> Vec<(usize, usize)> {
     if let Some(start) = open {
         blocks.push((start, bytes.len()));
     }
-    blocks
+    ThinkBlocks {
+        blocks,
+        open_at_end: open,
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::find_think_blocks;
+    use super::find_reasoning;
+
+    fn find_think_blocks(text: &str) -> Vec<(usize, usize)> {
+        find_reasoning(text).blocks
+    }
 
     #[test]
     fn closed_unclosed_and_headless_blocks() {
@@ -75,6 +91,9 @@ mod tests {
             vec![(0, 22), (22, 38)]
         );
         assert!(find_think_blocks("{\"a\": 1}").is_empty());
+        assert_eq!(find_reasoning("x <think>never ends").open_at_end, Some(2));
+        assert_eq!(find_reasoning("<think>a</think>{}").open_at_end, None);
+        assert_eq!(find_reasoning("a</think>{}").open_at_end, None);
         assert_eq!(
             find_think_blocks("<reasoning>{\"d\": 1}</reasoning>{}"),
             vec![(0, 31)]

@@ -45,10 +45,7 @@ struct Tally {
 
 #[test]
 fn the_lenient_reading_recovers_much_and_never_a_wrong_value() {
-    let lenient = Options {
-        accept_lenient: true,
-        ..Options::default()
-    };
+    let lenient = Options::default().with_accept_lenient(true);
     let strict = Options::default();
     let mut families: BTreeMap<String, Tally> = BTreeMap::new();
     let mut wrong = Vec::new();

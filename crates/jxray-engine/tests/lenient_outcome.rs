@@ -5,10 +5,7 @@ use jxray_engine::{extract, Defect, FailureKind, Layer, Options, RepairKind};
 use serde_json::json;
 
 fn with_lenient(accept: bool) -> Options {
-    Options {
-        accept_lenient: accept,
-        ..Options::default()
-    }
+    Options::default().with_accept_lenient(accept)
 }
 
 #[test]
@@ -54,8 +51,8 @@ fn acceptance_is_opt_in_and_every_fix_is_a_repair() {
     assert_eq!(
         repairs,
         [
-            (RepairKind::MismatchedBracket, 11),
-            (RepairKind::NonFiniteNumber, 19)
+            (RepairKind::Lenient(Defect::MismatchedBracket), 11),
+            (RepairKind::Lenient(Defect::NonFiniteNumber), 19)
         ]
     );
 }

@@ -67,10 +67,7 @@ fn a_missing_quote_is_not_a_cut() {
         failure_of("{\"list\": [{\"v\": \"alph").0,
         FailureKind::Truncated
     );
-    let options = Options {
-        stop_reason: Some("length".into()),
-        ..Options::default()
-    };
+    let options = Options::default().with_stop_reason(Some("length"));
     let outcome = extract("{\"list\": [{\"v\": \"alpha}]}", &options);
     assert_eq!(outcome.failure.unwrap().kind, FailureKind::Truncated);
     let outcome = extract("{\"list\": [{\"v\": \"alpha}]}", &Options::default());
@@ -165,10 +162,7 @@ fn causes() {
         ("content_filter", Cause::Filtered),
         ("refusal", Cause::Refusal),
     ] {
-        let options = Options {
-            stop_reason: Some(reason.into()),
-            ..Options::default()
-        };
+        let options = Options::default().with_stop_reason(Some(reason));
         let failure = extract("", &options).failure.unwrap();
         assert_eq!(failure.cause, Some(cause), "{reason}");
         assert!(
@@ -183,10 +177,7 @@ fn causes() {
         (failure.kind, failure.cause),
         (FailureKind::Truncated, Some(Cause::Runaway))
     );
-    let options = Options {
-        stop_reason: Some("length".into()),
-        ..Options::default()
-    };
+    let options = Options::default().with_stop_reason(Some("length"));
     let repeated = format!("{{\"a\": \"{}", "ha".repeat(500));
     let failure = extract(&repeated, &options).failure.unwrap();
     assert_eq!(failure.cause, Some(Cause::Runaway));
@@ -209,10 +200,7 @@ fn stringified_json_is_named_and_decoded_on_request() {
         "{}",
         warning.message
     );
-    let options = Options {
-        decode_stringified: true,
-        ..Options::default()
-    };
+    let options = Options::default().with_decode_stringified(true);
     let outcome = extract(text, &options);
     assert_eq!(
         outcome.value,

@@ -88,13 +88,13 @@ impl OllamaChunks {
         };
         let mut warnings = Vec::new();
         if answer_in_thinking {
-            warnings.push(Warning {
-                kind: WarningKind::AnswerInThinking,
-                offset: None,
-                message: "the response text is empty; the answer was taken from `thinking` \
+            warnings.push(Warning::new(
+                WarningKind::AnswerInThinking,
+                None,
+                "the response text is empty; the answer was taken from `thinking` \
                           (a reasoning model given a `format` can do this)"
                     .to_string(),
-            });
+            ));
         }
         Ok(Decoded {
             provider: Some(Provider::Ollama),

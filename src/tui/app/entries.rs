@@ -604,11 +604,12 @@ mod tests {
         let mut capture = Capture::from_text(source, "text");
         capture.path = PathBuf::from(path);
         let outcome = match layer {
-            Some(layer) => Outcome {
-                layer: Some(layer),
-                value: Some(serde_json::json!({})),
-                ..Outcome::default()
-            },
+            Some(layer) => {
+                let mut outcome = Outcome::default();
+                outcome.layer = Some(layer);
+                outcome.value = Some(serde_json::json!({}));
+                outcome
+            }
             None => Outcome::unreadable("gone"),
         };
         Loaded { capture, outcome }

@@ -24,8 +24,8 @@ impl Filter {
     /// The fixed choices, in the order the menu lists them.
     pub fn choices() -> Vec<Filter> {
         let mut choices = vec![Filter::All, Filter::Failures];
-        choices.extend(Layer::ALL.map(Filter::Layer));
-        choices.extend(FailureKind::ALL.map(Filter::Failure));
+        choices.extend(Layer::ALL.iter().copied().map(Filter::Layer));
+        choices.extend(FailureKind::ALL.iter().copied().map(Filter::Failure));
         choices.extend([Filter::Repaired, Filter::Warned]);
         choices
     }
@@ -51,13 +51,15 @@ impl Filter {
         let mut choices = Filter::choices();
         choices.extend(
             Cause::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|c| causes.contains(c))
                 .map(Filter::Cause),
         );
         choices.extend(
             Defect::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|d| defects.contains(d))
                 .map(Filter::Defect),
         );
@@ -229,11 +231,10 @@ mod tests {
     use super::*;
 
     fn ok(layer: Layer) -> Outcome {
-        Outcome {
-            layer: Some(layer),
-            value: Some(serde_json::json!(1)),
-            ..Outcome::default()
-        }
+        let mut outcome = Outcome::default();
+        outcome.layer = Some(layer);
+        outcome.value = Some(serde_json::json!(1));
+        outcome
     }
 
     #[test]
@@ -258,11 +259,11 @@ mod tests {
             .and_then(|f| f.defect)
             .expect("a defect");
         let mut warned = ok(Layer::Scanned);
-        warned.warnings.push(crate::engine::Warning {
-            kind: WarningKind::TrailingProse,
-            offset: None,
-            message: String::new(),
-        });
+        warned.warnings.push(crate::engine::Warning::new(
+            WarningKind::TrailingProse,
+            None,
+            "",
+        ));
         let menu = Filter::menu([&bad, &warned].into_iter());
         assert!(menu.contains(&Filter::Defect(defect)));
         assert!(menu.contains(&Filter::Warning(WarningKind::TrailingProse)));

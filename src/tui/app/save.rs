@@ -198,9 +198,10 @@ fn candidate_layer(outcome: &Outcome, span: (usize, usize), raw: &str) -> Layer 
         .find(|attempt| {
             let holds = attempt.span.0 <= span.0 && span.1 <= attempt.span.1;
             let fits = match attempt.layer {
-                Layer::Lenient => false,
                 Layer::Direct => whole_text,
                 Layer::Fenced | Layer::Scanned => holds,
+                // A lenient reading (or a layer this build does not know) is no place to save.
+                _ => false,
             };
             fits && matches!(attempt.verdict, Verdict::Rejected { .. })
         })

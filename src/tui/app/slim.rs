@@ -19,52 +19,35 @@ pub fn slim(outcome: &Outcome) -> Outcome {
     let mut warnings: Vec<Warning> = Vec::new();
     for warning in &outcome.warnings {
         if !warnings.iter().any(|kept| kept.kind == warning.kind) {
-            warnings.push(Warning {
-                kind: warning.kind,
-                offset: None,
-                message: String::new(),
-            });
+            warnings.push(Warning::new(warning.kind, None, String::new()));
         }
     }
     let mut repairs: Vec<Repair> = Vec::new();
     for repair in &outcome.repairs {
         if !repairs.iter().any(|kept| kept.kind == repair.kind) {
-            repairs.push(Repair {
-                kind: repair.kind,
-                offset: 0,
-            });
+            repairs.push(Repair::new(repair.kind, 0));
         }
     }
-    let failure = outcome.failure.as_ref().map(|failure| Failure {
-        kind: failure.kind,
-        defect: failure.defect,
-        offset: 0,
-        line: 0,
-        column: 0,
-        message: String::new(),
-        cause: failure.cause,
-        defects: failure
+    let failure = outcome.failure.as_ref().map(|failure| {
+        let defects = failure
             .defects
             .iter()
-            .map(|defect| DefectAt {
-                kind: defect.kind,
-                offset: 0,
-                line: 0,
-                column: 0,
-                message: String::new(),
-            })
-            .collect(),
+            .map(|defect| DefectAt::new(defect.kind, 0, (0, 0), String::new()))
+            .collect();
+        Failure::new(failure.kind, 0, (0, 0), String::new())
+            .with_defect(failure.defect)
+            .with_cause(failure.cause)
+            .with_defects(defects)
     });
-    Outcome {
-        layer: outcome.layer,
-        // Only whether there is one: `ok()` and the filters ask no more.
-        value: outcome.value.as_ref().map(|_| serde_json::Value::Null),
-        repairs,
-        warnings,
-        failure,
-        stop: outcome.stop,
-        ..Outcome::default()
-    }
+    let mut slim = Outcome::default();
+    slim.layer = outcome.layer;
+    // Only whether there is one: `ok()` and the filters ask no more.
+    slim.value = outcome.value.as_ref().map(|_| serde_json::Value::Null);
+    slim.repairs = repairs;
+    slim.warnings = warnings;
+    slim.failure = failure;
+    slim.stop = outcome.stop;
+    slim
 }
 
 /// One shared copy of each slim outcome seen.

@@ -28,44 +28,35 @@ pub(crate) fn advice(defect: Defect) -> &'static str {
         Defect::NumberFormat => "a number spelled as JSON does not allow (`.5`, `5.`, `+1`, `0x1F`); ask for plain decimal numbers",
         Defect::Undefined => "JavaScript's `undefined`; JSON has `null` — ask for `null` or for the key to be left out",
         Defect::LiteralCase => "a literal in the wrong case (`TRUE`, `Null`); JSON spells them `true`, `false`, `null`",
+        Defect::MissingCloser => "the output finished with brackets still open; tell the model to close every object and array it opens",
         Defect::Syntax => "not JSON; ask for strict JSON",
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::outcome::RepairKind;
+    use super::advice;
+    use crate::outcome::{Defect, RepairKind};
 
     #[test]
-    fn every_lenient_kind_names_a_fixable_defect() {
-        use RepairKind::*;
-        let lenient = [
-            TrailingComma,
-            SingleQuotes,
-            UnquotedKey,
-            PythonLiteral,
-            Comment,
-            SmartQuotes,
-            MissingComma,
-            LeadingZero,
-            NonFiniteNumber,
-            InvalidEscape,
-            MismatchedBracket,
-            DoubledQuotes,
-            UnescapedQuote,
-            UnterminatedString,
-            MissingStart,
-            MissingColon,
-            LeadingComma,
-            UnicodeSpace,
-            NumberFormat,
-            Undefined,
-            LiteralCase,
-        ];
-        for kind in lenient {
-            let defect = kind.defect().expect("a lenient kind names a defect");
-            assert!(defect.is_lenient_fixable(), "{defect:?}");
-            assert_eq!(defect.as_str(), kind.as_str());
+    fn every_defect_has_advice_and_its_fix_is_named_after_it() {
+        for &defect in Defect::ALL {
+            assert!(!advice(defect).is_empty(), "{defect:?}");
+            let fix = RepairKind::Lenient(defect);
+            assert_eq!(fix.as_str(), defect.as_str());
+            assert_eq!(RepairKind::from_name(fix.as_str()), Some(fix));
+            let json = serde_json::to_string(&fix).unwrap();
+            assert_eq!(json, format!("\"{}\"", defect.as_str()));
+            assert_eq!(serde_json::from_str::<RepairKind>(&json).unwrap(), fix);
         }
+        for kind in [
+            RepairKind::RawControlChar,
+            RepairKind::EscapedBacktick,
+            RepairKind::DecodedString,
+        ] {
+            assert_eq!(RepairKind::from_name(kind.as_str()), Some(kind));
+            assert_eq!(kind.defect(), None);
+        }
+        assert!(serde_json::from_str::<RepairKind>("\"no-such-fix\"").is_err());
     }
 }

@@ -20,7 +20,7 @@ pub(crate) fn name_family(text: &str, at: usize, problem: Problem) -> Option<(De
     }
     if let Some(token) = number_token(text, at) {
         let kinds = number::respell(token).map(|r| r.fixes).unwrap_or_default();
-        if kinds.contains(&crate::outcome::RepairKind::NumberFormat) {
+        if kinds.contains(&crate::outcome::RepairKind::Lenient(Defect::NumberFormat)) {
             return Some(found(Defect::NumberFormat, format!("`{token}`")));
         }
     }

@@ -49,6 +49,13 @@ pub(crate) fn rewrite(text: &str, start: usize, limit: usize) -> LenientText {
     rewriter::Rewriter::new(text, limit).run(start)
 }
 
+/// Rewrite the value that starts at `start` in an output known to be finished whose
+/// brackets are left open at `limit` (`missing-closer`): the closers are added there.
+/// Never used for a text that may have been cut off.
+pub(crate) fn rewrite_closing(text: &str, start: usize, limit: usize) -> LenientText {
+    rewriter::Rewriter::new(text, limit).closing().run(start)
+}
+
 /// The lenient reading of the first value from `start` on that reads as
 /// JSON; a value that does not (a `{placeholder}` in prose) is stepped over
 /// whole, so nothing inside a broken value is ever taken for the answer.

@@ -1,7 +1,7 @@
 //! Numbers in spellings JSON does not allow: `007`, `.5`, `5.`, `+1`, `0x1F`, `1_000`.
 
 use super::rewriter::{Rewriter, Want};
-use crate::outcome::RepairKind;
+use crate::outcome::{Defect, RepairKind};
 
 /// A number token rewritten as JSON, with the fixes it needed.
 #[derive(Debug, PartialEq, Eq)]
@@ -16,7 +16,7 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
     let (negative, body) = match token.as_bytes().first()? {
         b'-' => (true, &token[1..]),
         b'+' => {
-            fixes.push(RepairKind::NumberFormat);
+            fixes.push(RepairKind::Lenient(Defect::NumberFormat));
             (false, &token[1..])
         }
         _ => (false, token),
@@ -24,25 +24,13 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
     let sign = if negative { "-" } else { "" };
     if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
         let value = u128::from_str_radix(hex, 16).ok()?;
-        fixes.push(RepairKind::NumberFormat);
+        fixes.push(RepairKind::Lenient(Defect::NumberFormat));
         return Some(Respelled {
             json: format!("{sign}{value}"),
             fixes,
         });
     }
-    let body = if body.contains('_') {
-        // `1_000`: digit grouping, as Python and Rust write it.
-        let groups_ok = body
-            .split('_')
-            .all(|g| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit()));
-        if !groups_ok {
-            return None;
-        }
-        fixes.push(RepairKind::NumberFormat);
-        body.replace('_', "")
-    } else {
-        body.to_owned()
-    };
+    let body = ungrouped(body, &mut fixes)?;
     let (mantissa, exponent) = match body.find(['e', 'E']) {
         Some(at) => (&body[..at], Some(&body[at..])),
         None => (body.as_str(), None),
@@ -51,41 +39,18 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
         Some((int, frac)) => (int, Some(frac)),
         None => (mantissa, None),
     };
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(int)
-        || !frac.is_none_or(digits)
+    if !all_digits(int)
+        || !frac.is_none_or(all_digits)
         || (int.is_empty() && frac.is_none_or(str::is_empty))
     {
         return None;
     }
-    let exponent = match exponent {
-        None => String::new(),
-        Some(e) => {
-            let unsigned = e[1..].strip_prefix(['+', '-']).unwrap_or(&e[1..]);
-            if unsigned.is_empty() || !digits(unsigned) {
-                return None;
-            }
-            e.to_owned()
-        }
-    };
-    let int = if int.is_empty() {
-        fixes.push(RepairKind::NumberFormat);
-        "0"
-    } else if int.len() > 1 && int.starts_with('0') {
-        fixes.push(RepairKind::LeadingZero);
-        let trimmed = int.trim_start_matches('0');
-        if trimmed.is_empty() {
-            "0"
-        } else {
-            trimmed
-        }
-    } else {
-        int
-    };
+    let exponent = exponent.map_or(Some(""), valid_exponent)?;
+    let int = integer_part(int, &mut fixes);
     let frac = match frac {
         None => String::new(),
         Some("") => {
-            fixes.push(RepairKind::NumberFormat);
+            fixes.push(RepairKind::Lenient(Defect::NumberFormat));
             ".0".to_owned()
         }
         Some(frac) => format!(".{frac}"),
@@ -94,6 +59,47 @@ pub(super) fn respell(token: &str) -> Option<Respelled> {
         json: format!("{sign}{int}{frac}{exponent}"),
         fixes,
     })
+}
+
+fn all_digits(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `1_000`: digit grouping, as Python and Rust write it, removed.
+fn ungrouped(body: &str, fixes: &mut Vec<RepairKind>) -> Option<String> {
+    if !body.contains('_') {
+        return Some(body.to_owned());
+    }
+    let groups_ok = body
+        .split('_')
+        .all(|group| !group.is_empty() && all_digits(group));
+    if !groups_ok {
+        return None;
+    }
+    fixes.push(RepairKind::Lenient(Defect::NumberFormat));
+    Some(body.replace('_', ""))
+}
+
+/// `e5`, `E+5`, `e-5`: kept as written; `None` for an exponent with no digits.
+fn valid_exponent(exponent: &str) -> Option<&str> {
+    let unsigned = exponent[1..]
+        .strip_prefix(['+', '-'])
+        .unwrap_or(&exponent[1..]);
+    (!unsigned.is_empty() && all_digits(unsigned)).then_some(exponent)
+}
+
+/// The integer part in JSON's spelling: `0` for none (`.5`), no leading zeros (`007`).
+fn integer_part<'t>(int: &'t str, fixes: &mut Vec<RepairKind>) -> &'t str {
+    if int.is_empty() {
+        fixes.push(RepairKind::Lenient(Defect::NumberFormat));
+        return "0";
+    }
+    if int.len() > 1 && int.starts_with('0') {
+        fixes.push(RepairKind::Lenient(Defect::LeadingZero));
+        let trimmed = int.trim_start_matches('0');
+        return if trimmed.is_empty() { "0" } else { trimmed };
+    }
+    int
 }
 
 impl Rewriter<'_> {
@@ -142,6 +148,7 @@ impl Rewriter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outcome::Defect;
     use RepairKind::*;
 
     fn json(token: &str) -> Option<(String, Vec<RepairKind>)> {
@@ -165,16 +172,46 @@ mod tests {
 
     #[test]
     fn each_spelling_is_respelled() {
-        assert_eq!(json("007"), Some(("7".into(), vec![LeadingZero])));
-        assert_eq!(json("-00.5"), Some(("-0.5".into(), vec![LeadingZero])));
-        assert_eq!(json("000"), Some(("0".into(), vec![LeadingZero])));
-        assert_eq!(json(".5"), Some(("0.5".into(), vec![NumberFormat])));
-        assert_eq!(json("-.5"), Some(("-0.5".into(), vec![NumberFormat])));
-        assert_eq!(json("5."), Some(("5.0".into(), vec![NumberFormat])));
-        assert_eq!(json("+1"), Some(("1".into(), vec![NumberFormat])));
-        assert_eq!(json("0x1F"), Some(("31".into(), vec![NumberFormat])));
-        assert_eq!(json("-0x10"), Some(("-16".into(), vec![NumberFormat])));
-        assert_eq!(json("1_000"), Some(("1000".into(), vec![NumberFormat])));
+        assert_eq!(
+            json("007"),
+            Some(("7".into(), vec![Lenient(Defect::LeadingZero)]))
+        );
+        assert_eq!(
+            json("-00.5"),
+            Some(("-0.5".into(), vec![Lenient(Defect::LeadingZero)]))
+        );
+        assert_eq!(
+            json("000"),
+            Some(("0".into(), vec![Lenient(Defect::LeadingZero)]))
+        );
+        assert_eq!(
+            json(".5"),
+            Some(("0.5".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("-.5"),
+            Some(("-0.5".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("5."),
+            Some(("5.0".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("+1"),
+            Some(("1".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("0x1F"),
+            Some(("31".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("-0x10"),
+            Some(("-16".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
+        assert_eq!(
+            json("1_000"),
+            Some(("1000".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
     }
 
     #[test]

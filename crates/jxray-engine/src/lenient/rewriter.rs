@@ -4,7 +4,7 @@
 use std::cell::Cell;
 
 use super::{LenientText, Refusal};
-use crate::outcome::{Repair, RepairKind};
+use crate::outcome::{Defect, Repair, RepairKind};
 
 /// What the grammar expects next in the innermost container.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,8 @@ pub(super) struct Rewriter<'a> {
     item_end: (usize, usize),
     pub refused: Option<Refusal>,
     done: bool,
+    /// The output is finished: brackets still open at the limit are closed there.
+    close_open: bool,
     /// The last searches for a comment's end: see [`Rewriter::comment_end`].
     line_end: Cell<(usize, Option<usize>)>,
     block_end: Cell<(usize, Option<usize>)>,
@@ -76,9 +78,16 @@ impl<'a> Rewriter<'a> {
             item_end: (0, 0),
             refused: None,
             done: false,
+            close_open: false,
             line_end: Cell::new((usize::MAX, None)),
             block_end: Cell::new((usize::MAX, None)),
         }
+    }
+
+    /// A rewriter that closes what is still open at the limit (see `rewrite_closing`).
+    pub(super) fn closing(mut self) -> Self {
+        self.close_open = true;
+        self
     }
 
     pub(super) fn fix(&mut self, kind: RepairKind, offset: usize) {
@@ -111,6 +120,9 @@ impl<'a> Rewriter<'a> {
                 b':' => self.colon(i),
                 _ => self.token(i),
             };
+        }
+        if self.close_open && !self.done && self.refused.is_none() {
+            self.add_closers();
         }
         if self.done {
             self.check_nothing_follows(i);
@@ -145,16 +157,16 @@ impl<'a> Rewriter<'a> {
                     i += 1;
                 }
                 b'/' if matches!(self.bytes.get(i + 1), Some(b'/' | b'*')) => {
-                    self.fix(RepairKind::Comment, i);
+                    self.fix(RepairKind::Lenient(Defect::Comment), i);
                     i = self.comment_end(i);
                 }
                 b'#' => {
-                    self.fix(RepairKind::Comment, i);
+                    self.fix(RepairKind::Lenient(Defect::Comment), i);
                     i = self.comment_end(i);
                 }
                 _ if byte >= 0x80 => match self.char_at(i) {
                     Some(c) if unicode_space(c) => {
-                        self.fix(RepairKind::UnicodeSpace, i);
+                        self.fix(RepairKind::Lenient(Defect::UnicodeSpace), i);
                         self.out.push(b' ');
                         i += c.len_utf8();
                     }
@@ -250,7 +262,7 @@ impl<'a> Rewriter<'a> {
             Want::Next if !self.stack.is_empty() => {
                 let (raw, place) = self.item_end;
                 self.out.insert(place, b',');
-                self.fix(RepairKind::MissingComma, raw.min(at));
+                self.fix(RepairKind::Lenient(Defect::MissingComma), raw.min(at));
                 self.want = if self.top_is_object() {
                     Want::Key
                 } else {
@@ -260,7 +272,7 @@ impl<'a> Rewriter<'a> {
             Want::Colon => {
                 let (raw, place) = self.item_end;
                 self.out.insert(place, b':');
-                self.fix(RepairKind::MissingColon, raw.min(at));
+                self.fix(RepairKind::Lenient(Defect::MissingColon), raw.min(at));
                 self.want = Want::Value;
             }
             _ => {}
@@ -318,7 +330,7 @@ impl<'a> Rewriter<'a> {
             Want::Key | Want::Value if self.pending_comma.is_some() => {
                 let (raw, place) = self.pending_comma.take().unwrap_or_default();
                 self.out.remove(place);
-                self.fix(RepairKind::TrailingComma, raw);
+                self.fix(RepairKind::Lenient(Defect::TrailingComma), raw);
             }
             _ => {
                 self.refuse(i, "a key or value is missing before the closing bracket");
@@ -336,14 +348,14 @@ impl<'a> Rewriter<'a> {
             let (next, _) = self.peek(i + 1);
             if deeper && !matches!(next, Some(b',' | b'}' | b']')) {
                 // `[{"a": 1]`: the inner closers were left out; this one closes further out.
-                self.fix(RepairKind::MismatchedBracket, i);
+                self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
                 while self.stack.last().is_some_and(|f| f.closer != written) {
                     let frame = self.pop().unwrap_or(top);
                     self.out.push(frame.closer);
                 }
             } else {
                 // `[1, 2}`: the closer was written wrong.
-                self.fix(RepairKind::MismatchedBracket, i);
+                self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
             }
         }
         let frame = self.pop().unwrap_or(top);
@@ -365,7 +377,7 @@ impl<'a> Rewriter<'a> {
                 };
             }
             Want::Key | Want::Value if self.stack.last().is_some_and(|f| f.empty) => {
-                self.fix(RepairKind::LeadingComma, i);
+                self.fix(RepairKind::Lenient(Defect::LeadingComma), i);
                 // A second one would be an empty item: no longer a leading comma.
                 if let Some(frame) = self.stack.last_mut() {
                     frame.empty = false;
@@ -409,6 +421,22 @@ impl<'a> Rewriter<'a> {
                 i
             }
         }
+    }
+
+    /// `missing-closer`: after a whole item, every bracket still open is closed, innermost
+    /// first, where the last item ended. Anywhere else (inside a member, after a comma) the
+    /// text is not only missing its closers, and nothing is added.
+    fn add_closers(&mut self) {
+        if self.want != Want::Next || self.stack.is_empty() {
+            return;
+        }
+        let (raw, place) = self.item_end;
+        let closers: Vec<u8> = self.stack.iter().rev().map(|frame| frame.closer).collect();
+        self.out.splice(place..place, closers);
+        self.fix(RepairKind::Lenient(Defect::MissingCloser), raw);
+        self.stack.clear();
+        self.objects_open = 0;
+        self.done = true;
     }
 
     /// After the value closed: more of the same JSON means a defect inside

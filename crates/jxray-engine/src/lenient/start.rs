@@ -4,7 +4,7 @@
 
 use super::rewriter::{Frame, Rewriter, Want};
 use super::string::Quote;
-use crate::outcome::RepairKind;
+use crate::outcome::{Defect, RepairKind};
 
 impl Rewriter<'_> {
     /// Restore the opening of a value whose text begins at `i` with a key;
@@ -25,7 +25,7 @@ impl Rewriter<'_> {
             );
             return i;
         }
-        self.fix(RepairKind::MissingStart, i);
+        self.fix(RepairKind::Lenient(Defect::MissingStart), i);
         for &closer in closers.iter().rev() {
             self.out.push(if closer == b'}' { b'{' } else { b'[' });
             self.push(Frame {

@@ -3,7 +3,7 @@
 //! string ends there; otherwise it was meant as text and is escaped.
 
 use super::rewriter::{Rewriter, Want};
-use crate::outcome::RepairKind;
+use crate::outcome::{Defect, RepairKind};
 
 /// How a string was quoted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,14 @@ enum Reading {
     Ambiguous(&'static str),
 }
 
+/// What a quote met inside a string turned out to be.
+enum QuoteMet {
+    /// Text: the string goes on after it.
+    Text,
+    /// The string (or the reading) ends; go on from here.
+    Ends(usize),
+}
+
 impl Rewriter<'_> {
     /// The quote a string may start with at `i`, if any.
     pub(super) fn quote_at(&self, i: usize) -> Option<Quote> {
@@ -60,8 +68,10 @@ impl Rewriter<'_> {
         let key = self.begin_item(open) == Want::Key;
         match quote {
             Quote::Double => {}
-            Quote::Single => self.fix(RepairKind::SingleQuotes, open),
-            Quote::CurlyDouble | Quote::CurlySingle => self.fix(RepairKind::SmartQuotes, open),
+            Quote::Single => self.fix(RepairKind::Lenient(Defect::SingleQuotes), open),
+            Quote::CurlyDouble | Quote::CurlySingle => {
+                self.fix(RepairKind::Lenient(Defect::SmartQuotes), open)
+            }
         }
         let open_len = self.char_at(open).map_or(1, char::len_utf8);
         let mut body = open + open_len;
@@ -72,7 +82,7 @@ impl Rewriter<'_> {
             && !self.ends_token(body + 1, key)
         {
             // `""x""`: the quotes were doubled.
-            self.fix(RepairKind::DoubledQuotes, open);
+            self.fix(RepairKind::Lenient(Defect::DoubledQuotes), open);
             doubled = true;
             body += 1;
         }
@@ -122,80 +132,108 @@ impl Rewriter<'_> {
                 continue;
             }
             if let Some(len) = self.closer_len_at(j, quote, doubled) {
-                match self.read_quote(j + len, key) {
-                    Reading::Closes => {
-                        self.out.push(b'"');
-                        self.end_item(j + len);
-                        return j + len;
-                    }
-                    Reading::Inner => {
-                        if quote == Quote::Double {
-                            self.fix(RepairKind::UnescapedQuote, j);
-                        }
-                        self.push_inner_quote(j, len);
+                match self.at_quote(j, len, quote, key, last_comma) {
+                    QuoteMet::Text => {
                         j += len;
                         last_comma = None;
                         continue;
                     }
-                    Reading::MissedBefore if key => {
-                        self.refuse(j, "a quote inside a key");
-                        return j;
-                    }
-                    Reading::MissedBefore => match last_comma {
-                        Some((raw, place)) => {
-                            // `"x, "b": …`: the string should have closed before the comma.
-                            self.out.truncate(place);
-                            self.out.push(b'"');
-                            self.fix(RepairKind::UnterminatedString, raw);
-                            self.end_item(raw);
-                            return raw;
-                        }
-                        None => {
-                            self.refuse(j, "a quote inside a string that could end it or be text");
-                            return j;
-                        }
-                    },
-                    Reading::Ambiguous(reason) => {
-                        self.refuse(j, reason);
-                        return j;
-                    }
+                    QuoteMet::Ends(at) => return at,
                 }
             }
-            match byte {
-                b'\n' | b'\r' | b'\t' => {
-                    self.fix(RepairKind::RawControlChar, j);
-                    self.out.extend_from_slice(match byte {
-                        b'\n' => b"\\n",
-                        b'\r' => b"\\r",
-                        _ => b"\\t",
-                    });
-                }
-                0..=0x1f => {
-                    self.refuse(j, "a raw control character inside a string");
-                    return j;
-                }
-                b'"' => self.out.extend_from_slice(b"\\\""),
-                b',' => {
-                    last_comma = Some((j, self.out.len()));
-                    self.out.push(b',');
-                }
-                _ => {
-                    if !byte.is_ascii_whitespace() {
-                        last_comma = None;
-                    }
-                    self.out.push(byte);
-                }
+            if !self.copy_text_byte(j, &mut last_comma) {
+                return j;
             }
             j += 1;
         }
         if stop < self.limit {
             // The place chosen for the missing quote.
-            self.fix(RepairKind::UnterminatedString, stop);
+            self.fix(RepairKind::Lenient(Defect::UnterminatedString), stop);
             self.out.push(b'"');
             self.end_item(stop);
             return stop;
         }
         self.unterminated(from, quote, key, doubled, (out_start, repairs_start))
+    }
+
+    /// A quote of the string's kind at `j` (`len` bytes): the end of the string, text, a
+    /// closing quote missing before the last comma, or a guess refused.
+    fn at_quote(
+        &mut self,
+        j: usize,
+        len: usize,
+        quote: Quote,
+        key: bool,
+        last_comma: Option<(usize, usize)>,
+    ) -> QuoteMet {
+        match self.read_quote(j + len, key) {
+            Reading::Closes => {
+                self.out.push(b'"');
+                self.end_item(j + len);
+                QuoteMet::Ends(j + len)
+            }
+            Reading::Inner => {
+                if quote == Quote::Double {
+                    self.fix(RepairKind::Lenient(Defect::UnescapedQuote), j);
+                }
+                self.push_inner_quote(j, len);
+                QuoteMet::Text
+            }
+            Reading::MissedBefore if key => {
+                self.refuse(j, "a quote inside a key");
+                QuoteMet::Ends(j)
+            }
+            Reading::MissedBefore => match last_comma {
+                Some((raw, place)) => {
+                    // `"x, "b": …`: the string should have closed before the comma.
+                    self.out.truncate(place);
+                    self.out.push(b'"');
+                    self.fix(RepairKind::Lenient(Defect::UnterminatedString), raw);
+                    self.end_item(raw);
+                    QuoteMet::Ends(raw)
+                }
+                None => {
+                    self.refuse(j, "a quote inside a string that could end it or be text");
+                    QuoteMet::Ends(j)
+                }
+            },
+            Reading::Ambiguous(reason) => {
+                self.refuse(j, reason);
+                QuoteMet::Ends(j)
+            }
+        }
+    }
+
+    /// Copy one byte of a string's text, escaping what JSON needs escaped; false when the
+    /// byte cannot be in a string (the reading is refused).
+    fn copy_text_byte(&mut self, j: usize, last_comma: &mut Option<(usize, usize)>) -> bool {
+        let byte = self.bytes[j];
+        match byte {
+            b'\n' | b'\r' | b'\t' => {
+                self.fix(RepairKind::RawControlChar, j);
+                self.out.extend_from_slice(match byte {
+                    b'\n' => b"\\n",
+                    b'\r' => b"\\r",
+                    _ => b"\\t",
+                });
+            }
+            0..=0x1f => {
+                self.refuse(j, "a raw control character inside a string");
+                return false;
+            }
+            b'"' => self.out.extend_from_slice(b"\\\""),
+            b',' => {
+                *last_comma = Some((j, self.out.len()));
+                self.out.push(b',');
+            }
+            _ => {
+                if !byte.is_ascii_whitespace() {
+                    *last_comma = None;
+                }
+                self.out.push(byte);
+            }
+        }
+        true
     }
 
     fn closer_len_at(&self, j: usize, quote: Quote, doubled: bool) -> Option<usize> {
@@ -336,7 +374,7 @@ impl Rewriter<'_> {
             | b'<' | b'|' | b'~' | b'{' | b'}' | b'.' | b'&' | b'$' | b'%' | b'@' | b',' | b';'
             | b':' | b'=' | b'?' => {
                 // Markdown (or JavaScript) escaped a character that needs none.
-                self.fix(RepairKind::InvalidEscape, j);
+                self.fix(RepairKind::Lenient(Defect::InvalidEscape), j);
                 self.out.push(escaped);
             }
             _ => {

@@ -1,7 +1,8 @@
 //! One test per family: the fix, its kind and place, and the guesses refused.
 
 use super::*;
-use crate::outcome::RepairKind::{self, *};
+use crate::outcome::Defect::{self, *};
+use crate::outcome::RepairKind;
 use serde_json::{json, Value};
 
 /// The value and fix kinds of the lenient reading, or why there is none.
@@ -15,8 +16,10 @@ fn read_all(text: &str) -> Result<(Value, Vec<RepairKind>), String> {
     Ok((value, result.repairs.iter().map(|r| r.kind).collect()))
 }
 
-fn reads(text: &str, value: Value, kinds: &[RepairKind]) {
-    assert_eq!(read_all(text), Ok((value, kinds.to_vec())), "{text}");
+/// `defects` are the defects the reading fixes, in text order.
+fn reads(text: &str, value: Value, defects: &[Defect]) {
+    let kinds = defects.iter().map(|&d| RepairKind::Lenient(d)).collect();
+    assert_eq!(read_all(text), Ok((value, kinds)), "{text}");
 }
 
 fn refused(text: &str) {
@@ -208,7 +211,7 @@ fn offsets_are_absolute() {
     assert_eq!(
         result.repairs[0],
         Repair {
-            kind: SingleQuotes,
+            kind: RepairKind::Lenient(SingleQuotes),
             offset: 4
         }
     );

@@ -1,7 +1,7 @@
 //! Bare words: keys to quote, and literals in another language's spelling.
 
 use super::rewriter::{Rewriter, Want};
-use crate::outcome::RepairKind;
+use crate::outcome::{Defect, RepairKind};
 
 /// How a bare word in value position reads as JSON.
 fn respell(word: &str) -> Option<(&'static str, Option<RepairKind>)> {
@@ -10,16 +10,22 @@ fn respell(word: &str) -> Option<(&'static str, Option<RepairKind>)> {
         "true" => "true",
         "false" => "false",
         "null" => "null",
-        "none" if word == "None" => return Some(("null", Some(RepairKind::PythonLiteral))),
+        "none" if word == "None" => {
+            return Some(("null", Some(RepairKind::Lenient(Defect::PythonLiteral))))
+        }
         "none" => "null",
-        "nan" | "infinity" | "inf" => return Some(("null", Some(RepairKind::NonFiniteNumber))),
-        "undefined" if word == "undefined" => return Some(("null", Some(RepairKind::Undefined))),
+        "nan" | "infinity" | "inf" => {
+            return Some(("null", Some(RepairKind::Lenient(Defect::NonFiniteNumber))))
+        }
+        "undefined" if word == "undefined" => {
+            return Some(("null", Some(RepairKind::Lenient(Defect::Undefined))))
+        }
         _ => return None,
     };
     let kind = match word {
         _ if word == json => None,
-        "True" | "False" => Some(RepairKind::PythonLiteral),
-        _ => Some(RepairKind::LiteralCase),
+        "True" | "False" => Some(RepairKind::Lenient(Defect::PythonLiteral)),
+        _ => Some(RepairKind::Lenient(Defect::LiteralCase)),
     };
     Some((json, kind))
 }
@@ -41,7 +47,7 @@ impl Rewriter<'_> {
     pub(super) fn key_word(&mut self, start: usize) -> usize {
         self.begin_item(start);
         let end = self.word_end(start, b"_$-");
-        self.fix(RepairKind::UnquotedKey, start);
+        self.fix(RepairKind::Lenient(Defect::UnquotedKey), start);
         self.out.push(b'"');
         self.out.extend_from_slice(&self.bytes[start..end]);
         self.out.push(b'"');
@@ -66,7 +72,7 @@ impl Rewriter<'_> {
             return start;
         };
         let signed = token < start;
-        if signed && kind != Some(RepairKind::NonFiniteNumber) {
+        if signed && kind != Some(RepairKind::Lenient(Defect::NonFiniteNumber)) {
             self.refuse(token, "a sign before a word that is not a number");
             return start;
         }
@@ -89,15 +95,37 @@ mod tests {
 
     #[test]
     fn literals_in_other_spellings() {
+        use crate::outcome::Defect;
         use RepairKind::*;
         assert_eq!(respell("true"), Some(("true", None)));
-        assert_eq!(respell("True"), Some(("true", Some(PythonLiteral))));
-        assert_eq!(respell("None"), Some(("null", Some(PythonLiteral))));
-        assert_eq!(respell("TRUE"), Some(("true", Some(LiteralCase))));
-        assert_eq!(respell("Null"), Some(("null", Some(LiteralCase))));
-        assert_eq!(respell("NaN"), Some(("null", Some(NonFiniteNumber))));
-        assert_eq!(respell("Infinity"), Some(("null", Some(NonFiniteNumber))));
-        assert_eq!(respell("undefined"), Some(("null", Some(Undefined))));
+        assert_eq!(
+            respell("True"),
+            Some(("true", Some(Lenient(Defect::PythonLiteral))))
+        );
+        assert_eq!(
+            respell("None"),
+            Some(("null", Some(Lenient(Defect::PythonLiteral))))
+        );
+        assert_eq!(
+            respell("TRUE"),
+            Some(("true", Some(Lenient(Defect::LiteralCase))))
+        );
+        assert_eq!(
+            respell("Null"),
+            Some(("null", Some(Lenient(Defect::LiteralCase))))
+        );
+        assert_eq!(
+            respell("NaN"),
+            Some(("null", Some(Lenient(Defect::NonFiniteNumber))))
+        );
+        assert_eq!(
+            respell("Infinity"),
+            Some(("null", Some(Lenient(Defect::NonFiniteNumber))))
+        );
+        assert_eq!(
+            respell("undefined"),
+            Some(("null", Some(Lenient(Defect::Undefined))))
+        );
         assert_eq!(respell("Undefined"), None);
         assert_eq!(respell("yes"), None);
     }

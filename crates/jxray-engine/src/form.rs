@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::compact::{compact, Compacted};
 use super::decode::{decode, skip_string};
-use super::options::ValueForm;
+use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +69,30 @@ impl Decoded {
             }),
             Decoded::Text(json) => holds_no_container(json.get()),
         }
+    }
+
+    /// Whether the value is a JSON Schema document (`$schema`, or `type` with
+    /// `properties`): the prompt's schema echoed, not an answer.
+    pub(crate) fn is_json_schema(&self) -> bool {
+        if let Decoded::Text(json) = self {
+            // Compact text that names neither key cannot be one: no tree is built.
+            let text = json.get();
+            if !(text.contains("\"$schema\"") || text.contains("\"properties\"")) {
+                return false;
+            }
+        }
+        self.tree().is_some_and(|value| {
+            value.as_object().is_some_and(|object| {
+                object.contains_key("$schema")
+                    || (object.contains_key("type")
+                        && object.get("properties").is_some_and(Value::is_object))
+            })
+        })
+    }
+
+    /// Whether the caller's test passes the value.
+    pub(crate) fn passes(&self, acceptor: &Acceptor) -> bool {
+        self.tree().is_some_and(|value| acceptor.accepts(&value))
     }
 
     fn tree(&self) -> Option<Cow<'_, Value>> {
