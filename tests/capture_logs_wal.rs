@@ -113,7 +113,11 @@ impl Drop for Writer {
 /// `jxray check DB --format jsonl`, run through `wrapper` (a command and its arguments
 /// that run the rest): each record's layer or failure kind.
 fn verdicts(db: &Path, wrapper: &[&str]) -> Vec<String> {
-    let jxray = env!("CARGO_BIN_EXE_jxray");
+    verdicts_of(Path::new(env!("CARGO_BIN_EXE_jxray")), db, wrapper)
+}
+
+/// [`verdicts`] with the binary at `jxray`.
+fn verdicts_of(jxray: &Path, db: &Path, wrapper: &[&str]) -> Vec<String> {
     let mut command = match wrapper.split_first() {
         Some((program, args)) => {
             let mut command = Command::new(program);
@@ -232,9 +236,15 @@ impl ReadOnly {
     }
 
     fn verdicts(&self, db: &Path) -> Vec<String> {
+        use std::os::unix::fs::PermissionsExt;
         if !self.as_nobody {
             return verdicts(db, &[]);
         }
+        // A copy nobody can run, wherever the build is (a home folder may be closed to it).
+        let bin = tempfile::tempdir().unwrap();
+        fs::set_permissions(bin.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let jxray = bin.path().join("jxray");
+        fs::copy(env!("CARGO_BIN_EXE_jxray"), &jxray).unwrap();
         let config = "XDG_CONFIG_HOME=/nonexistent";
         let nobody = [
             "setpriv",
@@ -244,7 +254,7 @@ impl ReadOnly {
             "env",
             config,
         ];
-        verdicts(db, &nobody)
+        verdicts_of(&jxray, db, &nobody)
     }
 }
 
