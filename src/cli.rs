@@ -11,7 +11,10 @@ use jxray::capture::fields::FieldPath;
     version,
     about = "See why a language model's JSON did not parse: raw, normalized and decoded side by side",
     after_help = after_help(),
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    // Unstyled, so the text holds nothing but what it says: values from the command line
+    // and the environment are then escaped when it is printed (commands::usage).
+    styles = clap::builder::Styles::plain()
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -14,8 +14,11 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    // clap prints usage errors itself and exits 2.
-    let cli = cli::Cli::parse();
+    // Usage errors and help are printed escaped, then end as clap would (2, or 0 for help).
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return commands::usage(&error),
+    };
     match &cli.command {
         None => commands::tui::run(&cli),
         Some(command) => commands::run(command),

@@ -173,9 +173,20 @@ fn schema_failure(offset: usize, (line, column): (usize, usize), message: String
 
 /// The schemas that captures carry from the logs that recorded them (`llm --schema`,
 /// promptfoo `is-json`), each compiled once however many captures share it.
+///
+/// The one place that decides which schema a capture is checked against: `--schema` when
+/// given, else the one its log recorded. Checking ([`CaptureSchemas::apply`]) and showing
+/// the violations ([`CaptureSchemas::checked_against`], the TUI's Decoded pane) both ask
+/// here, so they always tell of the same schema.
 #[derive(Debug, Default)]
 pub struct CaptureSchemas {
-    compiled: Mutex<HashMap<String, Arc<Result<Schema, String>>>>,
+    compiled: Mutex<HashMap<String, Result<Arc<Schema>, String>>>,
+}
+
+/// The schema a capture is checked against.
+enum Chosen<'a> {
+    Given(&'a Schema),
+    Recorded(Result<Arc<Schema>, String>),
 }
 
 impl CaptureSchemas {
@@ -185,22 +196,39 @@ impl CaptureSchemas {
         let Ok(text) = &capture.text else {
             return;
         };
-        if let Some(schema) = explicit {
-            return schema.apply(outcome, text);
-        }
-        let Some(recorded) = &capture.schema else {
-            return;
-        };
-        match self.compiled(recorded).as_ref() {
-            Ok(schema) => schema.apply(outcome, text),
-            Err(why) if outcome.ok() => {
-                outcome.failure = Some(schema_failure(0, (1, 1), why.clone()));
+        match self.choose(explicit, capture) {
+            None => {}
+            Some(Chosen::Given(schema)) => schema.apply(outcome, text),
+            Some(Chosen::Recorded(Ok(schema))) => schema.apply(outcome, text),
+            Some(Chosen::Recorded(Err(why))) if outcome.ok() => {
+                outcome.failure = Some(schema_failure(0, (1, 1), why));
             }
-            Err(_) => {}
+            Some(Chosen::Recorded(Err(_))) => {}
         }
     }
 
-    fn compiled(&self, schema: &Value) -> Arc<Result<Schema, String>> {
+    /// The schema [`CaptureSchemas::apply`] checks `capture` against, when it is one
+    /// that compiles: `explicit` when given, else the one the capture's log recorded.
+    pub fn checked_against(
+        &self,
+        explicit: Option<&Arc<Schema>>,
+        capture: &Capture,
+    ) -> Option<Arc<Schema>> {
+        match self.choose(explicit.map(Arc::as_ref), capture)? {
+            Chosen::Given(_) => explicit.cloned(),
+            Chosen::Recorded(recorded) => recorded.ok(),
+        }
+    }
+
+    fn choose<'a>(&self, explicit: Option<&'a Schema>, capture: &Capture) -> Option<Chosen<'a>> {
+        if let Some(schema) = explicit {
+            return Some(Chosen::Given(schema));
+        }
+        let recorded = capture.schema.as_ref()?;
+        Some(Chosen::Recorded(self.compiled(recorded)))
+    }
+
+    fn compiled(&self, schema: &Value) -> Result<Arc<Schema>, String> {
         let key = schema.to_string();
         // A poisoned lock only means another thread panicked mid-insert: the map is intact.
         let mut compiled = self
@@ -208,13 +236,14 @@ impl CaptureSchemas {
             .lock()
             .unwrap_or_else(|poison| poison.into_inner());
         let entry = compiled.entry(key).or_insert_with(|| {
-            let result = Schema::from_value(schema, "the schema the log recorded").map_err(|e| {
-                format!("{e}; or pass --schema to check against another")
-                    .replace("; fix the schema file", "")
-            });
-            Arc::new(result)
+            Schema::from_value(schema, "the schema the log recorded")
+                .map(Arc::new)
+                .map_err(|e| {
+                    format!("{e}; or pass --schema to check against another")
+                        .replace("; fix the schema file", "")
+                })
         });
-        Arc::clone(entry)
+        entry.clone()
     }
 }
 

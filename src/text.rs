@@ -5,8 +5,8 @@
 //! clipboard, and the C1 forms (U+0080–U+009F) do the same in one character on many
 //! terminals. Bidi controls (U+202E) reorder what a reviewer reads. So every human-readable
 //! line goes through [`escape_line`] (or [`escape_lines`] for multi-line text such as a
-//! diff), and every JSON output through [`JsonSafe`]. The TUI draws the same characters
-//! as visible markers, deciding with the same [`is_unsafe`].
+//! diff or an XML body), and every JSON output through [`write_json`] or [`JsonSafe`]. The
+//! TUI draws the same characters as visible markers, deciding with the same [`is_unsafe`].
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -23,9 +23,12 @@ pub fn is_bidi_control(ch: char) -> bool {
 }
 
 /// Characters that must never reach a terminal as themselves: C0 controls, DEL, C1
-/// controls, bidi controls, and the Unicode line and paragraph separators.
+/// controls, bidi controls, the Unicode line and paragraph separators, and the
+/// non-characters U+FFFE and U+FFFF (which XML reports cannot hold).
 pub fn is_unsafe(ch: char) -> bool {
-    ch.is_control() || is_bidi_control(ch) || matches!(ch, '\u{2028}' | '\u{2029}')
+    ch.is_control()
+        || is_bidi_control(ch)
+        || matches!(ch, '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}')
 }
 
 /// `text` as one safe line: every unsafe character (newlines included) written as an
@@ -60,6 +63,18 @@ fn escape_where(text: &str, unsafe_here: impl Fn(char) -> bool) -> Cow<'_, str> 
         }
     }
     Cow::Owned(out)
+}
+
+/// `value` as JSON (pretty or compact) with C1 and bidi controls written as `\uXXXX`: the
+/// one way a JSON output is written.
+pub fn write_json<W: Write>(out: W, value: &impl serde::Serialize, pretty: bool) -> io::Result<()> {
+    let mut out = JsonSafe::new(out);
+    if pretty {
+        serde_json::to_writer_pretty(&mut out, value)?;
+    } else {
+        serde_json::to_writer(&mut out, value)?;
+    }
+    out.into_inner().map(drop)
 }
 
 /// Characters a JSON output writes as `\uXXXX` although JSON allows them raw: DEL, C1,

@@ -265,3 +265,51 @@ mod links {
         );
     }
 }
+
+/// A folder that appears under a root already walked (watch mode) is walked by the same
+/// rules: the same files are captures, and a link back up the tree is returned to be
+/// reported, never followed.
+#[cfg(unix)]
+#[test]
+fn a_folder_that_appears_is_walked_by_the_first_walks_rules() {
+    use jxray::capture::discover_below;
+    use std::os::unix::fs::symlink;
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path().join("root");
+    write(&root, "a/b/new/one.txt", "{}");
+    write(&root, "a/b/new/skip.csv", "x");
+    write(&root, "a/b/new/.hidden.txt", "{}");
+    write(&root, "a/b/new/deeper/two.json", "{}");
+    write(temp.path(), "beside.txt", "{}");
+    symlink("../../..", root.join("a/b/new/to-root")).unwrap();
+    symlink("../..", root.join("a/b/up")).unwrap();
+    let new = root.join("a/b/new");
+    let relative = |paths: Vec<std::path::PathBuf>| -> Vec<String> {
+        paths
+            .iter()
+            .map(|path| {
+                path.strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    };
+    assert_eq!(
+        relative(discover_below(&root, &new, &[])),
+        [
+            "a/b/new/deeper/two.json",
+            "a/b/new/one.txt",
+            "a/b/new/to-root"
+        ]
+    );
+    // The folder itself a link back up: returned alone, to be reported.
+    assert_eq!(
+        relative(discover_below(&root, &root.join("a/b/up"), &[])),
+        ["a/b/up"]
+    );
+    // The same tree walked from the start reports the same links.
+    let first = discover(&root).unwrap();
+    assert!(relative(first.clone()).contains(&"a/b/new/to-root".to_string()));
+    assert!(relative(first).contains(&"a/b/up".to_string()));
+}

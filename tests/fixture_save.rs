@@ -71,6 +71,37 @@ fn colliding_names_get_numeric_suffixes() {
 }
 
 #[test]
+fn names_that_differ_only_in_case_are_one_name() {
+    // On a macOS or Windows checkout `Answer.json` and `answer.json` are one file.
+    let dir = tempfile::tempdir().unwrap();
+    let named = |name: &str| Fixture {
+        name: name.to_string(),
+        ..fixture_of("runs/a.txt", "{\"a\": 1}")
+    };
+    let saved: Vec<String> = ["Answer", "answer", "ANSWER", "answer-2"]
+        .into_iter()
+        .map(|name| {
+            let planned = fixture::planned_path(dir.path(), name).unwrap();
+            let path = fixture::save(dir.path(), &named(name)).unwrap();
+            assert_eq!(planned, path, "the preview names the file the save writes");
+            path.file_name().unwrap().to_string_lossy().into_owned()
+        })
+        .collect();
+    assert_eq!(
+        saved,
+        [
+            "Answer.json",
+            "answer-2.json",
+            "ANSWER-3.json",
+            "answer-2-2.json"
+        ]
+    );
+    let folded: std::collections::HashSet<String> =
+        saved.iter().map(|name| name.to_lowercase()).collect();
+    assert_eq!(folded.len(), saved.len(), "no two files would be one");
+}
+
+#[test]
 fn an_unwritable_folder_is_a_clear_error_and_nothing_is_lost() {
     // Tests may run as root, where permissions do not stop writes: a folder
     // below a regular file can never exist.

@@ -297,6 +297,27 @@ mod non_regular_files {
     }
 
     #[test]
+    fn test_on_a_fifo_or_a_device_names_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        mkfifo(&dir.path().join("f.json"));
+        for (path, kind) in [
+            ("f.json", "a FIFO (named pipe)"),
+            ("/dev/null", "a character device"),
+        ] {
+            let run = run(dir.path(), &["test", path], &[]);
+            assert_eq!(run.code, 2, "{path}: {run:?}");
+            let stderr = run.stderr();
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains(&format!("{path}: is {kind}, not a fixture file")),
+                "{stderr}"
+            );
+            assert!(stderr.contains("only regular files"), "{stderr}");
+            assert!(!stderr.contains("no such"), "{stderr}");
+        }
+    }
+
+    #[test]
     fn a_fifo_or_device_schema_is_one_error_line() {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("a.txt"), "{}").unwrap();
@@ -328,4 +349,98 @@ mod non_regular_files {
             .unwrap_err();
         assert!(error.to_string().contains("is a FIFO"), "{error}");
     }
+}
+
+/// No line of `text` is a workflow command that jxray did not mean to write: every `::`
+/// line is an annotation at a file.
+fn assert_no_forged_command(what: &str, text: &str) {
+    for line in text.lines() {
+        let ours = line.starts_with("::error file=") || line.starts_with("::warning file=");
+        assert!(
+            !line.starts_with("::") || ours,
+            "{what}: a forged workflow command: {line}"
+        );
+    }
+}
+
+#[test]
+fn every_line_printed_is_one_line_and_forges_no_workflow_command() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("ok.txt"), "{\"a\": 1}").unwrap();
+    fs::write(dir.path().join("bad\n::error::forged.txt"), "[1, 2").unwrap();
+    fs::write(
+        dir.path()
+            .join(format!("skip.csv\n::error::pwned{HOSTILE}")),
+        "",
+    )
+    .unwrap();
+    for format in ["text", "json", "jsonl", "github", "junit"] {
+        let run = run(dir.path(), &["check", ".", "--format", format], &[]);
+        assert_eq!(run.code, 1, "{format}: {run:?}");
+        assert_run_inert(&format!("check --format {format}"), &run);
+        assert_no_forged_command(&format!("{format} stdout"), &run.stdout());
+        assert_no_forged_command(&format!("{format} stderr"), &run.stderr());
+        let all = format!("{}{}", run.stdout(), run.stderr());
+        assert!(all.contains(".csv\\n::error::pwned"), "{format}: {all}");
+    }
+}
+
+#[test]
+fn usage_errors_and_help_show_values_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("--x{HOSTILE}");
+    let share = format!("x{HOSTILE}=1");
+    let config_home = format!("/tmp/{HOSTILE}");
+    // Colour forced: clap would otherwise strip some escapes rather than show them.
+    let forced = [("CLICOLOR_FORCE", "1")];
+    for (args, env) in [
+        (vec!["check", name.as_str()], &forced[..]),
+        (
+            vec!["check", ".", "--max-share", share.as_str()],
+            &forced[..],
+        ),
+        (
+            vec!["--help"],
+            &[("XDG_CONFIG_HOME", config_home.as_str())][..],
+        ),
+        (vec!["check", "--help"], &forced[..]),
+    ] {
+        let run = run(dir.path(), &args, env);
+        let expected = if args.contains(&"--help") { 0 } else { 2 };
+        assert_eq!(run.code, expected, "{args:?}: {run:?}");
+        assert_run_inert(&format!("{args:?}"), &run);
+        if expected == 2 {
+            assert!(run.stderr().contains("\\u{1b}]0;pwned\\u{7}"), "{run:?}");
+        }
+    }
+    let help = run(
+        dir.path(),
+        &["--help"],
+        &[("XDG_CONFIG_HOME", &config_home)],
+    );
+    assert!(help.stdout().contains("/tmp/\\u{1b}]0;pwned"), "{help:?}");
+}
+
+#[test]
+fn compare_json_escapes_c1_and_bidi_like_every_json_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("cap{HOSTILE}.txt");
+    for (side, text) in [("old", "{\"a\": 1}"), ("new", "[1, 2")] {
+        fs::create_dir(dir.path().join(side)).unwrap();
+        fs::write(dir.path().join(side).join(&name), text).unwrap();
+    }
+    let run = run(
+        dir.path(),
+        &["compare", "old", "new", "--format", "json"],
+        &[],
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_run_inert("compare --format json", &run);
+    let stdout = run.stdout();
+    assert!(
+        stdout.contains("\\u009b") && stdout.contains("\\u202e"),
+        "{stdout}"
+    );
+    let document: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(holds(&document, HOSTILE), "{stdout}");
 }

@@ -931,3 +931,93 @@ fn record_tui_shows_a_call_arriving_and_its_request() {
     }
     assert!(!on_disk.contains("sk-never-on-disk"), "{on_disk}");
 }
+
+#[test]
+fn a_schema_recorded_in_an_llm_log_is_the_one_the_decoded_pane_shows() {
+    let log = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/logs/llm-logs.db");
+    let tmux = Tmux::start("llmschema", 160, 45, &[log.to_str().unwrap()], &[]);
+    tmux.wait_for("the log to load", loaded);
+    tmux.keys(&["/"]);
+    tmux.text("1.46 million");
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the violation in the Decoded pane", |s| {
+        s.contains("breaks the schema: 1 violation")
+    });
+    assert!(
+        screen.contains("breaks the schema (1 violation)"),
+        "{screen}"
+    );
+    assert!(screen.contains("/population ="), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+/// The count of the footer's `N captures:`.
+fn captures_counted(screen: &str) -> Option<usize> {
+    let at = screen.find(" captures:")?;
+    let digits: String = screen[..at]
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.chars().rev().collect::<String>().parse().ok()
+}
+
+#[test]
+fn watch_reads_new_folders_and_links_by_the_first_loads_rules() {
+    let temp = tempfile::tempdir().expect("temp folder");
+    // Captures beside the watched folder: a link up the tree must not bring them in.
+    for n in 0..200 {
+        std::fs::write(temp.path().join(format!("beside-{n}.txt")), "{}").unwrap();
+    }
+    let folder = temp.path().join("captures");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("a.txt"), "{\"a\": 1}").unwrap();
+    std::fs::write(folder.join("b.txt"), "{\"b\": 2}").unwrap();
+    let tmux = Tmux::start(
+        "watchrules",
+        120,
+        30,
+        &["--watch", folder.to_str().unwrap()],
+        &[],
+    );
+    tmux.wait_for("watching", |s| loaded(s) && s.contains("watching"));
+
+    // A file replaced by a folder is gone, like a file deleted.
+    std::fs::remove_file(folder.join("a.txt")).unwrap();
+    std::fs::create_dir(folder.join("a.txt")).unwrap();
+    tmux.wait_for("the replaced file gone", |s| {
+        s.lines().any(|l| l.contains("a.txt") && l.contains("gone"))
+    });
+
+    // A folder that appears is read, a link back up the tree is reported as at the start.
+    let made = folder.join("made");
+    std::fs::create_dir(&made).unwrap();
+    std::fs::write(made.join("c.txt"), "[1, 2").unwrap();
+    std::os::unix::fs::symlink("..", folder.join("up")).unwrap();
+    let screen = tmux.wait_for("the new folder and the link", |s| {
+        s.contains("made/c.txt")
+            && s.lines()
+                .any(|l| l.contains("up") && l.contains("unreadable"))
+    });
+    assert!(
+        !screen.contains("beside-"),
+        "the link was followed:\n{screen}"
+    );
+    // Let any late batch land, then count: b.txt, made/c.txt and the link.
+    std::thread::sleep(Duration::from_secs(1));
+    let screen = tmux.screen();
+    assert_eq!(captures_counted(&screen), Some(3), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+
+    // The first load of the same tree says the same of the link.
+    let checked = Command::new(env!("CARGO_BIN_EXE_jxray"))
+        .args(["check", "--format", "jsonl"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&checked.stdout);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(stdout.contains("symlink loop"), "{stdout}");
+}

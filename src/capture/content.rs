@@ -17,6 +17,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::envelope::{self, Decoded, Detection, Record};
+use super::outline::{self, Outline};
 use super::{inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions, Unreadable};
 
 /// What a file's name says it holds.
@@ -56,7 +57,17 @@ pub fn captures(
     // is parsed once.
     let tree = match kind {
         Kind::Json | Kind::Unnamed => parse(&text, options.fields.is_some()),
-        _ => None,
+        _ => Parsed::Not,
+    };
+    let tree = match tree {
+        Parsed::Tree(value) => Some(value),
+        Parsed::TooDeep => {
+            if let Some(records) = deep_document(&text, options) {
+                return records_captures(source, path, records);
+            }
+            None
+        }
+        Parsed::Not => None,
     };
     if let Some(records) = tree.as_ref().and_then(|value| document(value, options)) {
         return records_captures(source, path, records);
@@ -100,17 +111,60 @@ fn envelope_or_stream(value: &Value) -> Detection {
     envelope::detect(value).or_else(|| envelope::detect_array_stream(value))
 }
 
+/// What parsing a file's text as one JSON document gave.
+enum Parsed {
+    Tree(Value),
+    /// Valid as far as it was read, but nested deeper than the parser goes.
+    TooDeep,
+    Not,
+}
+
 /// `text` as JSON, when it is an object or array that may be a known shape (`mapped`: the
 /// user named field paths, so any JSON may be).
-fn parse(text: &str, mapped: bool) -> Option<Value> {
+fn parse(text: &str, mapped: bool) -> Parsed {
     let body = without_bom(text).trim_start();
     if !body.starts_with(['{', '[']) {
-        return None;
+        return Parsed::Not;
     }
     if !mapped && body.len() > PROBE_ABOVE && !probe::may_be_envelope(body) {
-        return None;
+        return Parsed::Not;
     }
-    serde_json::from_str(body).ok()
+    match serde_json::from_str(body) {
+        Ok(value) => Parsed::Tree(value),
+        Err(error) if error.to_string().starts_with("recursion limit exceeded") => Parsed::TooDeep,
+        Err(_) => Parsed::Not,
+    }
+}
+
+/// The records of a log document too deep to parse whole, read from its outline: a record
+/// nested past the limit is that record's failure (see [`Outline`]). With field paths, the
+/// records are the elements of a top-level list.
+fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
+    let outline = Outline::read(without_bom(text).trim())?;
+    if let Some(fields) = &options.fields {
+        let Value::Array(items) = &outline.value else {
+            return None;
+        };
+        let records = items.iter().enumerate().filter_map(|(index, item)| {
+            let deep = outline.cut_at(&format!("/{index}"));
+            (deep || fields.is_output(item)).then(|| {
+                let record = fields.read(item);
+                match deep {
+                    true => Record {
+                        result: Err(outline::TOO_DEEP.to_string()),
+                        ..record
+                    },
+                    false => record,
+                }
+            })
+        });
+        return Some(records.collect());
+    }
+    promptfoo::document(&outline.value)
+        .map(|records| outline.mark("/results/results", records))
+        .or_else(|| {
+            inspect::json_log(&outline.value).map(|records| outline.mark("/samples", records))
+        })
 }
 
 /// The records of a JSON log document: with field paths, when they find text in it;

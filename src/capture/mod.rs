@@ -33,6 +33,7 @@ mod inspect;
 mod jsonl;
 mod llm_logs;
 mod load;
+mod outline;
 mod probe;
 mod promptfoo;
 mod read;
@@ -52,15 +53,15 @@ use crate::engine::{self, Options, Outcome, Warning};
 pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
-pub use read::{read_regular, read_regular_text};
+pub use read::{read_regular, read_regular_text, special_file};
 pub use records::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,
 };
 pub use request::{request_path, RecordedRequest};
 pub use walk::{
-    capture_beside_request, discover, discover_with, is_capture_name, shell_path, Discovery,
-    SkippedFiles, REQUEST_SUFFIX,
+    capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,
+    Discovery, SkippedFiles, REQUEST_SUFFIX,
 };
 
 /// Which provider format a capture came from.

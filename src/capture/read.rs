@@ -101,6 +101,13 @@ pub fn read_regular_text(
     read_regular(path, max_bytes, size_fix).and_then(decode)
 }
 
+/// What `path` is (after links) when it is there but is neither a regular file nor a
+/// folder: `a FIFO (named pipe)`, `a socket`, `a character device`, …
+pub fn special_file(path: &Path) -> Option<&'static str> {
+    let metadata = fs::metadata(path).ok()?;
+    (!metadata.is_file() && !metadata.is_dir()).then(|| special_kind(&metadata))
+}
+
 /// Refuse anything but a regular file, naming what it is.
 fn check_kind(path: &Path, metadata: &fs::Metadata) -> Result<(), Unreadable> {
     if metadata.is_file() {

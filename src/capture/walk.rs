@@ -124,6 +124,56 @@ pub fn discover_with(root: &Path, skip: &[PathBuf]) -> Result<Discovery, LoadErr
     })
 }
 
+/// The capture files under `folder`, a folder that appeared inside `root` after `root` was
+/// walked (watch mode), found by the same rules as [`discover_with`] from `root`: so a
+/// link in it back into a folder being searched (`up -> ..`) is returned to be reported,
+/// not followed, and `folder` itself, when it is such a link, is returned alone. Sorted
+/// by [`sort_key`] from `root`.
+pub fn discover_below(root: &Path, folder: &Path, skip: &[PathBuf]) -> Vec<PathBuf> {
+    let Ok(relative) = folder.strip_prefix(root) else {
+        return discover_with(folder, skip)
+            .map_or_else(|_| vec![folder.to_path_buf()], |d| d.files);
+    };
+    let Some(name) = folder.file_name() else {
+        return Vec::new();
+    };
+    // The folders being searched on the way down, as the walk from the root holds them.
+    let mut chain = Vec::new();
+    let mut above = root.to_path_buf();
+    for part in relative.parent().into_iter().flat_map(Path::components) {
+        chain.push(fs::canonicalize(&above).unwrap_or_else(|_| above.clone()));
+        above.push(part);
+    }
+    chain.push(fs::canonicalize(&above).unwrap_or_else(|_| above.clone()));
+    let mut walk = Walk {
+        skip: skip
+            .iter()
+            .filter_map(|f| fs::canonicalize(f).ok())
+            .collect(),
+        ..Walk::default()
+    };
+    let depth = chain.len() - 1;
+    walk.chain = chain;
+    if is_hidden(name) {
+        return Vec::new();
+    }
+    match fs::symlink_metadata(folder) {
+        Ok(link) if link.file_type().is_symlink() => {
+            walk.symlink(folder.to_path_buf(), name, depth)
+        }
+        Ok(kind) if kind.is_dir() && !is_skipped_folder(name) => {
+            let canonical = walk.chain[depth].join(name);
+            walk.push(folder.to_path_buf(), canonical, depth);
+        }
+        _ => {}
+    }
+    walk.drain();
+    let mut found = walk.found;
+    found.sort_by_cached_key(|path| sort_key(root, path));
+    found.dedup();
+    found
+}
+
 /// The key captures are sorted by: the path relative to `root`, with forward slashes.
 pub fn sort_key(root: &Path, path: &Path) -> String {
     relative_source(root, path)
@@ -269,6 +319,11 @@ impl Walk {
     fn run(&mut self, root: &Path, canonical: PathBuf, entries: fs::ReadDir) {
         self.chain.push(canonical);
         self.entries(root, entries, 0);
+        self.drain();
+    }
+
+    /// Read every folder still pending, and the folders found in them.
+    fn drain(&mut self) {
         while let Some(folder) = self.pending.pop() {
             // Folders deeper than this one were finished: its ancestors are what is left.
             self.chain.truncate(folder.depth);

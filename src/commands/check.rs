@@ -15,7 +15,8 @@ use jxray::report::{
 };
 use jxray::schema::{CaptureSchemas, Schema};
 
-use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
+use super::common::{engine_options, load_options, stdout_painter};
+use super::output::{self, ended};
 use super::Status;
 use crate::cli::{CheckArgs, Format, InputChoice};
 
@@ -51,13 +52,20 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         ..Settings::default()
     };
     let skipped = skipped_note(&discovery);
-    let out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let mut sink = sink(args, out, from_stdin, skipped.clone());
+    let stdout = output::stdout();
+    let mut sink = sink(
+        args,
+        BufWriter::new(stdout.clone()),
+        from_stdin,
+        skipped.clone(),
+    );
     let summary = match pipeline::run(jobs, &work, &mut sink, &settings) {
         Ok(summary) => summary,
-        // The reader of our output went away (`| head`): nothing more to say.
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Ok(Status::Clean),
-        Err(error) => return Err(error.into()),
+        // The reader went away (`| head`), or writing failed: what was seen decides.
+        Err(stopped) => {
+            let seen = Status::from_all_ok(stopped.summary.failed() == 0);
+            return ended(&stdout, Err(stopped.error), seen);
+        }
     };
     if summary.total() == 0 {
         let what = if from_stdin {
@@ -72,22 +80,28 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
              of them"
         );
     }
-    quiet_broken_pipe(sink.finish(&summary).and_then(|()| sink.flush()))?;
+    let written = sink.finish(&summary).and_then(|()| sink.flush());
+    drop(sink);
+    let seen = Status::from_all_ok(summary.failed() == 0);
+    let status = ended(&stdout, written, seen)?;
+    if stdout.reader_gone() {
+        // Nothing more is said once the reader has gone.
+        return Ok(status);
+    }
     // The text report ends with what was skipped; formats for machines keep stdout clean.
     if let (Some(note), false) = (&skipped, args.format == Format::Text) {
-        eprintln!("jxray: {note}");
+        output::say(&format!("jxray: {note}"));
     }
-
     let breaches = args
         .max_share
         .as_ref()
         .map(|gate| gate.breaches(&summary))
         .unwrap_or_default();
     for breach in &breaches {
-        eprintln!("jxray: {breach}");
+        output::say(&format!("jxray: {breach}"));
     }
     Ok(Status::from_all_ok(
-        summary.failed() == 0 && breaches.is_empty(),
+        status == Status::Clean && breaches.is_empty(),
     ))
 }
 
@@ -153,5 +167,5 @@ fn skipped_note(discovery: &Discovery) -> Option<String> {
             shell_path(folder)
         ));
     }
-    (!parts.is_empty()).then(|| report::ci::inert(&parts.join("; ")))
+    (!parts.is_empty()).then(|| jxray::text::escape_line(&parts.join("; ")).into_owned())
 }

@@ -1,5 +1,4 @@
-//! What the commands share: flags to options, colour, and stdout writes
-//! that end quietly when the reader goes away (`jxray check | head`).
+//! What the commands share: flags to options, colour, and the one-line error.
 
 use std::io::{self, IsTerminal};
 
@@ -61,14 +60,6 @@ pub fn stdout_painter(choice: ColorChoice) -> Painter {
         io::stdout().is_terminal(),
         no_color.as_deref(),
     ))
-}
-
-/// A closed pipe on stdout is the reader's choice, not an error.
-pub fn quiet_broken_pipe(result: io::Result<()>) -> io::Result<()> {
-    match result {
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
 }
 
 /// An error as the one line `jxray: …` prints: its causes joined, a cause whose words the

@@ -1,12 +1,13 @@
 //! `jxray compare OLD NEW`: did the prompt change help? Exit 1 when a capture
 //! that was ok has failed.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 
 use jxray::compare::{self, Comparison, Run};
 use jxray::schema::Schema;
 
-use super::common::{engine_options, load_options, quiet_broken_pipe, stdout_painter};
+use super::common::{engine_options, load_options, stdout_painter};
+use super::output::{self, ended};
 use super::Status;
 use crate::cli::{CompareArgs, CompareFormat};
 
@@ -34,13 +35,19 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
         args.new.to_string_lossy().into_owned(),
     );
     let names = (names.0.as_str(), names.1.as_str());
-    let mut out = BufWriter::new(io::stdout().lock());
+    let stdout = output::stdout();
+    let mut out = BufWriter::new(stdout.clone());
     let written = match args.format {
         CompareFormat::Text => {
             compare::write_text(&mut out, &comparison, names, stdout_painter(args.color))
         }
         CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
     };
-    quiet_broken_pipe(written.and_then(|()| out.flush()))?;
-    Ok(Status::from_all_ok(!comparison.regressed()))
+    let written = written.and_then(|()| out.flush());
+    drop(out);
+    ended(
+        &stdout,
+        written,
+        Status::from_all_ok(!comparison.regressed()),
+    )
 }

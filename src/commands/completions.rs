@@ -1,17 +1,18 @@
 //! `jxray completions SHELL`: a completion script on stdout.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::common::quiet_broken_pipe;
+use super::output::{self, ended};
 use super::Status;
 use crate::cli::Cli;
 
 pub fn run(shell: Shell) -> anyhow::Result<Status> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "jxray", &mut script);
-    quiet_broken_pipe(io::stdout().lock().write_all(&script))?;
-    Ok(Status::Clean)
+    let mut stdout = output::stdout();
+    let written = stdout.write_all(&script);
+    ended(&stdout, written, Status::Clean)
 }

@@ -1,13 +1,14 @@
 //! `jxray extract [FILE|-]`: the value on stdout, the outcome on stderr, like `jq`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 
 use anyhow::bail;
 use jxray::report::describe;
 use jxray::schema::{CaptureSchemas, Schema};
-use jxray::text::{escape_line, JsonSafe};
+use jxray::text;
 
-use super::common::{engine_options, load_options, quiet_broken_pipe};
+use super::common::{engine_options, load_options};
+use super::output::{self, ended};
 use super::Status;
 use crate::cli::ExtractArgs;
 use jxray::capture;
@@ -25,41 +26,39 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
-        eprintln!(
+        output::say(&format!(
             "{}: no capture in this file",
-            escape_line(&args.file.to_string_lossy())
-        );
+            args.file.to_string_lossy()
+        ));
         return Ok(Status::Failures);
     }
     let options = engine_options(&args.extraction, &config);
     let recorded = CaptureSchemas::default();
-    // The value is JSON output: C1 and bidi controls leave as `\uXXXX`.
-    let mut out = JsonSafe::new(BufWriter::new(io::stdout().lock()));
+    let stdout = output::stdout();
+    let mut out = BufWriter::new(stdout.clone());
     let mut all_ok = true;
+    let mut written = Ok(());
     for capture in &captures {
         let mut outcome = capture.extract(&options);
         recorded.apply(schema.as_ref(), capture, &mut outcome);
         let source = if capture.source == "-" {
-            "stdin".into()
+            "stdin"
         } else {
-            escape_line(&capture.source)
+            &capture.source
         };
-        eprintln!("{source}: {}", describe(&outcome));
+        output::say(&format!("{source}: {}", describe(&outcome)));
         match &outcome.value {
             Some(value) if outcome.ok() => {
-                let written = if args.pretty {
-                    serde_json::to_writer_pretty(&mut out, value)
-                } else {
-                    serde_json::to_writer(&mut out, value)
-                };
-                let written = written
-                    .map_err(io::Error::from)
+                written = text::write_json(&mut out, value, args.pretty)
                     .and_then(|()| out.write_all(b"\n"))
                     .and_then(|()| out.flush());
-                quiet_broken_pipe(written)?;
             }
             _ => all_ok = false,
         }
+        if written.is_err() {
+            break;
+        }
     }
-    Ok(Status::from_all_ok(all_ok))
+    drop(out);
+    ended(&stdout, written, Status::from_all_ok(all_ok))
 }

@@ -6,10 +6,12 @@ mod common;
 mod compare;
 mod completions;
 mod extract;
+mod output;
 mod record;
 mod test;
 pub mod tui;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use crate::cli::Command;
@@ -45,6 +47,7 @@ pub const USAGE_ERROR: u8 = 2;
 
 /// Run a subcommand; an error is one line on stderr and exit status 2.
 pub fn run(command: &Command) -> ExitCode {
+    output::end_on_signals();
     let result = match command {
         Command::Check(args) => check::run(args),
         Command::Extract(args) => extract::run(args),
@@ -57,8 +60,27 @@ pub fn run(command: &Command) -> ExitCode {
     match result {
         Ok(status) => status.exit_code(),
         Err(error) => {
-            eprintln!("jxray: {}", common::error_line(&error));
+            output::say(&format!("jxray: {}", common::error_line(&error)));
             ExitCode::from(USAGE_ERROR)
         }
     }
+}
+
+/// Print what clap has to say (a usage error, `--help`, `--version`) and end as it would:
+/// the text is rendered here, without styles, so that every value quoted in it (a file
+/// name, a bad option value, a path from the environment) is shown escaped.
+pub fn usage(error: &clap::Error) -> ExitCode {
+    // Rendered as it is, escape sequences and all (a plain rendering strips them: they
+    // would be hidden, not shown); the styles are plain, so every one is the user's.
+    let text = error.render().ansi().to_string();
+    let text = jxray::text::escape_lines(&text);
+    let written = if error.use_stderr() {
+        std::io::stderr().lock().write_all(text.as_bytes())
+    } else {
+        let mut out = output::stdout();
+        out.write_all(text.as_bytes()).and_then(|()| out.finish())
+    };
+    // A reader that went away is no reason to say more.
+    drop(written);
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(USAGE_ERROR))
 }

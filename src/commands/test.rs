@@ -16,7 +16,8 @@ use jxray::report::{
 };
 use jxray::text::escape_line;
 
-use super::common::{quiet_broken_pipe, stdout_painter};
+use super::common::stdout_painter;
+use super::output::{self, ended};
 use super::Status;
 use crate::cli::{TestArgs, TestFormat};
 
@@ -103,12 +104,13 @@ pub fn run(args: &TestArgs) -> anyhow::Result<Status> {
         }
     }
     let painter = stdout_painter(args.color);
-    let mut out = BufWriter::new(io::stdout().lock());
+    let stdout = output::stdout();
+    let mut out = BufWriter::new(stdout.clone());
     let mut tally = Tally::default();
     let written = report_all(&mut out, args, &target, entries, painter, &mut tally)
         .and_then(|()| out.flush());
-    quiet_broken_pipe(written)?;
-    Ok(Status::from_all_ok(tally.failed == 0))
+    drop(out);
+    ended(&stdout, written, Status::from_all_ok(tally.failed == 0))
 }
 
 type Entry = Result<(PathBuf, Fixture), FixtureError>;
@@ -121,6 +123,13 @@ fn load(target: &Path) -> anyhow::Result<Vec<Entry>> {
     if target.is_file() {
         let loaded = fixture::load_file(target).map(|fixture| (target.to_path_buf(), fixture));
         return Ok(vec![loaded]);
+    }
+    if let Some(kind) = jxray::capture::special_file(target) {
+        bail!(
+            "{}: is {kind}, not a fixture file; jxray test reads only regular files and \
+             folders of them, so pass a fixture file or a fixtures folder",
+            target.display()
+        );
     }
     bail!(
         "{}: no such fixtures folder or fixture file; pass one as `jxray test PATH` \

@@ -208,6 +208,6 @@ pub fn write_json(
             })
             .collect(),
     };
-    serde_json::to_writer_pretty(&mut *out, &document)?;
+    crate::text::write_json(&mut *out, &document, true)?;
     out.write_all(b"\n")
 }

@@ -52,10 +52,23 @@ impl Default for Settings {
     }
 }
 
+/// Writing stopped (the reader of the report went away, or the disk is full): why, and the
+/// counts of what was checked until then, which still decide how the run went.
+#[derive(Debug)]
+pub struct Stopped {
+    pub summary: Summary,
+    pub error: io::Error,
+}
+
 /// Check every job's captures with `work`, writing each outcome to `sink` in job order,
 /// and return the counts; the caller ends the report with [`Sink::finish`] (or, when there
 /// was nothing to check, says so instead). Fails only when writing fails.
-pub fn run<F>(jobs: Jobs, work: &F, sink: &mut dyn Sink, settings: &Settings) -> io::Result<Summary>
+pub fn run<F>(
+    jobs: Jobs,
+    work: &F,
+    sink: &mut dyn Sink,
+    settings: &Settings,
+) -> Result<Summary, Stopped>
 where
     F: Fn(Capture) -> Checked + Sync,
 {
@@ -202,8 +215,12 @@ fn write_in_order(
     sink: &mut dyn Sink,
     window: &Window,
     flush_when_idle: bool,
-) -> io::Result<Summary> {
+) -> Result<Summary, Stopped> {
     let mut summary = Summary::default();
+    let stopped = |summary: &Summary, error| Stopped {
+        summary: summary.clone(),
+        error,
+    };
     let mut waiting: BTreeMap<u64, Vec<Done>> = BTreeMap::new();
     let mut next = 0u64;
     let mut unflushed = false;
@@ -213,7 +230,7 @@ fn write_in_order(
             Err(TryRecvError::Disconnected) => break,
             Err(TryRecvError::Empty) => {
                 if flush_when_idle && unflushed {
-                    sink.flush()?;
+                    sink.flush().map_err(|error| stopped(&summary, error))?;
                     unflushed = false;
                 }
                 match done.recv() {
@@ -243,7 +260,7 @@ fn write_in_order(
                 bytes += weight;
             }
             window.leave(jobs, bytes);
-            written?;
+            written.map_err(|error| stopped(&summary, error))?;
             next += jobs as u64;
             unflushed = true;
         }

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::{describe, Checked};
 use crate::capture::{shell_path, Capture};
 use crate::engine::Outcome;
+use crate::text::escape_lines;
 
 /// A case: what passed or failed, and where a reader should look.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,26 +151,11 @@ fn failure_of(capture: &Capture, outcome: &Outcome) -> CiFailure {
     }
 }
 
-/// Text that cannot act on a terminal or break a report: control characters (C0 but tab and
-/// newline, DEL, C1), bidi controls and the XML non-characters U+FFFE/U+FFFF are written as
-/// `\u{..}` escapes, so nothing is lost and nothing is hidden.
+/// Text that cannot act on a terminal or break a report, kept on its lines (an XML body, a
+/// message GitHub escapes itself): what [`escape_lines`] escapes, so nothing is lost and
+/// nothing is hidden.
 pub fn inert(text: &str) -> String {
-    let active = |c: char| {
-        (c.is_control() && c != '\n' && c != '\t')
-            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{fffe}' | '\u{ffff}')
-    };
-    if !text.contains(active) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if active(c) {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    escape_lines(text).into_owned()
 }
 
 /// `trailing-prose, think-block`: the warning kinds of an outcome.
@@ -256,7 +242,7 @@ mod tests {
         assert_eq!(inert("a\tb\nc"), "a\tb\nc");
         assert_eq!(
             inert("\u{1b}[31mred\r\u{7f}\u{85}\u{202e}\u{ffff}"),
-            "\\u{1b}[31mred\\u{d}\\u{7f}\\u{85}\\u{202e}\\u{ffff}"
+            "\\u{1b}[31mred\\r\\u{7f}\\u{85}\\u{202e}\\u{ffff}"
         );
     }
 }

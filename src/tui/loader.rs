@@ -111,11 +111,22 @@ impl Loader {
     }
 
     /// Read these files again; a file that is gone takes its captures with it.
-    /// A log's unfinished last line waits for its newline (see [`partial_line`]).
+    /// A log's unfinished last line waits for its newline (see [`partial_line`]). A path
+    /// that is a folder now is walked as the first load walks (the same files, the same
+    /// links followed or reported), and its captures are read.
     pub fn reload(&self, paths: Vec<PathBuf>, options: Options) {
         let loader = self.clone();
         thread::spawn(move || {
-            paths
+            let files: Vec<PathBuf> = paths
+                .into_iter()
+                .flat_map(|path| match std::fs::metadata(&path) {
+                    Ok(metadata) if metadata.is_dir() => {
+                        capture::discover_below(&loader.root, &path, &loader.passed_over)
+                    }
+                    _ => vec![path],
+                })
+                .collect();
+            files
                 .par_iter()
                 .for_each(|path| loader.load_file(path, &options, true));
         });

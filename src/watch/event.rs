@@ -14,12 +14,17 @@ pub enum Change {
     /// out), everything that was below it is gone too: a vanished folder
     /// cannot be listed, so its files are not named one by one.
     Removed(PathBuf),
+    /// A folder appeared at this path (made, moved in, linked, or put where a file
+    /// was): a file that was at this very path is gone, and the folder is to be read
+    /// with the rules of the first load (which files are captures, which links are
+    /// followed), which are the caller's, not the watcher's.
+    Folder(PathBuf),
 }
 
 impl Change {
     pub fn path(&self) -> &Path {
         match self {
-            Change::Changed(path) | Change::Removed(path) => path,
+            Change::Changed(path) | Change::Removed(path) | Change::Folder(path) => path,
         }
     }
 }

@@ -9,8 +9,9 @@
 //!   window, or when a burst has run for the maximum latency.
 //! - Events are only hints. A batch is *re-stat'ed*: a path that exists is
 //!   [`Change::Changed`] (re-read it), a path that is gone is
-//!   [`Change::Removed`], and a folder that appeared is listed so that a folder
-//!   moved in shows its files.
+//!   [`Change::Removed`], and a folder that appeared is [`Change::Folder`], which
+//!   the caller reads with its own rules (the first load's), so that a folder
+//!   moved in shows its files and a link back up the tree is not followed.
 //! - [`Watcher`] owns the platform watcher (or the polling fallback) and a
 //!   thread that runs the coalescer; it sends [`WatchEvent`]s into the
 //!   caller's channel through a mapping closure, so a UI can wrap them in its
@@ -38,5 +39,5 @@ pub use coalesce::{Batch, Coalescer, Hint, HintKind, Timing, Touched};
 pub use event::{Change, RootState, WatchEvent, WatchMode, WatchStatus};
 pub use ignore::{IgnoreRules, TEMP_FILE_PREFIX};
 pub use mix::{Mix, MixKey};
-pub use restat::{restat, Restat};
+pub use restat::restat;
 pub use watcher::{WatchError, WatchOptions, Watcher};

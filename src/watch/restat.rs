@@ -7,57 +7,31 @@ use std::path::{Path, PathBuf};
 
 use super::coalesce::Batch;
 use super::event::Change;
-use super::ignore::IgnoreRules;
-use super::walk::walk_files;
-
-/// What a batch turned out to mean.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Restat {
-    /// Sorted by path, each path once.
-    pub changes: Vec<Change>,
-    /// Folders that could not be listed.
-    pub problems: Vec<String>,
-}
 
 /// Look at every path of `batch`: an existing file is `Changed`, a missing
-/// path `Removed`, and a folder that appeared contributes every file below
-/// it (a folder moved in brings files that raised no events of their own).
-/// A path that exists but cannot be inspected is `Changed`, so that the
-/// loader reports why it cannot be read instead of the file going missing.
-/// Special files (pipes, sockets) are left out: reading them would block.
-pub fn restat(batch: &Batch, rules: &IgnoreRules) -> Restat {
-    let mut removed: BTreeMap<PathBuf, bool> = BTreeMap::new();
-    let mut problems = Vec::new();
+/// path `Removed`, and a folder that appeared (made, moved in with files that raised no
+/// events of their own, a link, or put where a file was) is a `Folder` for the caller to
+/// read with its own rules. A path that exists but cannot be inspected is `Changed`, and so
+/// is a FIFO, socket or device: the loader reports why it is not read, as the first load
+/// does, instead of the path going missing (it never opens one). Sorted by path, each
+/// path once.
+pub fn restat(batch: &Batch) -> Vec<Change> {
+    let mut changes: BTreeMap<PathBuf, Change> = BTreeMap::new();
     for touched in &batch.touched {
         let path = &touched.path;
-        match fs::metadata(path) {
-            Ok(metadata) if metadata.is_dir() => {
-                if touched.appeared {
-                    problems.extend(walk_files(path, rules, &mut |file, _| {
-                        removed.insert(file, false);
-                    }));
-                }
-            }
-            Ok(metadata) if metadata.is_file() => {
-                removed.insert(path.clone(), false);
-            }
-            Ok(_) => {}
-            Err(error) if is_gone(&error, path) => {
-                removed.insert(path.clone(), true);
-            }
-            Err(_) => {
-                removed.insert(path.clone(), false);
-            }
-        }
+        let change = match fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => match touched.appeared {
+                true => Change::Folder(path.clone()),
+                // Its entries report their own changes.
+                false => continue,
+            },
+            Ok(_) => Change::Changed(path.clone()),
+            Err(error) if is_gone(&error, path) => Change::Removed(path.clone()),
+            Err(_) => Change::Changed(path.clone()),
+        };
+        changes.insert(path.clone(), change);
     }
-    let changes = removed
-        .into_iter()
-        .map(|(path, gone)| match gone {
-            true => Change::Removed(path),
-            false => Change::Changed(path),
-        })
-        .collect();
-    Restat { changes, problems }
+    changes.into_values().collect()
 }
 
 /// Not found, or a parent is now a file (so nothing can be below it).
@@ -83,15 +57,15 @@ mod tests {
         }
     }
 
-    fn names(root: &Path, restat: &Restat) -> Vec<String> {
-        restat
-            .changes
+    fn names(root: &Path, changes: &[Change]) -> Vec<String> {
+        changes
             .iter()
             .map(|change| {
                 let name = change.path().strip_prefix(root).expect("inside");
                 match change {
                     Change::Changed(_) => format!("changed {}", name.display()),
                     Change::Removed(_) => format!("removed {}", name.display()),
+                    Change::Folder(_) => format!("folder {}", name.display()),
                 }
             })
             .collect()
@@ -103,18 +77,14 @@ mod tests {
         let root = temp.path();
         fs::write(root.join("a.txt"), "x").expect("write");
         fs::write(root.join("blocker"), "x").expect("write");
-        let rules = IgnoreRules::for_tree(root);
-        let result = restat(
-            &batch(
-                root,
-                &[
-                    ("a.txt", false),
-                    ("gone.txt", true),
-                    ("blocker/x.txt", true),
-                ],
-            ),
-            &rules,
-        );
+        let result = restat(&batch(
+            root,
+            &[
+                ("a.txt", false),
+                ("gone.txt", true),
+                ("blocker/x.txt", true),
+            ],
+        ));
         assert_eq!(
             names(root, &result),
             ["changed a.txt", "removed blocker/x.txt", "removed gone.txt"]
@@ -122,23 +92,43 @@ mod tests {
     }
 
     #[test]
-    fn an_appeared_folder_is_listed_a_modified_one_is_not() {
+    fn an_appeared_folder_is_for_the_caller_to_read_a_modified_one_is_not() {
         let temp = tempfile::tempdir().expect("temp dir");
         let root = temp.path();
         fs::create_dir_all(root.join("new/deep")).expect("dirs");
         fs::create_dir(root.join("old")).expect("dir");
-        for path in ["new/a.txt", "new/deep/b.txt", "new/c.swp", "old/d.txt"] {
+        for path in ["new/a.txt", "new/deep/b.txt", "old/d.txt"] {
             fs::write(root.join(path), "x").expect("write");
         }
-        let rules = IgnoreRules::for_tree(root);
-        let result = restat(
-            &batch(root, &[("new", true), ("new/a.txt", false), ("old", false)]),
-            &rules,
-        );
-        assert_eq!(
-            names(root, &result),
-            ["changed new/a.txt", "changed new/deep/b.txt"]
-        );
-        assert!(result.problems.is_empty());
+        // A file replaced by a folder, and a link to a folder, appear as folders too.
+        fs::create_dir(root.join("was-a-file.txt")).expect("dir");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("..", root.join("up")).expect("link");
+        let result = restat(&batch(
+            root,
+            &[
+                ("new", true),
+                ("new/a.txt", false),
+                ("old", false),
+                ("up", true),
+                ("was-a-file.txt", true),
+            ],
+        ));
+        let mut expected = vec!["folder new", "changed new/a.txt", "folder was-a-file.txt"];
+        if cfg!(unix) {
+            expected.insert(2, "folder up");
+        }
+        assert_eq!(names(root, &result), expected);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_a_change_for_the_loader_to_report() {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let fifo = temp.path().join("pipe.txt");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        let result = restat(&batch(temp.path(), &[("pipe.txt", true)]));
+        assert_eq!(result, [Change::Changed(fifo)]);
     }
 }

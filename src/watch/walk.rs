@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use super::ignore::IgnoreRules;
 
 /// Call `found` for every regular file below `dir` (symbolic links to files
-/// included) that the rules admit. Symbolic links to folders are not followed,
-/// so a link cycle cannot trap the walk. Returns the folders that could not be
-/// listed, as messages; entries that vanish during the walk are not problems.
+/// included) that the rules admit, and for every symbolic link to a folder (its
+/// target's metadata), so that a poll sees a link appear. Links to folders are not
+/// followed, so a link cycle cannot trap the walk. Returns the folders that could not
+/// be listed, as messages; entries that vanish during the walk are not problems.
 pub(crate) fn walk_files(
     dir: &Path,
     rules: &IgnoreRules,
@@ -40,10 +41,10 @@ pub(crate) fn walk_files(
             }
             match entry.file_type() {
                 Ok(kind) if kind.is_dir() => folders.push(path),
-                Ok(_) => {
+                Ok(kind) => {
                     // Follows a symbolic link, so a link to a file counts as the file.
                     if let Ok(metadata) = fs::metadata(&path) {
-                        if metadata.is_file() {
+                        if metadata.is_file() || (kind.is_symlink() && metadata.is_dir()) {
                             found(path, metadata);
                         }
                     }

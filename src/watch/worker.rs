@@ -14,7 +14,7 @@ use super::backend::{Backend, Started};
 use super::coalesce::{Batch, Coalescer, Hint, HintKind};
 use super::event::{RootState, WatchEvent, WatchStatus};
 use super::notify_map::{classify, hints, ErrorAction};
-use super::restat::{restat, Restat};
+use super::restat::restat;
 
 /// What the thread receives.
 pub(crate) enum Msg {
@@ -223,16 +223,13 @@ impl Worker {
         if batch.rescan {
             return (self.sink)(WatchEvent::Rescan);
         }
-        let Restat { changes, problems } = restat(&batch, self.coalescer.rules());
+        let changes = restat(&batch);
         let root = self.coalescer.rules().root().to_path_buf();
         let touches_root = changes.iter().any(|change| root.starts_with(change.path()));
         if !changes.is_empty() && !(self.sink)(WatchEvent::Changes(changes)) {
             return false;
         }
-        if touches_root && !self.check_root(Instant::now()) {
-            return false;
-        }
-        self.report(problems)
+        !touches_root || self.check_root(Instant::now())
     }
 
     /// Look at the root: tell the caller when it went away or changed kind, and when it is

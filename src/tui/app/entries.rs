@@ -281,6 +281,17 @@ impl Entries {
                 .flat_map(|(_, ids)| ids.iter().copied())
                 .collect(),
         };
+        self.mark_ids_gone(ids)
+    }
+
+    /// Mark the captures of the file at exactly `path` gone (a folder took its place);
+    /// captures below `path` are left alone.
+    pub fn mark_file_gone(&mut self, path: &Path) -> usize {
+        let ids = self.by_path.get(path).cloned().unwrap_or_default();
+        self.mark_ids_gone(ids)
+    }
+
+    fn mark_ids_gone(&mut self, ids: Vec<EntryId>) -> usize {
         let mut count = 0;
         for id in ids {
             let Some(&i) = self.index.get(&id) else {

@@ -382,7 +382,8 @@ impl App {
             .as_ref()
             .is_some_and(|d| self.entries.get(d.entry).is_some_and(big::is_big));
         let detail = if !big::is_big(entry) {
-            let mut detail = Detail::build(entry, query, self.settings.checks.schema.as_deref());
+            let schema = self.checked_against(entry);
+            let mut detail = Detail::build(entry, query, schema.as_deref());
             if let Some(old) = old.as_ref().filter(|d| d.entry == entry.id) {
                 // A re-extraction or a new search keeps the user's place.
                 detail.keep_place(old);
@@ -391,14 +392,21 @@ impl App {
         } else if let Some(kept) = self.big.take(entry, query, screen) {
             kept
         } else {
-            let schema = self.settings.checks.schema.as_ref();
-            self.big.ask(entry, query, schema, screen);
+            let schema = self.checked_against(entry);
+            self.big.ask(entry, query, schema.as_ref(), screen);
             Detail::preview(entry, query)
         };
         if let Some(old) = old.filter(|_| keep_old) {
             self.big.keep(old);
         }
         self.detail = Some(detail);
+    }
+
+    /// The schema `entry` is checked against (`--schema`, else its log's), for the panes
+    /// to show the same violations the outcome counts.
+    fn checked_against(&self, entry: &Entry) -> Option<Arc<Schema>> {
+        let explicit = self.settings.checks.schema.as_ref();
+        self.schemas.checked_against(explicit, &entry.capture)
     }
 
     /// An entry's outcome as extraction gives it, extracting a slim one again.

@@ -22,6 +22,8 @@ pub struct WatchState {
     pub now: Mix,
     /// Files the watcher asked to re-read: their captures get the changed mark.
     rereading: HashSet<PathBuf>,
+    /// Folders that appeared while watching: the captures read from them are new.
+    new_folders: Vec<PathBuf>,
     /// A whole re-read is under way: what it finds new or different is marked.
     pub rescanning: bool,
     /// Why the root is not being watched now (gone, or replaced by another kind), for
@@ -39,7 +41,12 @@ impl WatchState {
 
     /// Whether a loaded file was re-read for the watcher (and so marks changes).
     pub fn take_reread(&mut self, path: &std::path::Path) -> bool {
-        self.rereading.remove(path) || self.rescanning
+        self.rereading.remove(path)
+            || self.rescanning
+            || self
+                .new_folders
+                .iter()
+                .any(|folder| path.starts_with(folder))
     }
 }
 
@@ -97,6 +104,13 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
                     Change::Removed(path) => {
                         app.entries.mark_gone(&path);
                     }
+                    Change::Folder(path) => {
+                        // A file that was at this path is gone; what the folder holds is
+                        // read by the loader with the first load's rules.
+                        app.entries.mark_file_gone(&path);
+                        app.watch.new_folders.push(path.clone());
+                        paths.push(path);
+                    }
                 }
             }
             reread(app, paths)
@@ -141,7 +155,11 @@ fn reread(app: &mut App, paths: Vec<PathBuf>) -> Vec<Effect> {
     if paths.is_empty() {
         return Vec::new();
     }
-    app.watch.rereading.extend(paths.iter().cloned());
+    // A folder's captures are marked through `new_folders`; only files wait here.
+    let files = paths
+        .iter()
+        .filter(|path| !app.watch.new_folders.contains(path));
+    app.watch.rereading.extend(files.cloned());
     vec![Effect::Reload {
         paths,
         options: app.options.clone(),

@@ -10,17 +10,18 @@
 //! (`FILE#ID-epoch-N` for epochs after the first). `.eval` files are read one sample at a
 //! time, so a large log never sits whole in memory.
 
+mod archive;
+
 use std::collections::VecDeque;
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use zip::ZipArchive;
 
 use super::content::{self, unreadable};
 use super::envelope::{compact, str_field, text_or_tool, Decoded, Record, ToolCall};
 use super::source::{has_extension, Records, Source};
-use super::{read, Capture, LoadOptions, Provider, Unreadable};
+use super::{Capture, LoadOptions, Provider, Unreadable};
+use archive::{Archive, Refused};
 
 const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 const ATTACHMENT: &str = "attachment://";
@@ -53,27 +54,23 @@ fn one(name: &str, path: &Path, why: String) -> Records {
 
 /// The samples of a `.eval` file, read one entry at a time.
 struct EvalSamples {
-    archive: ZipArchive<File>,
+    archive: Archive,
     /// Sample entry names with the record id each is named by, in sample order.
     entries: std::vec::IntoIter<(String, String)>,
     model: Option<String>,
     name: String,
     path: PathBuf,
-    max_bytes: u64,
     /// Captures of the last sample read, not yet handed out.
     pending: VecDeque<Capture>,
 }
 
 impl EvalSamples {
     fn open(path: &Path, name: &str, max_bytes: u64) -> Result<EvalSamples, String> {
-        let file = File::open(path).map_err(|error| read::io_unreadable(&error).message)?;
-        let mut archive = ZipArchive::new(file).map_err(|error| {
-            format!("an Inspect .eval log that is not a readable zip ({error}); re-run the eval")
-        })?;
+        let mut archive = Archive::open(path, max_bytes)?;
         let mut entries: Vec<(SampleKey, String)> = archive
-            .file_names()
-            .filter_map(Result::ok)
-            .filter_map(|entry| Some((SampleKey::of(&entry)?, entry.into_owned())))
+            .names()
+            .into_iter()
+            .filter_map(|entry| Some((SampleKey::of(&entry)?, entry)))
             .collect();
         entries.sort();
         let entries: Vec<(String, String)> = entries
@@ -82,7 +79,7 @@ impl EvalSamples {
             .collect();
         let model = ["header.json", "_journal/start.json"]
             .into_iter()
-            .find_map(|entry| read_entry(&mut archive, entry, max_bytes).ok())
+            .find_map(|entry| archive.json(entry).ok())
             .and_then(|header| eval_model(&header));
         Ok(EvalSamples {
             archive,
@@ -90,7 +87,6 @@ impl EvalSamples {
             model,
             name: name.to_string(),
             path: path.to_path_buf(),
-            max_bytes,
             pending: VecDeque::new(),
         })
     }
@@ -105,29 +101,22 @@ impl Iterator for EvalSamples {
         }
         let (entry, id) = self.entries.next()?;
         let name = format!("{}#{id}", self.name);
-        let result = read_entry(&mut self.archive, &entry, self.max_bytes)
-            .map(|sample| decode(&sample, self.model.as_deref()));
-        // A sample with several tool calls is several captures.
-        self.pending = match result {
-            Ok(result) => content::decoded(&name, &self.path, None, result).into(),
-            Err(why) => VecDeque::from([unreadable(name, &self.path, Unreadable::new(why))]),
+        let why = match self.archive.json(&entry) {
+            Ok(sample) => {
+                let decoded = decode(&sample, self.model.as_deref());
+                // A sample with several tool calls is several captures.
+                self.pending = content::decoded(&name, &self.path, None, decoded).into();
+                return self.pending.pop_front();
+            }
+            Err(Refused::Entry(why)) => why,
+            Err(Refused::Spent(why)) => {
+                // The rest of the archive is not read: this sample says so for all of them.
+                self.entries = Vec::new().into_iter();
+                why
+            }
         };
-        self.pending.pop_front()
+        Some(unreadable(name, &self.path, Unreadable::new(why)))
     }
-}
-
-/// A zip entry's JSON, within the size limit.
-fn read_entry(
-    archive: &mut ZipArchive<File>,
-    entry: &str,
-    max_bytes: u64,
-) -> Result<Value, String> {
-    let file = archive
-        .by_name(entry)
-        .map_err(|error| format!("cannot read {entry} in the log ({error}); re-run the eval"))?;
-    let bytes = read::read_limited(file, max_bytes).map_err(|why| why.message)?;
-    serde_json::from_slice(&bytes)
-        .map_err(|error| format!("{entry} in the log is not JSON ({error}); re-run the eval"))
 }
 
 /// Sample entries sort by id (numbers as numbers) and epoch.
