@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::read::read_regular;
+use super::disk::read_regular;
 use super::walk::REQUEST_SUFFIX;
 
 /// The largest request file read, in bytes (`jxray record` keeps bodies up to 16 MiB).

@@ -27,6 +27,7 @@ mod backend;
 mod coalesce;
 mod event;
 mod ignore;
+mod inbox;
 pub mod mix;
 mod notify_map;
 mod restat;

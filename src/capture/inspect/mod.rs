@@ -17,9 +17,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::content::{self, unreadable};
 use super::envelope::{compact, str_field, text_or_tool, Decoded, Record, ToolCall};
-use super::source::{has_extension, Records, Source};
+use super::reader::{has_extension, Reader, Records};
 use super::{Capture, LoadOptions, Provider, Unreadable};
 use archive::{Archive, Refused};
 
@@ -28,7 +27,7 @@ const ATTACHMENT: &str = "attachment://";
 
 pub struct InspectEval;
 
-impl Source for InspectEval {
+impl Reader for InspectEval {
     /// A zip named `.eval`.
     fn detect(&self, path: &Path, head: &[u8]) -> bool {
         head.starts_with(ZIP_MAGIC) && has_extension(path, "eval")
@@ -48,7 +47,7 @@ impl Source for InspectEval {
 }
 
 fn one(name: &str, path: &Path, why: String) -> Records {
-    let capture = unreadable(name.to_string(), path, Unreadable::new(why));
+    let capture = Capture::unreadable(name.to_string(), path, Unreadable::new(why));
     Box::new(std::iter::once(capture))
 }
 
@@ -105,7 +104,7 @@ impl Iterator for EvalSamples {
             Ok(sample) => {
                 let decoded = decode(&sample, self.model.as_deref());
                 // A sample with several tool calls is several captures.
-                self.pending = content::decoded(&name, &self.path, None, decoded).into();
+                self.pending = Capture::decoded(&name, &self.path, None, decoded).into();
                 return self.pending.pop_front();
             }
             Err(Refused::Entry(why)) => why,
@@ -115,7 +114,7 @@ impl Iterator for EvalSamples {
                 why
             }
         };
-        Some(unreadable(name, &self.path, Unreadable::new(why)))
+        Some(Capture::unreadable(name, &self.path, Unreadable::new(why)))
     }
 }
 

@@ -6,8 +6,8 @@
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::super::disk::{max_bytes_fix, too_large};
 use super::super::envelope::{text_or_tool, Decoded, Outputs, ToolCall};
-use super::super::read::{max_bytes_fix, too_large};
 use super::super::Provider;
 use super::body;
 
