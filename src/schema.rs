@@ -9,10 +9,9 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::capture::{read_regular_text, Capture};
-use crate::engine::{line_col, Failure, FailureKind, Outcome};
+use crate::engine::{line_col, Acceptor, Failure, FailureKind, Options, Outcome};
 
-/// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
-pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
+pub use crate::capture::MAX_SCHEMA_BYTES;
 
 /// A compiled JSON Schema, and the document it came from (to quote its rules).
 pub struct Schema {
@@ -109,6 +108,22 @@ impl Schema {
         &self.document
     }
 
+    /// The schema as the engine's test of a candidate: the first candidate that validates
+    /// is the answer (one that breaks it is taken only when none validates).
+    pub fn acceptor(self: &Arc<Schema>) -> Acceptor {
+        let schema = Arc::clone(self);
+        Acceptor::new(move |value| schema.validator.is_valid(value))
+    }
+
+    /// Extract `text` under `options` against this schema: the first candidate that
+    /// validates wins, and a value that breaks the schema is a `schema` failure.
+    pub fn extract(self: &Arc<Schema>, text: &str, options: &Options) -> Outcome {
+        let options = options.clone().with_acceptor(Some(self.acceptor()));
+        let mut outcome = crate::engine::extract(text, &options);
+        self.apply(&mut outcome, text);
+        outcome
+    }
+
     /// Every violation, in the validator's order.
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
         self.validator
@@ -190,6 +205,25 @@ enum Chosen<'a> {
 }
 
 impl CaptureSchemas {
+    /// The outcome of `capture` under `options`, checked against `explicit` (`--schema`)
+    /// when given, else against the schema its log recorded: the first candidate that
+    /// validates wins, and a value that breaks the schema is a `schema` failure.
+    pub fn check(
+        &self,
+        explicit: Option<&Arc<Schema>>,
+        capture: &Capture,
+        options: &Options,
+    ) -> Outcome {
+        let schema = self.checked_against(explicit, capture);
+        let options = match &schema {
+            Some(schema) => options.clone().with_acceptor(Some(schema.acceptor())),
+            None => options.clone(),
+        };
+        let mut outcome = capture.extract(&options);
+        self.apply(explicit.map(Arc::as_ref), capture, &mut outcome);
+        outcome
+    }
+
     /// Check an outcome against `explicit` (`--schema`) when given, else against the
     /// schema the capture carries, as if that had been given with `--schema`.
     pub fn apply(&self, explicit: Option<&Schema>, capture: &Capture, outcome: &mut Outcome) {

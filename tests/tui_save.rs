@@ -299,7 +299,7 @@ fn a_read_only_folder_is_a_clear_message_and_nothing_written() {
 #[test]
 fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
     let mut app = app();
-    let input_hash = jxray::tui::app::input_hash(INVALID);
+    let input_hash = jxray::fixture::input_hash(INVALID);
     // The mark holds while the fixture's file is there.
     let temp = tempfile::tempdir().unwrap();
     let path = temp.path().join("old.json");

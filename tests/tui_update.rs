@@ -351,6 +351,7 @@ fn a_re_read_file_keeps_the_selection_and_a_gone_file_leaves_the_list() {
             captures: vec![Loaded {
                 capture: changed,
                 outcome,
+                request: None,
             }],
             options: Options::default(),
         },
@@ -390,6 +391,7 @@ fn late_result(app: &mut App, text: &str) -> Vec<Effect> {
             captures: vec![Loaded {
                 capture: late,
                 outcome,
+                request: None,
             }],
             options: Options::default(),
         },
@@ -424,6 +426,7 @@ fn loading_progress_counts_files_until_all_arrive() {
                 captures: vec![Loaded {
                     capture: c,
                     outcome,
+                    request: None,
                 }],
                 options: Options::default(),
             },
@@ -538,6 +541,7 @@ fn log_part(range: std::ops::Range<usize>, first: bool, last: bool) -> Action {
             Loaded {
                 capture: c,
                 outcome,
+                request: None,
             }
         })
         .collect();

@@ -18,7 +18,11 @@ fn load(app: &mut App, source: &str, text: &str) {
         app,
         Action::FileLoaded {
             path: PathBuf::from(source),
-            captures: vec![Loaded { capture, outcome }],
+            captures: vec![Loaded {
+                capture,
+                outcome,
+                request: None,
+            }],
             options: app.options.clone(),
         },
     );

@@ -185,6 +185,10 @@ fn read_into(
 
 /// Bytes as text: UTF-8, or UTF-16 with a byte-order mark (what Windows PowerShell's `>`
 /// writes). Anything else names the first bad byte.
+/// Largest schema read, from a file or a log's column (`--schema /dev/zero` or a huge
+/// recorded schema must not eat memory).
+pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The text without a leading byte-order mark.
 pub fn without_bom(text: &str) -> &str {
     text.strip_prefix('\u{feff}').unwrap_or(text)

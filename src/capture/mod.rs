@@ -57,7 +57,7 @@ use serde_json::Value;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use disk::{read_regular, read_regular_text, special_file};
+pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
 pub use lazy::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,
@@ -244,18 +244,24 @@ impl Capture {
             .collect()
     }
 
-    /// Run the engine on this capture, with its stop reason and loader warnings.
+    /// Run the engine on this capture, with its stop reason and loader warnings. A panic
+    /// in the engine (a bug) is this capture's `unreadable` outcome, never the caller's.
     pub fn extract(&self, options: &Options) -> Outcome {
-        match &self.text {
-            Err(unreadable) => Outcome::unreadable(unreadable.message.clone()),
-            Ok(text) => {
-                let mut options = options.clone();
-                options.stop_reason = self.stop_reason.clone();
-                options.refused |= self.refused;
-                let mut outcome = engine::extract(text, &options);
-                outcome.warnings.extend(self.warnings.iter().cloned());
-                outcome
-            }
-        }
+        let text = match &self.text {
+            Err(unreadable) => return Outcome::unreadable(unreadable.message.clone()),
+            Ok(text) => text,
+        };
+        let mut options = options.clone();
+        options.stop_reason = self.stop_reason.clone();
+        options.refused |= self.refused;
+        let run = std::panic::AssertUnwindSafe(|| engine::extract(text, &options));
+        let mut outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+            Outcome::unreadable(format!(
+                "jxray bug: extraction panicked on {}; please report it with this capture",
+                self.source
+            ))
+        });
+        outcome.warnings.extend(self.warnings.iter().cloned());
+        outcome
     }
 }

@@ -14,7 +14,11 @@ use crate::cli::{CompareArgs, CompareFormat};
 pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     let config = jxray::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
-    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let schema = schema_file
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?
+        .map(std::sync::Arc::new);
     let (load, options) = (
         load_options(&args.extraction)?,
         engine_options(&args.extraction, &config),

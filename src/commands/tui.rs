@@ -96,7 +96,11 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
 /// bad file is one line on the normal screen.
 fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
     let schema_file = cli.ui.schema.clone().or_else(|| config.schema.clone());
-    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let schema = schema_file
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?
+        .map(std::sync::Arc::new);
     let baseline = match &cli.ui.baseline {
         None => None,
         Some(path) => {
@@ -116,7 +120,7 @@ fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
         }
     };
     Ok(Checks {
-        schema: schema.map(Arc::new),
+        schema,
         baseline,
         offered_schema: offered_schema(&cli.path, schema_file.is_some()),
     })

@@ -10,12 +10,13 @@ mod report;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::capture::{self, LoadError, LoadOptions};
 use crate::engine::{Defect, Options, Outcome};
-use crate::schema::Schema;
+use crate::schema::{CaptureSchemas, Schema};
 use crate::watch::{Mix, MixKey};
 
 pub use report::{write_json, write_text};
@@ -114,16 +115,15 @@ impl Run {
         path: &Path,
         load: &LoadOptions,
         options: &Options,
-        schema: Option<&Schema>,
+        schema: Option<&Arc<Schema>>,
     ) -> Result<Run, LoadError> {
         let captures = capture::load(path, load)?;
+        // Checked as `check` checks: `--schema`, else the schema a capture's log recorded.
+        let schemas = CaptureSchemas::default();
         let verdicts: Vec<(String, Verdict)> = captures
             .into_par_iter()
             .map(|capture| {
-                let mut outcome = capture.extract(options);
-                if let (Some(schema), Ok(text)) = (schema, &capture.text) {
-                    schema.apply(&mut outcome, text);
-                }
+                let outcome = schemas.check(schema, &capture, options);
                 (capture.source, Verdict::of(&outcome))
             })
             .collect();

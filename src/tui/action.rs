@@ -6,16 +6,15 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::capture::Capture;
+use crate::capture::{Capture, RecordedRequest};
 use crate::engine::{Options, Outcome};
 use crate::fixture::Fixture;
 use crate::watch::WatchEvent;
 
-use super::app::Detail;
+use super::detail::Detail;
 use super::pacer::Permit;
 
-/// A stable identity for a capture in the list, kept across re-reads.
-pub type EntryId = u64;
+pub use super::ids::EntryId;
 
 /// Something a key can do. The key table maps keys to these, per mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -91,6 +90,8 @@ pub enum Mouse {
 pub struct Loaded {
     pub capture: Capture,
     pub outcome: Outcome,
+    /// The request `jxray record` wrote beside its file, read with it.
+    pub request: Option<Arc<RecordedRequest>>,
 }
 
 /// What became of one capture that was to be saved.

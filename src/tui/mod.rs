@@ -14,6 +14,7 @@ pub mod editor;
 pub mod event;
 pub mod help;
 pub mod highlight;
+pub mod ids;
 pub mod keys;
 pub mod layout;
 pub mod loader;

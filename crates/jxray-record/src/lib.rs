@@ -17,6 +17,7 @@
 
 mod client;
 mod decode;
+mod exchange;
 mod hints;
 mod naming;
 mod proxy;

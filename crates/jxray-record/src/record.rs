@@ -2,33 +2,17 @@
 //! decoded copy, the request file, and what to tell the user in one line.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use chrono::{DateTime, Local};
-use http::{header, HeaderMap, Method, StatusCode, Uri};
+use http::{header, HeaderMap};
 use serde_json::Value;
 
 use crate::decode::{decode, DecodedBody};
+use crate::exchange::Exchange;
 use crate::naming::{request_model, stem};
 use crate::scrub::scrub_json;
 use crate::sidecar::{document, RequestBody};
-use crate::tee::{End, Teed};
+use crate::tee::End;
 use crate::write::{write, CaptureFiles};
-
-/// Everything known about one exchange once its response ended.
-pub struct Exchange {
-    pub started: DateTime<Local>,
-    pub elapsed: Duration,
-    pub method: Method,
-    /// The URI the client called on the proxy (path and query).
-    pub uri: Uri,
-    pub upstream: Uri,
-    pub request_headers: HeaderMap,
-    pub request: Teed,
-    pub status: StatusCode,
-    pub response_headers: HeaderMap,
-    pub response: Teed,
-}
 
 /// What became of an exchange, for the log line.
 #[derive(Debug)]

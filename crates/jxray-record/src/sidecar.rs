@@ -15,7 +15,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::record::Exchange;
+use crate::exchange::Exchange;
 use crate::scrub::{kept_headers, scrub_path_and_query};
 
 /// The request body as parsed (credentials removed), or why there is none.

@@ -26,10 +26,10 @@ use std::sync::Arc;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 
+use super::disk::MAX_SCHEMA_BYTES;
 use super::envelope::Decoded;
 use super::reader::{Reader, Records};
 use super::{Capture, LoadOptions, Unreadable};
-use crate::schema::MAX_SCHEMA_BYTES;
 use rows::{Budget, Row};
 
 const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";

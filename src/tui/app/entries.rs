@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use crate::capture::Capture;
+use crate::capture::{Capture, RecordedRequest};
 use crate::engine::Outcome;
 use crate::tui::action::{EntryId, Loaded};
+use crate::tui::detail::Subject;
 use crate::tui::search::Query;
 use crate::watch::{Mix, MixKey};
 
@@ -34,6 +35,8 @@ pub struct Entry {
     pub gone: bool,
     /// Its file's modification time when it was read (`t` sorts by it, `F` follows it).
     pub modified: Option<SystemTime>,
+    /// The request `jxray record` wrote beside its file, read with it.
+    pub request: Option<Arc<RecordedRequest>>,
     /// Its outcome is slim (see [`super::slim`]): read in parts, not selected since.
     pub slim: bool,
     /// Taken out of the list (re-read or dropped); compacted away by `settle`.
@@ -42,6 +45,18 @@ pub struct Entry {
     /// before `log.jsonl:10` (offsets, not a copy: a million entries are a million strings less).
     file_end: usize,
     line: usize,
+}
+
+impl Entry {
+    /// What its panes are built from.
+    pub fn subject(&self) -> Subject {
+        Subject {
+            id: self.id,
+            capture: Arc::clone(&self.capture),
+            outcome: Arc::clone(&self.outcome),
+            request: self.request.clone(),
+        }
+    }
 }
 
 /// A file whose captures arrive in parts: its earlier entries, matched by source
@@ -178,7 +193,12 @@ impl Entries {
         let mut ids = Vec::with_capacity(loaded.len());
         // A log of identical lines gives identical outcomes: one is kept for all of them.
         let mut last: Option<Arc<Outcome>> = None;
-        for Loaded { capture, outcome } in loaded {
+        for Loaded {
+            capture,
+            outcome,
+            request,
+        } in loaded
+        {
             let previous = reading.old.remove(&capture.source);
             // Searched while whole: a slim outcome has no value to search.
             let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
@@ -222,6 +242,7 @@ impl Entries {
                 changed,
                 gone: false,
                 modified: reading.modified,
+                request,
                 slim: slim_outcomes,
                 removed: false,
                 file_end,
@@ -350,7 +371,7 @@ impl Entries {
     pub fn set_saved(&mut self, id: EntryId, path: PathBuf) {
         if let Some(entry) = self.get_mut(id) {
             if let Ok(text) = &entry.capture.text {
-                let hash = input_hash(text);
+                let hash = crate::fixture::input_hash(text);
                 entry.saved = Some(path.clone());
                 self.fixtures.insert(hash, path);
             }
@@ -370,7 +391,9 @@ impl Entries {
             return None;
         }
         let text = capture.text.as_ref().ok()?;
-        self.fixtures.get(&input_hash(text)).cloned()
+        self.fixtures
+            .get(&crate::fixture::input_hash(text))
+            .cloned()
     }
 
     /// Set a new outcome on an entry (after re-extraction), slim if its was.
@@ -541,14 +564,6 @@ fn common_folder<'a>(mut sources: impl Iterator<Item = &'a str>) -> String {
     common.to_string()
 }
 
-/// A fixture's input, hashed: enough to recognise a capture that is a fixture already.
-pub fn input_hash(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut hasher);
-    hasher.finish()
-}
-
 /// Sources sort as `jxray check` sorts them: by file, then by line number. Returns
 /// where the file part of the source ends, and the line.
 fn sort_key(capture: &Capture) -> (usize, usize) {
@@ -612,7 +627,11 @@ mod tests {
             }
             None => Outcome::unreadable("gone"),
         };
-        Loaded { capture, outcome }
+        Loaded {
+            capture,
+            outcome,
+            request: None,
+        }
     }
 
     #[test]

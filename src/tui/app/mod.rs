@@ -4,7 +4,6 @@
 mod act;
 mod big;
 mod copy;
-mod detail;
 mod entries;
 mod filter;
 mod navigate;
@@ -29,10 +28,10 @@ use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
 
+pub use crate::tui::detail::{Detail, PaneState, Subject};
 pub use big::{BigPanes, DetailJob};
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
-pub use detail::{Detail, PaneState};
-pub use entries::{input_hash, Entries, Entry};
+pub use entries::{Entries, Entry};
 pub use filter::{Filter, Sort, Tally};
 pub use overlay::request_width;
 pub use save::{Expect, SaveDialog, SaveScope};
@@ -274,17 +273,20 @@ impl App {
             },
         );
         for capture in captures {
-            let outcome = super::loader::check(
+            let outcome = self.schemas.check(
+                self.settings.checks.schema.as_ref(),
                 &capture,
                 &self.options,
-                self.settings.checks.schema.as_deref(),
-                &self.schemas,
             );
             update(
                 self,
                 Action::FileLoaded {
                     path: capture.path.clone(),
-                    captures: vec![Loaded { capture, outcome }],
+                    captures: vec![Loaded {
+                        request: crate::capture::RecordedRequest::shared_beside(&capture.path),
+                        capture,
+                        outcome,
+                    }],
                     options: self.options.clone(),
                 },
             );
@@ -369,7 +371,10 @@ impl App {
             return;
         };
         let screen = (self.area, self.zoom, self.pane);
-        let shown = self.detail.as_ref().filter(|d| d.shows(entry, query));
+        let shown = self
+            .detail
+            .as_ref()
+            .filter(|d| d.shows(entry.id, &entry.outcome, query));
         if let Some(shown) = shown {
             // A big capture's panes are wrapped again off the UI thread (a zoom, a resize).
             if shown.building || !big::is_big(entry) || shown.fits(screen.0, screen.1, screen.2) {
@@ -383,7 +388,7 @@ impl App {
             .is_some_and(|d| self.entries.get(d.entry).is_some_and(big::is_big));
         let detail = if !big::is_big(entry) {
             let schema = self.checked_against(entry);
-            let mut detail = Detail::build(entry, query, schema.as_deref());
+            let mut detail = Detail::build(&entry.subject(), query, schema.as_deref());
             if let Some(old) = old.as_ref().filter(|d| d.entry == entry.id) {
                 // A re-extraction or a new search keeps the user's place.
                 detail.keep_place(old);
@@ -394,7 +399,7 @@ impl App {
         } else {
             let schema = self.checked_against(entry);
             self.big.ask(entry, query, schema.as_ref(), screen);
-            Detail::preview(entry, query)
+            Detail::preview(&entry.subject(), query)
         };
         if let Some(old) = old.filter(|_| keep_old) {
             self.big.keep(old);
@@ -414,8 +419,8 @@ impl App {
         if !entry.slim {
             return Arc::clone(&entry.outcome);
         }
-        let schema = self.settings.checks.schema.as_deref();
-        let outcome = super::loader::check(&entry.capture, &self.options, schema, &self.schemas);
+        let schema = self.settings.checks.schema.as_ref();
+        let outcome = self.schemas.check(schema, &entry.capture, &self.options);
         Arc::new(outcome)
     }
 
@@ -426,7 +431,7 @@ impl App {
         let current = self.selected.and_then(|id| self.entries.get(id));
         let showing = self.detail.as_ref().filter(|d| d.building);
         match (current, showing) {
-            (Some(entry), Some(preview)) if built.shows(entry, query) => {
+            (Some(entry), Some(preview)) if built.shows(entry.id, &entry.outcome, query) => {
                 built.keep_scrolled_place(preview);
                 self.detail = Some(built);
             }
