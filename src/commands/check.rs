@@ -4,16 +4,16 @@
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
-use jxray::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
-use jxray::config::Config;
-use jxray::engine::ValueForm;
-use jxray::pipeline::{self, Settings};
-use jxray::report::github::step_summary_file;
-use jxray::report::{
+use crate::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
+use crate::config::Config;
+use crate::engine::ValueForm;
+use crate::pipeline::{self, Settings};
+use crate::report::github::step_summary_file;
+use crate::report::{
     self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
 };
-use jxray::schema::{CaptureSchemas, Schema};
+use crate::schema::{CaptureSchemas, Schema};
+use anyhow::bail;
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
@@ -167,5 +167,5 @@ fn skipped_note(discovery: &Discovery) -> Option<String> {
             shell_path(folder)
         ));
     }
-    (!parts.is_empty()).then(|| jxray::text::escape_line(&parts.join("; ")).into_owned())
+    (!parts.is_empty()).then(|| crate::text::escape_line(&parts.join("; ")).into_owned())
 }

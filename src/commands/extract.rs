@@ -2,16 +2,16 @@
 
 use std::io::{BufWriter, Write};
 
+use crate::report::describe;
+use crate::schema::{CaptureSchemas, Schema};
+use crate::text;
 use anyhow::bail;
-use jxray::report::describe;
-use jxray::schema::{CaptureSchemas, Schema};
-use jxray::text;
 
 use super::common::{engine_options, load_options};
 use super::output::{self, ended};
 use super::Status;
+use crate::capture;
 use crate::cli::ExtractArgs;
-use jxray::capture;
 
 pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     if args.file.is_dir() {
@@ -21,7 +21,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             args.file.display()
         );
     }
-    let config = jxray::config::Config::load()?;
+    let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
     let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
