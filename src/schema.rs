@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::capture::{read_regular_text, Capture};
-use crate::engine::{line_col, Failure, FailureKind, Outcome};
+use crate::engine::{line_col, Acceptor, Failure, FailureKind, Options, Outcome};
 
 /// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
 pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
@@ -102,6 +102,13 @@ impl Schema {
             validator,
             document: schema.clone(),
         })
+    }
+
+    /// The schema as the engine's test of a candidate: among the candidates that parse, the
+    /// first that validates wins (contract §1).
+    pub fn acceptor(schema: &Arc<Schema>) -> Acceptor {
+        let schema = Arc::clone(schema);
+        Acceptor::new(move |value| schema.validator.is_valid(value))
     }
 
     /// The schema document, as a fixture records it.
@@ -205,6 +212,29 @@ impl CaptureSchemas {
             }
             Some(Chosen::Recorded(Err(_))) => {}
         }
+    }
+
+    /// Extract `capture` checked against its schema (`explicit` when given, else the one
+    /// its log recorded): the first candidate that validates wins, and a value that still
+    /// breaks the schema is a `schema` failure. What `check`, `extract` and the Python
+    /// package do with a schema.
+    pub fn extract(
+        &self,
+        explicit: Option<&Arc<Schema>>,
+        capture: &Capture,
+        options: &Options,
+    ) -> Outcome {
+        let mut outcome = match self.checked_against(explicit, capture) {
+            Some(schema) => {
+                let options = options
+                    .clone()
+                    .with_acceptor(Some(Schema::acceptor(&schema)));
+                capture.extract(&options)
+            }
+            None => capture.extract(options),
+        };
+        self.apply(explicit.map(Arc::as_ref), capture, &mut outcome);
+        outcome
     }
 
     /// The schema [`CaptureSchemas::apply`] checks `capture` against, when it is one

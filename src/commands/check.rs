@@ -3,6 +3,7 @@
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
 use crate::config::Config;
@@ -24,7 +25,11 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     let config = Config::load()?;
     // The schema first: a bad flag should not wait for a large folder to load.
     let schema_file = args.schema.clone().or(config.schema.clone());
-    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let schema = schema_file
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?
+        .map(Arc::new);
     let fixtures = config
         .fixtures
         .clone()
@@ -43,8 +48,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         } else {
             &options
         };
-        let mut outcome = capture.extract(options);
-        recorded.apply(schema.as_ref(), &capture, &mut outcome);
+        let outcome = recorded.extract(schema.as_ref(), &capture, options);
         Checked { capture, outcome }
     };
     let settings = Settings {

@@ -1,6 +1,7 @@
 //! `jxray extract [FILE|-]`: the value on stdout, the outcome on stderr, like `jq`.
 
 use std::io::{BufWriter, Write};
+use std::sync::Arc;
 
 use crate::report::describe;
 use crate::schema::{CaptureSchemas, Schema};
@@ -23,7 +24,11 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     }
     let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
-    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let schema = schema_file
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?
+        .map(Arc::new);
     let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
         output::say(&format!(
@@ -39,8 +44,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     let mut all_ok = true;
     let mut written = Ok(());
     for capture in &captures {
-        let mut outcome = capture.extract(&options);
-        recorded.apply(schema.as_ref(), capture, &mut outcome);
+        let outcome = recorded.extract(schema.as_ref(), capture, &options);
         let source = if capture.source == "-" {
             "stdin"
         } else {
