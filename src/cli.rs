@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::capture::fields::FieldPath;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use jxray::capture::fields::FieldPath;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -39,7 +39,7 @@ pub struct Cli {
 fn after_help() -> String {
     format!(
         "Run `jxray check PATH` for a report without the terminal UI.\nConfig file: {}",
-        jxray::config::path_for_help()
+        crate::config::path_for_help()
     )
 }
 
@@ -167,7 +167,7 @@ pub struct CheckArgs {
 
     /// Exit 1 when a layer or failure share is over its bound, e.g. `fenced=10%,truncated=0`
     #[arg(long, value_name = "NAME=SHARE,...")]
-    pub max_share: Option<jxray::report::DriftGate>,
+    pub max_share: Option<crate::report::DriftGate>,
 
     /// Print failing captures only (the summary still counts every capture)
     #[arg(long, short = 'q')]

@@ -2,7 +2,9 @@
 //!
 //! The [`engine`] (the `jxray-engine` crate, which library users depend on directly) is
 //! the heart and knows nothing of files or terminals; [`capture`] reads model outputs from
-//! disk, and the command line and the terminal UI are clients of both.
+//! disk, and the command line ([`cli`] parses it, [`commands`] runs it: the `jxray` binary
+//! and the Python package's `jxray` command are both [`commands::main`]) and the terminal
+//! UI are clients of both.
 //!
 //! ```
 //! use jxray::engine::{extract, Layer, Options};
@@ -23,6 +25,8 @@
 //! ```
 
 pub mod capture;
+pub mod cli;
+pub mod commands;
 pub mod compare;
 pub mod config;
 pub use jxray_engine as engine;

@@ -205,25 +205,6 @@ enum Chosen<'a> {
 }
 
 impl CaptureSchemas {
-    /// The outcome of `capture` under `options`, checked against `explicit` (`--schema`)
-    /// when given, else against the schema its log recorded: the first candidate that
-    /// validates wins, and a value that breaks the schema is a `schema` failure.
-    pub fn check(
-        &self,
-        explicit: Option<&Arc<Schema>>,
-        capture: &Capture,
-        options: &Options,
-    ) -> Outcome {
-        let schema = self.checked_against(explicit, capture);
-        let options = match &schema {
-            Some(schema) => options.clone().with_acceptor(Some(schema.acceptor())),
-            None => options.clone(),
-        };
-        let mut outcome = capture.extract(&options);
-        self.apply(explicit.map(Arc::as_ref), capture, &mut outcome);
-        outcome
-    }
-
     /// Check an outcome against `explicit` (`--schema`) when given, else against the
     /// schema the capture carries, as if that had been given with `--schema`.
     pub fn apply(&self, explicit: Option<&Schema>, capture: &Capture, outcome: &mut Outcome) {
@@ -239,6 +220,27 @@ impl CaptureSchemas {
             }
             Some(Chosen::Recorded(Err(_))) => {}
         }
+    }
+
+    /// Extract `capture` checked against its schema (`explicit` when given, else the one
+    /// its log recorded): the first candidate that validates wins, and a value that still
+    /// breaks the schema is a `schema` failure. What `check`, `extract` and the Python
+    /// package do with a schema.
+    pub fn extract(
+        &self,
+        explicit: Option<&Arc<Schema>>,
+        capture: &Capture,
+        options: &Options,
+    ) -> Outcome {
+        let mut outcome = match self.checked_against(explicit, capture) {
+            Some(schema) => {
+                let options = options.clone().with_acceptor(Some(schema.acceptor()));
+                capture.extract(&options)
+            }
+            None => capture.extract(options),
+        };
+        self.apply(explicit.map(Arc::as_ref), capture, &mut outcome);
+        outcome
     }
 
     /// The schema [`CaptureSchemas::apply`] checks `capture` against, when it is one

@@ -313,6 +313,38 @@ fn schema_failures_list_every_failing_path() {
 }
 
 #[test]
+fn with_a_schema_the_first_candidate_that_validates_wins() {
+    let two = "First a draft: {\"a\": \"five\"}\nThen the answer: {\"a\": 5}";
+    let dir = folder(&[
+        ("two.txt", two),
+        (
+            "schema.json",
+            r#"{"properties": {"a": {"type": "integer"}}}"#,
+        ),
+    ]);
+    let args = ["check", "two.txt", "--format", "jsonl"];
+    let plain = jxray_in(dir.path(), &args, b"");
+    let plain = &records(&plain.stdout)[0];
+    assert_eq!(
+        plain["value"]["a"], "five",
+        "without a schema the first wins"
+    );
+    for command in [&args[..], &["extract", "two.txt"]] {
+        let run = jxray_in(
+            dir.path(),
+            &[command, &["--schema", "schema.json"]].concat(),
+            b"",
+        );
+        assert_eq!(run.code, 0, "{run:?}");
+        let value: Value = match command[0] {
+            "check" => records(&run.stdout)[0]["value"].clone(),
+            _ => serde_json::from_str(&run.stdout).unwrap(),
+        };
+        assert_eq!(value["a"], 5, "{run:?}");
+    }
+}
+
+#[test]
 fn unusable_schemas_exit_2_naming_the_file() {
     let dir = folder(&[
         ("a.txt", "{}"),

@@ -3,17 +3,18 @@
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use anyhow::bail;
-use jxray::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
-use jxray::config::Config;
-use jxray::engine::ValueForm;
-use jxray::pipeline::{self, Settings};
-use jxray::report::github::step_summary_file;
-use jxray::report::{
+use crate::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
+use crate::config::Config;
+use crate::engine::ValueForm;
+use crate::pipeline::{self, Settings};
+use crate::report::github::step_summary_file;
+use crate::report::{
     self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
 };
-use jxray::schema::{CaptureSchemas, Schema};
+use crate::schema::{CaptureSchemas, Schema};
+use anyhow::bail;
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
@@ -28,7 +29,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         .as_deref()
         .map(Schema::from_file)
         .transpose()?
-        .map(std::sync::Arc::new);
+        .map(Arc::new);
     let fixtures = config
         .fixtures
         .clone()
@@ -47,7 +48,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         } else {
             &options
         };
-        let outcome = recorded.check(schema.as_ref(), &capture, options);
+        let outcome = recorded.extract(schema.as_ref(), &capture, options);
         Checked { capture, outcome }
     };
     let settings = Settings {
@@ -170,5 +171,5 @@ fn skipped_note(discovery: &Discovery) -> Option<String> {
             shell_path(folder)
         ));
     }
-    (!parts.is_empty()).then(|| jxray::text::escape_line(&parts.join("; ")).into_owned())
+    (!parts.is_empty()).then(|| crate::text::escape_line(&parts.join("; ")).into_owned())
 }

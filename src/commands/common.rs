@@ -2,16 +2,16 @@
 
 use std::io::{self, IsTerminal};
 
-use jxray::engine::{Options, Pick};
-use jxray::report::{want_color, Painter};
-use jxray::text::escape_line;
+use crate::engine::{Options, Pick};
+use crate::report::{want_color, Painter};
+use crate::text::escape_line;
 
 use std::sync::Arc;
 
+use crate::capture::fields::{PathFlags, Preset};
+use crate::capture::LoadOptions;
 use crate::cli::{ColorChoice, ExtractionArgs, PickChoice, PresetChoice};
-use jxray::capture::fields::{PathFlags, Preset};
-use jxray::capture::LoadOptions;
-use jxray::config::Config;
+use crate::config::Config;
 
 /// The engine's options: the flags, over the config file's defaults.
 pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {

@@ -3,8 +3,8 @@
 
 use std::io::{BufWriter, Write};
 
-use jxray::compare::{self, Comparison, Run};
-use jxray::schema::Schema;
+use crate::compare::{self, Comparison, Run};
+use crate::schema::Schema;
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
@@ -12,7 +12,7 @@ use super::Status;
 use crate::cli::{CompareArgs, CompareFormat};
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
-    let config = jxray::config::Config::load()?;
+    let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file
         .as_deref()

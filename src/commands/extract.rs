@@ -1,17 +1,18 @@
 //! `jxray extract [FILE|-]`: the value on stdout, the outcome on stderr, like `jq`.
 
 use std::io::{BufWriter, Write};
+use std::sync::Arc;
 
+use crate::report::describe;
+use crate::schema::{CaptureSchemas, Schema};
+use crate::text;
 use anyhow::bail;
-use jxray::report::describe;
-use jxray::schema::{CaptureSchemas, Schema};
-use jxray::text;
 
 use super::common::{engine_options, load_options};
 use super::output::{self, ended};
 use super::Status;
+use crate::capture;
 use crate::cli::ExtractArgs;
-use jxray::capture;
 
 pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     if args.file.is_dir() {
@@ -21,13 +22,13 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             args.file.display()
         );
     }
-    let config = jxray::config::Config::load()?;
+    let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file
         .as_deref()
         .map(Schema::from_file)
         .transpose()?
-        .map(std::sync::Arc::new);
+        .map(Arc::new);
     let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
     if captures.is_empty() {
         output::say(&format!(
@@ -43,7 +44,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
     let mut all_ok = true;
     let mut written = Ok(());
     for capture in &captures {
-        let outcome = recorded.check(schema.as_ref(), capture, &options);
+        let outcome = recorded.extract(schema.as_ref(), capture, &options);
         let source = if capture.source == "-" {
             "stdin"
         } else {

@@ -1,4 +1,5 @@
-//! Binary-side glue: one module per subcommand, each returning whether
+//! The command line's entry point ([`main`], which the `jxray` binary and the Python
+//! package's `jxray` command both call): one module per subcommand, each returning whether
 //! everything was ok; `main` maps that (or an error) to the exit status.
 
 mod check;
@@ -9,12 +10,29 @@ mod extract;
 mod output;
 mod record;
 mod test;
-pub mod tui;
+mod tui;
 
+use std::ffi::OsString;
 use std::io::Write;
-use std::process::ExitCode;
 
-use crate::cli::Command;
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+/// Run the command line on `args` (the program's name first, as `std::env::args_os` gives
+/// them) and return the exit status (contract §3): 0, 1 when a capture failed or a fixture
+/// regressed, 2 for a usage error, 128 + N when ended by signal N.
+pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
+    // Usage errors and help are printed escaped, then end as clap would (2, or 0 for help).
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => return usage(&error),
+    };
+    match &cli.command {
+        None => tui::run(&cli),
+        Some(command) => run(command),
+    }
+}
 
 /// How a command ended when it could do its work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,10 +52,10 @@ impl Status {
         }
     }
 
-    pub fn exit_code(self) -> ExitCode {
+    pub fn exit_code(self) -> u8 {
         match self {
-            Status::Clean => ExitCode::SUCCESS,
-            Status::Failures => ExitCode::from(1),
+            Status::Clean => 0,
+            Status::Failures => 1,
         }
     }
 }
@@ -46,7 +64,7 @@ impl Status {
 pub const USAGE_ERROR: u8 = 2;
 
 /// Run a subcommand; an error is one line on stderr and exit status 2.
-pub fn run(command: &Command) -> ExitCode {
+fn run(command: &Command) -> u8 {
     output::end_on_signals();
     let result = match command {
         Command::Check(args) => check::run(args),
@@ -61,7 +79,7 @@ pub fn run(command: &Command) -> ExitCode {
         Ok(status) => status.exit_code(),
         Err(error) => {
             output::say(&format!("jxray: {}", common::error_line(&error)));
-            ExitCode::from(USAGE_ERROR)
+            USAGE_ERROR
         }
     }
 }
@@ -69,11 +87,11 @@ pub fn run(command: &Command) -> ExitCode {
 /// Print what clap has to say (a usage error, `--help`, `--version`) and end as it would:
 /// the text is rendered here, without styles, so that every value quoted in it (a file
 /// name, a bad option value, a path from the environment) is shown escaped.
-pub fn usage(error: &clap::Error) -> ExitCode {
+fn usage(error: &clap::Error) -> u8 {
     // Rendered as it is, escape sequences and all (a plain rendering strips them: they
     // would be hidden, not shown); the styles are plain, so every one is the user's.
     let text = error.render().ansi().to_string();
-    let text = jxray::text::escape_lines(&text);
+    let text = crate::text::escape_lines(&text);
     let written = if error.use_stderr() {
         std::io::stderr().lock().write_all(text.as_bytes())
     } else {
@@ -82,5 +100,5 @@ pub fn usage(error: &clap::Error) -> ExitCode {
     };
     // A reader that went away is no reason to say more.
     drop(written);
-    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(USAGE_ERROR))
+    u8::try_from(error.exit_code()).unwrap_or(USAGE_ERROR)
 }

@@ -12,7 +12,7 @@
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use jxray::text::escape_line;
+use crate::text::escape_line;
 
 use super::Status;
 

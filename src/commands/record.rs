@@ -5,18 +5,17 @@
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use jxray::text::escape_line;
+use crate::text::escape_line;
 use jxray_record::{env_lines, Limits, Log, ProxySettings, Route, Routes, Running, Timeouts};
 
 use super::USAGE_ERROR;
 use crate::cli::{Cli, RecordArgs};
 
 /// Start the proxy; a bad flag, a taken port or an unusable folder is one line and exit 2.
-pub fn run(args: &RecordArgs) -> ExitCode {
+pub fn run(args: &RecordArgs) -> u8 {
     let settings = match settings(args) {
         Ok(settings) => settings,
         Err(error) => return usage_error(&error),
@@ -40,7 +39,7 @@ pub fn run(args: &RecordArgs) -> ExitCode {
     print_banner(&running, &settings.routes, args);
     if !args.tui {
         running.wait();
-        return ExitCode::SUCCESS;
+        return 0;
     }
     let cli = Cli {
         command: None,
@@ -55,9 +54,9 @@ pub fn run(args: &RecordArgs) -> ExitCode {
     code
 }
 
-fn usage_error(error: &dyn std::fmt::Display) -> ExitCode {
+fn usage_error(error: &dyn std::fmt::Display) -> u8 {
     eprintln!("jxray record: {}", escape_line(&error.to_string()));
-    ExitCode::from(USAGE_ERROR)
+    USAGE_ERROR
 }
 
 /// The proxy's settings from the flags.

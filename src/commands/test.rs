@@ -5,16 +5,16 @@
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
-use jxray::capture::shell_path;
-use jxray::config::Config;
-use jxray::fixture::{self, Fixture, FixtureError, Replay, Status as Replayed};
-use jxray::report::ci::{folder_of, CiFailure, Note};
-use jxray::report::github::step_summary_file;
-use jxray::report::{
+use crate::capture::shell_path;
+use crate::config::Config;
+use crate::fixture::{self, Fixture, FixtureError, Replay, Status as Replayed};
+use crate::report::ci::{folder_of, CiFailure, Note};
+use crate::report::github::step_summary_file;
+use crate::report::{
     describe, write_mismatch, CiCase, CiStatus, GithubReport, JunitReport, Painter, Tone,
 };
-use jxray::text::escape_line;
+use crate::text::escape_line;
+use anyhow::bail;
 
 use super::common::stdout_painter;
 use super::output::{self, ended};
@@ -124,7 +124,7 @@ fn load(target: &Path) -> anyhow::Result<Vec<Entry>> {
         let loaded = fixture::load_file(target).map(|fixture| (target.to_path_buf(), fixture));
         return Ok(vec![loaded]);
     }
-    if let Some(kind) = jxray::capture::special_file(target) {
+    if let Some(kind) = crate::capture::special_file(target) {
         bail!(
             "{}: is {kind}, not a fixture file; jxray test reads only regular files and \
              folders of them, so pass a fixture file or a fixtures folder",

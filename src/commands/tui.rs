@@ -2,16 +2,15 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
+use crate::compare::Run;
+use crate::config::{self, Config, ThemeName};
+use crate::report::want_color;
+use crate::schema::Schema;
+use crate::text::escape_line;
+use crate::tui::theme::Theme;
+use crate::tui::{Checks, Settings, Summary};
 use anyhow::Context;
-use jxray::compare::Run;
-use jxray::config::{self, Config, ThemeName};
-use jxray::report::want_color;
-use jxray::schema::Schema;
-use jxray::text::escape_line;
-use jxray::tui::theme::Theme;
-use jxray::tui::{Checks, Settings, Summary};
 use std::sync::Arc;
 
 use super::common::{engine_options, error_line, load_options};
@@ -19,17 +18,17 @@ use super::USAGE_ERROR;
 use crate::cli::{Cli, ColorChoice, ThemeChoice};
 
 /// Run the TUI; errors become one line on stderr and exit status 2.
-pub fn run(cli: &Cli) -> ExitCode {
+pub fn run(cli: &Cli) -> u8 {
     match run_tui(cli) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("jxray: {}", error_line(&error));
-            ExitCode::from(USAGE_ERROR)
+            USAGE_ERROR
         }
     }
 }
 
-fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
+fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
     if !cli.path.exists() {
         anyhow::bail!(
             "{}: no such file or folder; check the path",
@@ -41,7 +40,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
             "jxray: the terminal UI needs a terminal; for a report run `jxray check {}`",
             escape_line(&cli.path.to_string_lossy())
         );
-        return Ok(ExitCode::from(USAGE_ERROR));
+        return Ok(USAGE_ERROR);
     }
     let config = Config::load()?;
     let theme = match cli.ui.theme {
@@ -65,14 +64,14 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
         watch: cli.watch,
         checks: checks(cli, &config)?,
     };
-    let summary = jxray::tui::run(
+    let summary = crate::tui::run(
         settings,
         Theme::new(theme, color),
         engine_options(&cli.extraction, &config),
         load_options(&cli.extraction)?,
     )
     .context("the terminal failed");
-    for panic in jxray::tui::terminal::background_panics() {
+    for panic in crate::tui::terminal::background_panics() {
         eprintln!("jxray bug: a background thread panicked: {panic}");
     }
     let summary = summary?;
@@ -87,8 +86,8 @@ fn run_tui(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
     // Ended by a signal: the conventional 128 + its number (130 for SIGINT, 143 for SIGTERM).
     Ok(match summary.signal {
-        Some(signal) => ExitCode::from(128u8.saturating_add(signal as u8)),
-        None => ExitCode::SUCCESS,
+        Some(signal) => 128u8.saturating_add(signal as u8),
+        None => 0,
     })
 }
 

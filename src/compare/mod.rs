@@ -123,7 +123,7 @@ impl Run {
         let verdicts: Vec<(String, Verdict)> = captures
             .into_par_iter()
             .map(|capture| {
-                let outcome = schemas.check(schema, &capture, options);
+                let outcome = schemas.extract(schema, &capture, options);
                 (capture.source, Verdict::of(&outcome))
             })
             .collect();

@@ -152,7 +152,7 @@ impl Loader {
                             *id,
                             loader
                                 .schemas
-                                .check(loader.schema.as_ref(), capture, &options),
+                                .extract(loader.schema.as_ref(), capture, &options),
                         )
                     })
                     .collect();
@@ -232,7 +232,9 @@ impl Loader {
             let captures = chunk
                 .into_par_iter()
                 .map(|capture| Loaded {
-                    outcome: self.schemas.check(self.schema.as_ref(), &capture, options),
+                    outcome: self
+                        .schemas
+                        .extract(self.schema.as_ref(), &capture, options),
                     capture,
                     request: request.clone(),
                 })

@@ -273,7 +273,7 @@ impl App {
             },
         );
         for capture in captures {
-            let outcome = self.schemas.check(
+            let outcome = self.schemas.extract(
                 self.settings.checks.schema.as_ref(),
                 &capture,
                 &self.options,
@@ -420,7 +420,7 @@ impl App {
             return Arc::clone(&entry.outcome);
         }
         let schema = self.settings.checks.schema.as_ref();
-        let outcome = self.schemas.check(schema, &entry.capture, &self.options);
+        let outcome = self.schemas.extract(schema, &entry.capture, &self.options);
         Arc::new(outcome)
     }
 
