@@ -178,7 +178,7 @@ fn a_focused_pane_scrolls_and_the_list_stays() {
 fn search_matches_sources_and_texts_with_n_and_shift_n() {
     let mut app = demo();
     press(&mut app, &["/"]);
-    assert_eq!(app.mode(), jxray::tui::keys::Mode::Prompt);
+    assert_eq!(app.mode(), jxray::tui::keys::KeyMode::Prompt);
     typed(&mut app, "paris");
     press(&mut app, &["Enter"]);
     assert_eq!(selected_source(&app), "b-fenced.md");

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::disk::without_bom;
 use super::disk::{decode, io_unreadable, max_bytes_fix, too_large};
-use super::envelope::{self, Decoded, Detection, Outputs, Record};
+use super::envelope::{self, Contents, Detection, LogRecord, Outputs};
 use super::fields::FieldMap;
 use super::{promptfoo, stream, Capture, LoadOptions, Unreadable};
 
@@ -138,7 +138,7 @@ fn classify(value: &Value, fields: Option<&FieldMap>) -> Option<(Option<String>,
     }
 }
 
-fn from_record(record: Record) -> (Option<String>, Detection) {
+fn from_record(record: LogRecord) -> (Option<String>, Detection) {
     (record.id, Some(record.result))
 }
 
@@ -162,10 +162,10 @@ fn output_object(value: &Value) -> Detection {
         }
     };
     let stop_reason = envelope::str_field(value, "stop_reason").map(str::to_string);
-    Some(Ok(Decoded {
+    Some(Ok(Contents {
         outputs: Outputs::text(text),
         stop_reason,
-        ..Decoded::default()
+        ..Contents::default()
     }))
 }
 

@@ -205,7 +205,7 @@ impl Capture {
         source: &str,
         path: &Path,
         line: Option<usize>,
-        result: Result<envelope::Decoded, String>,
+        result: Result<envelope::Contents, String>,
     ) -> Vec<Capture> {
         let decoded = match result {
             Ok(decoded) => decoded,
@@ -217,7 +217,7 @@ impl Capture {
                 }];
             }
         };
-        let envelope::Decoded {
+        let envelope::Contents {
             provider,
             outputs,
             stop_reason,

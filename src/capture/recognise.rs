@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::envelope::{self, Detection, Record};
+use super::envelope::{self, Detection, LogRecord};
 use super::outline::{self, Outline};
 use super::{disk, inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions, Unreadable};
 
@@ -139,7 +139,7 @@ fn parse(text: &str, mapped: bool) -> Parsed {
 /// The records of a log document too deep to parse whole, read from its outline: a record
 /// nested past the limit is that record's failure (see [`Outline`]). With field paths, the
 /// records are the elements of a top-level list.
-fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
+fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<LogRecord>> {
     let outline = Outline::read(disk::without_bom(text).trim())?;
     if let Some(fields) = &options.fields {
         let Value::Array(items) = &outline.value else {
@@ -150,7 +150,7 @@ fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
             (deep || fields.is_output(item)).then(|| {
                 let record = fields.read(item);
                 match deep {
-                    true => Record {
+                    true => LogRecord {
                         result: Err(outline::TOO_DEEP.to_string()),
                         ..record
                     },
@@ -169,7 +169,7 @@ fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
 
 /// The records of a JSON log document: with field paths, when they find text in it;
 /// else promptfoo results or an Inspect AI `.json` log.
-fn document(value: &Value, options: &LoadOptions) -> Option<Vec<Record>> {
+fn document(value: &Value, options: &LoadOptions) -> Option<Vec<LogRecord>> {
     if let Some(fields) = &options.fields {
         let records = fields.records(value.clone());
         let outputs: Vec<&Value> = records.iter().filter(|r| fields.is_output(r)).collect();
@@ -191,7 +191,7 @@ fn document(value: &Value, options: &LoadOptions) -> Option<Vec<Record>> {
 
 /// The captures of a log's records, each named `source#ID` (`source#N`, from 1, when a
 /// record has no id).
-pub fn records_captures(source: &str, path: &Path, records: Vec<Record>) -> Vec<Capture> {
+pub fn records_captures(source: &str, path: &Path, records: Vec<LogRecord>) -> Vec<Capture> {
     if records.is_empty() {
         let why = "a log with no records: nothing to check; point jxray at a log with outputs";
         return vec![Capture::unreadable(

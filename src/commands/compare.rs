@@ -8,10 +8,10 @@ use crate::schema::Schema;
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
-use super::Status;
+use super::ExitStatus;
 use crate::cli::{CompareArgs, CompareFormat};
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
+pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
     let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file
@@ -52,6 +52,6 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     ended(
         &stdout,
         written,
-        Status::from_all_ok(!comparison.regressed()),
+        ExitStatus::from_all_ok(!comparison.regressed()),
     )
 }

@@ -9,7 +9,7 @@ use crate::report::want_color;
 use crate::schema::Schema;
 use crate::text::escape_line;
 use crate::tui::theme::Theme;
-use crate::tui::{Checks, Settings, Summary};
+use crate::tui::{Checks, SessionSummary, TuiSettings};
 use anyhow::Context;
 use std::sync::Arc;
 
@@ -51,7 +51,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
     let color = use_color(cli.ui.color, std::env::var("NO_COLOR").ok().as_deref());
     // crossterm honours NO_COLOR on its own; make it agree with --color.
     crossterm::style::force_color_output(color);
-    let settings = Settings {
+    let settings = TuiSettings {
         root: cli.path.clone(),
         fixtures: cli
             .ui
@@ -143,7 +143,7 @@ fn use_color(choice: ColorChoice, no_color: Option<&str>) -> bool {
 }
 
 /// "jxray: 42 captures in assets/demo: fenced 12 · truncated 3 · …"
-fn summary_line(path: &Path, summary: &Summary) -> String {
+fn summary_line(path: &Path, summary: &SessionSummary) -> String {
     let parts: Vec<String> = summary
         .tally
         .parts()

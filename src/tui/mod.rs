@@ -30,5 +30,5 @@ pub mod theme;
 pub mod ui;
 
 pub use action::{Action, Command, Effect};
-pub use app::{update, App, Checks, Settings};
-pub use runner::{run, Summary};
+pub use app::{update, App, Checks, TuiSettings};
+pub use runner::{run, SessionSummary};

@@ -8,8 +8,8 @@
 //!   supplies and yields a [`Batch`] once the paths have been quiet for a
 //!   window, or when a burst has run for the maximum latency.
 //! - Events are only hints. A batch is *re-stat'ed*: a path that exists is
-//!   [`Change::Changed`] (re-read it), a path that is gone is
-//!   [`Change::Removed`], and a folder that appeared is [`Change::Folder`], which
+//!   [`PathChange::Changed`] (re-read it), a path that is gone is
+//!   [`PathChange::Removed`], and a folder that appeared is [`PathChange::Folder`], which
 //!   the caller reads with its own rules (the first load's), so that a folder
 //!   moved in shows its files and a link back up the tree is not followed.
 //! - [`Watcher`] owns the platform watcher (or the polling fallback) and a
@@ -37,7 +37,7 @@ mod watcher;
 mod worker;
 
 pub use coalesce::{Batch, Coalescer, Hint, HintKind, Timing, Touched};
-pub use event::{Change, RootState, WatchEvent, WatchMode, WatchStatus};
+pub use event::{PathChange, RootState, WatchEvent, WatchMode, WatchStatus};
 pub use ignore::{IgnoreRules, TEMP_FILE_PREFIX};
 pub use mix::{Mix, MixKey};
 pub use restat::restat;

@@ -220,7 +220,7 @@ mod tests {
         fs::write(&file, "{}").expect("write");
         assert_eq!(
             next(&events),
-            WatchEvent::Changes(vec![super::super::Change::Changed(file)])
+            WatchEvent::Changes(vec![super::super::PathChange::Changed(file)])
         );
     }
 

@@ -10,15 +10,15 @@ use jxray::config::ThemeName;
 use jxray::engine::Options;
 use jxray::tui::action::{Action, Command};
 use jxray::tui::theme::Theme;
-use jxray::tui::{update, App, Checks, Settings};
+use jxray::tui::{update, App, Checks, TuiSettings};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::Terminal;
 
-pub fn settings() -> Settings {
-    Settings {
+pub fn settings() -> TuiSettings {
+    TuiSettings {
         root: PathBuf::from("captures"),
         fixtures: PathBuf::from("fixtures"),
         config_path: "~/.config/jxray/config.toml".to_string(),
@@ -50,7 +50,7 @@ pub fn app_with(captures: Vec<Capture>, width: u16, height: u16) -> App {
 /// Like [`app_with`], with a schema and a baseline to check against.
 pub fn app_with_checks(captures: Vec<Capture>, checks: Checks, width: u16, height: u16) -> App {
     let mut app = App::new(
-        Settings {
+        TuiSettings {
             checks,
             ..settings()
         },

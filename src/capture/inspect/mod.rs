@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::envelope::{compact, str_field, text_or_tool, Decoded, Record, ToolCall};
+use super::envelope::{compact, str_field, text_or_tool, Contents, LogRecord, ToolCall};
 use super::reader::{has_extension, Reader, Records};
 use super::{Capture, LoadOptions, Provider, Unreadable};
 use archive::{Archive, Refused};
@@ -156,7 +156,7 @@ fn eval_model(header: &Value) -> Option<String> {
 }
 
 /// The samples of a `.json` log: `{"eval": {…}, "samples": […]}`.
-pub fn json_log(value: &Value) -> Option<Vec<Record>> {
+pub fn json_log(value: &Value) -> Option<Vec<LogRecord>> {
     let eval = value
         .get("eval")
         .filter(|eval| eval.get("task").is_some())?;
@@ -167,7 +167,7 @@ pub fn json_log(value: &Value) -> Option<Vec<Record>> {
         .map(|sample| {
             let id = sample.get("id").map(id_text);
             let epoch = sample.get("epoch").and_then(Value::as_u64).unwrap_or(1);
-            Record {
+            LogRecord {
                 id: id.map(|id| sample_name(&id, epoch)),
                 result: decode(sample, model),
             }
@@ -184,7 +184,7 @@ fn id_text(id: &Value) -> String {
 }
 
 /// One sample's output.
-fn decode(sample: &Value, log_model: Option<&str>) -> Result<Decoded, String> {
+fn decode(sample: &Value, log_model: Option<&str>) -> Result<Contents, String> {
     let sample = resolve_attachments(sample);
     let output = sample.get("output").filter(|output| output.is_object());
     let choice = output.and_then(|output| output.pointer("/choices/0"));
@@ -224,12 +224,12 @@ fn decode(sample: &Value, log_model: Option<&str>) -> Result<Decoded, String> {
         .and_then(|output| str_field(output, "model"))
         .or(log_model)
         .map(str::to_string);
-    Ok(Decoded {
+    Ok(Contents {
         provider: Some(Provider::Inspect),
         outputs: text_or_tool(text, tools, stopped_for_tool),
         stop_reason,
         model,
-        ..Decoded::default()
+        ..Contents::default()
     })
 }
 

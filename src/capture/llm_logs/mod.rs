@@ -27,10 +27,10 @@ use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 
 use super::disk::MAX_SCHEMA_BYTES;
-use super::envelope::Decoded;
+use super::envelope::Contents;
 use super::reader::{Reader, Records};
 use super::{Capture, LoadOptions, Unreadable};
-use rows::{Budget, Row};
+use rows::{Budget, LogRow};
 
 const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
 
@@ -149,8 +149,8 @@ impl LlmRecords {
     }
 
     /// The row's output with the schema it was asked for.
-    fn with_schema(&mut self, row: Row) -> Result<Result<Decoded, String>, rusqlite::Error> {
-        let Row {
+    fn with_schema(&mut self, row: LogRow) -> Result<Result<Contents, String>, rusqlite::Error> {
+        let LogRow {
             decoded, schema_id, ..
         } = row;
         let Ok(decoded) = decoded else {
@@ -160,7 +160,7 @@ impl LlmRecords {
             Some(id) => self.schema(&id)?,
             None => Ok(None),
         };
-        Ok(schema.map(|schema| Decoded { schema, ..decoded }))
+        Ok(schema.map(|schema| Contents { schema, ..decoded }))
     }
 
     /// The schema `id` names, read once however many rows ask for it.

@@ -18,12 +18,12 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::compare::{match_key, Change, Run, Verdict};
+use crate::compare::{match_key, Movement, Run, Standing};
 use crate::engine::Options;
 use crate::schema::Schema;
 
 use super::action::EntryId;
-use super::keys::Mode;
+use super::keys::KeyMode;
 use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
@@ -40,7 +40,7 @@ pub use watch::WatchState;
 
 /// What does not change while the app runs.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub struct TuiSettings {
     /// The file or folder the captures come from.
     pub root: PathBuf,
     /// Where fixtures are saved.
@@ -68,10 +68,10 @@ pub struct Checks {
 impl Checks {
     /// How `entry` (loaded from `root`) changed against the baseline; `None`
     /// without a baseline or when it came out the same.
-    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Change> {
+    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Movement> {
         let (_, run) = self.baseline.as_deref()?;
         let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
-        Change::between(old, Some(Verdict::of(&entry.outcome)))
+        Movement::between(old, Some(Standing::of(&entry.outcome)))
     }
 }
 
@@ -145,7 +145,7 @@ impl Progress {
 
 #[derive(Debug)]
 pub struct App {
-    pub settings: Settings,
+    pub settings: TuiSettings,
     pub theme: Theme,
     pub options: Options,
     pub area: Rect,
@@ -187,7 +187,7 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(settings: Settings, theme: Theme, options: Options, area: Rect) -> App {
+    pub fn new(settings: TuiSettings, theme: Theme, options: Options, area: Rect) -> App {
         let watching = settings.watch;
         let notice = settings.checks.offered_schema.as_ref().map(|path| Notice {
             text: format!(
@@ -229,12 +229,12 @@ impl App {
     }
 
     /// Which keys are live.
-    pub fn mode(&self) -> Mode {
+    pub fn mode(&self) -> KeyMode {
         match self.overlay {
-            Overlay::None => Mode::Normal,
-            Overlay::Help { .. } | Overlay::Request { .. } => Mode::Help,
-            Overlay::Filter { .. } | Overlay::Copy { .. } => Mode::Menu,
-            Overlay::Search { .. } | Overlay::Save(_) => Mode::Prompt,
+            Overlay::None => KeyMode::Normal,
+            Overlay::Help { .. } | Overlay::Request { .. } => KeyMode::Help,
+            Overlay::Filter { .. } | Overlay::Copy { .. } => KeyMode::Menu,
+            Overlay::Search { .. } | Overlay::Save(_) => KeyMode::Prompt,
         }
     }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::capture::{capture_beside_request, is_capture_name};
 use crate::tui::action::{Effect, WatchControl};
-use crate::watch::{Change, Mix, WatchEvent};
+use crate::watch::{Mix, PathChange, WatchEvent};
 
 use super::App;
 
@@ -96,15 +96,15 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
                 match change {
                     // A request file written beside its capture: the capture's header
                     // shows it, so the capture is read again.
-                    Change::Changed(path) => match capture_beside_request(&path) {
+                    PathChange::Changed(path) => match capture_beside_request(&path) {
                         Some(capture) => paths.push(capture),
                         None if is_capture(app, &path) => paths.push(path),
                         None => {}
                     },
-                    Change::Removed(path) => {
+                    PathChange::Removed(path) => {
                         app.entries.mark_gone(&path);
                     }
-                    Change::Folder(path) => {
+                    PathChange::Folder(path) => {
                         // A file that was at this path is gone; what the folder holds is
                         // read by the loader with the first load's rules.
                         app.entries.mark_file_gone(&path);
