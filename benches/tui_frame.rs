@@ -29,6 +29,8 @@ fn app(captures: Vec<Capture>) -> App {
         mouse: false,
         watch: false,
         checks: Default::default(),
+        editor: None,
+        root_is_file: false,
     };
     let mut app = App::new(
         settings,

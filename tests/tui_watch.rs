@@ -22,6 +22,7 @@ fn load(app: &mut App, source: &str, text: &str) {
                 capture,
                 outcome,
                 request: None,
+                modified: None,
             }],
             options: app.options.clone(),
         },

@@ -63,6 +63,8 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
         mouse: cli.ui.mouse,
         watch: cli.watch,
         checks: checks(cli, &config)?,
+        editor: crate::tui::editor::from_env(),
+        root_is_file: cli.path.is_file(),
     };
     let summary = crate::tui::run(
         settings,
@@ -145,19 +147,19 @@ fn use_color(choice: ColorChoice, no_color: Option<&str>) -> bool {
 /// "jxray: 42 captures in assets/demo: fenced 12 · truncated 3 · …"
 fn summary_line(path: &Path, summary: &SessionSummary) -> String {
     let parts: Vec<String> = summary
-        .tally
+        .mix
         .parts()
         .iter()
         .map(|(badge, count)| format!("{badge} {count}"))
         .collect();
-    let noun = if summary.tally.total == 1 {
+    let noun = if summary.mix.total() == 1 {
         "capture"
     } else {
         "captures"
     };
     let mut line = format!(
         "jxray: {} {noun} in {}",
-        summary.tally.total,
+        summary.mix.total(),
         escape_line(&path.to_string_lossy())
     );
     if !parts.is_empty() {

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 
 use crate::capture::{self, LoadError, LoadOptions};
 use crate::engine::{Defect, Options, Outcome};
+use crate::mix::{Mix, MixKey};
 use crate::schema::{CaptureSchemas, Schema};
-use crate::watch::{Mix, MixKey};
 
 pub use report::{write_json, write_text};
 

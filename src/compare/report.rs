@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use super::{Changed, Comparison, Movement, Standing};
 use crate::engine::{FailureKind, Layer};
+use crate::mix::MixKey;
 use crate::report::{visible, Painter, Summary, Tone};
-use crate::watch::MixKey;
 
 /// Widest outcome word (`unreadable`), so columns line up.
 const WORD_WIDTH: usize = 10;

@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use crate::capture::{Capture, RecordedRequest};
 use crate::engine::{Options, Outcome};
-use crate::fixture::Fixture;
+use crate::fixture::{Fixture, TakenNames};
 use crate::watch::WatchEvent;
 
 use super::detail::Detail;
@@ -92,6 +93,8 @@ pub struct Loaded {
     pub outcome: Outcome,
     /// The request `jxray record` wrote beside its file, read with it.
     pub request: Option<Arc<RecordedRequest>>,
+    /// Its file's modification time when it was read.
+    pub modified: Option<SystemTime>,
 }
 
 /// What became of one capture that was to be saved.
@@ -152,7 +155,11 @@ pub enum Action {
         results: Vec<(EntryId, Saved)>,
     },
     /// The fixtures folder holds these inputs (by hash): their captures get the saved mark.
-    FixturesFound(HashMap<u64, PathBuf>),
+    FixturesFound {
+        inputs: HashMap<u64, PathBuf>,
+        /// Every name the folder holds (fixtures or not): where a new one may go.
+        names: TakenNames,
+    },
     /// What the file watcher saw (or how it watches).
     Watch(WatchEvent),
     /// A message for the footer (the result of an effect).

@@ -104,6 +104,8 @@ mod tests {
             mouse: false,
             watch: false,
             checks: Default::default(),
+            editor: None,
+            root_is_file: false,
         };
         let lines = lines(&settings);
         let keys = lines

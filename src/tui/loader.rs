@@ -197,13 +197,7 @@ impl Loader {
     pub fn index_fixtures(&self, dir: PathBuf) {
         let loader = self.clone();
         thread::spawn(move || {
-            let found: HashMap<u64, PathBuf> = fixture_inputs(&dir)
-                .into_iter()
-                .map(|(hash, (path, _))| (hash, path))
-                .collect();
-            if !found.is_empty() {
-                loader.send(Action::FixturesFound(found));
-            }
+            loader.send(fixtures_found(&dir));
         });
     }
 
@@ -222,6 +216,7 @@ impl Loader {
         let mut records = capture::file_records(path, &self.root, &self.load).peekable();
         // Read once for the file: the request `jxray record` wrote beside it, if any.
         let request = RecordedRequest::shared_beside(path);
+        let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let mut first = true;
         loop {
             let mut chunk: Vec<Capture> = records.by_ref().take(LOAD_CHUNK).collect();
@@ -237,6 +232,7 @@ impl Loader {
                         .extract(self.schema.as_ref(), &capture, options),
                     capture,
                     request: request.clone(),
+                    modified,
                 })
                 .collect();
             let path = path.to_path_buf();
@@ -299,6 +295,17 @@ fn expected_lines(path: &Path) -> usize {
         }
         _ => 0,
     }
+}
+
+/// What the fixtures folder holds now: each fixture's input by hash, and every name in
+/// it (the work of [`Effect::IndexFixtures`](super::Effect::IndexFixtures)).
+pub fn fixtures_found(dir: &Path) -> Action {
+    let inputs: HashMap<u64, PathBuf> = fixture_inputs(dir)
+        .into_iter()
+        .map(|(hash, (path, _))| (hash, path))
+        .collect();
+    let names = fixture::TakenNames::in_dir(dir);
+    Action::FixturesFound { inputs, names }
 }
 
 /// Every readable fixture's input in `dir`, by hash. Broken fixture files are

@@ -16,7 +16,7 @@ use crate::engine::Options;
 use crate::watch::{WatchEvent, WatchOptions, Watcher};
 
 use super::action::{Action, Edit, Effect, Mouse, WatchControl};
-use super::app::{update, App, Tally, TuiSettings};
+use super::app::{update, App, TuiSettings};
 use super::builder::Builder;
 use super::event::{
     ended_by_signal, spawn_input, spawn_signals, stop_until_continued, Event, InputControl,
@@ -26,6 +26,7 @@ use super::loader::Loader;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use super::{editor, ui};
+use crate::mix::Mix;
 
 /// Draw at most this often while results pour in.
 const FRAME: Duration = Duration::from_millis(16);
@@ -33,7 +34,7 @@ const FRAME: Duration = Duration::from_millis(16);
 /// What the user is told on the normal screen after leaving.
 #[derive(Debug, Clone)]
 pub struct SessionSummary {
-    pub tally: Tally,
+    pub mix: Mix,
     pub saved: Vec<std::path::PathBuf>,
     pub lenient: bool,
     /// The signal that ended the session (SIGINT, SIGTERM, …), for the exit status.
@@ -84,7 +85,7 @@ pub fn run(
     drop(session);
     drop(guard);
     Ok(SessionSummary {
-        tally: app.entries.tally_all,
+        mix: app.entries.mix_all.clone(),
         saved: app.saved_paths.clone(),
         lenient: app.options.accept_lenient,
         signal: ended_by_signal(),

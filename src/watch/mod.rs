@@ -16,8 +16,6 @@
 //!   thread that runs the coalescer; it sends [`WatchEvent`]s into the
 //!   caller's channel through a mapping closure, so a UI can wrap them in its
 //!   own event type.
-//! - [`mix`] counts outcomes per layer and failure kind and renders the
-//!   footer's change since watching started ([`mix::delta_text`]).
 //!
 //! The flow is one way: notify (or the poller) → hints → coalescer → re-stat →
 //! caller. Nothing here knows about captures or terminals; the caller re-reads
@@ -28,7 +26,6 @@ mod coalesce;
 mod event;
 mod ignore;
 mod inbox;
-pub mod mix;
 mod notify_map;
 mod restat;
 mod scan;
@@ -39,6 +36,5 @@ mod worker;
 pub use coalesce::{Batch, Coalescer, Hint, HintKind, Timing, Touched};
 pub use event::{PathChange, RootState, WatchEvent, WatchMode, WatchStatus};
 pub use ignore::{IgnoreRules, TEMP_FILE_PREFIX};
-pub use mix::{Mix, MixKey};
 pub use restat::restat;
 pub use watcher::{WatchError, WatchOptions, Watcher};

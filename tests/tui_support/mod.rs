@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use jxray::capture::Capture;
 use jxray::config::ThemeName;
 use jxray::engine::Options;
-use jxray::tui::action::{Action, Command};
+use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::theme::Theme;
 use jxray::tui::{update, App, Checks, TuiSettings};
 use ratatui::backend::TestBackend;
@@ -25,6 +25,8 @@ pub fn settings() -> TuiSettings {
         mouse: false,
         watch: false,
         checks: Default::default(),
+        editor: None,
+        root_is_file: false,
     }
 }
 
@@ -65,9 +67,24 @@ pub fn app_with_checks(captures: Vec<Capture>, checks: Checks, width: u16, heigh
 /// The screen as plain text, drawn through ratatui's `TestBackend`.
 /// Run `commands` as if their keys were pressed.
 pub fn run(app: &mut App, commands: &[Command]) {
+    run_effects(app, commands);
+}
+
+/// Run `commands`, performing at once the effects whose answer the app waits for (the
+/// fixtures folder's index, as the event loop does in the background); every effect is
+/// returned.
+pub fn run_effects(app: &mut App, commands: &[Command]) -> Vec<Effect> {
+    let mut effects = Vec::new();
     for command in commands {
-        update(app, Action::Command(*command));
+        for effect in update(app, Action::Command(*command)) {
+            if let Effect::IndexFixtures { dir } = &effect {
+                update(app, jxray::tui::loader::fixtures_found(dir));
+            }
+            effects.push(effect);
+        }
     }
+    app.settle();
+    effects
 }
 
 pub fn screen(app: &App) -> String {

@@ -32,7 +32,7 @@ pub use crate::tui::detail::{Detail, PaneState, Subject};
 pub use big::{BigPanes, DetailJob};
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use entries::{Entries, Entry};
-pub use filter::{Filter, Sort, Tally};
+pub use filter::{Filter, Sort};
 pub use overlay::request_width;
 pub use save::{Expect, SaveDialog, SaveScope};
 pub use update::update;
@@ -51,6 +51,10 @@ pub struct TuiSettings {
     pub watch: bool,
     /// What each capture is checked against beyond extraction.
     pub checks: Checks,
+    /// The user's editor (`$VISUAL`, else `$EDITOR`), read at start-up.
+    pub editor: Option<String>,
+    /// Whether the root is a file (a folder otherwise), as it was at start-up.
+    pub root_is_file: bool,
 }
 
 /// The schema each value must satisfy and the earlier run each capture is
@@ -181,6 +185,8 @@ pub struct App {
     pub highlight: super::highlight::Highlight,
     /// Big captures' panes: built in the background, the last few kept.
     pub big: BigPanes,
+    /// The fixtures folder's names as last listed: where the save dialog's name would go.
+    pub fixture_names: crate::fixture::TakenNames,
     /// Schemas the logs recorded, compiled once for every capture extracted again here.
     schemas: crate::schema::CaptureSchemas,
     pub quit: bool,
@@ -223,6 +229,7 @@ impl App {
             follow_newest: false,
             highlight: Default::default(),
             big: BigPanes::default(),
+            fixture_names: Default::default(),
             schemas: Default::default(),
             quit: false,
         }
@@ -284,6 +291,9 @@ impl App {
                     path: capture.path.clone(),
                     captures: vec![Loaded {
                         request: crate::capture::RecordedRequest::shared_beside(&capture.path),
+                        modified: std::fs::metadata(&capture.path)
+                            .and_then(|m| m.modified())
+                            .ok(),
                         capture,
                         outcome,
                     }],
@@ -346,13 +356,10 @@ impl App {
                 self.entries.settle();
             }
         }
-        if self.watch.active {
-            self.watch.now = watch::mix(self);
-            if !self.progress.loading() {
-                self.watch.rescanning = false;
-                if self.watch.baseline.is_none() {
-                    self.watch.baseline = Some(self.watch.now.clone());
-                }
+        if self.watch.active && !self.progress.loading() {
+            self.watch.rescanning = false;
+            if self.watch.baseline.is_none() {
+                self.watch.baseline = Some(self.entries.mix_all.clone());
             }
         }
     }
