@@ -3,7 +3,7 @@
 //! reader takes one way and notes each other way as a fork. Every fork is read too: when
 //! two ways give different values, no reading is offered and both values are shown. A
 //! reading that fails may be stood in for by the other way at a fork whose choice is a
-//! matter of structure (a closer, a key's end), never at one that guesses at text.
+//! matter of structure (which frames a closer closes), never at one that guesses at text.
 
 use serde_json::Value;
 
@@ -35,9 +35,14 @@ pub(crate) struct Fork {
 }
 
 /// At most this many forks are noted per reading, and this many readings are made per
-/// candidate: a bounded number of passes keeps the reading linear.
+/// candidate: a bounded number of passes keeps the reading linear. A reading with more
+/// forks than can be read is refused: its other ways were not all read.
 const MAX_FORKS: usize = 4;
-const MAX_READINGS: usize = 10;
+const MAX_RESCUES: usize = 3;
+const MAX_READINGS: usize = 1 + MAX_RESCUES + MAX_FORKS;
+
+const TOO_MANY: &str =
+    "more fixes with alternatives than can all be read: which readings were meant is a guess";
 
 impl Rewriter<'_> {
     /// The choice at `at`: `first`, unless this reading is made with the other one; the
@@ -63,20 +68,25 @@ impl Rewriter<'_> {
 
     /// Note another way to make the fix at `at`.
     pub(super) fn offer(&mut self, at: usize, choice: Choice, rescues: bool) {
-        if self.forks.len() < MAX_FORKS && self.forced_at(at).is_none() {
-            self.forks.push(Fork {
-                at,
-                choice,
-                rescues,
-            });
+        if self.forced_at(at).is_some() {
+            return;
         }
+        if self.forks.len() == MAX_FORKS {
+            self.guess(at, TOO_MANY);
+            return;
+        }
+        self.forks.push(Fork {
+            at,
+            choice,
+            rescues,
+        });
     }
 }
 
-/// One reading and its value, when it parses.
+/// One reading, and whether its text parses.
 struct Reading {
     text: LenientText,
-    value: Option<Value>,
+    parses: bool,
 }
 
 fn read_once(text: &str, start: usize, limit: usize, closing: bool, forced: &[Fork]) -> Reading {
@@ -85,45 +95,63 @@ fn read_once(text: &str, start: usize, limit: usize, closing: bool, forced: &[Fo
         rewriter = rewriter.closing();
     }
     let text = rewriter.run(start);
-    let value = match text.refused {
-        None => crate::decode::decode(&text.text)
-            .ok()
-            .map(|(value, _)| value),
-        Some(_) => None,
-    };
-    Reading { text, value }
+    let parses = text.refused.is_none() && super::is_json(&text.text);
+    Reading { text, parses }
+}
+
+fn value_of(reading: &LenientText) -> Value {
+    crate::decode::decode(&reading.text)
+        .map(|(value, _)| value)
+        .unwrap_or_default()
 }
 
 /// The reading of the value at `start`, with every fork's other way read too.
 pub(super) fn settle(text: &str, start: usize, limit: usize, closing: bool) -> LenientText {
+    let mut cost = 0;
+    let mut settled = settle_costing(text, (start, limit, closing), &mut cost);
+    settled.cost = cost;
+    settled
+}
+
+/// `settle`, adding the bytes every reading read to `cost`.
+fn settle_costing(text: &str, place: (usize, usize, bool), cost: &mut usize) -> LenientText {
+    let (start, limit, closing) = place;
     let mut readings = 1;
     let first = read_once(text, start, limit, closing, &[]);
+    *cost += first.text.cost;
     let mut forced = Vec::new();
-    let chosen = if first.value.is_some() {
+    let chosen = if first.parses {
         first
     } else {
-        match rescue(
-            text,
-            (start, limit, closing),
-            &first,
-            &mut forced,
-            &mut readings,
-        ) {
+        match rescue(text, place, &first, &mut forced, (&mut readings, cost)) {
             Some(rescued) => rescued,
             None => return first.text,
         }
     };
-    let value = chosen.value.as_ref().cloned().unwrap_or_default();
+    // Values are built only when two readings parse: most other ways do not.
+    let mut value: Option<Value> = None;
     for fork in chosen.text.forks.clone() {
         if readings >= MAX_READINGS {
-            break;
+            let mut unread = chosen.text;
+            unread.refused = Some(Refusal {
+                offset: fork.at,
+                reason: TOO_MANY.into(),
+                guess: true,
+            });
+            return unread;
         }
         readings += 1;
         let mut other_way = forced.clone();
         other_way.push(fork);
         let other = read_once(text, start, limit, closing, &other_way);
-        if let Some(other_value) = other.value.filter(|v| *v != value) {
-            return disagree(chosen.text, fork.at, &value, &other_value);
+        *cost += other.text.cost;
+        if !other.parses {
+            continue;
+        }
+        let value = value.get_or_insert_with(|| value_of(&chosen.text));
+        let other_value = value_of(&other.text);
+        if other_value != *value {
+            return disagree(chosen.text, fork.at, value, &other_value);
         }
     }
     chosen.text
@@ -136,15 +164,16 @@ fn rescue(
     (start, limit, closing): (usize, usize, bool),
     failed: &Reading,
     forced: &mut Vec<Fork>,
-    readings: &mut usize,
+    (readings, cost): (&mut usize, &mut usize),
 ) -> Option<Reading> {
     let mut forks = failed.text.forks.clone();
-    while *readings < MAX_READINGS {
+    while *readings <= MAX_RESCUES {
         let fork = forks.iter().find(|f| f.rescues).copied()?;
         forced.push(fork);
         *readings += 1;
         let attempt = read_once(text, start, limit, closing, forced);
-        if attempt.value.is_some() {
+        *cost += attempt.text.cost;
+        if attempt.parses {
             return Some(attempt);
         }
         forks = attempt.text.forks;

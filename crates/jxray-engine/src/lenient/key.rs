@@ -4,14 +4,16 @@
 
 use super::alternatives::Choice;
 use super::rewriter::Rewriter;
+use super::string::Body;
 use crate::outcome::{Defect, RepairKind};
 
 impl Rewriter<'_> {
     /// A colon at `j` inside a key, followed by a value: the key may have ended there with
-    /// its closing quote missing (`{"name: "x"}`), or the colon may be text. The colon is
-    /// read as text first; the other way stands in if that reading fails, and is read
-    /// anyway, so that two readings with different values give none.
-    pub(super) fn key_ends_at_colon(&mut self, j: usize) -> bool {
+    /// its closing quote missing (`{"name: "x"}`), or the colon may be text. The way the
+    /// text after it suggests is read first — text when the next quote ends a key (a colon
+    /// follows it), else the key's end — and the other way is read too, so that two
+    /// readings with different values give none.
+    pub(super) fn key_ends_at_colon(&mut self, j: usize, string: Body) -> bool {
         let (_, at) = self.peek(j + 1);
         // `"10:30"` is text; `"name: "x"` and `"key:"value"` are a key and its value.
         let value_follows = if at == j + 1 {
@@ -22,8 +24,19 @@ impl Rewriter<'_> {
         if !value_follows {
             return false;
         }
-        if self.decide(j, Choice::Text, Choice::KeyEnds, true) != Choice::KeyEnds {
+        let closes_later = self
+            .next_quote(j + 1)
+            .is_some_and(|quote| self.peek(quote + 1).0 == Some(b':'));
+        let (first, other) = if closes_later {
+            (Choice::Text, Choice::KeyEnds)
+        } else {
+            (Choice::KeyEnds, Choice::Text)
+        };
+        if self.decide(j, first, other, false) != Choice::KeyEnds {
             return false;
+        }
+        if !self.inner_quotes_pair(string, j) {
+            return true;
         }
         self.fix(RepairKind::Lenient(Defect::KeyQuote), j);
         self.out.push(b'"');

@@ -47,6 +47,8 @@ pub(crate) struct LenientText {
     pub refused: Option<Refusal>,
     /// The other ways a fix could have been made (read by `alternatives::settle`).
     forks: Vec<alternatives::Fork>,
+    /// Bytes read in all, by this reading and every other way of it that was read.
+    cost: usize,
 }
 
 /// The place where a lenient reading would have to guess, and why.
@@ -85,13 +87,17 @@ pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
     // The attempts read past their extent at times (a quote read as text):
     // a budget of twice the text keeps the whole walk linear.
     let mut budget = 2 * limit.saturating_sub(start);
-    let mut at = extent_end(text.as_bytes(), start, limit);
+    let mut at = match words_before_opener(text.as_bytes(), first.start, limit) {
+        // `json\n{…}`: leftover words, then the value.
+        Some(opener) => Some(opener),
+        None => extent_end(text.as_bytes(), first.start, limit),
+    };
     while let Some(next) = at.and_then(|from| next_opener(text.as_bytes(), from, limit)) {
         let attempt = rewrite(text, next, limit);
         if attempt.parses() {
             return attempt;
         }
-        budget = budget.saturating_sub(attempt.end.saturating_sub(next) + 1);
+        budget = budget.saturating_sub(attempt.cost);
         if budget == 0 {
             break;
         }
@@ -102,8 +108,26 @@ pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
 
 impl LenientText {
     fn parses(&self) -> bool {
-        self.refused.is_none() && super::decode::decode(&self.text).is_ok()
+        self.refused.is_none() && is_json(&self.text)
     }
+}
+
+/// Whether `text` is one JSON value (checked without building it).
+fn is_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// The opener after plain words at `start` (a fence tag left behind: `json\n{…}`); `None`
+/// when `start` is an opener or what comes before the opener could be part of a value
+/// whose start was lost (a quote, colon, comma or closer).
+fn words_before_opener(bytes: &[u8], start: usize, limit: usize) -> Option<usize> {
+    let opener = next_opener(bytes, start, limit)?;
+    let words = &bytes[start..opener];
+    (!words.is_empty()
+        && !words
+            .iter()
+            .any(|b| matches!(b, b'"' | b'\'' | b':' | b',' | b'}' | b']')))
+    .then_some(opener)
 }
 
 /// The first `{` or `[` at or after `from` that is not code's (`row['6']`).

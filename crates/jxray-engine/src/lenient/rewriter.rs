@@ -57,13 +57,15 @@ pub(super) struct Rewriter<'a> {
     /// The last searches for a comment's end: see [`Rewriter::comment_end`].
     line_end: Cell<(usize, Option<usize>)>,
     block_end: Cell<(usize, Option<usize>)>,
+    /// The last search for a quote (see [`Rewriter::next_quote`]).
+    quote_ahead: Cell<(usize, Option<usize>)>,
 }
 
 /// Unicode spaces that models emit as white space between tokens.
 pub(super) fn unicode_space(c: char) -> bool {
     matches!(
         c,
-        '\u{a0}' | '\u{1680}' | '\u{2000}'
+        '\u{a0}' | '\u{1680}' | '\u{180e}' | '\u{2000}'
             ..='\u{200b}'
                 | '\u{2028}'
                 | '\u{2029}'
@@ -98,6 +100,7 @@ impl<'a> Rewriter<'a> {
             first_bare: None,
             line_end: Cell::new((usize::MAX, None)),
             block_end: Cell::new((usize::MAX, None)),
+            quote_ahead: Cell::new((usize::MAX, None)),
         }
     }
 
@@ -182,6 +185,7 @@ impl<'a> Rewriter<'a> {
             repairs: self.repairs,
             refused: self.refused,
             forks: self.forks,
+            cost: i.min(self.limit).saturating_sub(start) + 1,
         }
     }
 
@@ -263,6 +267,11 @@ impl<'a> Rewriter<'a> {
             self.find_after(&self.line_end, i, b"\n")
                 .unwrap_or(self.limit)
         }
+    }
+
+    /// The first `"` at or after `from` (remembered: no stretch is searched twice).
+    pub(super) fn next_quote(&self, from: usize) -> Option<usize> {
+        self.find_after(&self.quote_ahead, from, b"\"")
     }
 
     /// The first `needle` at or after `from`, remembered in `memo` as

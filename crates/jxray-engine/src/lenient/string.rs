@@ -136,7 +136,7 @@ impl Rewriter<'_> {
                 last_comma = None;
                 continue;
             }
-            if string.key && byte == b':' && self.key_ends_at_colon(j) {
+            if string.key && byte == b':' && self.key_ends_at_colon(j, string) {
                 return j;
             }
             if string.doubled && Some(byte) == string.quote.straight() {
@@ -268,6 +268,13 @@ impl Rewriter<'_> {
                 // Markdown (or JavaScript) escaped a character that needs none.
                 self.fix(RepairKind::Lenient(Defect::InvalidEscape), j);
                 self.out.push(escaped);
+            }
+            0x80.. if matches!(self.char_at(j + 1), Some('\u{2018}'..='\u{201f}')) => {
+                // `\„`: a typographic quote escaped as if it could end the string.
+                self.fix(RepairKind::Lenient(Defect::InvalidEscape), j);
+                let len = self.char_at(j + 1).map_or(1, char::len_utf8);
+                self.out.extend_from_slice(&self.bytes[j + 1..j + 1 + len]);
+                return j + 1 + len;
             }
             _ => {
                 // `\d`, `C:\Users`: a backslash meant literally, or a letter

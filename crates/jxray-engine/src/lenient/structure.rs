@@ -211,7 +211,9 @@ impl Rewriter<'_> {
         let (raw, place) = self.item_end;
         let closers: Vec<u8> = self.stack.iter().rev().map(|frame| frame.closer).collect();
         self.out.splice(place..place, closers);
-        self.fix(RepairKind::Lenient(Defect::MissingCloser), raw);
+        // After the last item; at the text's last byte when the text ends there.
+        let offset = raw.min(self.text.len().saturating_sub(1));
+        self.fix(RepairKind::Lenient(Defect::MissingCloser), offset);
         self.stack.clear();
         self.objects_open = 0;
         self.done = true;

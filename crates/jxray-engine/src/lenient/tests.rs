@@ -78,6 +78,7 @@ fn numbers_and_words() {
         &[LiteralCase; 3],
     );
     reads("{2: \"b\"}", json!({"2": "b"}), &[UnquotedKey]);
+    reads("{2.17: \"e\"}", json!({"2.17": "e"}), &[UnquotedKey]);
     reads("{\"a\": hello}", json!({"a": "hello"}), &[UnquotedValue]);
     reads("{\"a\": 12px}", json!({"a": "12px"}), &[UnquotedValue]);
 }
@@ -154,6 +155,11 @@ fn escapes() {
         &[InvalidEscape],
     );
     refused("{\"path\": \"C:\\Users\\me\"}");
+    reads(
+        "{\"a\": \"x \\\u{201e} y\"}",
+        json!({"a": "x \u{201e} y"}),
+        &[InvalidEscape],
+    );
     refused("{\"re\": \"\\d+\"}");
 }
 
@@ -185,6 +191,10 @@ fn missing_start() {
         &[MissingStart],
     );
     refused("lo world\", \"b\": 2}");
+    // Never a piece of the value whose start was lost.
+    refused("lo world\", \"b\": {\"c\": 1}}");
+    // Leftover words before the value are stepped over.
+    assert_eq!(read_all("json\n{a: 1}").unwrap().0, json!({"a": 1}));
 }
 
 #[test]

@@ -1,14 +1,13 @@
 //! A string whose closing quote is missing although its text goes on to close every
 //! open bracket (`{"note": "check the valve}]`): the quote goes where the structure
-//! closes. The string may also have ended before any comma in its text; each such
-//! place is read too, and the reading is refused if two places give different values.
+//! closes. The string may also have ended before a comma in its text; that place is read
+//! too, and the reading is refused if the two places give different values. (The last
+//! comma is enough: if the text after an earlier comma reads as more items, so does the
+//! text after the last one, in the same container.)
 
 use super::alternatives::Choice;
 use super::rewriter::Rewriter;
 use super::string::Body;
-
-/// At most this many commas in the text are tried as the string's end.
-const COMMA_PLACES: usize = 3;
 
 impl Rewriter<'_> {
     /// The string from `from` ran to the end of the candidate: if its text then closes
@@ -36,14 +35,9 @@ impl Rewriter<'_> {
         let stop = match self.forced_at(from) {
             Some(Choice::QuoteBefore(comma)) => comma,
             _ => {
-                let commas = self.bytes[from..place]
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &b)| b == b',')
-                    .map(|(at, _)| from + at)
-                    .collect::<Vec<_>>();
-                for &comma in commas.iter().rev().take(COMMA_PLACES) {
-                    self.offer(from, Choice::QuoteBefore(comma), false);
+                let last_comma = self.bytes[from..place].iter().rposition(|&b| b == b',');
+                if let Some(comma) = last_comma {
+                    self.offer(from, Choice::QuoteBefore(from + comma), false);
                 }
                 place
             }

@@ -47,7 +47,8 @@ impl Rewriter<'_> {
     /// missing.
     pub(super) fn key_word(&mut self, start: usize) -> usize {
         self.begin_item(start);
-        let end = self.word_end(start, b"_$-");
+        // `2.17`, `a.b`: a dot inside a bare key is part of it.
+        let end = self.word_end(start, b"_$-.");
         let (kind, next) = match self.closing_quote_of_bare_key(end) {
             Some(after) => (Defect::KeyQuote, after),
             None => (Defect::UnquotedKey, end),
