@@ -133,7 +133,7 @@ pub enum CliCommand {
     Extract(ExtractArgs),
     /// Replay fixtures; exit 1 on any regression
     Test(TestArgs),
-    /// Compare two runs (folders or logs): both mixes and every capture that changed
+    /// Compare two runs (folders or logs) by outcome and by value; exit 1 on any broke
     Compare(CompareArgs),
     /// Record your app's model calls: a proxy on loopback that saves each exchange as a capture
     Record(RecordArgs),
@@ -193,9 +193,13 @@ pub struct CompareArgs {
     /// The later run, matched to OLD by relative path, line or record id
     pub new: PathBuf,
 
-    /// Output format
+    /// Output format (jsonl: one line per capture of either run, `same` ones too)
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
+
+    /// Also exit 1 when an accepted value changed (not only when a capture broke)
+    #[arg(long)]
+    pub fail_on_change: bool,
 
     /// A JSON Schema file every decoded value must satisfy, in both runs
     #[arg(long, value_name = "FILE")]
@@ -213,6 +217,7 @@ pub struct CompareArgs {
 pub enum CompareFormat {
     Text,
     Json,
+    Jsonl,
 }
 
 /// `jxray record` (README: "Recording from your app").

@@ -1,9 +1,9 @@
 //! `jxray compare OLD NEW`: did the prompt change help? Exit 1 when a capture
-//! that was ok has failed.
+//! that was ok has failed, and with `--fail-on-change` when a value changed.
 
 use std::io::{BufWriter, Write};
 
-use crate::compare::{self, Comparison, Run};
+use crate::compare::{self, Comparison, Movement, Run};
 use crate::schema::Schema;
 
 use super::common::{engine_options, load_options, stdout_painter};
@@ -46,12 +46,14 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
             compare::write_text(&mut out, &comparison, names, stdout_painter(args.color))
         }
         CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
+        CompareFormat::Jsonl => compare::write_jsonl(&mut out, &comparison),
     };
+    let changed = args.fail_on_change && comparison.count(Movement::ValueChanged) > 0;
     let written = written.and_then(|()| out.flush());
     drop(out);
     ended(
         &stdout,
         written,
-        ExitStatus::from_all_ok(!comparison.regressed()),
+        ExitStatus::from_all_ok(!comparison.regressed() && !changed),
     )
 }

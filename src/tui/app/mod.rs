@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::compare::{match_key, Movement, Run, Standing};
+use crate::compare::{match_key, Movement, Observed, Run, ValueDiff};
 use crate::engine::Options;
 use crate::schema::Schema;
 
@@ -76,7 +76,17 @@ impl Checks {
     pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Movement> {
         let (_, run) = self.baseline.as_deref()?;
         let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
-        Movement::between(old, Some(Standing::of(&entry.outcome)))
+        let moved = Movement::between(old, Some(&Observed::of(&entry.outcome)));
+        (moved != Movement::Same).then_some(moved)
+    }
+
+    /// Where `entry`'s value differs from the baseline's value for it; `None`
+    /// unless both were accepted with different values.
+    pub fn value_diff(&self, root: &std::path::Path, entry: &Entry) -> Option<ValueDiff> {
+        let (_, run) = self.baseline.as_deref()?;
+        let old = run.verdict_by_key(&match_key(root, &entry.capture.source))?;
+        let diff = old.value_diff(&Observed::of(&entry.outcome));
+        (!diff.is_empty()).then_some(diff)
     }
 }
 

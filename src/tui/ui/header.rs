@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use crate::capture::{Capture, RecordedRequest};
+use crate::compare::ValueDiff;
 use crate::engine::{Layer, Outcome, RepairKind};
 use crate::tui::app::App;
 use crate::tui::detail::value_title;
@@ -34,10 +35,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ),
         ]
     } else {
+        let third = match app.settings.checks.value_diff(&app.settings.root, entry) {
+            Some(diff) => against_baseline(app, &diff),
+            None => detail(&entry.outcome, theme),
+        };
         [
             origin(&entry.capture, request, theme),
             summary(&entry.outcome, theme),
-            detail(&entry.outcome, theme),
+            third,
         ]
     };
     let width = usize::from(area.width.saturating_sub(1));
@@ -163,6 +168,22 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             Line::from(spans)
         }
     }
+}
+
+/// "≠ vs monday: ~$.vendor +$.note -$.po": an accepted value that differs from
+/// the baseline's, path by path (`~` changed, `+` added, `-` removed; `?` says so).
+fn against_baseline(app: &App, diff: &ValueDiff) -> Line<'static> {
+    let name = app
+        .settings
+        .checks
+        .baseline
+        .as_deref()
+        .map(|(path, _)| printable(&path.to_string_lossy()))
+        .unwrap_or_default();
+    Line::from(vec![
+        Span::styled(format!("≠ vs {name}: "), app.theme.paint(Paint::Literal)),
+        Span::raw(printable(&diff.marked(8))),
+    ])
 }
 
 /// "raw-control-char ×2, escaped-backtick" or "none".

@@ -121,14 +121,15 @@ fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
         .unwrap_or(source)
 }
 
-/// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `~` changed,
-/// `+` not in the baseline; blank when unchanged.
+/// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `≠` value
+/// changed, `~` a different failure, `+` not in the baseline; blank when the same.
 pub fn baseline_mark(change: Option<Movement>) -> char {
     match change {
-        None | Some(Movement::Removed) => ' ',
+        None | Some(Movement::Same | Movement::Removed) => ' ',
         Some(Movement::Fixed) => '↑',
         Some(Movement::Broke) => '↓',
-        Some(Movement::Changed) => '~',
+        Some(Movement::ValueChanged) => '≠',
+        Some(Movement::DifferentFailure) => '~',
         Some(Movement::Added) => '+',
     }
 }
