@@ -165,6 +165,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, value_name = "KIND")]
     pub input: Option<InputChoice>,
 
+    /// Name standard input's records as this file's would be (`NAME:LINE`), not `-:LINE`
+    #[arg(long, value_name = "NAME")]
+    pub stdin_name: Option<String>,
+
     /// Exit 1 when a layer or failure share is over its bound, e.g. `fenced=10%,truncated=0`
     #[arg(long, value_name = "NAME=SHARE,...")]
     pub max_share: Option<crate::report::DriftGate>,

@@ -59,8 +59,8 @@ use crate::engine::{self, Options, Outcome, Warning};
 
 pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
 pub use lazy::{
-    file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
-    StdinFormat,
+    file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, NotJsonLines,
+    Records, StdinFormat,
 };
 pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,

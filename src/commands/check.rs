@@ -147,13 +147,14 @@ fn jobs(args: &CheckArgs, fixtures: &Path, from_stdin: bool) -> anyhow::Result<(
             Some(InputChoice::Text) => StdinFormat::Text,
             Some(InputChoice::Jsonl) | None => StdinFormat::Lines,
         };
-        let records = capture::stdin_records(io::stdin(), format, &options);
+        let name = args.stdin_name.as_deref().unwrap_or("-");
+        let records = capture::stdin_records(io::stdin(), format, name, &options)?;
         return Ok((Box::new(records.map(Job::Capture)), Discovery::default()));
     }
-    if args.input.is_some() {
+    if args.input.is_some() || args.stdin_name.is_some() {
         bail!(
-            "--input describes standard input; drop it, or pass - as the path and pipe the \
-             captures in"
+            "--input and --stdin-name describe standard input; drop them, or pass - as the \
+             path and pipe the captures in"
         );
     }
     let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
