@@ -130,6 +130,11 @@ pub enum CliCommand {
     /// Extract every capture under PATH and report each outcome
     Check(CheckArgs),
     /// Print the decoded value of one capture to stdout, the outcome to stderr
+    #[command(
+        after_help = "A file of several captures (a .jsonl log, a response with several tool \
+                      calls) prints one value per capture, in order, a failed one as null, so \
+                      line N of stdout is capture N (without --pretty); each outcome is on stderr."
+    )]
     Extract(ExtractArgs),
     /// Replay fixtures; exit 1 on any regression
     Test(TestArgs),
