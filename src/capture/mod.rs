@@ -34,6 +34,7 @@
 mod disk;
 mod envelope;
 pub mod fields;
+mod fixture_file;
 mod inspect;
 mod jsonl;
 mod lazy;
@@ -58,6 +59,7 @@ use serde_json::Value;
 use crate::engine::{self, Options, Outcome, Warning};
 
 pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
+pub use fixture_file::is_fixture_file;
 pub use lazy::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, NotJsonLines,
     Records, StdinFormat,

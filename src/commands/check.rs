@@ -158,9 +158,25 @@ fn jobs(args: &CheckArgs, fixtures: &Path, from_stdin: bool) -> anyhow::Result<(
         );
     }
     let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
-    let files = std::mem::take(&mut discovery.files);
+    let found = std::mem::take(&mut discovery.files);
+    let (fixture_files, files) = pass_over_fixtures(found, options.max_bytes);
+    discovery.skipped_fixtures = fixture_files;
     let jobs = capture::found_jobs(&args.path, files, &options);
     Ok((jobs, discovery))
+}
+
+/// The jxray fixtures among `files` (known by their content, wherever they are) and the
+/// captures, both in order.
+fn pass_over_fixtures(files: Vec<PathBuf>, max_bytes: u64) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    use rayon::prelude::*;
+    let fixture: Vec<bool> = files
+        .par_iter()
+        .map(|file| capture::is_fixture_file(file, max_bytes))
+        .collect();
+    let (fixtures, captures): (Vec<_>, Vec<_>) =
+        files.into_iter().zip(fixture).partition(|(_, is)| *is);
+    let paths = |pairs: Vec<(PathBuf, bool)>| pairs.into_iter().map(|(path, _)| path).collect();
+    (paths(fixtures), paths(captures))
 }
 
 /// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.
@@ -170,6 +186,22 @@ fn skipped_note(discovery: &Discovery) -> Option<String> {
         parts.push(format!(
             "skipped the fixtures folder {}",
             shell_path(folder)
+        ));
+    }
+    let fixtures = &discovery.skipped_fixtures;
+    if !fixtures.is_empty() {
+        let shown: Vec<String> = fixtures.iter().take(3).map(|f| shell_path(f)).collect();
+        let more = fixtures.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        let noun = if fixtures.len() == 1 { "file" } else { "files" };
+        parts.push(format!(
+            "skipped {} jxray fixture {noun} ({}{more}): replay them with jxray test",
+            fixtures.len(),
+            shown.join(", ")
         ));
     }
     (!parts.is_empty()).then(|| crate::text::escape_line(&parts.join("; ")).into_owned())
