@@ -46,8 +46,7 @@ fn a_missing_path_exits_2_with_one_line() {
 fn usage_errors_exit_2() {
     let dir = folder(&[("a.txt", FENCED)]);
     for args in [
-        &["check"][..],
-        &["check", ".", "--format", "xml"],
+        &["check", ".", "--format", "xml"][..],
         &["check", ".", "--pick", "middle"],
         &["check", ".", "--max-bytes", "lots"],
         &["frobnicate"],

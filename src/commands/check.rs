@@ -35,12 +35,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("fixtures"));
     let from_stdin = args.path == Path::new("-");
-    let (jobs, discovery) = jobs(args, &fixtures, from_stdin)?;
+    let format = args.format.or(config.format).unwrap_or(Format::Text);
+    let (jobs, discovery) = jobs(args, &config, &fixtures, from_stdin)?;
     let options = engine_options(&args.extraction, &config);
     // The text and jsonl reports write the value as compact JSON or not at all: no tree is
     // built for them unless a schema reads it.
     let text_options = options.clone().with_value_form(ValueForm::Text);
-    let writes_text = matches!(args.format, Format::Text | Format::Jsonl) && schema.is_none();
+    let writes_text = matches!(format, Format::Text | Format::Jsonl) && schema.is_none();
     let recorded = CaptureSchemas::default();
     let work = |capture: Capture| {
         let options = if writes_text && capture.schema.is_none() {
@@ -59,6 +60,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     let stdout = output::stdout();
     let mut sink = sink(
         args,
+        (format, stdout_painter(args.color, &config)),
         BufWriter::new(stdout.clone()),
         from_stdin,
         skipped.clone(),
@@ -93,7 +95,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         return Ok(status);
     }
     // The text report ends with what was skipped; formats for machines keep stdout clean.
-    if let (Some(note), false) = (&skipped, args.format == Format::Text) {
+    if let (Some(note), false) = (&skipped, format == Format::Text) {
         output::say(&format!("jxray: {note}"));
     }
     let breaches = args
@@ -113,6 +115,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
 /// The text report ends with `skipped`.
 fn sink<'a, W: Write + 'a>(
     args: &CheckArgs,
+    (format, painter): (Format, crate::report::Painter),
     out: W,
     from_stdin: bool,
     skipped: Option<String>,
@@ -120,12 +123,10 @@ fn sink<'a, W: Write + 'a>(
     let suite = format!("jxray check {}", shell_path(&args.path));
     // Standard input streams line by line; a path's text report lines up its sources first.
     let line_up = if from_stdin { 0 } else { report::LINE_UP };
-    let format: Box<dyn Sink + 'a> = match args.format {
+    let format: Box<dyn Sink + 'a> = match format {
         Format::Jsonl => Box::new(JsonlSink::new(out)),
         Format::Json => Box::new(JsonSink::new(out)),
-        Format::Text => {
-            Box::new(TextSink::new(out, stdout_painter(args.color), line_up).ending_with(skipped))
-        }
+        Format::Text => Box::new(TextSink::new(out, painter, line_up).ending_with(skipped)),
         Format::Junit => Box::new(JunitSink::new(out, &suite)),
         Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
     };
@@ -139,8 +140,13 @@ fn sink<'a, W: Write + 'a>(
 /// The captures to check: standard input as it arrives, or every capture under the path
 /// (the fixtures folder passed over), named as the user can open them; and what the walk
 /// skipped.
-fn jobs(args: &CheckArgs, fixtures: &Path, from_stdin: bool) -> anyhow::Result<(Jobs, Discovery)> {
-    let mut options = load_options(&args.extraction)?;
+fn jobs(
+    args: &CheckArgs,
+    config: &Config,
+    fixtures: &Path,
+    from_stdin: bool,
+) -> anyhow::Result<(Jobs, Discovery)> {
+    let mut options = load_options(&args.extraction, config)?;
     options.sources = SourceNames::FromWorkingFolder;
     if from_stdin {
         let format = match args.input {

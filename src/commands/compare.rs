@@ -20,7 +20,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         .transpose()?
         .map(std::sync::Arc::new);
     let (load, options) = (
-        load_options(&args.extraction)?,
+        load_options(&args.extraction, &config)?,
         engine_options(&args.extraction, &config),
     );
     let old = Run::load(&args.old, &load, &options, schema.as_ref())?;
@@ -42,9 +42,12 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
     let stdout = output::stdout();
     let mut out = BufWriter::new(stdout.clone());
     let written = match args.format {
-        CompareFormat::Text => {
-            compare::write_text(&mut out, &comparison, names, stdout_painter(args.color))
-        }
+        CompareFormat::Text => compare::write_text(
+            &mut out,
+            &comparison,
+            names,
+            stdout_painter(args.color, &config),
+        ),
         CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
         CompareFormat::Jsonl => compare::write_jsonl(&mut out, &comparison),
     };

@@ -31,7 +31,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
         .map(Schema::from_file)
         .transpose()?
         .map(Arc::new);
-    let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
+    let captures = capture::load(&args.file, &load_options(&args.extraction, &config)?)?;
     if captures.is_empty() {
         output::say(&format!(
             "{}: no capture in this file",
