@@ -35,9 +35,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ),
         ]
     } else {
+        let not_utf8 = entry
+            .capture
+            .text
+            .as_ref()
+            .err()
+            .and_then(|u| u.bytes.as_deref());
         let third = match app.settings.checks.value_diff(&app.settings.root, entry) {
             Some(diff) => against_baseline(app, &diff),
-            None => detail(&entry.outcome, theme),
+            None => match not_utf8 {
+                Some(bytes) => invalid_byte(bytes, theme),
+                None => detail(&entry.outcome, theme),
+            },
         };
         [
             origin(&entry.capture, request, theme),
@@ -168,6 +177,19 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             Line::from(spans)
         }
     }
+}
+
+/// "not UTF-8: byte 0xE9 at offset 50": where the encoding first broke,
+/// short enough for the header at 80 columns; the Raw pane shows every bad byte.
+fn invalid_byte(bytes: &[u8], theme: &Theme) -> Line<'static> {
+    let offset = std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    let byte = bytes.get(offset).copied().unwrap_or_default();
+    Line::styled(
+        format!("not UTF-8: byte 0x{byte:02X} at offset {offset}"),
+        theme.paint(Paint::Bad),
+    )
 }
 
 /// "≠ vs monday: ~$.vendor +$.note -$.po": an accepted value that differs from
