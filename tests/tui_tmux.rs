@@ -730,6 +730,28 @@ fn a_schema_beside_the_captures_is_offered_not_used() {
 }
 
 #[test]
+fn at_80x24_the_first_frame_keeps_whole_badges_and_help_and_quit_beside_the_offer() {
+    let demo = demo();
+    let tmux = Tmux::start("narrow", 80, 24, &[demo.to_str().unwrap()], &[]);
+    let screen = tmux.wait_for("the demo and the schema offer", |s| {
+        loaded(s) && s.contains("schema.json is beside")
+    });
+    let keys = screen.lines().nth(22).unwrap_or_default();
+    assert!(keys.contains("schema.json"), "the offer: {keys}\n{screen}");
+    assert!(
+        keys.contains("? help") && keys.contains("q quit"),
+        "{keys}\n{screen}"
+    );
+    assert!(
+        !screen.contains("trunca…") && !screen.contains("unread…"),
+        "{screen}"
+    );
+    assert!(screen.contains(" truncated "), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
+}
+
+#[test]
 fn baseline_marks_changes_and_the_footer_compares_the_mixes() {
     let demo = demo();
     let old = tempfile::tempdir().unwrap();

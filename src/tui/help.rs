@@ -87,9 +87,11 @@ const LEGEND: &[&str] = &[
     "            with --baseline: ↑ fixed  ↓ broke  ≠ value changed  ~ different failure",
     "            + not in the baseline; the header lists a changed value's paths:",
     "            ~ changed  + added  - removed",
+    "header: a failure's kind (defect) at line:col, then +N more defects (Decoded lists all)",
     "Raw: ▎ beside lines of the accepted span; accepted text bold; the failure",
     "     reversed; repaired bytes underlined; fences and <think> dimmed",
     "invisible characters: ␉ tab  ␍ carriage return  ␛ escape  ⟨BOM⟩  ⟨U+200B⟩",
+    "not UTF-8: each invalid byte as ⟨E9⟩ (its value in hex)",
     "Normalized: - raw line, + what the parser saw; changed words underlined",
 ];
 

@@ -24,8 +24,23 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         fit(line, width).render(top, buf);
         return;
     }
-    let line = prompt_or_notice(app).unwrap_or_else(|| key_hints(app, width));
-    fit(line, width).render(top, buf);
+    match prompt_or_notice(app) {
+        // A notice (the first frame's schema offer, a save's result) keeps the way out
+        // and the way to learn the rest at the right end.
+        Some(line) if app.notice.is_some() && !matches!(app.overlay, Overlay::Search { .. }) => {
+            let tail = key_hints(app, 0);
+            let room = width.saturating_sub(tail.width());
+            let style = line.style;
+            let fitted = fit(line, room.saturating_sub(2)).spans.into_iter();
+            let mut spans: Vec<Span> = fitted.map(|span| span.patch_style(style)).collect();
+            let used: usize = spans.iter().map(|s| s.width()).sum();
+            spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+            spans.extend(tail.spans);
+            fit(Line::from(spans), width).render(top, buf);
+        }
+        Some(line) => fit(line, width).render(top, buf),
+        None => fit(key_hints(app, width), width).render(top, buf),
+    }
     let bottom = Rect::new(area.x, area.y + 1, area.width, 1);
     fit(mix(app), width).render(bottom, buf);
 }

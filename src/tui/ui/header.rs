@@ -131,14 +131,14 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             }
             let listed = failure.defects.len() > 1
                 || (failure.defect.is_none() && !failure.defects.is_empty());
-            // The headline is the first; the header names every one, in text order.
+            // The headline first, whole, on any width; then how many more there are
+            // (the Decoded pane lists each), then the message, which may be cut.
             let every = if listed {
-                let all: Vec<String> = failure
+                let more = failure
                     .defects
-                    .iter()
-                    .map(|d| format!("{} {}:{}", d.kind.as_str(), d.line, d.column))
-                    .collect();
-                format!(" [{} defects: {}]", failure.defects.len(), all.join(", "))
+                    .len()
+                    .saturating_sub(usize::from(failure.defect.is_some()));
+                format!(" +{more} more")
             } else {
                 String::new()
             };

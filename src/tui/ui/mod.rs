@@ -8,6 +8,7 @@ mod header;
 mod list;
 mod overlay;
 mod pane;
+mod wrap;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
