@@ -165,3 +165,24 @@ fn a_fixture_saved_under_a_schema_keeps_it_and_replays_its_verdict() {
         jxray::fixture::ReplayStatus::Passed
     );
 }
+
+#[test]
+fn at_80x24_the_footer_abbreviates_the_mix_and_the_baseline_delta_rather_than_cutting_them() {
+    let app = compare_app(80, 24);
+    let text = screen(&app);
+    let footer = text.lines().last().unwrap_or_default();
+    assert!(!footer.contains('…'), "{footer}");
+    assert!(footer.starts_with("6: dir "), "{footer}");
+    assert!(footer.contains("vs monday (5): "), "{footer}");
+    assert!(
+        footer.contains("trunc 1→1") || footer.contains("fen 2→0"),
+        "{footer}"
+    );
+    // With room, the words are whole.
+    let wide = screen(&compare_app(160, 45));
+    assert!(wide
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .starts_with("6 captures: direct"));
+}

@@ -224,3 +224,41 @@ fn the_save_dialog_wraps_its_refusal_at_80x24_and_160x45() {
         insta::assert_snapshot!(format!("save_refusal_{width}x{height}"), shown);
     }
 }
+
+#[test]
+fn less_and_greater_narrow_hide_and_widen_the_list_at_80x24_and_160x45() {
+    for (width, height) in SIZES {
+        let mut app = workbench(width, height);
+        let row_of = |app: &App| -> String {
+            screen(app)
+                .lines()
+                .find(|line| line.contains("cut-at-the-limit"))
+                .unwrap_or_default()
+                .split('│')
+                .nth(1)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let normal = row_of(&app);
+        run(&mut app, &[Command::WidenList]);
+        let wide = row_of(&app);
+        assert!(
+            wide.chars().count() > normal.chars().count(),
+            "{wide:?} {normal:?}"
+        );
+        assert!(wide.contains("products-cut-at-the-limit.txt"), "{wide:?}");
+        run(&mut app, &[Command::NarrowList, Command::NarrowList]);
+        assert!(row_of(&app).chars().count() < normal.chars().count());
+        run(&mut app, &[Command::NarrowList]);
+        let hidden = screen(&app);
+        assert!(!hidden.contains("Captures"), "{hidden}");
+        // The header has the whole width: the failure line is not cut.
+        assert!(
+            hidden.contains("no-json cause refusal at 1:1  the model"),
+            "{hidden}"
+        );
+        insta::assert_snapshot!(format!("list_hidden_{width}x{height}"), hidden);
+        run(&mut app, &[Command::WidenList, Command::WidenList]);
+        assert_eq!(row_of(&app), normal, "back to where it was");
+    }
+}

@@ -207,7 +207,12 @@ fn loaded(screen: &str) -> bool {
         .lines()
         .rfind(|line| !line.trim().is_empty())
         .unwrap_or_default();
-    let counted = footer.contains(" captures: ") || footer.contains(" capture: ");
+    // `39 captures: …`, or its short form when the footer is short of room (`39: …`).
+    let rest = footer.trim_start_matches(|c: char| c.is_ascii_digit());
+    let counted = rest.len() < footer.len()
+        && [": ", " captures: ", " capture: "]
+            .iter()
+            .any(|after| rest.starts_with(after));
     counted && !footer.contains("loading") && !footer.contains("finding")
 }
 
@@ -747,6 +752,11 @@ fn at_80x24_the_first_frame_keeps_whole_badges_and_help_and_quit_beside_the_offe
         "{screen}"
     );
     assert!(screen.contains(" truncated "), "{screen}");
+    // `<` narrows the list, then hides it: the panes take the width.
+    tmux.keys(&["<", "<"]);
+    tmux.wait_for("the list to hide", |s| !s.contains("Captures 39/39"));
+    tmux.keys(&[">"]);
+    tmux.wait_for("the list to come back", |s| s.contains("Captures 39/39"));
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
 }

@@ -92,6 +92,7 @@ const LEGEND: &[&str] = &[
     "     reversed; repaired bytes underlined; fences and <think> dimmed",
     "invisible characters: ␉ tab  ␍ carriage return  ␛ escape  ⟨BOM⟩  ⟨U+200B⟩",
     "not UTF-8: each invalid byte as ⟨E9⟩ (its value in hex)",
+    "footer, when short of room: dir fen scan len trunc nojs inv sch unr; Δ since watching",
     "Normalized: - raw line, + what the parser saw; changed words underlined",
 ];
 

@@ -24,7 +24,7 @@ use crate::schema::Schema;
 
 use super::action::EntryId;
 use super::keys::KeyMode;
-use super::layout::{screen, PaneId, Screen};
+use super::layout::{layout, ListWidth, PaneId, Screen, View};
 use super::search::Query;
 use super::theme::Theme;
 
@@ -174,6 +174,8 @@ pub struct App {
     /// The pane shown as a tab, zoomed, or focused.
     pub pane: PaneId,
     pub zoom: bool,
+    /// How wide the list is (`<` and `>`).
+    pub list_width: ListWidth,
     pub overlay: Overlay,
     pub query: Option<Query>,
     pub detail: Option<Detail>,
@@ -226,6 +228,7 @@ impl App {
             focus: Focus::List,
             pane: PaneId::Raw,
             zoom: false,
+            list_width: ListWidth::Normal,
             overlay: Overlay::None,
             query: None,
             detail: None,
@@ -257,7 +260,12 @@ impl App {
     }
 
     pub fn screen(&self) -> Screen {
-        screen(self.area, self.zoom, self.pane)
+        layout(self.area, self.zoom, self.pane, self.list_width)
+    }
+
+    /// What the panes are wrapped for now.
+    pub fn view(&self) -> View {
+        (self.area, self.zoom, self.pane, self.list_width)
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -360,8 +368,9 @@ impl App {
         }
         self.list_offset = self.list_offset.min(len.saturating_sub(height));
         self.bring_detail();
+        let view = self.view();
         if let Some(detail) = &mut self.detail {
-            detail.fit(self.area, self.zoom, self.pane);
+            detail.fit(view);
             // Colour the raw text down to a page past what is on screen.
             let raw = detail.pane(PaneId::Raw);
             let bottom = (raw.scroll + raw.height * 2).min(raw.rows.rows.len());
@@ -403,14 +412,14 @@ impl App {
             self.detail = None;
             return;
         };
-        let screen = (self.area, self.zoom, self.pane);
+        let screen = self.view();
         let shown = self
             .detail
             .as_ref()
             .filter(|d| d.shows(entry.id, &entry.outcome, query));
         if let Some(shown) = shown {
             // A big capture's panes are wrapped again off the UI thread (a zoom, a resize).
-            if shown.building || !big::is_big(entry) || shown.fits(screen.0, screen.1, screen.2) {
+            if shown.building || !big::is_big(entry) || shown.fits(screen) {
                 return;
             }
         }
