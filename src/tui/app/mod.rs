@@ -3,6 +3,7 @@
 
 mod act;
 mod big;
+mod checks;
 mod copy;
 mod entries;
 mod filter;
@@ -18,7 +19,6 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::compare::{match_key, Movement, Observed, Run, ValueDiff};
 use crate::engine::Options;
 use crate::schema::Schema;
 
@@ -31,6 +31,7 @@ use super::theme::Theme;
 pub use crate::tui::detail::DetailJob;
 pub use crate::tui::detail::{Detail, PaneState, Subject};
 pub use big::BigPanes;
+pub use checks::Checks;
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use entries::{Entries, Entry};
 pub use filter::{Filter, Sort};
@@ -56,38 +57,6 @@ pub struct TuiSettings {
     pub editor: Option<String>,
     /// Whether the root is a file (a folder otherwise), as it was at start-up.
     pub root_is_file: bool,
-}
-
-/// The schema each value must satisfy and the earlier run each capture is
-/// compared with, when the user gave them.
-#[derive(Debug, Clone, Default)]
-pub struct Checks {
-    /// `--schema FILE` or the config's `schema =`.
-    pub schema: Option<Arc<Schema>>,
-    /// `--baseline DIR`: the earlier run, and the path it was loaded from.
-    pub baseline: Option<Arc<(PathBuf, Run)>>,
-    /// A `schema.json` found beside the captures and not given: offered in a notice.
-    pub offered_schema: Option<PathBuf>,
-}
-
-impl Checks {
-    /// How `entry` (loaded from `root`) changed against the baseline; `None`
-    /// without a baseline or when it came out the same.
-    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Movement> {
-        let (_, run) = self.baseline.as_deref()?;
-        let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
-        let moved = Movement::between(old, Some(&Observed::of(&entry.outcome)));
-        (moved != Movement::Same).then_some(moved)
-    }
-
-    /// Where `entry`'s value differs from the baseline's value for it; `None`
-    /// unless both were accepted with different values.
-    pub fn value_diff(&self, root: &std::path::Path, entry: &Entry) -> Option<ValueDiff> {
-        let (_, run) = self.baseline.as_deref()?;
-        let old = run.verdict_by_key(&match_key(root, &entry.capture.source))?;
-        let diff = old.value_diff(&Observed::of(&entry.outcome));
-        (!diff.is_empty()).then_some(diff)
-    }
 }
 
 /// Where keys go: the list, or the current pane.
