@@ -111,3 +111,20 @@ fn decode_stringified_comes_from_the_flag_or_the_config() {
     let config = common::jxray_env(dir.path(), &["extract"], input, &env);
     assert_eq!(config.stdout, decoded, "{config:?}");
 }
+
+#[test]
+fn a_file_of_many_captures_prints_one_line_per_record_null_for_a_failed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = "{\"output\": \"{\\\"a\\\": 1}\"}\n{\"output\": \"no JSON here\"}\n\n{\"output\": \"[2]\"}\n";
+    write_files(dir.path(), &[("log.jsonl", log)]);
+    let run = jxray_in(dir.path(), &["extract", "log.jsonl"], b"");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "{\"a\":1}\nnull\n[2]\n");
+    let outcomes: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(outcomes.len(), 3, "{}", run.stderr);
+    assert!(
+        outcomes[1].starts_with("log.jsonl:2: no-json"),
+        "{}",
+        run.stderr
+    );
+}

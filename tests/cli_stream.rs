@@ -147,7 +147,7 @@ fn each_outcome_is_written_before_the_next_line_arrives() {
         (r#"{"output": "{\"a\": 1}"}"#, "-:1", true),
         (
             r#"{"custom_id": "req-2", "output": "[1, 2,"}"#,
-            "req-2",
+            "-:2",
             false,
         ),
         ("", "", true),

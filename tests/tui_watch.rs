@@ -181,3 +181,28 @@ fn a_rescan_reads_everything_again() {
     assert!(effects.iter().any(|e| matches!(e, Effect::LoadAll { .. })));
     assert!(app.progress.loading());
 }
+
+#[test]
+fn at_80x24_the_watch_delta_is_abbreviated_not_cut() {
+    let mut app = watching();
+    update(
+        &mut app,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    changes(
+        &mut app,
+        vec![
+            PathChange::Changed(PathBuf::from("b.txt")),
+            PathChange::Changed(PathBuf::from("c.txt")),
+        ],
+    );
+    load(&mut app, "b.txt", "{\"b\": 2, \"cut\": \"of");
+    load(&mut app, "c.txt", "{}");
+    let text = screen(&app);
+    let footer = text.lines().last().unwrap_or_default();
+    assert!(!footer.contains('…'), "{footer}");
+    assert!(footer.contains("Δ dir 1→2 fen 1→0 trunc 0→1"), "{footer}");
+}

@@ -196,6 +196,14 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
                 app.focus = Focus::Pane;
             }
         }
+        Command::NarrowList => {
+            app.list_width = app.list_width.narrower();
+            // Keys for a hidden list would move a selection no one sees.
+            if app.list_width == crate::tui::layout::ListWidth::Hidden {
+                app.focus = Focus::Pane;
+            }
+        }
+        Command::WidenList => app.list_width = app.list_width.wider(),
         Command::Back => {
             if app.zoom {
                 app.zoom = false;

@@ -9,6 +9,7 @@ use crate::tui::app::{App, Filter, SaveDialog, SaveScope};
 use crate::tui::layout::centered;
 use crate::tui::sanitize::printable;
 use crate::tui::ui::fit::fit;
+use crate::tui::ui::wrap::wrap;
 
 pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
@@ -124,6 +125,12 @@ pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
         SaveScope::One(_) => " Save as a fixture ",
         SaveScope::All(_) => " Save the list as fixtures ",
     };
+    // Messages wrap rather than being cut: a refusal must be read whole.
+    let width = usize::from(area.width.min(84).saturating_sub(2));
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .flat_map(|line| wrap(line, width, "          "))
+        .collect();
     let outer = centered(area, 84, lines.len() as u16 + 2);
     let block = Block::bordered()
         .border_style(theme.border(true))
