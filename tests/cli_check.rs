@@ -1,9 +1,9 @@
 //! `jxray check`: formats, exit codes, schema, options, colour.
 
-mod common;
+mod support;
 
-use common::{assert_one_line_error, jxray_env, jxray_in, write_files, Run};
 use serde_json::Value;
+use support::cli::{assert_one_line_error, jxray_env, jxray_in, write_files, Run};
 
 const FENCED: &str = "Sure!\n```json\n{\"city\": \"Paris\"}\n```\nThat is all.";
 const TRAILING_COMMA: &str = "{\"a\": 1,}";

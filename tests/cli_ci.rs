@@ -3,12 +3,12 @@
 //! folder passed over, unread files counted).
 //! Review golden changes with `INSTA_UPDATE=new cargo test --test cli_ci`.
 
-mod common;
+mod support;
 
 use std::fs;
 use std::path::Path;
 
-use common::{jxray_env, write_files, Run};
+use support::cli::{jxray_env, write_files, Run};
 
 /// Run jxray in `dir` with no user config and no GitHub step summary.
 fn run_in(dir: &Path, args: &[&str]) -> Run {

@@ -1,9 +1,9 @@
 //! `jxray compare OLD NEW`: both mixes side by side and every capture whose
 //! outcome changed. Review goldens with `INSTA_UPDATE=new cargo test --test cli_compare`.
 
-mod common;
+mod support;
 
-use common::{assert_one_line_error, jxray_in, write_files, Run};
+use support::cli::{assert_one_line_error, jxray_in, write_files, Run};
 
 /// Two runs of the same prompts: one capture moved to plain JSON with the same
 /// value, one got cut off, one was fixed, one is unchanged, one changed its

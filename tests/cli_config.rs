@@ -2,11 +2,11 @@
 //! set every time (`accept_lenient`, `pick`, `color`, `format`, `max_bytes`), each with the
 //! flag winning over it; a config `fixtures =` that names a missing folder says so.
 
-mod common;
+mod support;
 
 use std::path::Path;
 
-use common::{jxray_env, jxray_in, write_files, Run};
+use support::cli::{jxray_env, jxray_in, write_files, Run};
 
 /// Run `jxray ARGS` in `dir` with `config` as the user's config file.
 fn with_config(dir: &Path, config: &str, args: &[&str]) -> Run {

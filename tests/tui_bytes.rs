@@ -2,14 +2,14 @@
 //! marked `⟨E9⟩` and the offset in the header, `s` keeps its bytes in a fixture
 //! (`input_base64`), and `jxray test` replays that fixture as `unreadable` exactly.
 
-mod tui_support;
+mod support;
 
 use jxray::capture::{self, Capture, LoadOptions};
 use jxray::engine::FailureKind;
 use jxray::fixture::{self, Expectation, ReplayStatus};
 use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::update;
-use tui_support::{app_with, screen};
+use support::tui::{app_with, screen};
 
 /// Latin-1 `é` (0xE9) where UTF-8 was expected, as a Windows editor saves it.
 const LATIN1: &[u8] = b"{\"city\": \"Montr\xE9al\",\n \"note\": \"caf\xE9\"}\n";

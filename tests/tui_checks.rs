@@ -1,7 +1,7 @@
 //! The workbench with a schema (`--schema`) and a baseline (`--baseline`):
 //! screens at 80×24 and 160×45, drawn with `TestBackend`, as insta snapshots.
 
-mod tui_support;
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -12,7 +12,7 @@ use jxray::schema::Schema;
 use jxray::tui::action::{Action, Command};
 use jxray::tui::{update, App, Checks};
 use serde_json::json;
-use tui_support::{app_with_checks, capture, screen, styled_screen};
+use support::tui::{app_with_checks, capture, screen, styled_screen};
 
 const TICKET: &str = "Here is the ticket:\n```json\n{\"ticket_id\": \"SUP-4821\", \"priority\": \"P2\",\n \"tags\": [\"billing\", 7]}\n```";
 

@@ -2,11 +2,11 @@
 //! terminal) and 160×45 (a wide one), for the list, each pane, zoom and the
 //! dialogs. TestBackend screens as insta snapshots.
 
-mod tui_support;
+mod support;
 
 use jxray::tui::action::Command;
 use jxray::tui::App;
-use tui_support::{app_with, capture, run, screen, styled_screen};
+use support::tui::{app_with, capture, run, screen, styled_screen};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
 

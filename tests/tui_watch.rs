@@ -2,14 +2,14 @@
 //! footer's mix since watching started. No file system here: the watcher's
 //! events are fed as actions (the watcher itself is tested in src/watch/).
 
-mod tui_support;
+mod support;
 
 use std::path::PathBuf;
 
 use jxray::tui::action::{Action, Command, Effect, Loaded, WatchControl};
 use jxray::tui::{update, App};
 use jxray::watch::{PathChange, WatchEvent, WatchStatus};
-use tui_support::{app_with, capture, screen};
+use support::tui::{app_with, capture, screen};
 
 fn load(app: &mut App, source: &str, text: &str) {
     let capture = capture(source, text, None);
@@ -63,7 +63,7 @@ fn changes(app: &mut App, changes: Vec<PathChange>) -> Vec<Effect> {
 
 #[test]
 fn with_watch_on_the_watcher_starts_before_the_load() {
-    let mut settings = tui_support::settings();
+    let mut settings = support::tui::settings();
     settings.watch = true;
     let app = App::new(
         settings,
