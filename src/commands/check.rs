@@ -11,10 +11,11 @@ use crate::engine::ValueForm;
 use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
-    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
+    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, Summary,
+    TextSink,
 };
 use crate::schema::{CaptureSchemas, Schema};
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
@@ -74,17 +75,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         }
     };
     if summary.total() == 0 {
-        let what = if from_stdin {
-            "standard input".to_string()
-        } else {
-            shell_path(&args.path)
-        };
-        let skipped = skipped.map(|note| format!(" ({note})")).unwrap_or_default();
-        bail!(
-            "{what}: holds no capture{skipped}; captures are .txt, .md, .json, .jsonl, .sse \
-             files, or lines of JSON on standard input: point check at a capture or a folder \
-             of them"
-        );
+        return Err(no_capture(args, from_stdin, skipped.as_deref()));
     }
     let written = sink.finish(&summary).and_then(|()| sink.flush());
     drop(sink);
@@ -98,17 +89,38 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     if let (Some(note), false) = (&skipped, format == Format::Text) {
         output::say(&format!("jxray: {note}"));
     }
+    let gate_held = drift_gate(args, &summary);
+    Ok(ExitStatus::from_all_ok(
+        status == ExitStatus::Clean && gate_held,
+    ))
+}
+
+/// The error for a PATH (or standard input) that held no capture, with what was skipped.
+fn no_capture(args: &CheckArgs, from_stdin: bool, skipped: Option<&str>) -> anyhow::Error {
+    let what = if from_stdin {
+        "standard input".to_string()
+    } else {
+        shell_path(&args.path)
+    };
+    let skipped = skipped.map(|note| format!(" ({note})")).unwrap_or_default();
+    anyhow!(
+        "{what}: holds no capture{skipped}; captures are .txt, .md, .json, .jsonl, .sse \
+         files, or lines of JSON on standard input: point check at a capture or a folder \
+         of them"
+    )
+}
+
+/// `--max-share`: say each share over its bound; whether every share held.
+fn drift_gate(args: &CheckArgs, summary: &Summary) -> bool {
     let breaches = args
         .max_share
         .as_ref()
-        .map(|gate| gate.breaches(&summary))
+        .map(|gate| gate.breaches(summary))
         .unwrap_or_default();
     for breach in &breaches {
         output::say(&format!("jxray: {breach}"));
     }
-    Ok(ExitStatus::from_all_ok(
-        status == ExitStatus::Clean && breaches.is_empty(),
-    ))
+    breaches.is_empty()
 }
 
 /// The report format asked for, writing to `out`, showing failures only with `-q`.
