@@ -1,0 +1,47 @@
+"""The wheel: built by maturin, installed into a fresh virtual environment (with nothing
+else in it), `import jxray` works and the `jxray` command runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from conftest import REPO
+
+PACKAGE = REPO / "crates" / "jxray-python"
+
+
+def test_the_wheel_installs_into_a_fresh_venv_and_works(tmp_path: Path) -> None:
+    # The dev profile by default, to reuse the build the tests already made; set
+    # JXRAY_WHEEL_PROFILE=release for the wheel users get.
+    profile = os.environ.get("JXRAY_WHEEL_PROFILE", "dev")
+    wheels = tmp_path / "wheels"
+    build = subprocess.run(
+        [sys.executable, "-m", "maturin", "build", "--profile", profile, "--out", str(wheels)],
+        cwd=PACKAGE, capture_output=True, text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    (wheel,) = wheels.glob("jxray-*-cp39-abi3-*.whl")
+    env_dir = tmp_path / "fresh"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--no-index", "--quiet", str(wheel)],
+        capture_output=True, text=True,
+    )
+    assert install.returncode == 0, install.stderr
+    layer = subprocess.run(
+        [str(python), "-c", "import jxray; print(jxray.extract('x {\"a\": 1}').layer)"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert layer.stdout == "scanned\n", layer.stderr
+    command = subprocess.run([str(env_dir / "bin" / "jxray"), "--version"], capture_output=True, text=True)
+    assert command.returncode == 0 and command.stdout.startswith("jxray ")
+    listed = subprocess.run(
+        [str(python), "-m", "pip", "show", "-f", "jxray"], capture_output=True, text=True
+    ).stdout
+    for shipped in ("jxray/py.typed", "jxray/_jxray.pyi", "jxray/pytest_plugin.py", "jxray/testing.py"):
+        assert shipped in listed, listed
