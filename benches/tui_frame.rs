@@ -15,20 +15,22 @@ use jxray::config::ThemeName;
 use jxray::engine::Options;
 use jxray::tui::action::{Action, Command};
 use jxray::tui::theme::Theme;
-use jxray::tui::{update, App, Settings};
+use jxray::tui::{update, App, TuiSettings};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 const AREA: Rect = Rect::new(0, 0, 200, 60);
 
 fn app(captures: Vec<Capture>) -> App {
-    let settings = Settings {
+    let settings = TuiSettings {
         root: PathBuf::from("captures"),
         fixtures: PathBuf::from("fixtures"),
         config_path: String::new(),
         mouse: false,
         watch: false,
         checks: Default::default(),
+        editor: None,
+        root_is_file: false,
     };
     let mut app = App::new(
         settings,

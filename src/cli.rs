@@ -18,7 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<CliCommand>,
 
     /// A capture file or a folder of captures for the terminal UI
     #[arg(default_value = ".")]
@@ -126,7 +126,7 @@ pub enum PresetChoice {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum CliCommand {
     /// Extract every capture under PATH and report each outcome
     Check(CheckArgs),
     /// Print the decoded value of one capture to stdout, the outcome to stderr

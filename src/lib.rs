@@ -31,6 +31,7 @@ pub mod compare;
 pub mod config;
 pub use jxray_engine as engine;
 pub mod fixture;
+pub mod mix;
 pub mod pipeline;
 pub mod report;
 pub mod schema;

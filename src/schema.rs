@@ -11,8 +11,7 @@ use serde_json::Value;
 use crate::capture::{read_regular_text, Capture};
 use crate::engine::{line_col, Acceptor, Failure, FailureKind, Options, Outcome};
 
-/// Largest schema file read (`--schema /dev/zero` or a huge file must not eat memory).
-pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
+pub use crate::capture::MAX_SCHEMA_BYTES;
 
 /// A compiled JSON Schema, and the document it came from (to quote its rules).
 pub struct Schema {
@@ -104,16 +103,25 @@ impl Schema {
         })
     }
 
-    /// The schema as the engine's test of a candidate: among the candidates that parse, the
-    /// first that validates wins (contract §1).
-    pub fn acceptor(schema: &Arc<Schema>) -> Acceptor {
-        let schema = Arc::clone(schema);
-        Acceptor::new(move |value| schema.validator.is_valid(value))
-    }
-
     /// The schema document, as a fixture records it.
     pub fn document(&self) -> &Value {
         &self.document
+    }
+
+    /// The schema as the engine's test of a candidate: the first candidate that validates
+    /// is the answer (one that breaks it is taken only when none validates).
+    pub fn acceptor(self: &Arc<Schema>) -> Acceptor {
+        let schema = Arc::clone(self);
+        Acceptor::new(move |value| schema.validator.is_valid(value))
+    }
+
+    /// Extract `text` under `options` against this schema: the first candidate that
+    /// validates wins, and a value that breaks the schema is a `schema` failure.
+    pub fn extract(self: &Arc<Schema>, text: &str, options: &Options) -> Outcome {
+        let options = options.clone().with_acceptor(Some(self.acceptor()));
+        let mut outcome = crate::engine::extract(text, &options);
+        self.apply(&mut outcome, text);
+        outcome
     }
 
     /// Every violation, in the validator's order.
@@ -226,9 +234,7 @@ impl CaptureSchemas {
     ) -> Outcome {
         let mut outcome = match self.checked_against(explicit, capture) {
             Some(schema) => {
-                let options = options
-                    .clone()
-                    .with_acceptor(Some(Schema::acceptor(&schema)));
+                let options = options.clone().with_acceptor(Some(schema.acceptor()));
                 capture.extract(&options)
             }
             None => capture.extract(options),

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use jxray::fixture::{self, Status};
+use jxray::fixture::{self, ReplayStatus};
 use jxray::report::{write_mismatch, Painter};
 
 #[test]
@@ -24,8 +24,8 @@ fn every_project_fixture_replays() {
         };
         let replay = fixture::replay(fixture);
         match replay.status {
-            Status::Passed | Status::ExpectedFailing => {}
-            Status::Fixed => {
+            ReplayStatus::Passed | ReplayStatus::ExpectedFailing => {}
+            ReplayStatus::Fixed => {
                 problems += 1;
                 report.extend_from_slice(
                     format!(
@@ -35,7 +35,7 @@ fn every_project_fixture_replays() {
                     .as_bytes(),
                 );
             }
-            Status::Failed => {
+            ReplayStatus::Failed => {
                 problems += 1;
                 report.extend_from_slice(format!("FAIL {}\n", path.display()).as_bytes());
                 write_mismatch(&mut report, fixture, &replay, Painter::plain()).unwrap();

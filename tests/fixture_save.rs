@@ -6,7 +6,7 @@ use std::path::Path;
 
 use jxray::capture::Capture;
 use jxray::engine::{Defect, FailureKind, Layer, Options, RepairKind};
-use jxray::fixture::{self, Expectation, Fixture, SaveError, Status};
+use jxray::fixture::{self, Expectation, Fixture, ReplayStatus, SaveError};
 use serde_json::json;
 
 /// Every file in `dir` with its bytes, sorted by name.
@@ -143,7 +143,11 @@ fn input_is_kept_byte_for_byte() {
         );
         let loaded = fixture::load_file(&path).unwrap();
         assert_eq!(loaded.input.as_bytes(), input.as_bytes(), "{name}");
-        assert_eq!(fixture::replay(&loaded).status, Status::Passed, "{name}");
+        assert_eq!(
+            fixture::replay(&loaded).status,
+            ReplayStatus::Passed,
+            "{name}"
+        );
     }
 }
 
@@ -173,17 +177,23 @@ fn known_gaps_are_expected_failing_then_fixed() {
     let loaded = fixture::load_file(&path).unwrap();
     assert!(loaded.known_gap);
     assert_eq!(loaded.note.as_deref(), Some("should read True as true"));
-    assert_eq!(fixture::replay(&loaded).status, Status::ExpectedFailing);
+    assert_eq!(
+        fixture::replay(&loaded).status,
+        ReplayStatus::ExpectedFailing
+    );
 
     // With lenient acceptance the engine does what the gap asks: fixed.
     let mut fixed = loaded.clone();
     fixed.options.accept_lenient = true;
     let replay = fixture::replay(&fixed);
-    assert_eq!(replay.status, Status::Fixed, "{:?}", replay.actual);
+    assert_eq!(replay.status, ReplayStatus::Fixed, "{:?}", replay.actual);
 
     // A gap whose wish is a different failure stays expected-failing.
     let other = loaded.into_known_gap(Expectation::fail(FailureKind::Truncated, None), None);
-    assert_eq!(fixture::replay(&other).status, Status::ExpectedFailing);
+    assert_eq!(
+        fixture::replay(&other).status,
+        ReplayStatus::ExpectedFailing
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ mod tui_support;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use jxray::compare::{Run, Verdict};
+use jxray::compare::{Run, Standing};
 use jxray::engine::Options;
 use jxray::schema::Schema;
 use jxray::tui::action::{Action, Command};
@@ -75,7 +75,7 @@ fn baseline() -> Arc<(PathBuf, Run)> {
         ("note.txt", "{\"ok\": true}", None),
     ] {
         let outcome = capture(source, text, stop).extract(&options);
-        run.insert(root, source.to_string(), Verdict::of(&outcome));
+        run.insert(root, source.to_string(), Standing::of(&outcome));
     }
     Arc::new((root.to_path_buf(), run))
 }
@@ -133,6 +133,6 @@ fn a_fixture_saved_under_a_schema_keeps_it_and_replays_its_verdict() {
     );
     assert_eq!(
         jxray::fixture::replay(fixture).status,
-        jxray::fixture::Status::Passed
+        jxray::fixture::ReplayStatus::Passed
     );
 }

@@ -11,7 +11,7 @@ use jxray::capture::{load, LoadOptions};
 use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::app::Overlay;
 use jxray::tui::{update, App};
-use jxray::watch::{Change, WatchEvent};
+use jxray::watch::{PathChange, WatchEvent};
 use sha2::{Digest, Sha256};
 use tui_support::{app_with, screen};
 
@@ -127,7 +127,7 @@ fn a_request_file_arriving_rereads_its_capture_in_watch_mode() {
     command(&mut app, Command::ToggleWatch);
     let effects = update(
         &mut app,
-        Action::Watch(WatchEvent::Changes(vec![Change::Changed(request)])),
+        Action::Watch(WatchEvent::Changes(vec![PathChange::Changed(request)])),
     );
     let reloaded: Vec<&PathBuf> = effects
         .iter()

@@ -299,14 +299,17 @@ fn a_read_only_folder_is_a_clear_message_and_nothing_written() {
 #[test]
 fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
     let mut app = app();
-    let input_hash = jxray::tui::app::input_hash(INVALID);
+    let input_hash = jxray::fixture::input_hash(INVALID);
     // The mark holds while the fixture's file is there.
     let temp = tempfile::tempdir().unwrap();
     let path = temp.path().join("old.json");
     std::fs::write(&path, "{}").unwrap();
     update(
         &mut app,
-        Action::FixturesFound([(input_hash, path.clone())].into_iter().collect()),
+        Action::FixturesFound {
+            inputs: [(input_hash, path.clone())].into_iter().collect(),
+            names: jxray::fixture::TakenNames::in_dir(temp.path()),
+        },
     );
     app.settle();
     let saved: Vec<Option<PathBuf>> = app.entries.iter().map(|e| e.saved.clone()).collect();
@@ -317,10 +320,25 @@ fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
         screen.contains(&format!("already a fixture: {}", path.display())),
         "{screen}"
     );
-    // Deleted since: not a fixture any more.
+    // Deleted since: opening the dialog asks for the folder to be indexed again (an effect,
+    // never a look at the disk from `update`), and the index no longer holds it.
     command(&mut app, Command::Back);
     std::fs::remove_file(&path).unwrap();
-    command(&mut app, Command::Save);
+    let effects = command(&mut app, Command::Save);
+    assert!(
+        effects
+            .iter()
+            .any(|effect| matches!(effect, Effect::IndexFixtures { .. })),
+        "{effects:?}"
+    );
+    update(
+        &mut app,
+        Action::FixturesFound {
+            inputs: Default::default(),
+            names: jxray::fixture::TakenNames::in_dir(temp.path()),
+        },
+    );
+    app.settle();
     let screen = tui_support::screen(&app);
     assert!(!screen.contains("already a fixture"), "{screen}");
     assert_eq!(app.entries.iter().next().unwrap().saved, None);

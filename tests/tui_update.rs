@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jxray::engine::{Layer, Options, Outcome};
+use jxray::mix::MixKey;
 use jxray::tui::action::{Action, Effect, EntryId, Loaded, Mouse};
 use jxray::tui::app::{Filter, Focus, Overlay};
 use jxray::tui::keys::action_for;
@@ -178,7 +179,7 @@ fn a_focused_pane_scrolls_and_the_list_stays() {
 fn search_matches_sources_and_texts_with_n_and_shift_n() {
     let mut app = demo();
     press(&mut app, &["/"]);
-    assert_eq!(app.mode(), jxray::tui::keys::Mode::Prompt);
+    assert_eq!(app.mode(), jxray::tui::keys::KeyMode::Prompt);
     typed(&mut app, "paris");
     press(&mut app, &["Enter"]);
     assert_eq!(selected_source(&app), "b-fenced.md");
@@ -228,8 +229,8 @@ fn the_filter_menu_narrows_the_list_and_counts_follow() {
     press(&mut app, &["j", "Enter"]);
     assert_eq!(app.entries.filter, Filter::Failures);
     assert_eq!(app.entries.view.len(), 3);
-    assert_eq!(app.entries.tally_view.failed(), 3);
-    assert_eq!(app.entries.tally_all.total, 6);
+    assert_eq!(app.entries.mix_view.failed(), 3);
+    assert_eq!(app.entries.mix_all.total(), 6);
     assert_eq!(selected_source(&app), "c-truncated.txt");
     press(&mut app, &["f", "j", "j", "Esc"]);
     assert_eq!(
@@ -292,16 +293,10 @@ fn lenient_toggle_re_extracts_everything_and_drops_stale_results() {
     assert!(app.progress.extracting());
     // A result from before the toggle is ignored.
     deliver(&mut app, generation - 1, outcomes.clone());
-    assert_eq!(app.entries.tally_all.layers[3], 0);
+    assert_eq!(app.entries.mix_all.count(MixKey::Layer(Layer::Lenient)), 0);
     deliver(&mut app, generation, outcomes);
     assert!(!app.progress.extracting());
-    assert_eq!(
-        app.entries.tally_all.layers[Layer::ALL
-            .iter()
-            .position(|l| *l == Layer::Lenient)
-            .unwrap()],
-        1
-    );
+    assert_eq!(app.entries.mix_all.count(MixKey::Layer(Layer::Lenient)), 1);
     press(&mut app, &["g", "j", "j", "j"]);
     assert_eq!(app.selected_entry().unwrap().outcome.badge(), "lenient");
 }
@@ -351,6 +346,8 @@ fn a_re_read_file_keeps_the_selection_and_a_gone_file_leaves_the_list() {
             captures: vec![Loaded {
                 capture: changed,
                 outcome,
+                request: None,
+                modified: None,
             }],
             options: Options::default(),
         },
@@ -390,6 +387,8 @@ fn late_result(app: &mut App, text: &str) -> Vec<Effect> {
             captures: vec![Loaded {
                 capture: late,
                 outcome,
+                request: None,
+                modified: None,
             }],
             options: Options::default(),
         },
@@ -424,6 +423,8 @@ fn loading_progress_counts_files_until_all_arrive() {
                 captures: vec![Loaded {
                     capture: c,
                     outcome,
+                    request: None,
+                    modified: None,
                 }],
                 options: Options::default(),
             },
@@ -538,6 +539,8 @@ fn log_part(range: std::ops::Range<usize>, first: bool, last: bool) -> Action {
             Loaded {
                 capture: c,
                 outcome,
+                request: None,
+                modified: None,
             }
         })
         .collect();
@@ -584,7 +587,7 @@ fn a_file_read_in_parts_fills_the_list_and_keys_work_between_parts() {
     app.settle();
     assert!(!app.progress.loading());
     assert_eq!(app.entries.len(), 10);
-    assert_eq!(app.entries.tally_all.total, 10);
+    assert_eq!(app.entries.mix_all.total(), 10);
     assert_eq!(
         selected_source(&app),
         "log.jsonl:3",

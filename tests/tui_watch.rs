@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use jxray::tui::action::{Action, Command, Effect, Loaded, WatchControl};
 use jxray::tui::{update, App};
-use jxray::watch::{Change, WatchEvent, WatchStatus};
+use jxray::watch::{PathChange, WatchEvent, WatchStatus};
 use tui_support::{app_with, capture, screen};
 
 fn load(app: &mut App, source: &str, text: &str) {
@@ -18,7 +18,12 @@ fn load(app: &mut App, source: &str, text: &str) {
         app,
         Action::FileLoaded {
             path: PathBuf::from(source),
-            captures: vec![Loaded { capture, outcome }],
+            captures: vec![Loaded {
+                capture,
+                outcome,
+                request: None,
+                modified: None,
+            }],
             options: app.options.clone(),
         },
     );
@@ -52,7 +57,7 @@ fn watching() -> App {
     app
 }
 
-fn changes(app: &mut App, changes: Vec<Change>) -> Vec<Effect> {
+fn changes(app: &mut App, changes: Vec<PathChange>) -> Vec<Effect> {
     update(app, Action::Watch(WatchEvent::Changes(changes)))
 }
 
@@ -78,9 +83,9 @@ fn changed_files_are_re_read_and_marked_until_viewed() {
     let effects = changes(
         &mut app,
         vec![
-            Change::Changed(PathBuf::from("b.txt")),
-            Change::Changed(PathBuf::from("README.md")),
-            Change::Changed(PathBuf::from("c.txt")),
+            PathChange::Changed(PathBuf::from("b.txt")),
+            PathChange::Changed(PathBuf::from("README.md")),
+            PathChange::Changed(PathBuf::from("c.txt")),
         ],
     );
     let [Effect::Reload { paths, .. }] = effects.as_slice() else {
@@ -127,7 +132,7 @@ fn changed_files_are_re_read_and_marked_until_viewed() {
 fn deleted_files_are_marked_gone_then_dropped() {
     let mut app = watching();
     update(&mut app, Action::Command(Command::Down));
-    changes(&mut app, vec![Change::Removed(PathBuf::from("b.txt"))]);
+    changes(&mut app, vec![PathChange::Removed(PathBuf::from("b.txt"))]);
     app.settle();
     let b = app
         .entries
@@ -136,7 +141,7 @@ fn deleted_files_are_marked_gone_then_dropped() {
         .unwrap();
     assert!(b.gone);
     assert!(screen(&app).contains("gone"));
-    changes(&mut app, vec![Change::Changed(PathBuf::from("a.txt"))]);
+    changes(&mut app, vec![PathChange::Changed(PathBuf::from("a.txt"))]);
     app.settle();
     assert_eq!(app.entries.len(), 1);
     assert_eq!(app.selected_entry().unwrap().capture.source, "a.txt");
@@ -163,7 +168,7 @@ fn pause_holds_changes_and_w_stops_watching() {
     ));
     assert!(!app.watch.active);
     // Late events from a stopped watcher change nothing.
-    assert!(changes(&mut app, vec![Change::Changed(PathBuf::from("a.txt"))]).is_empty());
+    assert!(changes(&mut app, vec![PathChange::Changed(PathBuf::from("a.txt"))]).is_empty());
     let effects = update(&mut app, Action::Command(Command::PauseWatch));
     assert!(effects.is_empty());
     assert!(app.notice.as_ref().unwrap().error);

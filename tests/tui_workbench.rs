@@ -12,10 +12,7 @@ use jxray::tui::{update, App};
 use tui_support::{app_with, capture, screen};
 
 fn run(app: &mut App, commands: &[Command]) -> Vec<Effect> {
-    commands
-        .iter()
-        .flat_map(|command| update(app, Action::Command(*command)))
-        .collect()
+    tui_support::run_effects(app, commands)
 }
 
 fn type_text(app: &mut App, text: &str) {

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use jxray::watch::{restat, Batch, Change, Coalescer, Hint, HintKind, IgnoreRules, Timing};
+use jxray::watch::{restat, Batch, Coalescer, Hint, HintKind, IgnoreRules, PathChange, Timing};
 
 const QUIET: u64 = 200;
 const MAX_LATENCY: u64 = 500;
@@ -232,7 +232,7 @@ fn created_then_deleted_within_the_window_resolves_to_removed() {
         rescan: false,
     };
     let result = restat(&batch);
-    assert_eq!(result, vec![Change::Removed(root.join("brief.txt"))]);
+    assert_eq!(result, vec![PathChange::Removed(root.join("brief.txt"))]);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use jxray::watch::{Change, Timing, WatchEvent, WatchOptions, Watcher};
+use jxray::watch::{PathChange, Timing, WatchEvent, WatchOptions, Watcher};
 
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -17,29 +17,28 @@ const PATIENCE: Duration = Duration::from_secs(20);
 #[derive(Debug, Default)]
 struct Seen {
     /// The last change per path.
-    last: BTreeMap<PathBuf, Change>,
+    last: BTreeMap<PathBuf, PathChange>,
     /// Every change, in order.
-    all: Vec<Change>,
+    all: Vec<PathChange>,
     batches: usize,
     other: Vec<WatchEvent>,
 }
 
 impl Seen {
     fn changed(&self, path: &Path) -> bool {
-        matches!(self.last.get(path), Some(Change::Changed(_)))
+        matches!(self.last.get(path), Some(PathChange::Changed(_)))
     }
 
     fn removed(&self, path: &Path) -> bool {
-        matches!(self.last.get(path), Some(Change::Removed(_)))
+        matches!(self.last.get(path), Some(PathChange::Removed(_)))
     }
 
     /// Whether `file` was reported, itself or as part of a folder that appeared.
     fn changed_or_in_folder(&self, file: &Path) -> bool {
         self.changed(file)
-            || self
-                .all
-                .iter()
-                .any(|change| matches!(change, Change::Folder(folder) if file.starts_with(folder)))
+            || self.all.iter().any(
+                |change| matches!(change, PathChange::Folder(folder) if file.starts_with(folder)),
+            )
     }
 
     fn mentions(&self, name: &str) -> bool {
@@ -204,7 +203,7 @@ fn ignored_files_produce_nothing(polling: bool) {
     let sentinel = h.path("sentinel.txt");
     fs::write(&sentinel, "{}").expect("sentinel");
     let seen = h.wait(|seen| seen.changed(&sentinel));
-    assert_eq!(seen.all, vec![Change::Changed(sentinel)], "{seen:#?}");
+    assert_eq!(seen.all, vec![PathChange::Changed(sentinel)], "{seen:#?}");
 }
 
 fn new_subfolder(polling: bool) {
@@ -251,7 +250,7 @@ fn reading_a_file_is_not_a_change(polling: bool) {
     let sentinel = h.path("sentinel.txt");
     fs::write(&sentinel, "{}").expect("sentinel");
     let seen = h.wait(|seen| seen.changed(&sentinel));
-    assert_eq!(seen.all, vec![Change::Changed(sentinel)], "{seen:#?}");
+    assert_eq!(seen.all, vec![PathChange::Changed(sentinel)], "{seen:#?}");
 }
 
 fn pause_holds_changes_until_resume(polling: bool) {
@@ -286,7 +285,7 @@ fn a_single_file_root_sees_rename_saves(polling: bool) {
     fs::write(&staged, "{\"output\": \"2\"}\n").expect("stage");
     fs::rename(&staged, &file).expect("rename over");
     match events.recv_timeout(PATIENCE).expect("an event") {
-        WatchEvent::Changes(changes) => assert_eq!(changes, vec![Change::Changed(file)]),
+        WatchEvent::Changes(changes) => assert_eq!(changes, vec![PathChange::Changed(file)]),
         other => panic!("expected changes, got {other:?}"),
     }
 }

@@ -19,10 +19,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::content::{decoded, unreadable, without_bom};
-use super::envelope::{self, Decoded, Detection, Outputs, Record};
+use super::disk::without_bom;
+use super::disk::{decode, io_unreadable, max_bytes_fix, too_large};
+use super::envelope::{self, Contents, Detection, LogRecord, Outputs};
 use super::fields::FieldMap;
-use super::read::{decode, io_unreadable, max_bytes_fix, too_large};
 use super::{promptfoo, stream, Capture, LoadOptions, Unreadable};
 
 /// Why a file of lines holds no capture.
@@ -37,14 +37,14 @@ pub fn captures(source: &str, path: &Path, text: &str, options: &LoadOptions) ->
         .filter(|(_, line)| !line.trim().is_empty())
         .collect();
     if lines.is_empty() {
-        return vec![unreadable(
+        return vec![Capture::unreadable(
             source.to_string(),
             path,
             Unreadable::new(NO_LINES),
         )];
     }
     if let Some(joined) = stream::decode_ollama_lines(lines.iter().map(|(_, line)| *line)) {
-        return decoded(source, path, None, joined);
+        return Capture::decoded(source, path, None, joined);
     }
     let naming = Naming::Line(source.to_string());
     let fields = options.fields.as_deref();
@@ -109,7 +109,7 @@ fn line_captures(
             }
         }
     };
-    decoded(&source, path, Some(number), result)
+    Capture::decoded(&source, path, Some(number), result)
 }
 
 /// The line's record id, if it has one, and what it holds; `None` for a line the field
@@ -138,7 +138,7 @@ fn classify(value: &Value, fields: Option<&FieldMap>) -> Option<(Option<String>,
     }
 }
 
-fn from_record(record: Record) -> (Option<String>, Detection) {
+fn from_record(record: LogRecord) -> (Option<String>, Detection) {
     (record.id, Some(record.result))
 }
 
@@ -162,10 +162,10 @@ fn output_object(value: &Value) -> Detection {
         }
     };
     let stop_reason = envelope::str_field(value, "stop_reason").map(str::to_string);
-    Some(Ok(Decoded {
+    Some(Ok(Contents {
         outputs: Outputs::text(text),
         stop_reason,
-        ..Decoded::default()
+        ..Contents::default()
     }))
 }
 
@@ -292,7 +292,11 @@ impl<R: BufRead> Iterator for LineCaptures<R> {
                     let source = match &self.naming {
                         Naming::Line(source) | Naming::IdOrLine(source) => source.clone(),
                     };
-                    return Some(unreadable(source, &self.path, Unreadable::new(NO_LINES)));
+                    return Some(Capture::unreadable(
+                        source,
+                        &self.path,
+                        Unreadable::new(NO_LINES),
+                    ));
                 }
                 Err(error) => {
                     // The rest of the input is lost: say so on the line where it broke off.

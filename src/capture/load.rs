@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::content::{self, Kind};
 use super::fields::FieldMap;
-use super::source::{self, Records};
-use super::{read, walk, Capture};
+use super::reader::Records;
+use super::readers;
+use super::recognise::{self, Kind};
+use super::{disk, walk, Capture};
 
 /// How captures are loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,7 +84,7 @@ impl LoadError {
                 },
             };
         }
-        if read::is_link_loop(path) {
+        if disk::is_link_loop(path) {
             return LoadError::LinkLoop {
                 path: path.to_path_buf(),
             };
@@ -129,7 +130,7 @@ pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture
 
 /// The captures in one file as they are read, for callers that stream (see [`load_file`]).
 pub fn source_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
-    source::records(file, &options.sources.name(root, file), options)
+    readers::records(file, &options.sources.name(root, file), options)
 }
 
 /// The captures in the bytes of the file at `file` (its name decides the format, as for
@@ -140,9 +141,9 @@ pub fn load_bytes(
     bytes: Vec<u8>,
     options: &LoadOptions,
 ) -> Vec<Capture> {
-    match read::decode(bytes) {
-        Ok(text) => content::captures(source, file, text, Kind::of(file), options),
-        Err(unreadable) => vec![content::unreadable(source.to_string(), file, unreadable)],
+    match disk::decode(bytes) {
+        Ok(text) => recognise::captures(source, file, text, Kind::of(file), options),
+        Err(unreadable) => vec![Capture::unreadable(source.to_string(), file, unreadable)],
     }
 }
 
@@ -150,8 +151,8 @@ pub fn load_bytes(
 /// format, since there is no file name to go by.
 pub fn load_reader(source: &str, reader: impl Read, options: &LoadOptions) -> Vec<Capture> {
     let path = Path::new(source);
-    match read::read_limited(reader, options.max_bytes).and_then(read::decode) {
-        Ok(text) => content::captures(source, path, text, Kind::Unnamed, options),
-        Err(unreadable) => vec![content::unreadable(source.to_string(), path, unreadable)],
+    match disk::read_limited(reader, options.max_bytes).and_then(disk::decode) {
+        Ok(text) => recognise::captures(source, path, text, Kind::Unnamed, options),
+        Err(unreadable) => vec![Capture::unreadable(source.to_string(), path, unreadable)],
     }
 }

@@ -6,18 +6,24 @@
 //!
 //! The pieces, in the order data flows through them:
 //! - `walk`: which files under a folder are captures (and the skip rules);
-//! - `read`: bytes off disk (size limit, symlink diagnosis) and decoding to text;
-//! - `content`: what the text is, from the file's extension confirmed by its content;
-//! - `envelope`: provider response bodies (one module per provider);
-//! - `stream`: saved SSE logs and Ollama NDJSON streams, joined;
-//! - `jsonl`: one capture a line;
-//! - `source`: which reader reads a file: `llm_logs` (the `llm` CLI's SQLite `logs.db`),
-//!   `inspect` (Inspect AI logs), `files` (everything read whole, through `content`);
-//! - `promptfoo`, `fields`: log documents and rows recognised by content, or read through
-//!   the field paths the user named;
-//! - `load`: the entry points, loading files in parallel in a fixed order;
-//! - `records`: the same captures as a lazy stream, for `check` at any size;
+//! - `readers`: the registry of readers, asked in order: the first bytes of a file say
+//!   which reads it. Each implements `reader::Reader`:
+//!   `llm_logs` (the `llm` CLI's SQLite `logs.db`), `inspect` (Inspect AI `.eval` zips) and
+//!   `whole` (every other file, read whole);
+//! - `disk`: bytes off disk (regular files only, the size limit, symlink diagnosis) and
+//!   their decoding to text;
+//! - `recognise`: what a whole file's text is, from its name confirmed by its content:
+//!   raw output, `envelope` (provider response bodies, one module per provider),
+//!   `stream` (saved SSE logs and Ollama NDJSON streams, joined), `jsonl` (one capture a
+//!   line), or a log document (`promptfoo`, Inspect `.json`, the user's `fields`; `outline`
+//!   reads one too deep to parse whole, a record at a time; `probe` says cheaply whether a
+//!   text may be an envelope);
+//! - `load`: the entry points that collect captures (files in parallel, a fixed order);
+//! - `lazy`: the same captures as a lazy iterator, for `check` at any size;
 //! - `request`: the request `jxray record` wrote beside a capture, for the workbench.
+//!
+//! A [`Capture`] is built by its own constructors (`Capture::raw`, `Capture::decoded`,
+//! `Capture::unreadable`), which every reader calls.
 //!
 //! `stop_reason` is always the provider's own spelling (`length`, `max_tokens`,
 //! `MAX_TOKENS`, `max_output_tokens`, `completed`, `end_turn`, `STOP`, …); the engine
@@ -25,38 +31,39 @@
 //! Responses `status: "incomplete"`), the most telling spelling is recorded
 //! (`incomplete_details.reason`, else `incomplete`).
 
-mod content;
+mod disk;
 mod envelope;
 pub mod fields;
-mod files;
 mod inspect;
 mod jsonl;
+mod lazy;
 mod llm_logs;
 mod load;
 mod outline;
 mod probe;
 mod promptfoo;
-mod read;
-mod records;
+mod reader;
+mod readers;
+mod recognise;
 mod request;
-pub mod source;
 mod stream;
 mod walk;
+mod whole;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use load::{
-    load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
-};
-pub use read::{read_regular, read_regular_text, special_file};
-pub use records::{
+pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
+pub use lazy::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
     StdinFormat,
+};
+pub use load::{
+    load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
 pub use request::{request_path, RecordedRequest};
 pub use walk::{
@@ -165,18 +172,96 @@ impl Capture {
         }
     }
 
-    /// Run the engine on this capture, with its stop reason and loader warnings.
-    pub fn extract(&self, options: &Options) -> Outcome {
-        match &self.text {
-            Err(unreadable) => Outcome::unreadable(unreadable.message.clone()),
-            Ok(text) => {
-                let mut options = options.clone();
-                options.stop_reason = self.stop_reason.clone();
-                options.refused |= self.refused;
-                let mut outcome = engine::extract(text, &options);
-                outcome.warnings.extend(self.warnings.iter().cloned());
-                outcome
-            }
+    /// A capture of raw text read from `path`: the whole text, no provider.
+    pub(crate) fn raw(source: String, path: &Path, text: String) -> Capture {
+        Capture::bare(source, path, Ok(text))
+    }
+
+    /// A capture of `path` that could not be read, and why.
+    pub(crate) fn unreadable(source: String, path: &Path, unreadable: Unreadable) -> Capture {
+        Capture::bare(source, path, Err(unreadable))
+    }
+
+    /// A capture with nothing known about it beyond its text (or why there is none).
+    fn bare(source: String, path: &Path, text: Result<String, Unreadable>) -> Capture {
+        Capture {
+            source,
+            path: path.to_path_buf(),
+            line: None,
+            provider: None,
+            model: None,
+            stop_reason: None,
+            schema: None,
+            text,
+            warnings: Vec::new(),
+            refused: false,
         }
+    }
+
+    /// The captures of a recognised format (its text and each tool call, see
+    /// [`Outputs::named`](envelope::Outputs::named)), or an unreadable one saying what
+    /// it lacks.
+    pub(crate) fn decoded(
+        source: &str,
+        path: &Path,
+        line: Option<usize>,
+        result: Result<envelope::Contents, String>,
+    ) -> Vec<Capture> {
+        let decoded = match result {
+            Ok(decoded) => decoded,
+            Err(message) => {
+                let unreadable = Unreadable::new(message);
+                return vec![Capture {
+                    line,
+                    ..Capture::unreadable(source.to_string(), path, unreadable)
+                }];
+            }
+        };
+        let envelope::Contents {
+            provider,
+            outputs,
+            stop_reason,
+            model,
+            schema,
+            warnings,
+            refused,
+        } = decoded;
+        outputs
+            .named()
+            .into_iter()
+            .map(|(suffix, text)| Capture {
+                source: format!("{source}{}", suffix.unwrap_or_default()),
+                path: path.to_path_buf(),
+                line,
+                provider,
+                model: model.clone(),
+                stop_reason: stop_reason.clone(),
+                schema: schema.clone(),
+                text: Ok(text),
+                warnings: warnings.clone(),
+                refused,
+            })
+            .collect()
+    }
+
+    /// Run the engine on this capture, with its stop reason and loader warnings. A panic
+    /// in the engine (a bug) is this capture's `unreadable` outcome, never the caller's.
+    pub fn extract(&self, options: &Options) -> Outcome {
+        let text = match &self.text {
+            Err(unreadable) => return Outcome::unreadable(unreadable.message.clone()),
+            Ok(text) => text,
+        };
+        let mut options = options.clone();
+        options.stop_reason = self.stop_reason.clone();
+        options.refused |= self.refused;
+        let run = std::panic::AssertUnwindSafe(|| engine::extract(text, &options));
+        let mut outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
+            Outcome::unreadable(format!(
+                "jxray bug: extraction panicked on {}; please report it with this capture",
+                self.source
+            ))
+        });
+        outcome.warnings.extend(self.warnings.iter().cloned());
+        outcome
     }
 }

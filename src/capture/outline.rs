@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::envelope::Record;
+use super::envelope::LogRecord;
 
 /// How many levels of containers are opened, at most, to reach the records.
 const OUTLINE_DEPTH: usize = 8;
@@ -50,13 +50,13 @@ impl Outline {
 
     /// `records`, one per element of the array at `pointer` in order, each whose element
     /// was cut made that record's failure.
-    pub fn mark(&self, pointer: &str, records: Vec<Record>) -> Vec<Record> {
+    pub fn mark(&self, pointer: &str, records: Vec<LogRecord>) -> Vec<LogRecord> {
         records
             .into_iter()
             .enumerate()
             .map(
                 |(index, record)| match self.cut_at(&format!("{pointer}/{index}")) {
-                    true => Record {
+                    true => LogRecord {
                         result: Err(TOO_DEEP.to_string()),
                         ..record
                     },

@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::envelope::{compact, str_field, Decoded, Outputs, Record};
+use super::envelope::{compact, str_field, Contents, LogRecord, Outputs};
 use super::Provider;
 
 /// The results of a `-o results.json` document.
-pub fn document(value: &Value) -> Option<Vec<Record>> {
+pub fn document(value: &Value) -> Option<Vec<LogRecord>> {
     let results = value.get("results")?;
     let rows = results.get("results")?.as_array()?;
     if value.get("evalId").is_none() && results.get("version").is_none() {
@@ -31,7 +31,7 @@ pub fn document(value: &Value) -> Option<Vec<Record>> {
 }
 
 /// One line of a `-o results.jsonl` file.
-pub fn row(value: &Value) -> Option<Record> {
+pub fn row(value: &Value) -> Option<LogRecord> {
     let is_row = value.get("provider").is_some_and(Value::is_object)
         && value.get("testIdx").is_some()
         && value.get("promptIdx").is_some();
@@ -43,19 +43,19 @@ fn prompt_index(row: &Value) -> u64 {
     row.get("promptIdx").and_then(Value::as_u64).unwrap_or(0)
 }
 
-fn record(row: &Value, several_prompts: bool) -> Record {
+fn record(row: &Value, several_prompts: bool) -> LogRecord {
     let test = row.get("testIdx").and_then(Value::as_u64);
     let id = test.map(|test| match several_prompts {
         true => format!("{test}.{}", prompt_index(row)),
         false => test.to_string(),
     });
-    Record {
+    LogRecord {
         id,
         result: decode(row),
     }
 }
 
-fn decode(row: &Value) -> Result<Decoded, String> {
+fn decode(row: &Value) -> Result<Contents, String> {
     let response = row.get("response").filter(|response| response.is_object());
     let output = response.and_then(|response| response.get("output"));
     let text = match output {
@@ -72,7 +72,7 @@ fn decode(row: &Value) -> Result<Decoded, String> {
     let stop_reason = response
         .and_then(|response| str_field(response, "finishReason"))
         .map(str::to_string);
-    Ok(Decoded {
+    Ok(Contents {
         provider: Some(Provider::Promptfoo),
         outputs: Outputs::text(text),
         stop_reason,

@@ -8,11 +8,12 @@
 //! these parts.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::read::read_regular;
+use super::disk::read_regular;
 use super::walk::REQUEST_SUFFIX;
 
 /// The largest request file read, in bytes (`jxray record` keeps bodies up to 16 MiB).
@@ -42,6 +43,14 @@ impl RecordedRequest {
     pub fn beside(capture: &Path) -> Option<Result<RecordedRequest, String>> {
         let path = request_path(capture)?;
         path.is_file().then(|| RecordedRequest::read(&path))
+    }
+
+    /// The request beside `capture`, shared by every capture of that file; none when
+    /// there is no request file or it cannot be read.
+    pub fn shared_beside(capture: &Path) -> Option<Arc<RecordedRequest>> {
+        RecordedRequest::beside(capture)
+            .and_then(Result::ok)
+            .map(Arc::new)
     }
 
     /// Read a request file; the error is one line naming the file.

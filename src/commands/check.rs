@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
 use crate::config::Config;
 use crate::engine::ValueForm;
-use crate::pipeline::{self, Settings};
+use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
     self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
@@ -18,10 +18,10 @@ use anyhow::bail;
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
-use super::Status;
+use super::ExitStatus;
 use crate::cli::{CheckArgs, Format, InputChoice};
 
-pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     let config = Config::load()?;
     // The schema first: a bad flag should not wait for a large folder to load.
     let schema_file = args.schema.clone().or(config.schema.clone());
@@ -51,9 +51,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         let outcome = recorded.extract(schema.as_ref(), &capture, options);
         Checked { capture, outcome }
     };
-    let settings = Settings {
+    let settings = PipelineSettings {
         flush_when_idle: from_stdin,
-        ..Settings::default()
+        ..PipelineSettings::default()
     };
     let skipped = skipped_note(&discovery);
     let stdout = output::stdout();
@@ -67,7 +67,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
         Ok(summary) => summary,
         // The reader went away (`| head`), or writing failed: what was seen decides.
         Err(stopped) => {
-            let seen = Status::from_all_ok(stopped.summary.failed() == 0);
+            let seen = ExitStatus::from_all_ok(stopped.summary.failed() == 0);
             return ended(&stdout, Err(stopped.error), seen);
         }
     };
@@ -86,7 +86,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     }
     let written = sink.finish(&summary).and_then(|()| sink.flush());
     drop(sink);
-    let seen = Status::from_all_ok(summary.failed() == 0);
+    let seen = ExitStatus::from_all_ok(summary.failed() == 0);
     let status = ended(&stdout, written, seen)?;
     if stdout.reader_gone() {
         // Nothing more is said once the reader has gone.
@@ -104,8 +104,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Status> {
     for breach in &breaches {
         output::say(&format!("jxray: {breach}"));
     }
-    Ok(Status::from_all_ok(
-        status == Status::Clean && breaches.is_empty(),
+    Ok(ExitStatus::from_all_ok(
+        status == ExitStatus::Clean && breaches.is_empty(),
     ))
 }
 

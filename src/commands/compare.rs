@@ -8,13 +8,17 @@ use crate::schema::Schema;
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
-use super::Status;
+use super::ExitStatus;
 use crate::cli::{CompareArgs, CompareFormat};
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
+pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
     let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
-    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let schema = schema_file
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?
+        .map(std::sync::Arc::new);
     let (load, options) = (
         load_options(&args.extraction)?,
         engine_options(&args.extraction, &config),
@@ -48,6 +52,6 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<Status> {
     ended(
         &stdout,
         written,
-        Status::from_all_ok(!comparison.regressed()),
+        ExitStatus::from_all_ok(!comparison.regressed()),
     )
 }

@@ -6,13 +6,13 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use super::output::{self, ended};
-use super::Status;
+use super::ExitStatus;
 use crate::cli::Cli;
 
-pub fn run(shell: Shell) -> anyhow::Result<Status> {
+pub fn run(shell: Shell) -> anyhow::Result<ExitStatus> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "jxray", &mut script);
     let mut stdout = output::stdout();
     let written = stdout.write_all(&script);
-    ended(&stdout, written, Status::Clean)
+    ended(&stdout, written, ExitStatus::Clean)
 }

@@ -10,11 +10,11 @@ use anyhow::bail;
 
 use super::common::{engine_options, load_options};
 use super::output::{self, ended};
-use super::Status;
+use super::ExitStatus;
 use crate::capture;
 use crate::cli::ExtractArgs;
 
-pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
+pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     if args.file.is_dir() {
         bail!(
             "{}: is a folder; extract reads one capture file, use `jxray check {}` for a folder",
@@ -35,7 +35,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
             "{}: no capture in this file",
             args.file.to_string_lossy()
         ));
-        return Ok(Status::Failures);
+        return Ok(ExitStatus::Failures);
     }
     let options = engine_options(&args.extraction, &config);
     let recorded = CaptureSchemas::default();
@@ -64,5 +64,5 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<Status> {
         }
     }
     drop(out);
-    ended(&stdout, written, Status::from_all_ok(all_ok))
+    ended(&stdout, written, ExitStatus::from_all_ok(all_ok))
 }

@@ -18,7 +18,7 @@ use std::io::Write;
 
 use clap::Parser;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, CliCommand};
 
 /// Run the command line on `args` (the program's name first, as `std::env::args_os` gives
 /// them) and return the exit status (contract §3): 0, 1 when a capture failed or a fixture
@@ -37,26 +37,26 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
 
 /// How a command ended when it could do its work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub enum ExitStatus {
     /// Every capture ok, every fixture passing: exit 0.
     Clean,
     /// At least one capture failed or one fixture regressed: exit 1.
     Failures,
 }
 
-impl Status {
-    pub fn from_all_ok(all_ok: bool) -> Status {
+impl ExitStatus {
+    pub fn from_all_ok(all_ok: bool) -> ExitStatus {
         if all_ok {
-            Status::Clean
+            ExitStatus::Clean
         } else {
-            Status::Failures
+            ExitStatus::Failures
         }
     }
 
     pub fn exit_code(self) -> u8 {
         match self {
-            Status::Clean => 0,
-            Status::Failures => 1,
+            ExitStatus::Clean => 0,
+            ExitStatus::Failures => 1,
         }
     }
 }
@@ -65,16 +65,16 @@ impl Status {
 pub const USAGE_ERROR: u8 = 2;
 
 /// Run a subcommand; an error is one line on stderr and exit status 2.
-fn run(command: &Command) -> u8 {
+fn run(command: &CliCommand) -> u8 {
     output::end_on_signals();
     let result = match command {
-        Command::Check(args) => check::run(args),
-        Command::Extract(args) => extract::run(args),
-        Command::Test(args) => test::run(args),
-        Command::Compare(args) => compare::run(args),
+        CliCommand::Check(args) => check::run(args),
+        CliCommand::Extract(args) => extract::run(args),
+        CliCommand::Test(args) => test::run(args),
+        CliCommand::Compare(args) => compare::run(args),
         // It ends as the workbench does with --tui, so it maps its own exit status.
-        Command::Record(args) => return record::run(args),
-        Command::Completions { shell } => completions::run(*shell),
+        CliCommand::Record(args) => return record::run(args),
+        CliCommand::Completions { shell } => completions::run(*shell),
     };
     match result {
         Ok(status) => status.exit_code(),

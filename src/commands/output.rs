@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use crate::text::escape_line;
 
-use super::Status;
+use super::ExitStatus;
 
 /// Bytes gathered before whole lines are written out.
 const CHUNK: usize = 64 * 1024;
@@ -118,7 +118,11 @@ impl Write for Stdout {
 /// How a command that wrote to standard output ends: `status` (what it saw) when the
 /// report was written whole, or when writing stopped because the reader went away; the
 /// error when writing failed for another reason.
-pub fn ended(out: &Stdout, written: io::Result<()>, status: Status) -> anyhow::Result<Status> {
+pub fn ended(
+    out: &Stdout,
+    written: io::Result<()>,
+    status: ExitStatus,
+) -> anyhow::Result<ExitStatus> {
     match written.and_then(|()| out.finish()) {
         Ok(()) => Ok(status),
         Err(_) if out.reader_gone() => Ok(status),

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::text::escape_line;
-use jxray_record::{env_lines, Limits, Log, Route, Routes, Running, Settings, Timeouts};
+use jxray_record::{env_lines, Limits, Log, ProxySettings, Route, Routes, Running, Timeouts};
 
 use super::USAGE_ERROR;
 use crate::cli::{Cli, RecordArgs};
@@ -60,14 +60,14 @@ fn usage_error(error: &dyn std::fmt::Display) -> u8 {
 }
 
 /// The proxy's settings from the flags.
-fn settings(args: &RecordArgs) -> Result<Settings, jxray_record::RecordError> {
+fn settings(args: &RecordArgs) -> Result<ProxySettings, jxray_record::RecordError> {
     let extra = args
         .upstream
         .iter()
         .map(|spec| Route::parse(spec))
         .collect::<Result<Vec<_>, _>>()?;
     let ip = args.listen.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
-    Ok(Settings {
+    Ok(ProxySettings {
         listen: SocketAddr::new(ip, args.port),
         to: args.to.clone(),
         routes: Routes::with(extra),

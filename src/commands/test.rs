@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::capture::shell_path;
 use crate::config::Config;
-use crate::fixture::{self, Fixture, FixtureError, Replay, Status as Replayed};
+use crate::fixture::{self, Fixture, FixtureError, Replay, ReplayStatus};
 use crate::report::ci::{folder_of, CiFailure, Note};
 use crate::report::github::step_summary_file;
 use crate::report::{
@@ -18,7 +18,7 @@ use anyhow::bail;
 
 use super::common::stdout_painter;
 use super::output::{self, ended};
-use super::Status;
+use super::ExitStatus;
 use crate::cli::{TestArgs, TestFormat};
 
 /// How the fixtures fared.
@@ -82,7 +82,7 @@ struct FixtureRun {
     verdict: Verdict,
 }
 
-pub fn run(args: &TestArgs) -> anyhow::Result<Status> {
+pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
     let target = match args.path.clone().or(args.fixtures_dir.clone()) {
         Some(path) => path,
         None => Config::load()?
@@ -110,7 +110,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<Status> {
     let written = report_all(&mut out, args, &target, entries, painter, &mut tally)
         .and_then(|()| out.flush());
     drop(out);
-    ended(&stdout, written, Status::from_all_ok(tally.failed == 0))
+    ended(&stdout, written, ExitStatus::from_all_ok(tally.failed == 0))
 }
 
 /// One fixture file replayed as `jxray test` replays it, for another test runner (the
@@ -250,10 +250,10 @@ fn replay_one(entry: Entry, update: bool) -> FixtureRun {
     };
     let replay = fixture::replay(&fixture);
     let verdict = match replay.status {
-        Replayed::Passed => Verdict::Passed,
-        Replayed::ExpectedFailing => Verdict::ExpectedFailing,
-        Replayed::Fixed => Verdict::Fixed,
-        Replayed::Failed if update => {
+        ReplayStatus::Passed => Verdict::Passed,
+        ReplayStatus::ExpectedFailing => Verdict::ExpectedFailing,
+        ReplayStatus::Fixed => Verdict::Fixed,
+        ReplayStatus::Failed if update => {
             let updated = Fixture {
                 expect: replay.actual.clone(),
                 ..fixture.clone()
@@ -263,7 +263,7 @@ fn replay_one(entry: Entry, update: bool) -> FixtureRun {
                 Err(error) => Verdict::Broken(error.to_string()),
             }
         }
-        Replayed::Failed => Verdict::Failed,
+        ReplayStatus::Failed => Verdict::Failed,
     };
     FixtureRun {
         path,

@@ -9,7 +9,7 @@ use crate::report::want_color;
 use crate::schema::Schema;
 use crate::text::escape_line;
 use crate::tui::theme::Theme;
-use crate::tui::{Checks, Settings, Summary};
+use crate::tui::{Checks, SessionSummary, TuiSettings};
 use anyhow::Context;
 use std::sync::Arc;
 
@@ -51,7 +51,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
     let color = use_color(cli.ui.color, std::env::var("NO_COLOR").ok().as_deref());
     // crossterm honours NO_COLOR on its own; make it agree with --color.
     crossterm::style::force_color_output(color);
-    let settings = Settings {
+    let settings = TuiSettings {
         root: cli.path.clone(),
         fixtures: cli
             .ui
@@ -63,6 +63,8 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
         mouse: cli.ui.mouse,
         watch: cli.watch,
         checks: checks(cli, &config)?,
+        editor: crate::tui::editor::from_env(),
+        root_is_file: cli.path.is_file(),
     };
     let summary = crate::tui::run(
         settings,
@@ -95,7 +97,11 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
 /// bad file is one line on the normal screen.
 fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
     let schema_file = cli.ui.schema.clone().or_else(|| config.schema.clone());
-    let schema = schema_file.as_deref().map(Schema::from_file).transpose()?;
+    let schema = schema_file
+        .as_deref()
+        .map(Schema::from_file)
+        .transpose()?
+        .map(std::sync::Arc::new);
     let baseline = match &cli.ui.baseline {
         None => None,
         Some(path) => {
@@ -115,7 +121,7 @@ fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
         }
     };
     Ok(Checks {
-        schema: schema.map(Arc::new),
+        schema,
         baseline,
         offered_schema: offered_schema(&cli.path, schema_file.is_some()),
     })
@@ -139,21 +145,21 @@ fn use_color(choice: ColorChoice, no_color: Option<&str>) -> bool {
 }
 
 /// "jxray: 42 captures in assets/demo: fenced 12 · truncated 3 · …"
-fn summary_line(path: &Path, summary: &Summary) -> String {
+fn summary_line(path: &Path, summary: &SessionSummary) -> String {
     let parts: Vec<String> = summary
-        .tally
+        .mix
         .parts()
         .iter()
         .map(|(badge, count)| format!("{badge} {count}"))
         .collect();
-    let noun = if summary.tally.total == 1 {
+    let noun = if summary.mix.total() == 1 {
         "capture"
     } else {
         "captures"
     };
     let mut line = format!(
         "jxray: {} {noun} in {}",
-        summary.tally.total,
+        summary.mix.total(),
         escape_line(&path.to_string_lossy())
     );
     if !parts.is_empty() {

@@ -1,6 +1,6 @@
 //! Two runs of the same prompts side by side: "did my change help?"
 //!
-//! A [`Run`] keeps one compact [`Verdict`] per capture, keyed so that the same
+//! A [`Run`] keeps one compact [`Standing`] per capture, keyed so that the same
 //! capture matches across runs: by its source relative to the folder given
 //! (`a/b.txt`, `log.jsonl:3`, `logs.db#ID`), and for a single log file by what
 //! follows the file name (`:3`, `#ID`), so `old.jsonl` and `new.jsonl` compare
@@ -10,26 +10,27 @@ mod report;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::capture::{self, LoadError, LoadOptions};
 use crate::engine::{Defect, Options, Outcome};
-use crate::schema::Schema;
-use crate::watch::{Mix, MixKey};
+use crate::mix::{Mix, MixKey};
+use crate::schema::{CaptureSchemas, Schema};
 
 pub use report::{write_json, write_text};
 
 /// What one capture came out as: its badge word and, for `invalid`, the defect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Verdict {
+pub struct Standing {
     pub key: MixKey,
     pub defect: Option<Defect>,
 }
 
-impl Verdict {
-    pub fn of(outcome: &Outcome) -> Verdict {
-        Verdict {
+impl Standing {
+    pub fn of(outcome: &Outcome) -> Standing {
+        Standing {
             key: MixKey::of(outcome),
             defect: outcome.failure.as_ref().and_then(|failure| failure.defect),
         }
@@ -51,7 +52,7 @@ impl Verdict {
 /// How a capture's verdict moved from the old run to the new one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Change {
+pub enum Movement {
     /// Failed before, ok now.
     Fixed,
     /// Ok before, failed now: a regression.
@@ -64,37 +65,37 @@ pub enum Change {
     Removed,
 }
 
-impl Change {
-    pub const ALL: [Change; 5] = [
-        Change::Fixed,
-        Change::Broke,
-        Change::Changed,
-        Change::Added,
-        Change::Removed,
+impl Movement {
+    pub const ALL: [Movement; 5] = [
+        Movement::Fixed,
+        Movement::Broke,
+        Movement::Changed,
+        Movement::Added,
+        Movement::Removed,
     ];
 
     /// The change between two verdicts; `None` when nothing changed.
-    pub fn between(old: Option<Verdict>, new: Option<Verdict>) -> Option<Change> {
+    pub fn between(old: Option<Standing>, new: Option<Standing>) -> Option<Movement> {
         match (old, new) {
             (None, None) => None,
-            (None, Some(_)) => Some(Change::Added),
-            (Some(_), None) => Some(Change::Removed),
+            (None, Some(_)) => Some(Movement::Added),
+            (Some(_), None) => Some(Movement::Removed),
             (Some(old), Some(new)) if old == new => None,
             (Some(old), Some(new)) => Some(match (old.ok(), new.ok()) {
-                (false, true) => Change::Fixed,
-                (true, false) => Change::Broke,
-                _ => Change::Changed,
+                (false, true) => Movement::Fixed,
+                (true, false) => Movement::Broke,
+                _ => Movement::Changed,
             }),
         }
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Change::Fixed => "fixed",
-            Change::Broke => "broke",
-            Change::Changed => "changed",
-            Change::Added => "added",
-            Change::Removed => "removed",
+            Movement::Fixed => "fixed",
+            Movement::Broke => "broke",
+            Movement::Changed => "changed",
+            Movement::Added => "added",
+            Movement::Removed => "removed",
         }
     }
 }
@@ -104,7 +105,7 @@ impl Change {
 pub struct Run {
     pub mix: Mix,
     /// Match key to (source as reported, verdict).
-    verdicts: HashMap<String, (String, Verdict)>,
+    verdicts: HashMap<String, (String, Standing)>,
 }
 
 impl Run {
@@ -114,17 +115,16 @@ impl Run {
         path: &Path,
         load: &LoadOptions,
         options: &Options,
-        schema: Option<&Schema>,
+        schema: Option<&Arc<Schema>>,
     ) -> Result<Run, LoadError> {
         let captures = capture::load(path, load)?;
-        let verdicts: Vec<(String, Verdict)> = captures
+        // Checked as `check` checks: `--schema`, else the schema a capture's log recorded.
+        let schemas = CaptureSchemas::default();
+        let verdicts: Vec<(String, Standing)> = captures
             .into_par_iter()
             .map(|capture| {
-                let mut outcome = capture.extract(options);
-                if let (Some(schema), Ok(text)) = (schema, &capture.text) {
-                    schema.apply(&mut outcome, text);
-                }
-                (capture.source, Verdict::of(&outcome))
+                let outcome = schemas.extract(schema, &capture, options);
+                (capture.source, Standing::of(&outcome))
             })
             .collect();
         let mut run = Run::default();
@@ -135,7 +135,7 @@ impl Run {
     }
 
     /// Record one capture's verdict; `root` is the path the run was loaded from.
-    pub fn insert(&mut self, root: &Path, source: String, verdict: Verdict) {
+    pub fn insert(&mut self, root: &Path, source: String, verdict: Standing) {
         self.mix.add(verdict.key);
         let key = match_key(root, &source);
         if let Some((_, previous)) = self.verdicts.insert(key, (source, verdict)) {
@@ -144,12 +144,12 @@ impl Run {
     }
 
     /// The verdict of the capture that `source` (loaded from `root`) matches.
-    pub fn verdict(&self, root: &Path, source: &str) -> Option<Verdict> {
+    pub fn verdict(&self, root: &Path, source: &str) -> Option<Standing> {
         self.verdict_by_key(&match_key(root, source))
     }
 
     /// The verdict of the capture with this [`match_key`].
-    pub fn verdict_by_key(&self, key: &str) -> Option<Verdict> {
+    pub fn verdict_by_key(&self, key: &str) -> Option<Standing> {
         self.verdicts.get(key).map(|(_, verdict)| *verdict)
     }
 
@@ -178,9 +178,9 @@ pub fn match_key(root: &Path, source: &str) -> String {
 pub struct Changed {
     /// The source in the new run (in the old run for a removed capture).
     pub source: String,
-    pub change: Change,
-    pub old: Option<Verdict>,
-    pub new: Option<Verdict>,
+    pub change: Movement,
+    pub old: Option<Standing>,
+    pub new: Option<Standing>,
 }
 
 /// Two runs compared.
@@ -201,7 +201,7 @@ impl Comparison {
         for (key, (source, verdict)) in &new.verdicts {
             let before = old.verdicts.get(key).map(|(_, verdict)| *verdict);
             matched += usize::from(before.is_some());
-            if let Some(change) = Change::between(before, Some(*verdict)) {
+            if let Some(change) = Movement::between(before, Some(*verdict)) {
                 changes.push(Changed {
                     source: source.clone(),
                     change,
@@ -214,7 +214,7 @@ impl Comparison {
             if !new.verdicts.contains_key(key) {
                 changes.push(Changed {
                     source: source.clone(),
-                    change: Change::Removed,
+                    change: Movement::Removed,
                     old: Some(*verdict),
                     new: None,
                 });
@@ -230,13 +230,13 @@ impl Comparison {
     }
 
     /// How many changes of this kind.
-    pub fn count(&self, change: Change) -> usize {
+    pub fn count(&self, change: Movement) -> usize {
         self.changes.iter().filter(|c| c.change == change).count()
     }
 
     /// Whether any capture that was ok has failed: what CI should stop on.
     pub fn regressed(&self) -> bool {
-        self.count(Change::Broke) > 0
+        self.count(Movement::Broke) > 0
     }
 }
 
@@ -245,15 +245,15 @@ mod tests {
     use super::*;
     use crate::engine::{FailureKind, Layer};
 
-    fn ok(layer: Layer) -> Verdict {
-        Verdict {
+    fn ok(layer: Layer) -> Standing {
+        Standing {
             key: MixKey::Layer(layer),
             defect: None,
         }
     }
 
-    fn failed(kind: FailureKind, defect: Option<Defect>) -> Verdict {
-        Verdict {
+    fn failed(kind: FailureKind, defect: Option<Defect>) -> Standing {
+        Standing {
             key: MixKey::Failure(kind),
             defect,
         }
@@ -263,28 +263,31 @@ mod tests {
     fn changes_say_which_way_they_went() {
         let truncated = failed(FailureKind::Truncated, None);
         let fenced = ok(Layer::Fenced);
-        assert_eq!(Change::between(Some(fenced), Some(fenced)), None);
+        assert_eq!(Movement::between(Some(fenced), Some(fenced)), None);
         assert_eq!(
-            Change::between(Some(fenced), Some(ok(Layer::Direct))),
-            Some(Change::Changed)
+            Movement::between(Some(fenced), Some(ok(Layer::Direct))),
+            Some(Movement::Changed)
         );
         assert_eq!(
-            Change::between(Some(fenced), Some(truncated)),
-            Some(Change::Broke)
+            Movement::between(Some(fenced), Some(truncated)),
+            Some(Movement::Broke)
         );
         assert_eq!(
-            Change::between(Some(truncated), Some(fenced)),
-            Some(Change::Fixed)
+            Movement::between(Some(truncated), Some(fenced)),
+            Some(Movement::Fixed)
         );
         let comma = failed(FailureKind::Invalid, Some(Defect::TrailingComma));
         let quotes = failed(FailureKind::Invalid, Some(Defect::SingleQuotes));
         assert_eq!(
-            Change::between(Some(comma), Some(quotes)),
-            Some(Change::Changed)
+            Movement::between(Some(comma), Some(quotes)),
+            Some(Movement::Changed)
         );
         assert_eq!(comma.label(), "invalid (trailing-comma)");
-        assert_eq!(Change::between(None, Some(comma)), Some(Change::Added));
-        assert_eq!(Change::between(Some(comma), None), Some(Change::Removed));
+        assert_eq!(Movement::between(None, Some(comma)), Some(Movement::Added));
+        assert_eq!(
+            Movement::between(Some(comma), None),
+            Some(Movement::Removed)
+        );
     }
 
     #[test]
@@ -314,7 +317,7 @@ mod tests {
         );
         new.insert(new_root, "c.txt".into(), ok(Layer::Direct));
         let comparison = Comparison::new(&old, &new);
-        let listed: Vec<(&str, Change)> = comparison
+        let listed: Vec<(&str, Movement)> = comparison
             .changes
             .iter()
             .map(|c| (c.source.as_str(), c.change))
@@ -322,10 +325,10 @@ mod tests {
         assert_eq!(
             listed,
             [
-                ("a.txt", Change::Changed),
-                ("b.txt", Change::Broke),
-                ("c.txt", Change::Added),
-                ("gone.txt", Change::Removed)
+                ("a.txt", Movement::Changed),
+                ("b.txt", Movement::Broke),
+                ("c.txt", Movement::Added),
+                ("gone.txt", Movement::Removed)
             ]
         );
         assert_eq!(comparison.matched, 2);

@@ -4,10 +4,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Change, Changed, Comparison, Verdict};
+use super::{Changed, Comparison, Movement, Standing};
 use crate::engine::{FailureKind, Layer};
+use crate::mix::MixKey;
 use crate::report::{visible, Painter, Summary, Tone};
-use crate::watch::MixKey;
 
 /// Widest outcome word (`unreadable`), so columns line up.
 const WORD_WIDTH: usize = 10;
@@ -78,11 +78,11 @@ fn write_mixes(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -
 }
 
 fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -> io::Result<()> {
-    let changed = comparison.count(Change::Fixed)
-        + comparison.count(Change::Broke)
-        + comparison.count(Change::Changed);
+    let changed = comparison.count(Movement::Fixed)
+        + comparison.count(Movement::Broke)
+        + comparison.count(Movement::Changed);
     let broke = painter.paint(
-        &format!("{} broke", comparison.count(Change::Broke)),
+        &format!("{} broke", comparison.count(Movement::Broke)),
         if comparison.regressed() {
             Tone::Bad
         } else {
@@ -94,10 +94,10 @@ fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) 
         "{changed} of {} matched captures changed: {} fixed, {broke}, {} changed otherwise; \
          {} only in new, {} only in old",
         comparison.matched,
-        comparison.count(Change::Fixed),
-        comparison.count(Change::Changed),
-        comparison.count(Change::Added),
-        comparison.count(Change::Removed),
+        comparison.count(Movement::Fixed),
+        comparison.count(Movement::Changed),
+        comparison.count(Movement::Added),
+        comparison.count(Movement::Removed),
     )
 }
 
@@ -114,8 +114,8 @@ fn write_changes(out: &mut dyn Write, changes: &[Changed], painter: Painter) -> 
         .unwrap_or(0);
     for changed in changes {
         let tone = match changed.change {
-            Change::Fixed => Tone::Good,
-            Change::Broke => Tone::Bad,
+            Movement::Fixed => Tone::Good,
+            Movement::Broke => Tone::Bad,
             _ => Tone::Notice,
         };
         let word = format!("{:<7}", changed.change.as_str());
@@ -132,8 +132,8 @@ fn write_changes(out: &mut dyn Write, changes: &[Changed], painter: Painter) -> 
 }
 
 /// A verdict in a change line; `-` for a side that does not have the capture.
-fn side(verdict: Option<Verdict>) -> String {
-    verdict.map_or_else(|| "-".to_string(), Verdict::label)
+fn side(verdict: Option<Standing>) -> String {
+    verdict.map_or_else(|| "-".to_string(), Standing::label)
 }
 
 fn signed(delta: i64) -> String {
@@ -164,7 +164,7 @@ pub fn write_json(
     #[derive(Serialize)]
     struct Item<'a> {
         source: &'a str,
-        change: Change,
+        change: Movement,
         old: Option<Outcome>,
         new: Option<Outcome>,
     }
@@ -176,7 +176,7 @@ pub fn write_json(
         counts: serde_json::Map<String, serde_json::Value>,
         changes: Vec<Item<'a>>,
     }
-    let outcome = |verdict: Option<Verdict>| {
+    let outcome = |verdict: Option<Standing>| {
         verdict.map(|v| Outcome {
             outcome: v.key.as_str(),
             ok: v.ok(),
@@ -193,7 +193,7 @@ pub fn write_json(
             summary: Summary::from_mix(comparison.new.clone()),
         },
         matched: comparison.matched,
-        counts: Change::ALL
+        counts: Movement::ALL
             .iter()
             .map(|c| (c.as_str().to_string(), comparison.count(*c).into()))
             .collect(),

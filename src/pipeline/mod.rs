@@ -28,7 +28,7 @@ pub use window::Window;
 
 /// How the pipeline runs.
 #[derive(Debug, Clone, Copy)]
-pub struct Settings {
+pub struct PipelineSettings {
     /// Worker threads extracting captures.
     pub workers: usize,
     /// Most jobs read but not yet written.
@@ -41,9 +41,9 @@ pub struct Settings {
     pub flush_when_idle: bool,
 }
 
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
+impl Default for PipelineSettings {
+    fn default() -> PipelineSettings {
+        PipelineSettings {
             workers: thread::available_parallelism().map_or(2, usize::from),
             window_records: 1024,
             window_bytes: 16 * 1024 * 1024,
@@ -67,7 +67,7 @@ pub fn run<F>(
     jobs: Jobs,
     work: &F,
     sink: &mut dyn Sink,
-    settings: &Settings,
+    settings: &PipelineSettings,
 ) -> Result<Summary, Stopped>
 where
     F: Fn(Capture) -> Checked + Sync,
@@ -339,9 +339,9 @@ mod tests {
     fn under_windows(
         jobs: impl Fn() -> Jobs,
         windows: [(usize, usize, usize); 3],
-    ) -> Vec<(Settings, Vec<String>, Summary)> {
+    ) -> Vec<(PipelineSettings, Vec<String>, Summary)> {
         let run_one = |(workers, window_records, window_bytes)| {
-            let settings = Settings {
+            let settings = PipelineSettings {
                 workers,
                 window_records,
                 window_bytes,
@@ -396,7 +396,7 @@ mod tests {
             captures(300),
             &extract,
             &mut Collect::default(),
-            &Settings::default(),
+            &PipelineSettings::default(),
         )
         .unwrap();
         assert_eq!(summary, expected);
@@ -409,7 +409,7 @@ mod tests {
             extract(capture)
         };
         let mut sink = Collect::default();
-        let summary = run(captures(10), &work, &mut sink, &Settings::default()).unwrap();
+        let summary = run(captures(10), &work, &mut sink, &PipelineSettings::default()).unwrap();
         assert_eq!(sink.sources.len(), 10);
         assert_eq!(sink.sources[5], "c5");
         assert_eq!(summary.failed(), 1);

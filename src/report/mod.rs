@@ -22,7 +22,7 @@ pub use github::{GithubReport, GithubSink, StepSummary};
 pub use json::JsonSink;
 pub use jsonl::JsonlSink;
 pub use junit::{JunitReport, JunitSink};
-pub use record::{FailureRecord, Record, RecordValue};
+pub use record::{FailureRecord, OutcomeRecord, RecordValue};
 pub use sink::{write_all, OnlyFailures, Sink};
 pub use style::{want_color, Painter, Tone};
 pub use summary::Summary;

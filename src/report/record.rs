@@ -12,7 +12,7 @@ use crate::engine::{
 
 /// The machine-readable outcome of one capture.
 #[derive(Debug, Serialize)]
-pub struct Record<'a> {
+pub struct OutcomeRecord<'a> {
     pub source: &'a str,
     pub ok: bool,
     pub layer: Option<Layer>,
@@ -59,15 +59,15 @@ pub struct FailureRecord<'a> {
     pub offset: usize,
 }
 
-impl<'a> Record<'a> {
-    pub fn new(checked: &'a Checked) -> Record<'a> {
+impl<'a> OutcomeRecord<'a> {
+    pub fn new(checked: &'a Checked) -> OutcomeRecord<'a> {
         let Checked { capture, outcome } = checked;
         let ok = outcome.ok();
         let is_schema_failure = outcome
             .failure
             .as_ref()
             .is_some_and(|failure| failure.kind == FailureKind::Schema);
-        Record {
+        OutcomeRecord {
             source: &capture.source,
             ok,
             layer: outcome.layer,

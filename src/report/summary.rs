@@ -5,7 +5,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::engine::{FailureKind, Layer, Outcome};
-use crate::watch::{Mix, MixKey};
+use crate::mix::{Mix, MixKey};
 
 /// Counts per layer (successes) and per failure kind; each capture counts
 /// once, under the word its badge shows.

@@ -5,17 +5,17 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::SystemTime;
 
-use crate::capture::Capture;
+use crate::capture::{Capture, RecordedRequest};
 use crate::engine::{Options, Outcome};
-use crate::fixture::Fixture;
+use crate::fixture::{Fixture, TakenNames};
 use crate::watch::WatchEvent;
 
-use super::app::Detail;
+use super::detail::Detail;
 use super::pacer::Permit;
 
-/// A stable identity for a capture in the list, kept across re-reads.
-pub type EntryId = u64;
+pub use super::ids::EntryId;
 
 /// Something a key can do. The key table maps keys to these, per mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -91,6 +91,10 @@ pub enum Mouse {
 pub struct Loaded {
     pub capture: Capture,
     pub outcome: Outcome,
+    /// The request `jxray record` wrote beside its file, read with it.
+    pub request: Option<Arc<RecordedRequest>>,
+    /// Its file's modification time when it was read.
+    pub modified: Option<SystemTime>,
 }
 
 /// What became of one capture that was to be saved.
@@ -151,7 +155,11 @@ pub enum Action {
         results: Vec<(EntryId, Saved)>,
     },
     /// The fixtures folder holds these inputs (by hash): their captures get the saved mark.
-    FixturesFound(HashMap<u64, PathBuf>),
+    FixturesFound {
+        inputs: HashMap<u64, PathBuf>,
+        /// Every name the folder holds (fixtures or not): where a new one may go.
+        names: TakenNames,
+    },
     /// What the file watcher saw (or how it watches).
     Watch(WatchEvent),
     /// A message for the footer (the result of an effect).

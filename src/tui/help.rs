@@ -1,6 +1,6 @@
 //! The help overlay's content: the key table by group, then what the marks mean.
 
-use super::app::Settings;
+use super::app::TuiSettings;
 use super::keys::{Group, BINDINGS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,7 +12,7 @@ pub enum HelpLine {
 }
 
 /// Every line of the help overlay.
-pub fn lines(settings: &Settings) -> Vec<HelpLine> {
+pub fn lines(settings: &TuiSettings) -> Vec<HelpLine> {
     let mut lines = Vec::new();
     for group in Group::ALL {
         lines.push(HelpLine::Heading(group.title()));
@@ -97,13 +97,15 @@ mod tests {
 
     #[test]
     fn every_binding_and_the_config_path_appear() {
-        let settings = Settings {
+        let settings = TuiSettings {
             root: PathBuf::from("caps"),
             fixtures: PathBuf::from("fixtures"),
             config_path: "/home/u/.config/jxray/config.toml".to_string(),
             mouse: false,
             watch: false,
             checks: Default::default(),
+            editor: None,
+            root_is_file: false,
         };
         let lines = lines(&settings);
         let keys = lines

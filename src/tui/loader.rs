@@ -13,13 +13,12 @@ use std::thread;
 
 use rayon::prelude::*;
 
-use crate::capture::{self, Capture, LoadOptions};
-use crate::engine::{Options, Outcome};
+use crate::capture::{self, Capture, LoadOptions, RecordedRequest};
+use crate::engine::Options;
 use crate::fixture::{self, Fixture};
 use crate::schema::{CaptureSchemas, Schema};
 
 use super::action::{Action, EntryId, Loaded, Saved};
-use super::app::input_hash;
 use super::event::Event;
 use super::pacer::Pacer;
 use super::partial_line;
@@ -151,7 +150,9 @@ impl Loader {
                     .map(|(id, capture)| {
                         (
                             *id,
-                            check(capture, &options, loader.schema.as_deref(), &loader.schemas),
+                            loader
+                                .schemas
+                                .extract(loader.schema.as_ref(), capture, &options),
                         )
                     })
                     .collect();
@@ -171,7 +172,7 @@ impl Loader {
             let results = fixtures
                 .into_iter()
                 .map(|(id, fixture)| {
-                    let hash = input_hash(&fixture.input);
+                    let hash = fixture::input_hash(&fixture.input);
                     let known = existing
                         .get(&hash)
                         .filter(|(_, input)| *input == fixture.input);
@@ -196,13 +197,7 @@ impl Loader {
     pub fn index_fixtures(&self, dir: PathBuf) {
         let loader = self.clone();
         thread::spawn(move || {
-            let found: HashMap<u64, PathBuf> = fixture_inputs(&dir)
-                .into_iter()
-                .map(|(hash, (path, _))| (hash, path))
-                .collect();
-            if !found.is_empty() {
-                loader.send(Action::FixturesFound(found));
-            }
+            loader.send(fixtures_found(&dir));
         });
     }
 
@@ -219,6 +214,9 @@ impl Loader {
             return;
         }
         let mut records = capture::file_records(path, &self.root, &self.load).peekable();
+        // Read once for the file: the request `jxray record` wrote beside it, if any.
+        let request = RecordedRequest::shared_beside(path);
+        let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let mut first = true;
         loop {
             let mut chunk: Vec<Capture> = records.by_ref().take(LOAD_CHUNK).collect();
@@ -229,8 +227,12 @@ impl Loader {
             let captures = chunk
                 .into_par_iter()
                 .map(|capture| Loaded {
-                    outcome: check(&capture, options, self.schema.as_deref(), &self.schemas),
+                    outcome: self
+                        .schemas
+                        .extract(self.schema.as_ref(), &capture, options),
                     capture,
+                    request: request.clone(),
+                    modified,
                 })
                 .collect();
             let path = path.to_path_buf();
@@ -295,26 +297,15 @@ fn expected_lines(path: &Path) -> usize {
     }
 }
 
-/// Extract one capture and check its value against the schema given, or else the one its
-/// log recorded, if any. The engine must never panic; if it does, the capture shows the bug
-/// instead of taking the whole workbench down with it.
-pub fn check(
-    capture: &Capture,
-    options: &Options,
-    schema: Option<&Schema>,
-    recorded: &CaptureSchemas,
-) -> Outcome {
-    let run = std::panic::AssertUnwindSafe(|| {
-        let mut outcome = capture.extract(options);
-        recorded.apply(schema, capture, &mut outcome);
-        outcome
-    });
-    std::panic::catch_unwind(run).unwrap_or_else(|_| {
-        Outcome::unreadable(format!(
-            "jxray bug: extraction panicked on {}; please report it with this capture",
-            capture.source
-        ))
-    })
+/// What the fixtures folder holds now: each fixture's input by hash, and every name in
+/// it (the work of [`Effect::IndexFixtures`](super::Effect::IndexFixtures)).
+pub fn fixtures_found(dir: &Path) -> Action {
+    let inputs: HashMap<u64, PathBuf> = fixture_inputs(dir)
+        .into_iter()
+        .map(|(hash, (path, _))| (hash, path))
+        .collect();
+    let names = fixture::TakenNames::in_dir(dir);
+    Action::FixturesFound { inputs, names }
 }
 
 /// Every readable fixture's input in `dir`, by hash. Broken fixture files are
@@ -326,7 +317,7 @@ fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
     fixture::load_dir(dir)
         .into_iter()
         .filter_map(Result::ok)
-        .map(|(path, fixture)| (input_hash(&fixture.input), (path, fixture.input)))
+        .map(|(path, fixture)| (fixture::input_hash(&fixture.input), (path, fixture.input)))
         .collect()
 }
 

@@ -14,6 +14,7 @@ pub mod editor;
 pub mod event;
 pub mod help;
 pub mod highlight;
+pub mod ids;
 pub mod keys;
 pub mod layout;
 pub mod loader;
@@ -29,5 +30,5 @@ pub mod theme;
 pub mod ui;
 
 pub use action::{Action, Command, Effect};
-pub use app::{update, App, Checks, Settings};
-pub use runner::{run, Summary};
+pub use app::{update, App, Checks, TuiSettings};
+pub use runner::{run, SessionSummary};

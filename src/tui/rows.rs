@@ -10,7 +10,7 @@ use super::sanitize::glyph;
 
 /// One screen row: a byte range of one logical line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Row {
+pub struct WrappedRow {
     pub line: usize,
     pub start: usize,
     pub end: usize,
@@ -24,7 +24,7 @@ pub struct Row {
 /// A doc wrapped at one width.
 #[derive(Debug, Clone, Default)]
 pub struct Rows {
-    pub rows: Vec<Row>,
+    pub rows: Vec<WrappedRow>,
     pub width: usize,
     /// Whether a trailer row follows the last line.
     pub trailer: bool,
@@ -51,7 +51,7 @@ impl Rows {
                 anywhere: hanging,
             };
             wrap_line(text, line.start, wrap, |start, end, first| {
-                rows.push(Row {
+                rows.push(WrappedRow {
                     line: index,
                     start,
                     end,

@@ -16,24 +16,25 @@ use crate::engine::Options;
 use crate::watch::{WatchEvent, WatchOptions, Watcher};
 
 use super::action::{Action, Edit, Effect, Mouse, WatchControl};
-use super::app::{update, App, Settings, Tally};
+use super::app::{update, App, TuiSettings};
 use super::builder::Builder;
 use super::event::{
     ended_by_signal, spawn_input, spawn_signals, stop_until_continued, Event, InputControl,
 };
-use super::keys::{action_for, Mode};
+use super::keys::{action_for, KeyMode};
 use super::loader::Loader;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use super::{editor, ui};
+use crate::mix::Mix;
 
 /// Draw at most this often while results pour in.
 const FRAME: Duration = Duration::from_millis(16);
 
 /// What the user is told on the normal screen after leaving.
 #[derive(Debug, Clone)]
-pub struct Summary {
-    pub tally: Tally,
+pub struct SessionSummary {
+    pub mix: Mix,
     pub saved: Vec<std::path::PathBuf>,
     pub lenient: bool,
     /// The signal that ended the session (SIGINT, SIGTERM, …), for the exit status.
@@ -42,11 +43,11 @@ pub struct Summary {
 
 /// Run the workbench until the user quits.
 pub fn run(
-    settings: Settings,
+    settings: TuiSettings,
     theme: Theme,
     options: Options,
     load: LoadOptions,
-) -> io::Result<Summary> {
+) -> io::Result<SessionSummary> {
     let mut guard = TerminalGuard::enter(settings.mouse)?;
     let size = guard.terminal.size()?;
     let (events, inbox) = mpsc::channel();
@@ -83,8 +84,8 @@ pub fn run(
     session.event_loop(&mut app, &inbox)?;
     drop(session);
     drop(guard);
-    Ok(Summary {
-        tally: app.entries.tally_all,
+    Ok(SessionSummary {
+        mix: app.entries.mix_all.clone(),
         saved: app.saved_paths.clone(),
         lenient: app.options.accept_lenient,
         signal: ended_by_signal(),
@@ -309,7 +310,7 @@ fn actions(app: &App, event: Event) -> Vec<Action> {
         Event::Action(action) => vec![action],
         Event::Input(Input::Key(key)) => action_for(app.mode(), &key).into_iter().collect(),
         Event::Input(Input::Resize(width, height)) => vec![Action::Resize { width, height }],
-        Event::Input(Input::Paste(text)) if app.mode() == Mode::Prompt => text
+        Event::Input(Input::Paste(text)) if app.mode() == KeyMode::Prompt => text
             .chars()
             .filter(|ch| !ch.is_control())
             .map(|ch| Action::Edit(Edit::Insert(ch)))

@@ -8,9 +8,9 @@ use notify::{RecursiveMode, Watcher as _};
 
 use super::event::WatchStatus;
 use super::ignore::IgnoreRules;
+use super::inbox::Msg;
 use super::notify_map::fallback_reason;
 use super::scan::Poller;
-use super::worker::Msg;
 
 /// The source of hints; dropping it stops watching.
 pub(crate) enum Backend {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 /// What re-stat'ing a path found.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Change {
+pub enum PathChange {
     /// The file exists (new or modified): re-read it. It may still be being
     /// written; a later write brings another `Changed`.
     Changed(PathBuf),
@@ -21,10 +21,12 @@ pub enum Change {
     Folder(PathBuf),
 }
 
-impl Change {
+impl PathChange {
     pub fn path(&self) -> &Path {
         match self {
-            Change::Changed(path) | Change::Removed(path) | Change::Folder(path) => path,
+            PathChange::Changed(path) | PathChange::Removed(path) | PathChange::Folder(path) => {
+                path
+            }
         }
     }
 }
@@ -33,7 +35,7 @@ impl Change {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WatchEvent {
     /// One coalesced batch, sorted by path, never empty.
-    Changes(Vec<Change>),
+    Changes(Vec<PathChange>),
     /// Events were lost (kernel queue overflow, or the switch to polling):
     /// reload the whole root.
     Rescan,

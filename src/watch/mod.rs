@@ -8,16 +8,14 @@
 //!   supplies and yields a [`Batch`] once the paths have been quiet for a
 //!   window, or when a burst has run for the maximum latency.
 //! - Events are only hints. A batch is *re-stat'ed*: a path that exists is
-//!   [`Change::Changed`] (re-read it), a path that is gone is
-//!   [`Change::Removed`], and a folder that appeared is [`Change::Folder`], which
+//!   [`PathChange::Changed`] (re-read it), a path that is gone is
+//!   [`PathChange::Removed`], and a folder that appeared is [`PathChange::Folder`], which
 //!   the caller reads with its own rules (the first load's), so that a folder
 //!   moved in shows its files and a link back up the tree is not followed.
 //! - [`Watcher`] owns the platform watcher (or the polling fallback) and a
 //!   thread that runs the coalescer; it sends [`WatchEvent`]s into the
 //!   caller's channel through a mapping closure, so a UI can wrap them in its
 //!   own event type.
-//! - [`mix`] counts outcomes per layer and failure kind and renders the
-//!   footer's change since watching started ([`mix::delta_text`]).
 //!
 //! The flow is one way: notify (or the poller) → hints → coalescer → re-stat →
 //! caller. Nothing here knows about captures or terminals; the caller re-reads
@@ -27,7 +25,7 @@ mod backend;
 mod coalesce;
 mod event;
 mod ignore;
-pub mod mix;
+mod inbox;
 mod notify_map;
 mod restat;
 mod scan;
@@ -36,8 +34,7 @@ mod watcher;
 mod worker;
 
 pub use coalesce::{Batch, Coalescer, Hint, HintKind, Timing, Touched};
-pub use event::{Change, RootState, WatchEvent, WatchMode, WatchStatus};
+pub use event::{PathChange, RootState, WatchEvent, WatchMode, WatchStatus};
 pub use ignore::{IgnoreRules, TEMP_FILE_PREFIX};
-pub use mix::{Mix, MixKey};
 pub use restat::restat;
 pub use watcher::{WatchError, WatchOptions, Watcher};

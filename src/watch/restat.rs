@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::coalesce::Batch;
-use super::event::Change;
+use super::event::PathChange;
 
 /// Look at every path of `batch`: an existing file is `Changed`, a missing
 /// path `Removed`, and a folder that appeared (made, moved in with files that raised no
@@ -15,19 +15,19 @@ use super::event::Change;
 /// is a FIFO, socket or device: the loader reports why it is not read, as the first load
 /// does, instead of the path going missing (it never opens one). Sorted by path, each
 /// path once.
-pub fn restat(batch: &Batch) -> Vec<Change> {
-    let mut changes: BTreeMap<PathBuf, Change> = BTreeMap::new();
+pub fn restat(batch: &Batch) -> Vec<PathChange> {
+    let mut changes: BTreeMap<PathBuf, PathChange> = BTreeMap::new();
     for touched in &batch.touched {
         let path = &touched.path;
         let change = match fs::metadata(path) {
             Ok(metadata) if metadata.is_dir() => match touched.appeared {
-                true => Change::Folder(path.clone()),
+                true => PathChange::Folder(path.clone()),
                 // Its entries report their own changes.
                 false => continue,
             },
-            Ok(_) => Change::Changed(path.clone()),
-            Err(error) if is_gone(&error, path) => Change::Removed(path.clone()),
-            Err(_) => Change::Changed(path.clone()),
+            Ok(_) => PathChange::Changed(path.clone()),
+            Err(error) if is_gone(&error, path) => PathChange::Removed(path.clone()),
+            Err(_) => PathChange::Changed(path.clone()),
         };
         changes.insert(path.clone(), change);
     }
@@ -57,15 +57,15 @@ mod tests {
         }
     }
 
-    fn names(root: &Path, changes: &[Change]) -> Vec<String> {
+    fn names(root: &Path, changes: &[PathChange]) -> Vec<String> {
         changes
             .iter()
             .map(|change| {
                 let name = change.path().strip_prefix(root).expect("inside");
                 match change {
-                    Change::Changed(_) => format!("changed {}", name.display()),
-                    Change::Removed(_) => format!("removed {}", name.display()),
-                    Change::Folder(_) => format!("folder {}", name.display()),
+                    PathChange::Changed(_) => format!("changed {}", name.display()),
+                    PathChange::Removed(_) => format!("removed {}", name.display()),
+                    PathChange::Folder(_) => format!("folder {}", name.display()),
                 }
             })
             .collect()
@@ -129,6 +129,6 @@ mod tests {
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.expect("mkfifo runs").success());
         let result = restat(&batch(temp.path(), &[("pipe.txt", true)]));
-        assert_eq!(result, [Change::Changed(fifo)]);
+        assert_eq!(result, [PathChange::Changed(fifo)]);
     }
 }

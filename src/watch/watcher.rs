@@ -18,7 +18,8 @@ use super::backend::Backend;
 use super::coalesce::{Coalescer, Timing};
 use super::event::{WatchEvent, WatchStatus};
 use super::ignore::IgnoreRules;
-use super::worker::{Msg, Shared, Sink, Worker};
+use super::inbox::Msg;
+use super::worker::{Shared, Sink, Worker};
 
 /// How to watch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -219,7 +220,7 @@ mod tests {
         fs::write(&file, "{}").expect("write");
         assert_eq!(
             next(&events),
-            WatchEvent::Changes(vec![super::super::Change::Changed(file)])
+            WatchEvent::Changes(vec![super::super::PathChange::Changed(file)])
         );
     }
 

@@ -13,17 +13,9 @@ use std::time::{Duration, Instant};
 use super::backend::{Backend, Started};
 use super::coalesce::{Batch, Coalescer, Hint, HintKind};
 use super::event::{RootState, WatchEvent, WatchStatus};
+use super::inbox::Msg;
 use super::notify_map::{classify, hints, ErrorAction};
 use super::restat::restat;
-
-/// What the thread receives.
-pub(crate) enum Msg {
-    /// From the native watcher.
-    Fs(notify::Result<notify::Event>),
-    Pause,
-    Resume,
-    Stop,
-}
 
 /// State the [`Watcher`](super::Watcher) handle reads.
 #[derive(Debug)]

@@ -8,23 +8,25 @@ use std::path::PathBuf;
 use jxray::capture::Capture;
 use jxray::config::ThemeName;
 use jxray::engine::Options;
-use jxray::tui::action::{Action, Command};
+use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::theme::Theme;
-use jxray::tui::{update, App, Checks, Settings};
+use jxray::tui::{update, App, Checks, TuiSettings};
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::Terminal;
 
-pub fn settings() -> Settings {
-    Settings {
+pub fn settings() -> TuiSettings {
+    TuiSettings {
         root: PathBuf::from("captures"),
         fixtures: PathBuf::from("fixtures"),
         config_path: "~/.config/jxray/config.toml".to_string(),
         mouse: false,
         watch: false,
         checks: Default::default(),
+        editor: None,
+        root_is_file: false,
     }
 }
 
@@ -50,7 +52,7 @@ pub fn app_with(captures: Vec<Capture>, width: u16, height: u16) -> App {
 /// Like [`app_with`], with a schema and a baseline to check against.
 pub fn app_with_checks(captures: Vec<Capture>, checks: Checks, width: u16, height: u16) -> App {
     let mut app = App::new(
-        Settings {
+        TuiSettings {
             checks,
             ..settings()
         },
@@ -65,9 +67,24 @@ pub fn app_with_checks(captures: Vec<Capture>, checks: Checks, width: u16, heigh
 /// The screen as plain text, drawn through ratatui's `TestBackend`.
 /// Run `commands` as if their keys were pressed.
 pub fn run(app: &mut App, commands: &[Command]) {
+    run_effects(app, commands);
+}
+
+/// Run `commands`, performing at once the effects whose answer the app waits for (the
+/// fixtures folder's index, as the event loop does in the background); every effect is
+/// returned.
+pub fn run_effects(app: &mut App, commands: &[Command]) -> Vec<Effect> {
+    let mut effects = Vec::new();
     for command in commands {
-        update(app, Action::Command(*command));
+        for effect in update(app, Action::Command(*command)) {
+            if let Effect::IndexFixtures { dir } = &effect {
+                update(app, jxray::tui::loader::fixtures_found(dir));
+            }
+            effects.push(effect);
+        }
     }
+    app.settle();
+    effects
 }
 
 pub fn screen(app: &App) -> String {

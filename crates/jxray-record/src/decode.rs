@@ -10,7 +10,7 @@ use std::io::Read;
 
 /// What decoding a body gave.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Decoded {
+pub enum DecodedBody {
     /// The body as the model's server meant it (no encoding, or decoded).
     Plain(Vec<u8>),
     /// Encoded in a way this cannot decode; the name of the encoding.
@@ -20,7 +20,7 @@ pub enum Decoded {
 }
 
 /// Decode `bytes` sent with `Content-Encoding: encoding`, to at most `limit` bytes.
-pub fn decode(bytes: Vec<u8>, encoding: Option<&str>, limit: usize) -> Decoded {
+pub fn decode(bytes: Vec<u8>, encoding: Option<&str>, limit: usize) -> DecodedBody {
     let encodings: Vec<String> = encoding
         .unwrap_or("")
         .split(',')
@@ -42,14 +42,14 @@ pub fn decode(bytes: Vec<u8>, encoding: Option<&str>, limit: usize) -> Decoded {
                 Ok(decoder) => read_bounded(decoder, limit),
                 Err(error) => Err(error.to_string()),
             },
-            other => return Decoded::Unsupported(other.to_string()),
+            other => return DecodedBody::Unsupported(other.to_string()),
         };
         match result {
             Ok(plain) => body = plain,
-            Err(why) => return Decoded::Failed(format!("cannot decode its {encoding}: {why}")),
+            Err(why) => return DecodedBody::Failed(format!("cannot decode its {encoding}: {why}")),
         }
     }
-    Decoded::Plain(body)
+    DecodedBody::Plain(body)
 }
 
 fn read_bounded(reader: impl Read, limit: usize) -> Result<Vec<u8>, String> {
@@ -80,20 +80,20 @@ mod tests {
         let body = br#"{"choices":[]}"#.to_vec();
         assert_eq!(
             decode(gzip(&body), Some("gzip"), 100),
-            Decoded::Plain(body.clone())
+            DecodedBody::Plain(body.clone())
         );
         let zstd = zstd::stream::encode_all(&body[..], 1).unwrap();
         assert_eq!(
             decode(zstd, Some("zstd"), 100),
-            Decoded::Plain(body.clone())
+            DecodedBody::Plain(body.clone())
         );
         assert_eq!(
             decode(body.clone(), None, 100),
-            Decoded::Plain(body.clone())
+            DecodedBody::Plain(body.clone())
         );
         assert_eq!(
             decode(body.clone(), Some("identity"), 100),
-            Decoded::Plain(body)
+            DecodedBody::Plain(body)
         );
     }
 
@@ -102,15 +102,15 @@ mod tests {
         let bomb = gzip(&vec![b' '; 10_000]);
         assert!(matches!(
             decode(bomb, Some("gzip"), 100),
-            Decoded::Failed(_)
+            DecodedBody::Failed(_)
         ));
         assert_eq!(
             decode(b"x".to_vec(), Some("compress"), 100),
-            Decoded::Unsupported("compress".to_string())
+            DecodedBody::Unsupported("compress".to_string())
         );
         assert!(matches!(
             decode(b"nope".to_vec(), Some("gzip"), 100),
-            Decoded::Failed(_)
+            DecodedBody::Failed(_)
         ));
     }
 }

@@ -17,6 +17,7 @@
 
 mod client;
 mod decode;
+mod exchange;
 mod hints;
 mod naming;
 mod proxy;
@@ -35,10 +36,10 @@ use std::time::Duration;
 
 pub use hints::env_lines;
 pub use naming::sanitize_model;
+pub use naming::REQUEST_SUFFIX;
 pub use routes::{Route, Routes, DEFAULT_ROUTES};
 pub use scrub::{is_credential_header, scrub_query};
 pub use server::{Recorder, Running};
-pub use sidecar::REQUEST_SUFFIX;
 
 /// The proxy's own failures, each one line naming the fix.
 #[derive(Debug, thiserror::Error)]
@@ -100,7 +101,7 @@ impl Default for Timeouts {
 
 /// Everything `jxray record` is started with.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub struct ProxySettings {
     pub listen: SocketAddr,
     /// The capture folder (created when missing).
     pub to: PathBuf,

@@ -17,7 +17,8 @@ use hyper::body::Incoming;
 use tokio::sync::oneshot;
 
 use crate::client::Upstream;
-use crate::record::{record, Exchange, Recorded};
+use crate::exchange::Exchange;
+use crate::record::{record, Recorded};
 use crate::routes::Routes;
 use crate::tee::{End, Tee, Teed};
 use crate::{Limits, SharedLog, Timeouts};

@@ -2,33 +2,17 @@
 //! decoded copy, the request file, and what to tell the user in one line.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use chrono::{DateTime, Local};
-use http::{header, HeaderMap, Method, StatusCode, Uri};
+use http::{header, HeaderMap};
 use serde_json::Value;
 
-use crate::decode::{decode, Decoded};
+use crate::decode::{decode, DecodedBody};
+use crate::exchange::Exchange;
 use crate::naming::{request_model, stem};
 use crate::scrub::scrub_json;
 use crate::sidecar::{document, RequestBody};
-use crate::tee::{End, Teed};
-use crate::write::{write, Files};
-
-/// Everything known about one exchange once its response ended.
-pub struct Exchange {
-    pub started: DateTime<Local>,
-    pub elapsed: Duration,
-    pub method: Method,
-    /// The URI the client called on the proxy (path and query).
-    pub uri: Uri,
-    pub upstream: Uri,
-    pub request_headers: HeaderMap,
-    pub request: Teed,
-    pub status: StatusCode,
-    pub response_headers: HeaderMap,
-    pub response: Teed,
-}
+use crate::tee::End;
+use crate::write::{write, CaptureFiles};
 
 /// What became of an exchange, for the log line.
 #[derive(Debug)]
@@ -67,14 +51,14 @@ pub fn record(root: &Path, exchange: &Exchange, limit: usize) -> Recorded {
     };
     let encoding = header_text(&exchange.response_headers, header::CONTENT_ENCODING);
     let (bytes, encoded) = match decode(response.bytes.clone(), encoding, limit) {
-        Decoded::Plain(bytes) => (bytes, false),
-        Decoded::Unsupported(encoding) => {
+        DecodedBody::Plain(bytes) => (bytes, false),
+        DecodedBody::Unsupported(encoding) => {
             notes.push(format!(
                 "its {encoding} encoding cannot be decoded: kept as .bin"
             ));
             (response.bytes.clone(), true)
         }
-        Decoded::Failed(why) => {
+        DecodedBody::Failed(why) => {
             notes.push(format!("{why}: kept as .bin"));
             (response.bytes.clone(), true)
         }
@@ -94,7 +78,7 @@ pub fn record(root: &Path, exchange: &Exchange, limit: usize) -> Recorded {
     let request = document(exchange, &body, model.as_deref());
     let mut request_text = serde_json::to_vec_pretty(&request).unwrap_or_default();
     request_text.push(b'\n');
-    let files = Files {
+    let files = CaptureFiles {
         folder: &folder,
         stem: &stem,
         extension,
@@ -133,7 +117,7 @@ fn request_body(exchange: &Exchange, limit: usize) -> RequestBody {
         return RequestBody::Missing("no body".to_string());
     }
     let encoding = header_text(&exchange.request_headers, header::CONTENT_ENCODING);
-    let Decoded::Plain(bytes) = decode(request.bytes.clone(), encoding, limit) else {
+    let DecodedBody::Plain(bytes) = decode(request.bytes.clone(), encoding, limit) else {
         return RequestBody::Missing("a compressed body that cannot be decoded".to_string());
     };
     match serde_json::from_slice::<Value>(&bytes) {

@@ -14,7 +14,7 @@ use tokio::net::TcpListener;
 
 use crate::client::upstream;
 use crate::proxy::{handle, State};
-use crate::{RecordError, Settings, SharedLog};
+use crate::{ProxySettings, RecordError, SharedLog};
 
 /// How long a client may take to send a request head.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
@@ -27,7 +27,7 @@ pub struct Recorder {
 
 impl Recorder {
     /// Create and check the capture folder, then bind the address.
-    pub async fn bind(settings: Settings, log: SharedLog) -> Result<Recorder, RecordError> {
+    pub async fn bind(settings: ProxySettings, log: SharedLog) -> Result<Recorder, RecordError> {
         let root = prepare_folder(&settings.to)?;
         let listener =
             TcpListener::bind(settings.listen)
@@ -126,7 +126,7 @@ impl Running {
     /// Bind and start serving on a thread of its own; returns once the port is open.
     /// One thread is plenty for calls that wait on the network (the disk writes run on
     /// tokio's blocking pool).
-    pub fn start(settings: Settings, log: SharedLog) -> Result<Running, RecordError> {
+    pub fn start(settings: ProxySettings, log: SharedLog) -> Result<Running, RecordError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

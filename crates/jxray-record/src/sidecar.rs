@@ -15,11 +15,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::record::Exchange;
+use crate::exchange::Exchange;
 use crate::scrub::{kept_headers, scrub_path_and_query};
-
-/// The name ending that marks a request file.
-pub const REQUEST_SUFFIX: &str = ".request.json";
 
 /// The request body as parsed (credentials removed), or why there is none.
 pub enum RequestBody {

@@ -11,7 +11,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::sidecar::REQUEST_SUFFIX;
+use crate::naming::REQUEST_SUFFIX;
 
 /// Temporary files start with this (hidden, and the prefix jxray's watcher ignores).
 const TEMP_PREFIX: &str = ".jxray-tmp-";
@@ -20,7 +20,7 @@ const TEMP_PREFIX: &str = ".jxray-tmp-";
 const MAX_SUFFIX: usize = 1000;
 
 /// One exchange's files, ready to be written.
-pub struct Files<'a> {
+pub struct CaptureFiles<'a> {
     /// The date folder's name, under the capture folder.
     pub folder: &'a str,
     pub stem: &'a str,
@@ -31,7 +31,7 @@ pub struct Files<'a> {
 }
 
 /// Write `files` under `root` (canonical); the capture's path.
-pub fn write(root: &Path, files: &Files<'_>) -> io::Result<PathBuf> {
+pub fn write(root: &Path, files: &CaptureFiles<'_>) -> io::Result<PathBuf> {
     let folder = date_folder(root, files.folder)?;
     for attempt in 1..=MAX_SUFFIX {
         let stem = match attempt {
@@ -88,8 +88,8 @@ fn place(folder: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn files<'a>(capture: &'a [u8]) -> Files<'a> {
-        Files {
+    fn files<'a>(capture: &'a [u8]) -> CaptureFiles<'a> {
+        CaptureFiles {
             folder: "2026-12-01",
             stem: "14-03-22.118-m",
             extension: ".json",

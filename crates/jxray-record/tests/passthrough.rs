@@ -412,7 +412,7 @@ async fn unknown_routes_and_unreachable_upstreams_get_one_line_answers() {
 async fn a_port_in_use_is_a_one_line_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let settings = jxray_record::Settings {
+    let settings = jxray_record::ProxySettings {
         listen: taken.local_addr().unwrap(),
         to: dir.path().to_path_buf(),
         routes: jxray_record::Routes::default(),

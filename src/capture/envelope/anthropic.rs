@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{str_field, text_or_tool, Decoded, Detection, ToolCall};
+use super::{str_field, text_or_tool, Contents, Detection, ToolCall};
 use crate::capture::Provider;
 
 /// `type: "message"` with a `content` list, from the assistant (or with a `stop_reason`).
@@ -17,7 +17,7 @@ pub fn message(value: &Value) -> Detection {
     Some(Ok(decode(value, content)))
 }
 
-fn decode(message: &Value, content: &[Value]) -> Decoded {
+fn decode(message: &Value, content: &[Value]) -> Contents {
     let mut text = String::new();
     let mut tools = Vec::new();
     for block in content {
@@ -34,11 +34,11 @@ fn decode(message: &Value, content: &[Value]) -> Decoded {
     }
     let stop_reason = str_field(message, "stop_reason").map(str::to_string);
     let stopped_for_tool = stop_reason.as_deref() == Some("tool_use");
-    Decoded {
+    Contents {
         provider: Some(Provider::Anthropic),
         outputs: text_or_tool(text, tools, stopped_for_tool),
         stop_reason,
-        ..Decoded::default()
+        ..Contents::default()
     }
 }
 
@@ -71,7 +71,7 @@ pub fn batch_line(value: &Value) -> Detection {
             "a succeeded result has no `message`",
         )),
     };
-    Some(decoded.map(|decoded| Decoded {
+    Some(decoded.map(|decoded| Contents {
         provider: Some(Provider::AnthropicBatch),
         ..decoded
     }))

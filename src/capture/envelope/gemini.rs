@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{missing, str_field, text_or_tool, Decoded, Detection, ToolCall};
+use super::{missing, str_field, text_or_tool, Contents, Detection, ToolCall};
 use crate::capture::Provider;
 
 const FORMAT: &str = "Gemini response";
@@ -46,7 +46,7 @@ pub fn batch_line(value: &Value) -> Detection {
     }
     match value.get("response") {
         Some(response) if is_response(response) => {
-            Some(self::response(response)?.map(|decoded| Decoded {
+            Some(self::response(response)?.map(|decoded| Contents {
                 provider: Some(Provider::GeminiBatch),
                 ..decoded
             }))
@@ -137,7 +137,7 @@ impl GeminiChunks {
         }
     }
 
-    pub fn finish(self) -> Result<Decoded, String> {
+    pub fn finish(self) -> Result<Contents, String> {
         if !self.saw_candidate {
             return Err(match self.block_reason {
                 Some(reason) => format!(
@@ -147,12 +147,12 @@ impl GeminiChunks {
                 None => missing(FORMAT, "`candidates` is empty"),
             });
         }
-        Ok(Decoded {
+        Ok(Contents {
             provider: Some(Provider::Gemini),
             outputs: text_or_tool(self.text, self.tools, false),
             stop_reason: self.finish_reason,
             model: self.model,
-            ..Decoded::default()
+            ..Contents::default()
         })
     }
 }

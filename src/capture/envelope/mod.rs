@@ -37,7 +37,7 @@ pub use responses::{decode as decode_responses_object, stop_reason as responses_
 
 /// What a recognised format says the model wrote.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Decoded {
+pub struct Contents {
     pub provider: Option<Provider>,
     pub outputs: Outputs,
     /// The provider's own spelling.
@@ -53,9 +53,9 @@ pub struct Decoded {
 
 /// One record of a log: its id (named `FILE#ID`), and what it holds or why it holds nothing.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Record {
+pub struct LogRecord {
     pub id: Option<String>,
-    pub result: Result<Decoded, String>,
+    pub result: Result<Contents, String>,
 }
 
 /// The captures one response holds: its text, and each tool call's arguments.
@@ -96,7 +96,7 @@ impl Outputs {
 }
 
 /// `None`: not this format. `Some(Err(why))`: claims the format but lacks its text.
-pub type Detection = Option<Result<Decoded, String>>;
+pub type Detection = Option<Result<Contents, String>>;
 
 /// The provider envelope `value` is, if any.
 pub fn detect(value: &Value) -> Detection {
@@ -108,7 +108,7 @@ pub fn detect(value: &Value) -> Detection {
         .or_else(|| gemini::response(value))
         .or_else(|| gemini::batch_line(value))
         .or_else(|| ollama::response(value))?;
-    Some(detected.map(|decoded| Decoded {
+    Some(detected.map(|decoded| Contents {
         model: decoded.model.or_else(|| model(value)),
         ..decoded
     }))

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::{str_field, text_or_tool, Decoded, Detection, Outputs, ToolCall};
+use super::{str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
 use crate::capture::Provider;
 use crate::engine::{Warning, WarningKind};
 
@@ -77,7 +77,7 @@ impl OllamaChunks {
     }
 
     /// The text; else the first tool call; else the thinking, with a warning.
-    pub fn finish(self) -> Result<Decoded, String> {
+    pub fn finish(self) -> Result<Contents, String> {
         let answer_in_thinking = self.text.trim().is_empty()
             && self.tools.is_empty()
             && !self.thinking.trim().is_empty();
@@ -96,12 +96,12 @@ impl OllamaChunks {
                     .to_string(),
             ));
         }
-        Ok(Decoded {
+        Ok(Contents {
             provider: Some(Provider::Ollama),
             outputs,
             stop_reason: self.done_reason,
             warnings,
-            ..Decoded::default()
+            ..Contents::default()
         })
     }
 }

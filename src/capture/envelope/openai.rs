@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{missing, responses, str_field, text_or_tool, Decoded, Detection, Outputs, ToolCall};
+use super::{missing, responses, str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
 use crate::capture::Provider;
 
 const CHAT: &str = "OpenAI chat completion";
@@ -36,7 +36,7 @@ fn first_choice<'a>(choices: &'a Value, format: &str) -> Result<&'a Value, Strin
         .ok_or_else(|| missing(format, "`choices` is empty"))
 }
 
-fn chat_body(choices: &Value) -> Result<Decoded, String> {
+fn chat_body(choices: &Value) -> Result<Contents, String> {
     let choice = first_choice(choices, CHAT)?;
     let message = choice
         .get("message")
@@ -64,12 +64,12 @@ fn chat_body(choices: &Value) -> Result<Decoded, String> {
     };
     let outputs = text_or_tool(text, tools, stopped_for_tool(stop_reason.as_deref()));
     let refused = str_field(message, "refusal").is_some_and(|refusal| !refusal.trim().is_empty());
-    Ok(Decoded {
+    Ok(Contents {
         provider: Some(Provider::OpenaiChat),
         outputs,
         stop_reason,
         refused,
-        ..Decoded::default()
+        ..Contents::default()
     })
 }
 
@@ -98,16 +98,16 @@ fn tool_calls(message: &Value) -> Vec<ToolCall> {
         .collect()
 }
 
-fn completion_body(choices: &Value) -> Result<Decoded, String> {
+fn completion_body(choices: &Value) -> Result<Contents, String> {
     const FORMAT: &str = "OpenAI text completion";
     let choice = first_choice(choices, FORMAT)?;
     let text =
         str_field(choice, "text").ok_or_else(|| missing(FORMAT, "choices[0] has no `text`"))?;
-    Ok(Decoded {
+    Ok(Contents {
         provider: Some(Provider::OpenaiChat),
         outputs: Outputs::text(text),
         stop_reason: str_field(choice, "finish_reason").map(str::to_string),
-        ..Decoded::default()
+        ..Contents::default()
     })
 }
 
@@ -136,7 +136,7 @@ pub fn batch_line(value: &Value) -> Detection {
                 "response.body is neither a chat completion nor a Responses object",
             ))
         });
-    Some(inner.map(|decoded| Decoded {
+    Some(inner.map(|decoded| Contents {
         provider: Some(Provider::OpenaiBatch),
         ..decoded
     }))

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{missing, str_field, text_or_tool, Decoded, Detection, ToolCall};
+use super::{missing, str_field, text_or_tool, Contents, Detection, ToolCall};
 use crate::capture::Provider;
 
 const FORMAT: &str = "OpenAI Responses object";
@@ -16,7 +16,7 @@ pub fn response(value: &Value) -> Detection {
 }
 
 /// The text of a Responses object (also the `response` of a stream's final event).
-pub fn decode(value: &Value) -> Result<Decoded, String> {
+pub fn decode(value: &Value) -> Result<Contents, String> {
     let items = value
         .get("output")
         .and_then(Value::as_array)
@@ -56,12 +56,12 @@ pub fn decode(value: &Value) -> Result<Decoded, String> {
             "{FORMAT} holds no output: the response failed ({message}); re-run the request"
         ));
     }
-    Ok(Decoded {
+    Ok(Contents {
         provider: Some(Provider::OpenaiResponses),
         outputs: text_or_tool(text, tools, false),
         stop_reason: stop_reason(value),
         refused,
-        ..Decoded::default()
+        ..Contents::default()
     })
 }
 

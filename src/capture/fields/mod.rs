@@ -13,7 +13,7 @@ mod preset;
 
 use serde_json::Value;
 
-use super::envelope::{self, Decoded, Outputs, Record};
+use super::envelope::{self, Contents, LogRecord, Outputs};
 use super::Provider;
 
 pub use path::{FieldPath, PathError};
@@ -33,7 +33,7 @@ pub struct FieldMap {
     pub model: Vec<FieldPath>,
     /// Which records are model outputs, where a log also holds other things
     /// (OpenTelemetry spans that are not model calls, Langfuse spans and events).
-    pub only: Option<Filter>,
+    pub only: Option<Condition>,
 }
 
 /// Paths named on the command line, each replacing its preset's.
@@ -91,7 +91,7 @@ impl PathFlags {
 
 /// Which records of a log are model outputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Filter {
+pub enum Condition {
     /// Those where one of these paths leads somewhere.
     Has(Vec<FieldPath>),
     /// Those whose value at the path is this, or that lack the path.
@@ -118,8 +118,8 @@ impl FieldMap {
     pub fn is_output(&self, record: &Value) -> bool {
         match &self.only {
             None => true,
-            Some(Filter::Has(paths)) => first(paths, record).is_some(),
-            Some(Filter::EqualsWhenPresent(path, wanted)) => match path.first(record) {
+            Some(Condition::Has(paths)) => first(paths, record).is_some(),
+            Some(Condition::EqualsWhenPresent(path, wanted)) => match path.first(record) {
                 Some(Value::String(found)) => found == *wanted,
                 Some(_) => false,
                 None => true,
@@ -128,8 +128,8 @@ impl FieldMap {
     }
 
     /// What one record holds.
-    pub fn read(&self, record: &Value) -> Record {
-        Record {
+    pub fn read(&self, record: &Value) -> LogRecord {
+        LogRecord {
             id: first(&self.id, record).and_then(|id| scalar(&id)),
             result: self.decode(record),
         }
@@ -140,7 +140,7 @@ impl FieldMap {
         first(&self.text, record).is_some()
     }
 
-    fn decode(&self, record: &Value) -> Result<Decoded, String> {
+    fn decode(&self, record: &Value) -> Result<Contents, String> {
         let tried = || {
             let paths: Vec<String> = self.text.iter().map(ToString::to_string).collect();
             paths.join(" or ")
@@ -155,23 +155,23 @@ impl FieldMap {
         let stop_reason = first(&self.stop, record).and_then(|stop| scalar(&stop));
         let model = first(&self.model, record).and_then(|model| scalar(&model));
         let decoded = match &found {
-            Value::String(text) => Decoded {
+            Value::String(text) => Contents {
                 provider: Some(Provider::Log),
                 outputs: Outputs::text(text.clone()),
-                ..Decoded::default()
+                ..Contents::default()
             },
             Value::Null => return Err(empty(&tried())),
             Value::Object(object) if object.is_empty() => return Err(empty(&tried())),
             other => match envelope::detect(other) {
                 Some(detected) => detected?,
-                None => Decoded {
+                None => Contents {
                     provider: Some(Provider::Log),
                     outputs: Outputs::text(envelope::compact(other)),
-                    ..Decoded::default()
+                    ..Contents::default()
                 },
             },
         };
-        Ok(Decoded {
+        Ok(Contents {
             stop_reason: stop_reason.or(decoded.stop_reason),
             model: model.or(decoded.model),
             ..decoded

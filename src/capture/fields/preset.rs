@@ -2,7 +2,7 @@
 //! them up. Each field lists alternatives, the first that leads somewhere wins; explicit
 //! `--text-path` and friends replace a preset's paths one by one.
 
-use super::{FieldMap, FieldPath, Filter};
+use super::{Condition, FieldMap, FieldPath};
 
 /// The logging tools whose exports have a preset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,8 +97,8 @@ impl Preset {
             // Spans and events are not model outputs; generations are.
             Preset::Langfuse => parse(&["type"])
                 .pop()
-                .map(|path| Filter::EqualsWhenPresent(path, "GENERATION")),
-            _ if !has.is_empty() => Some(Filter::Has(parse(has))),
+                .map(|path| Condition::EqualsWhenPresent(path, "GENERATION")),
+            _ if !has.is_empty() => Some(Condition::Has(parse(has))),
             _ => None,
         };
         FieldMap {

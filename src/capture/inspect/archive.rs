@@ -14,7 +14,7 @@ use std::path::Path;
 use serde_json::Value;
 use zip::ZipArchive;
 
-use super::super::read;
+use super::super::disk;
 
 /// How many times `--max-bytes` one archive may inflate to in all.
 pub const INFLATED_PER_MAX_BYTES: u64 = 4;
@@ -41,7 +41,7 @@ pub struct Archive {
 impl Archive {
     /// Open the zip at `path` and check that no two entries share bytes.
     pub fn open(path: &Path, max_bytes: u64) -> Result<Archive, String> {
-        let file = File::open(path).map_err(|error| read::io_unreadable(&error).message)?;
+        let file = File::open(path).map_err(|error| disk::io_unreadable(&error).message)?;
         let zip = ZipArchive::new(file).map_err(|error| {
             format!("an Inspect .eval log that is not a readable zip ({error}); re-run the eval")
         })?;
@@ -74,7 +74,7 @@ impl Archive {
         })?;
         if file.size() > self.max_bytes {
             let too_large =
-                read::too_large(Some(file.size()), self.max_bytes, &read::max_bytes_fix);
+                disk::too_large(Some(file.size()), self.max_bytes, &disk::max_bytes_fix);
             return Err(Refused::Entry(format!(
                 "{entry} in the log: {}",
                 too_large.message
@@ -95,7 +95,7 @@ impl Archive {
                 self.left = 0;
                 return Err(self.spent());
             }
-            let too_large = read::too_large(None, self.max_bytes, &read::max_bytes_fix);
+            let too_large = disk::too_large(None, self.max_bytes, &disk::max_bytes_fix);
             return Err(Refused::Entry(format!(
                 "{entry} in the log: {}",
                 too_large.message

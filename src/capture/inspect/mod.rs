@@ -17,9 +17,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::content::{self, unreadable};
-use super::envelope::{compact, str_field, text_or_tool, Decoded, Record, ToolCall};
-use super::source::{has_extension, Records, Source};
+use super::envelope::{compact, str_field, text_or_tool, Contents, LogRecord, ToolCall};
+use super::reader::{has_extension, Reader, Records};
 use super::{Capture, LoadOptions, Provider, Unreadable};
 use archive::{Archive, Refused};
 
@@ -28,7 +27,7 @@ const ATTACHMENT: &str = "attachment://";
 
 pub struct InspectEval;
 
-impl Source for InspectEval {
+impl Reader for InspectEval {
     /// A zip named `.eval`.
     fn detect(&self, path: &Path, head: &[u8]) -> bool {
         head.starts_with(ZIP_MAGIC) && has_extension(path, "eval")
@@ -48,7 +47,7 @@ impl Source for InspectEval {
 }
 
 fn one(name: &str, path: &Path, why: String) -> Records {
-    let capture = unreadable(name.to_string(), path, Unreadable::new(why));
+    let capture = Capture::unreadable(name.to_string(), path, Unreadable::new(why));
     Box::new(std::iter::once(capture))
 }
 
@@ -105,7 +104,7 @@ impl Iterator for EvalSamples {
             Ok(sample) => {
                 let decoded = decode(&sample, self.model.as_deref());
                 // A sample with several tool calls is several captures.
-                self.pending = content::decoded(&name, &self.path, None, decoded).into();
+                self.pending = Capture::decoded(&name, &self.path, None, decoded).into();
                 return self.pending.pop_front();
             }
             Err(Refused::Entry(why)) => why,
@@ -115,7 +114,7 @@ impl Iterator for EvalSamples {
                 why
             }
         };
-        Some(unreadable(name, &self.path, Unreadable::new(why)))
+        Some(Capture::unreadable(name, &self.path, Unreadable::new(why)))
     }
 }
 
@@ -157,7 +156,7 @@ fn eval_model(header: &Value) -> Option<String> {
 }
 
 /// The samples of a `.json` log: `{"eval": {…}, "samples": […]}`.
-pub fn json_log(value: &Value) -> Option<Vec<Record>> {
+pub fn json_log(value: &Value) -> Option<Vec<LogRecord>> {
     let eval = value
         .get("eval")
         .filter(|eval| eval.get("task").is_some())?;
@@ -168,7 +167,7 @@ pub fn json_log(value: &Value) -> Option<Vec<Record>> {
         .map(|sample| {
             let id = sample.get("id").map(id_text);
             let epoch = sample.get("epoch").and_then(Value::as_u64).unwrap_or(1);
-            Record {
+            LogRecord {
                 id: id.map(|id| sample_name(&id, epoch)),
                 result: decode(sample, model),
             }
@@ -185,7 +184,7 @@ fn id_text(id: &Value) -> String {
 }
 
 /// One sample's output.
-fn decode(sample: &Value, log_model: Option<&str>) -> Result<Decoded, String> {
+fn decode(sample: &Value, log_model: Option<&str>) -> Result<Contents, String> {
     let sample = resolve_attachments(sample);
     let output = sample.get("output").filter(|output| output.is_object());
     let choice = output.and_then(|output| output.pointer("/choices/0"));
@@ -225,12 +224,12 @@ fn decode(sample: &Value, log_model: Option<&str>) -> Result<Decoded, String> {
         .and_then(|output| str_field(output, "model"))
         .or(log_model)
         .map(str::to_string);
-    Ok(Decoded {
+    Ok(Contents {
         provider: Some(Provider::Inspect),
         outputs: text_or_tool(text, tools, stopped_for_tool),
         stop_reason,
         model,
-        ..Decoded::default()
+        ..Contents::default()
     })
 }
 

@@ -26,18 +26,17 @@ use std::sync::Arc;
 use rusqlite::{Connection, OptionalExtension};
 use serde_json::Value;
 
-use super::content::{self, unreadable};
-use super::envelope::Decoded;
-use super::source::{Records, Source};
+use super::disk::MAX_SCHEMA_BYTES;
+use super::envelope::Contents;
+use super::reader::{Reader, Records};
 use super::{Capture, LoadOptions, Unreadable};
-use crate::schema::MAX_SCHEMA_BYTES;
-use rows::{Budget, Row};
+use rows::{Budget, LogRow};
 
 const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
 
 pub struct LlmLogs;
 
-impl Source for LlmLogs {
+impl Reader for LlmLogs {
     /// Any SQLite database: one without llm's tables is reported, not skipped.
     fn detect(&self, _path: &Path, head: &[u8]) -> bool {
         head.starts_with(SQLITE_MAGIC)
@@ -47,7 +46,7 @@ impl Source for LlmLogs {
         match LlmRecords::open(path, name, options.max_bytes) {
             Ok(records) => Box::new(records),
             Err(why) => {
-                let capture = unreadable(name.to_string(), path, Unreadable::new(why));
+                let capture = Capture::unreadable(name.to_string(), path, Unreadable::new(why));
                 Box::new(std::iter::once(capture))
             }
         }
@@ -143,15 +142,15 @@ impl LlmRecords {
                 let name = format!("{}#{}", self.name, row.id);
                 let decoded = self.with_schema(row)?;
                 self.pending
-                    .extend(content::decoded(&name, &self.path, None, decoded));
+                    .extend(Capture::decoded(&name, &self.path, None, decoded));
             }
         }
         Ok(())
     }
 
     /// The row's output with the schema it was asked for.
-    fn with_schema(&mut self, row: Row) -> Result<Result<Decoded, String>, rusqlite::Error> {
-        let Row {
+    fn with_schema(&mut self, row: LogRow) -> Result<Result<Contents, String>, rusqlite::Error> {
+        let LogRow {
             decoded, schema_id, ..
         } = row;
         let Ok(decoded) = decoded else {
@@ -161,7 +160,7 @@ impl LlmRecords {
             Some(id) => self.schema(&id)?,
             None => Ok(None),
         };
-        Ok(schema.map(|schema| Decoded { schema, ..decoded }))
+        Ok(schema.map(|schema| Contents { schema, ..decoded }))
     }
 
     /// The schema `id` names, read once however many rows ask for it.
@@ -203,7 +202,7 @@ impl Iterator for LlmRecords {
             self.table = Table::Done;
             self.pending.clear();
             let why = not_readable(&error);
-            return Some(unreadable(
+            return Some(Capture::unreadable(
                 self.name.clone(),
                 &self.path,
                 Unreadable::new(why),

@@ -30,7 +30,7 @@ pub struct Opened {
 
 /// How a database is opened, from the files beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum OpenMode {
     /// Every row is in the file: immutable.
     Immutable,
     /// A WAL and its index: read-only, the way SQLite's readers share them with a writer.
@@ -40,15 +40,15 @@ pub enum Mode {
 }
 
 /// How `path` must be opened to be read whole and left as it is.
-pub fn mode(path: &Path) -> Mode {
+pub fn mode(path: &Path) -> OpenMode {
     let wal = beside(path, "-wal").symlink_metadata().ok();
     let shm = beside(path, "-shm").symlink_metadata().is_ok();
     match (wal, shm) {
-        (None, _) => Mode::Immutable,
-        (Some(_), true) => Mode::Shared,
+        (None, _) => OpenMode::Immutable,
+        (Some(_), true) => OpenMode::Shared,
         // An empty log holds no rows: the file is all there is.
-        (Some(wal), false) if wal.len() == 0 => Mode::Immutable,
-        (Some(_), false) => Mode::Copy,
+        (Some(wal), false) if wal.len() == 0 => OpenMode::Immutable,
+        (Some(_), false) => OpenMode::Copy,
     }
 }
 
@@ -61,9 +61,9 @@ pub fn open(path: &Path) -> Result<Opened, String> {
         | OpenFlags::SQLITE_OPEN_URI
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let (uri, copy) = match mode(path) {
-        Mode::Immutable => (uri(path, "mode=ro&immutable=1"), None),
-        Mode::Shared => (uri(path, "mode=ro"), None),
-        Mode::Copy => {
+        OpenMode::Immutable => (uri(path, "mode=ro&immutable=1"), None),
+        OpenMode::Shared => (uri(path, "mode=ro"), None),
+        OpenMode::Copy => {
             let (copy, copied) = private_copy(path)?;
             (uri(&copied, "mode=ro"), Some(copy))
         }
@@ -138,12 +138,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("logs.db");
         fs::write(&db, "").unwrap();
-        assert_eq!(mode(&db), Mode::Immutable);
+        assert_eq!(mode(&db), OpenMode::Immutable);
         fs::write(dir.path().join("logs.db-wal"), "").unwrap();
-        assert_eq!(mode(&db), Mode::Immutable, "an empty log holds nothing");
+        assert_eq!(mode(&db), OpenMode::Immutable, "an empty log holds nothing");
         fs::write(dir.path().join("logs.db-wal"), "frames").unwrap();
-        assert_eq!(mode(&db), Mode::Copy);
+        assert_eq!(mode(&db), OpenMode::Copy);
         fs::write(dir.path().join("logs.db-shm"), "").unwrap();
-        assert_eq!(mode(&db), Mode::Shared);
+        assert_eq!(mode(&db), OpenMode::Shared);
     }
 }

@@ -6,8 +6,8 @@
 use rusqlite::types::FromSql;
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::super::envelope::{text_or_tool, Decoded, Outputs, ToolCall};
-use super::super::read::{max_bytes_fix, too_large};
+use super::super::disk::{max_bytes_fix, too_large};
+use super::super::envelope::{text_or_tool, Contents, Outputs, ToolCall};
 use super::super::Provider;
 use super::body;
 
@@ -23,11 +23,11 @@ const MAX_NAME_BYTES: i64 = 4096;
 const MAX_TURN_MESSAGES: usize = 10_000;
 
 /// One logged response: what it holds (or why it cannot be read) and the schema it asked for.
-pub struct Row {
+pub struct LogRow {
     pub rowid: i64,
     pub id: String,
     pub schema_id: Option<String>,
-    pub decoded: Result<Decoded, String>,
+    pub decoded: Result<Contents, String>,
 }
 
 /// How many bytes of output one record may still read (`--max-bytes`).
@@ -83,7 +83,7 @@ pub fn responses(
     after: i64,
     budget: Budget,
     has_schema: bool,
-) -> rusqlite::Result<Vec<Row>> {
+) -> rusqlite::Result<Vec<LogRow>> {
     let schema = if has_schema {
         short("schema_id")
     } else {
@@ -108,15 +108,15 @@ pub fn responses(
                 column(row, 5, "the response_json")?,
                 column(row, 6, "the response_json")?,
             );
-            Ok(Decoded {
+            Ok(Contents {
                 provider: Some(Provider::Llm),
                 outputs: Outputs::text(text.unwrap_or_default()),
                 stop_reason: stop_reason(budget, body)?,
                 model: column(row, 2, "the model")?,
-                ..Decoded::default()
+                ..Contents::default()
             })
         })();
-        Ok(Row {
+        Ok(LogRow {
             rowid,
             id: id_or_rowid(row.get(1).ok().flatten(), rowid),
             schema_id: row.get(7).ok().flatten(),
@@ -151,7 +151,7 @@ struct Turn {
 }
 
 /// A page of the `turns` table (llm 0.32 and later) after `after`, each turn's output read.
-pub fn turns(connection: &Connection, after: i64, budget: Budget) -> rusqlite::Result<Vec<Row>> {
+pub fn turns(connection: &Connection, after: i64, budget: Budget) -> rusqlite::Result<Vec<LogRow>> {
     let sql = format!(
         "SELECT rowid, {}, {}, {}, octet_length(response_json), {}, {}, {} FROM turns \
          WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
@@ -185,24 +185,24 @@ pub fn turns(connection: &Connection, after: i64, budget: Budget) -> rusqlite::R
 
 /// A turn's output: the text parts of its last assistant message, and the tool calls
 /// of all its assistant messages, walking back from the tip to where the turn began.
-fn read_turn(connection: &Connection, turn: Turn, budget: Budget) -> rusqlite::Result<Row> {
+fn read_turn(connection: &Connection, turn: Turn, budget: Budget) -> rusqlite::Result<LogRow> {
     let decoded = match turn_outputs(connection, &turn, budget)? {
         Ok((text, tools)) => stop_reason(budget, turn.body).map(|stop_reason| {
             let stopped_for_tool = matches!(
                 stop_reason.as_deref(),
                 Some("tool_calls" | "tool_use" | "function_call")
             );
-            Decoded {
+            Contents {
                 provider: Some(Provider::Llm),
                 outputs: text_or_tool(text.unwrap_or_default(), tools, stopped_for_tool),
                 stop_reason,
                 model: turn.model,
-                ..Decoded::default()
+                ..Contents::default()
             }
         }),
         Err(why) => Err(why),
     };
-    Ok(Row {
+    Ok(LogRow {
         rowid: turn.rowid,
         id: turn.id,
         schema_id: turn.schema_id,

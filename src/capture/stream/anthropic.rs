@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::capture::envelope::{compact, str_field, text_or_tool, Decoded, ToolCall};
+use crate::capture::envelope::{compact, str_field, text_or_tool, Contents, ToolCall};
 use crate::capture::Provider;
 
 const EVENTS: [&str; 8] = [
@@ -103,7 +103,7 @@ impl AnthropicEvents {
         }
     }
 
-    pub fn finish(self) -> Result<Decoded, String> {
+    pub fn finish(self) -> Result<Contents, String> {
         let mut text = String::new();
         let mut tools = Vec::new();
         for block in self.blocks.into_values() {
@@ -114,11 +114,11 @@ impl AnthropicEvents {
             }
         }
         let stopped_for_tool = self.stop_reason.as_deref() == Some("tool_use");
-        Ok(Decoded {
+        Ok(Contents {
             provider: Some(Provider::Anthropic),
             outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.stop_reason,
-            ..Decoded::default()
+            ..Contents::default()
         })
     }
 }

@@ -11,7 +11,7 @@ mod sse;
 
 use serde_json::Value;
 
-use super::envelope::{self, Decoded, GeminiChunks};
+use super::envelope::{self, Contents, GeminiChunks};
 use anthropic::AnthropicEvents;
 use openai_chat::ChatChunks;
 use openai_responses::ResponsesEvents;
@@ -61,7 +61,7 @@ impl Flavour {
         }
     }
 
-    fn finish(self) -> Result<Decoded, String> {
+    fn finish(self) -> Result<Contents, String> {
         match self {
             Flavour::OpenaiChat(chunks) => chunks.finish(),
             Flavour::OpenaiResponses(events) => events.finish(),
@@ -72,7 +72,7 @@ impl Flavour {
 }
 
 /// The stream in an SSE log, or `None` when no payload is from a known provider.
-pub fn decode_sse(text: &str) -> Option<Result<Decoded, String>> {
+pub fn decode_sse(text: &str) -> Option<Result<Contents, String>> {
     let mut flavour: Option<Flavour> = None;
     for payload in sse::payloads(text) {
         let Payload::Json(payload) = payload else {
@@ -100,7 +100,7 @@ const MAX_CHUNK_LINE: usize = 64 * 1024;
 /// when the lines are not one. `lines` are the non-blank lines.
 pub fn decode_ollama_lines<'a>(
     mut lines: impl Iterator<Item = &'a str>,
-) -> Option<Result<Decoded, String>> {
+) -> Option<Result<Contents, String>> {
     let first = lines.next()?;
     // Chunks are small and say `done`; anything else (a large one-line JSON output) is not
     // worth parsing twice.

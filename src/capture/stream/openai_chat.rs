@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::capture::envelope::{
-    openai_stopped_for_tool, str_field, text_or_tool, Decoded, ToolCall,
+    openai_stopped_for_tool, str_field, text_or_tool, Contents, ToolCall,
 };
 use crate::capture::Provider;
 
@@ -113,7 +113,7 @@ impl ChatChunks {
         call.arguments.push_str(arguments);
     }
 
-    pub fn finish(self) -> Result<Decoded, String> {
+    pub fn finish(self) -> Result<Contents, String> {
         let text = if self.content.is_empty() {
             self.refusal
         } else {
@@ -121,11 +121,11 @@ impl ChatChunks {
         };
         let stopped_for_tool = openai_stopped_for_tool(self.finish_reason.as_deref());
         let tools = self.tools.into_values().collect();
-        Ok(Decoded {
+        Ok(Contents {
             provider: Some(Provider::OpenaiChat),
             outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.finish_reason,
-            ..Decoded::default()
+            ..Contents::default()
         })
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::capture::envelope::{
-    decode_responses_object, responses_stop_reason, str_field, text_or_tool, Decoded, ToolCall,
+    decode_responses_object, responses_stop_reason, str_field, text_or_tool, Contents, ToolCall,
 };
 use crate::capture::Provider;
 
@@ -79,7 +79,7 @@ impl ResponsesEvents {
         &mut self.tools[position].1
     }
 
-    pub fn finish(self) -> Result<Decoded, String> {
+    pub fn finish(self) -> Result<Contents, String> {
         let text = if self.deltas.is_empty() {
             self.done_texts
         } else {
@@ -91,11 +91,11 @@ impl ResponsesEvents {
             }
         }
         let tools = self.tools.into_iter().map(|(_, call)| call).collect();
-        Ok(Decoded {
+        Ok(Contents {
             provider: Some(Provider::OpenaiResponses),
             outputs: text_or_tool(text, tools, false),
             stop_reason: self.stop_reason,
-            ..Decoded::default()
+            ..Contents::default()
         })
     }
 }

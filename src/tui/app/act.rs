@@ -63,20 +63,20 @@ pub fn edit(app: &mut App) -> Vec<Effect> {
     let path = entry.capture.path.clone();
     let line = entry.capture.line;
     if let Some(line) = line {
-        let editor = crate::tui::editor::from_env();
-        if !crate::tui::editor::knows_lines(editor.as_deref()) {
+        let editor = app.settings.editor.as_deref();
+        if !crate::tui::editor::knows_lines(editor) {
+            let editor = editor.unwrap_or_default().to_string();
             app.say(format!(
-                "the capture is on line {line}; {} is not known to take a line, so it opens at the top",
-                editor.unwrap_or_default()
+                "the capture is on line {line}; {editor} is not known to take a line, so it opens at the top"
             ));
         }
     }
     vec![Effect::Edit { path, line }]
 }
 
-/// `s` (one) or `S` (all): open the save dialog.
-pub fn open_save(app: &mut App, all: bool) {
-    forget_deleted_fixtures(app);
+/// `s` (one) or `S` (all): open the save dialog, and look at the fixtures folder again
+/// (a fixture deleted since loses its mark; the dialog's planned name is checked anew).
+pub fn open_save(app: &mut App, all: bool) -> Vec<Effect> {
     let dialog = if all {
         SaveDialog::all(app)
     } else {
@@ -87,30 +87,23 @@ pub fn open_save(app: &mut App, all: bool) {
     };
     match dialog {
         Ok(mut dialog) => {
-            dialog.refresh(&app.settings.fixtures);
+            dialog.refresh(&app.settings.fixtures, &app.fixture_names);
             app.overlay = Overlay::Save(dialog);
+            vec![Effect::IndexFixtures {
+                dir: app.settings.fixtures.clone(),
+            }]
         }
-        Err(message) => app.warn(message),
-    }
-}
-
-/// A fixture deleted since it was saved (or found) is not a fixture any more.
-fn forget_deleted_fixtures(app: &mut App) {
-    let deleted: Vec<EntryId> = app
-        .entries
-        .iter()
-        .filter(|entry| entry.saved.as_ref().is_some_and(|path| !path.exists()))
-        .map(|entry| entry.id)
-        .collect();
-    for id in deleted {
-        app.entries.forget_saved(id);
+        Err(message) => {
+            app.warn(message);
+            Vec::new()
+        }
     }
 }
 
 /// Enter in the save dialog.
 pub fn save(app: &mut App, mut dialog: SaveDialog) -> Vec<Effect> {
     if matches!(dialog.scope, SaveScope::One(_)) {
-        dialog.refresh(&app.settings.fixtures);
+        dialog.refresh(&app.settings.fixtures, &app.fixture_names);
         if let Some(Err(problem)) = &dialog.planned {
             // Said in the dialog, before anything is attempted.
             dialog.error = Some(problem.clone());
@@ -156,7 +149,7 @@ pub fn save_done(app: &mut App, results: Vec<(EntryId, Saved)>) {
             // The dialog says what went wrong; "saving…" is over.
             app.notice = None;
             dialog.error = Some(message.clone());
-            dialog.refresh(&app.settings.fixtures);
+            dialog.refresh(&app.settings.fixtures, &app.fixture_names);
             app.overlay = Overlay::Save(dialog);
         }
         _ if error => app.warn(text),

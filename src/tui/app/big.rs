@@ -17,8 +17,8 @@ use crate::tui::action::EntryId;
 use crate::tui::layout::PaneId;
 use crate::tui::search::Query;
 
-use super::detail::Detail;
 use super::entries::Entry;
+use crate::tui::detail::{Detail, Subject};
 
 /// From this size of raw text up, panes are built in the background: about
 /// 15 ms of building in a release build, well inside a key's 50 ms.
@@ -36,7 +36,7 @@ pub fn is_big(entry: &Entry) -> bool {
 /// Everything a background build needs; [`DetailJob::run`] does it.
 #[derive(Debug, Clone)]
 pub struct DetailJob {
-    entry: Entry,
+    subject: Subject,
     query: Option<Query>,
     schema: Option<Arc<Schema>>,
     area: Rect,
@@ -47,7 +47,7 @@ pub struct DetailJob {
 impl DetailJob {
     /// Build the panes and wrap them for the screen the request was made on.
     pub fn run(self) -> Detail {
-        let mut detail = Detail::build(&self.entry, self.query.as_ref(), self.schema.as_deref());
+        let mut detail = Detail::build(&self.subject, self.query.as_ref(), self.schema.as_deref());
         detail.fit(self.area, self.zoom, self.pane);
         detail
     }
@@ -74,7 +74,7 @@ impl BigPanes {
         let at = self
             .kept
             .iter()
-            .position(|d| d.shows(entry, query) && d.fits(area, zoom, pane))?;
+            .position(|d| d.shows(entry.id, &entry.outcome, query) && d.fits(area, zoom, pane))?;
         self.kept.remove(at)
     }
 
@@ -110,7 +110,7 @@ impl BigPanes {
         self.asked = Some((entry.id, Arc::clone(&entry.outcome), query.cloned()));
         let (area, zoom, pane) = screen;
         self.job = Some(DetailJob {
-            entry: entry.clone(),
+            subject: entry.subject(),
             query: query.cloned(),
             schema: schema.cloned(),
             area,

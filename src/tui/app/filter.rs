@@ -185,47 +185,6 @@ fn add_new<T: PartialEq>(seen: &mut Vec<T>, item: Option<T>) {
     }
 }
 
-/// How many captures landed in each layer and each failure kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub total: usize,
-    pub layers: [usize; 4],
-    pub failures: [usize; 5],
-}
-
-impl Tally {
-    pub fn add(&mut self, outcome: &Outcome) {
-        self.total += 1;
-        match (&outcome.failure, outcome.layer) {
-            (Some(failure), _) => {
-                if let Some(i) = FailureKind::ALL.iter().position(|&k| k == failure.kind) {
-                    self.failures[i] += 1;
-                }
-            }
-            (None, Some(layer)) => {
-                if let Some(i) = Layer::ALL.iter().position(|&l| l == layer) {
-                    self.layers[i] += 1;
-                }
-            }
-            (None, None) => self.failures[1] += 1,
-        }
-    }
-
-    /// Non-zero counts as (`badge`, count), layers first, in vocabulary order.
-    pub fn parts(&self) -> Vec<(&'static str, usize)> {
-        let layers = Layer::ALL.iter().map(|l| l.as_str()).zip(self.layers);
-        let failures = FailureKind::ALL
-            .iter()
-            .map(|k| k.as_str())
-            .zip(self.failures);
-        layers.chain(failures).filter(|&(_, n)| n > 0).collect()
-    }
-
-    pub fn failed(&self) -> usize {
-        self.failures.iter().sum()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,16 +231,6 @@ mod tests {
         assert!(Filter::Defect(defect).matches(&bad));
         assert!(!Filter::Defect(defect).matches(&warned));
         assert!(Filter::Warning(WarningKind::TrailingProse).matches(&warned));
-    }
-
-    #[test]
-    fn tally_counts_and_lists_nonzero_parts() {
-        let mut tally = Tally::default();
-        tally.add(&ok(Layer::Fenced));
-        tally.add(&ok(Layer::Fenced));
-        tally.add(&Outcome::unreadable("x"));
-        assert_eq!(tally.parts(), [("fenced", 2), ("unreadable", 1)]);
-        assert_eq!(tally.failed(), 1);
     }
 
     #[test]

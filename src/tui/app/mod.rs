@@ -4,7 +4,6 @@
 mod act;
 mod big;
 mod copy;
-mod detail;
 mod entries;
 mod filter;
 mod navigate;
@@ -19,21 +18,21 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::compare::{match_key, Change, Run, Verdict};
+use crate::compare::{match_key, Movement, Run, Standing};
 use crate::engine::Options;
 use crate::schema::Schema;
 
 use super::action::EntryId;
-use super::keys::Mode;
+use super::keys::KeyMode;
 use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
 
+pub use crate::tui::detail::{Detail, PaneState, Subject};
 pub use big::{BigPanes, DetailJob};
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
-pub use detail::{Detail, PaneState};
-pub use entries::{input_hash, Entries, Entry};
-pub use filter::{Filter, Sort, Tally};
+pub use entries::{Entries, Entry};
+pub use filter::{Filter, Sort};
 pub use overlay::request_width;
 pub use save::{Expect, SaveDialog, SaveScope};
 pub use update::update;
@@ -41,7 +40,7 @@ pub use watch::WatchState;
 
 /// What does not change while the app runs.
 #[derive(Debug, Clone)]
-pub struct Settings {
+pub struct TuiSettings {
     /// The file or folder the captures come from.
     pub root: PathBuf,
     /// Where fixtures are saved.
@@ -52,6 +51,10 @@ pub struct Settings {
     pub watch: bool,
     /// What each capture is checked against beyond extraction.
     pub checks: Checks,
+    /// The user's editor (`$VISUAL`, else `$EDITOR`), read at start-up.
+    pub editor: Option<String>,
+    /// Whether the root is a file (a folder otherwise), as it was at start-up.
+    pub root_is_file: bool,
 }
 
 /// The schema each value must satisfy and the earlier run each capture is
@@ -69,10 +72,10 @@ pub struct Checks {
 impl Checks {
     /// How `entry` (loaded from `root`) changed against the baseline; `None`
     /// without a baseline or when it came out the same.
-    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Change> {
+    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Movement> {
         let (_, run) = self.baseline.as_deref()?;
         let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
-        Change::between(old, Some(Verdict::of(&entry.outcome)))
+        Movement::between(old, Some(Standing::of(&entry.outcome)))
     }
 }
 
@@ -146,7 +149,7 @@ impl Progress {
 
 #[derive(Debug)]
 pub struct App {
-    pub settings: Settings,
+    pub settings: TuiSettings,
     pub theme: Theme,
     pub options: Options,
     pub area: Rect,
@@ -182,13 +185,15 @@ pub struct App {
     pub highlight: super::highlight::Highlight,
     /// Big captures' panes: built in the background, the last few kept.
     pub big: BigPanes,
+    /// The fixtures folder's names as last listed: where the save dialog's name would go.
+    pub fixture_names: crate::fixture::TakenNames,
     /// Schemas the logs recorded, compiled once for every capture extracted again here.
     schemas: crate::schema::CaptureSchemas,
     pub quit: bool,
 }
 
 impl App {
-    pub fn new(settings: Settings, theme: Theme, options: Options, area: Rect) -> App {
+    pub fn new(settings: TuiSettings, theme: Theme, options: Options, area: Rect) -> App {
         let watching = settings.watch;
         let notice = settings.checks.offered_schema.as_ref().map(|path| Notice {
             text: format!(
@@ -224,18 +229,19 @@ impl App {
             follow_newest: false,
             highlight: Default::default(),
             big: BigPanes::default(),
+            fixture_names: Default::default(),
             schemas: Default::default(),
             quit: false,
         }
     }
 
     /// Which keys are live.
-    pub fn mode(&self) -> Mode {
+    pub fn mode(&self) -> KeyMode {
         match self.overlay {
-            Overlay::None => Mode::Normal,
-            Overlay::Help { .. } | Overlay::Request { .. } => Mode::Help,
-            Overlay::Filter { .. } | Overlay::Copy { .. } => Mode::Menu,
-            Overlay::Search { .. } | Overlay::Save(_) => Mode::Prompt,
+            Overlay::None => KeyMode::Normal,
+            Overlay::Help { .. } | Overlay::Request { .. } => KeyMode::Help,
+            Overlay::Filter { .. } | Overlay::Copy { .. } => KeyMode::Menu,
+            Overlay::Search { .. } | Overlay::Save(_) => KeyMode::Prompt,
         }
     }
 
@@ -274,17 +280,23 @@ impl App {
             },
         );
         for capture in captures {
-            let outcome = super::loader::check(
+            let outcome = self.schemas.extract(
+                self.settings.checks.schema.as_ref(),
                 &capture,
                 &self.options,
-                self.settings.checks.schema.as_deref(),
-                &self.schemas,
             );
             update(
                 self,
                 Action::FileLoaded {
                     path: capture.path.clone(),
-                    captures: vec![Loaded { capture, outcome }],
+                    captures: vec![Loaded {
+                        request: crate::capture::RecordedRequest::shared_beside(&capture.path),
+                        modified: std::fs::metadata(&capture.path)
+                            .and_then(|m| m.modified())
+                            .ok(),
+                        capture,
+                        outcome,
+                    }],
                     options: self.options.clone(),
                 },
             );
@@ -344,13 +356,10 @@ impl App {
                 self.entries.settle();
             }
         }
-        if self.watch.active {
-            self.watch.now = watch::mix(self);
-            if !self.progress.loading() {
-                self.watch.rescanning = false;
-                if self.watch.baseline.is_none() {
-                    self.watch.baseline = Some(self.watch.now.clone());
-                }
+        if self.watch.active && !self.progress.loading() {
+            self.watch.rescanning = false;
+            if self.watch.baseline.is_none() {
+                self.watch.baseline = Some(self.entries.mix_all.clone());
             }
         }
     }
@@ -369,7 +378,10 @@ impl App {
             return;
         };
         let screen = (self.area, self.zoom, self.pane);
-        let shown = self.detail.as_ref().filter(|d| d.shows(entry, query));
+        let shown = self
+            .detail
+            .as_ref()
+            .filter(|d| d.shows(entry.id, &entry.outcome, query));
         if let Some(shown) = shown {
             // A big capture's panes are wrapped again off the UI thread (a zoom, a resize).
             if shown.building || !big::is_big(entry) || shown.fits(screen.0, screen.1, screen.2) {
@@ -383,7 +395,7 @@ impl App {
             .is_some_and(|d| self.entries.get(d.entry).is_some_and(big::is_big));
         let detail = if !big::is_big(entry) {
             let schema = self.checked_against(entry);
-            let mut detail = Detail::build(entry, query, schema.as_deref());
+            let mut detail = Detail::build(&entry.subject(), query, schema.as_deref());
             if let Some(old) = old.as_ref().filter(|d| d.entry == entry.id) {
                 // A re-extraction or a new search keeps the user's place.
                 detail.keep_place(old);
@@ -394,7 +406,7 @@ impl App {
         } else {
             let schema = self.checked_against(entry);
             self.big.ask(entry, query, schema.as_ref(), screen);
-            Detail::preview(entry, query)
+            Detail::preview(&entry.subject(), query)
         };
         if let Some(old) = old.filter(|_| keep_old) {
             self.big.keep(old);
@@ -414,8 +426,8 @@ impl App {
         if !entry.slim {
             return Arc::clone(&entry.outcome);
         }
-        let schema = self.settings.checks.schema.as_deref();
-        let outcome = super::loader::check(&entry.capture, &self.options, schema, &self.schemas);
+        let schema = self.settings.checks.schema.as_ref();
+        let outcome = self.schemas.extract(schema, &entry.capture, &self.options);
         Arc::new(outcome)
     }
 
@@ -426,7 +438,7 @@ impl App {
         let current = self.selected.and_then(|id| self.entries.get(id));
         let showing = self.detail.as_ref().filter(|d| d.building);
         match (current, showing) {
-            (Some(entry), Some(preview)) if built.shows(entry, query) => {
+            (Some(entry), Some(preview)) if built.shows(entry.id, &entry.outcome, query) => {
                 built.keep_scrolled_place(preview);
                 self.detail = Some(built);
             }

@@ -104,7 +104,7 @@ pub fn edit(app: &mut App, edit: Edit) {
         // Incremental: the list and the panes mark matches as the query grows.
         Overlay::Search { text, .. } => mark(app, Query::new(&text)),
         Overlay::Save(mut dialog) => {
-            dialog.refresh(&app.settings.fixtures);
+            dialog.refresh(&app.settings.fixtures, &app.fixture_names);
             app.overlay = Overlay::Save(dialog);
         }
         _ => {}

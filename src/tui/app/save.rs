@@ -81,13 +81,15 @@ impl SaveDialog {
     }
 
     /// Work out again where the fixture would go (after the name changed).
-    pub fn refresh(&mut self, dir: &std::path::Path) {
+    /// Against `taken`, the folder's names as last listed: no look at the disk while
+    /// the user types (saving decides for real).
+    pub fn refresh(&mut self, dir: &std::path::Path, taken: &fixture::TakenNames) {
         if matches!(self.scope, SaveScope::One(_)) {
             let name = self.name.trim();
             self.planned = Some(if name.is_empty() {
                 Err("type a name for the fixture".to_string())
             } else {
-                fixture::planned_path(dir, name).map_err(|error| error.to_string())
+                fixture::planned_path_among(taken, dir, name).map_err(|error| error.to_string())
             });
         }
     }

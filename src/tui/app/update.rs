@@ -53,8 +53,12 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             app.load_error = Some(message);
             Vec::new()
         }
-        Action::FixturesFound(fixtures) => {
-            app.entries.set_fixtures(fixtures);
+        Action::FixturesFound { inputs, names } => {
+            app.entries.set_fixtures(inputs);
+            app.fixture_names = names;
+            if let Overlay::Save(dialog) = &mut app.overlay {
+                dialog.refresh(&app.settings.fixtures, &app.fixture_names);
+            }
             Vec::new()
         }
         Action::DetailBuilt(detail) => {
@@ -161,7 +165,7 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         | Action::Extracted { .. }
         | Action::Discovered { .. }
         | Action::LoadFailed { .. }
-        | Action::FixturesFound(_)
+        | Action::FixturesFound { .. }
         | Action::DetailBuilt(_) => Vec::new(),
     }
 }
@@ -241,8 +245,8 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Edit => return act::edit(app),
         Command::ToggleWatch => return watch::toggle(app),
         Command::PauseWatch => return watch::pause(app),
-        Command::Save => act::open_save(app, false),
-        Command::SaveAll => act::open_save(app, true),
+        Command::Save => return act::open_save(app, false),
+        Command::SaveAll => return act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
         Command::Request => match app.selected_request() {
             Some(_) => app.overlay = Overlay::Request { scroll: 0 },

@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::capture::{capture_beside_request, is_capture_name};
+use crate::mix::Mix;
 use crate::tui::action::{Effect, WatchControl};
-use crate::watch::{Change, Mix, WatchEvent};
+use crate::watch::{PathChange, WatchEvent};
 
 use super::App;
 
@@ -18,8 +19,6 @@ pub struct WatchState {
     pub status: Option<String>,
     /// The mix when watching started (once the first load was complete).
     pub baseline: Option<Mix>,
-    /// The mix now, while watching.
-    pub now: Mix,
     /// Files the watcher asked to re-read: their captures get the changed mark.
     rereading: HashSet<PathBuf>,
     /// Folders that appeared while watching: the captures read from them are new.
@@ -59,7 +58,7 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
         return vec![Effect::Watch(WatchControl::Stop)];
     }
     app.watch.active = true;
-    app.watch.baseline = Some(mix(app));
+    app.watch.baseline = Some(app.entries.mix_all.clone());
     app.say("watching: new and changed captures are marked *");
     let mut effects = vec![Effect::Watch(WatchControl::Start)];
     effects.extend(rescan(app));
@@ -96,15 +95,15 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
                 match change {
                     // A request file written beside its capture: the capture's header
                     // shows it, so the capture is read again.
-                    Change::Changed(path) => match capture_beside_request(&path) {
+                    PathChange::Changed(path) => match capture_beside_request(&path) {
                         Some(capture) => paths.push(capture),
                         None if is_capture(app, &path) => paths.push(path),
                         None => {}
                     },
-                    Change::Removed(path) => {
+                    PathChange::Removed(path) => {
                         app.entries.mark_gone(&path);
                     }
-                    Change::Folder(path) => {
+                    PathChange::Folder(path) => {
                         // A file that was at this path is gone; what the folder holds is
                         // read by the loader with the first load's rules.
                         app.entries.mark_file_gone(&path);
@@ -125,7 +124,7 @@ pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
             Vec::new()
         }
         WatchEvent::Root(state) => {
-            app.watch.root_problem = state.problem(app.settings.root.is_file());
+            app.watch.root_problem = state.problem(app.settings.root_is_file);
             match app.watch.root_problem {
                 Some(problem) => {
                     // Its captures are gone with it.
@@ -169,9 +168,4 @@ fn reread(app: &mut App, paths: Vec<PathBuf>) -> Vec<Effect> {
 /// Whether the watcher's path is one the folder walk would have loaded.
 fn is_capture(app: &App, path: &std::path::Path) -> bool {
     path == app.settings.root || path.file_name().is_some_and(is_capture_name)
-}
-
-/// The mix of the captures still present.
-pub fn mix(app: &App) -> Mix {
-    Mix::of(app.entries.iter().filter(|e| !e.gone).map(|e| &*e.outcome))
 }

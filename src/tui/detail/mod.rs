@@ -7,6 +7,7 @@ mod decoded;
 mod diff;
 mod json;
 mod normalized;
+mod panes;
 mod preview;
 mod raw;
 mod trace;
@@ -20,6 +21,7 @@ use super::search::Query;
 
 pub use decoded::value_title;
 pub use json::pretty;
+pub use panes::{Detail, PaneState, Subject};
 pub use preview::docs as preview;
 
 /// Raw, normalized and decoded, in pane order. With the schema the outcome

@@ -11,7 +11,7 @@ pub use table::BINDINGS;
 
 /// Which keys are live: the main screen or an overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum KeyMode {
     Normal,
     Help,
     Menu,
@@ -114,7 +114,7 @@ impl Key {
 pub struct Binding {
     pub command: Command,
     pub keys: &'static [Key],
-    pub modes: &'static [Mode],
+    pub modes: &'static [KeyMode],
     pub group: Group,
     /// What the help overlay says.
     pub help: &'static str,
@@ -139,7 +139,7 @@ fn normalize(event: &KeyEvent) -> Key {
 }
 
 /// The command a key runs in a mode, from the table.
-pub fn command_for(mode: Mode, event: &KeyEvent) -> Option<Command> {
+pub fn command_for(mode: KeyMode, event: &KeyEvent) -> Option<Command> {
     let key = normalize(event);
     BINDINGS
         .iter()
@@ -148,11 +148,11 @@ pub fn command_for(mode: Mode, event: &KeyEvent) -> Option<Command> {
 }
 
 /// The action a key press means in a mode: a table command, or typing in a prompt.
-pub fn action_for(mode: Mode, event: &KeyEvent) -> Option<Action> {
+pub fn action_for(mode: KeyMode, event: &KeyEvent) -> Option<Action> {
     if let Some(command) = command_for(mode, event) {
         return Some(Action::Command(command));
     }
-    if mode != Mode::Prompt {
+    if mode != KeyMode::Prompt {
         return None;
     }
     let key = normalize(event);
@@ -175,7 +175,7 @@ fn event_char(event: &KeyEvent, normalized: char) -> char {
 }
 
 /// The keys of the first binding of `command` in `mode`, as written in help.
-pub fn keys_label(command: Command, mode: Mode) -> String {
+pub fn keys_label(command: Command, mode: KeyMode) -> String {
     BINDINGS
         .iter()
         .find(|binding| binding.command == command && binding.modes.contains(&mode))
@@ -191,7 +191,7 @@ pub fn keys_label(command: Command, mode: Mode) -> String {
 }
 
 /// The footer's hints for a mode: (`keys`, `word`), in table order.
-pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
+pub fn hints(mode: KeyMode) -> Vec<(String, &'static str)> {
     BINDINGS
         .iter()
         .filter(|binding| binding.modes.contains(&mode))
@@ -223,17 +223,20 @@ mod tests {
     #[test]
     fn keys_dispatch_per_mode() {
         let j = press(KeyCode::Char('j'), KeyModifiers::NONE);
-        assert_eq!(command_for(Mode::Normal, &j), Some(Command::Down));
-        assert_eq!(command_for(Mode::Help, &j), Some(Command::Down));
+        assert_eq!(command_for(KeyMode::Normal, &j), Some(Command::Down));
+        assert_eq!(command_for(KeyMode::Help, &j), Some(Command::Down));
         assert_eq!(
-            action_for(Mode::Prompt, &j).map(|a| format!("{a:?}")),
+            action_for(KeyMode::Prompt, &j).map(|a| format!("{a:?}")),
             Some("Edit(Insert('j'))".into())
         );
         let shift_g = press(KeyCode::Char('G'), KeyModifiers::SHIFT);
-        assert_eq!(command_for(Mode::Normal, &shift_g), Some(Command::Bottom));
+        assert_eq!(
+            command_for(KeyMode::Normal, &shift_g),
+            Some(Command::Bottom)
+        );
         let back_tab = press(KeyCode::BackTab, KeyModifiers::SHIFT);
         assert_eq!(
-            command_for(Mode::Normal, &back_tab),
+            command_for(KeyMode::Normal, &back_tab),
             Some(Command::PrevPane)
         );
     }
@@ -241,18 +244,28 @@ mod tests {
     #[test]
     fn ctrl_c_quits_everywhere_and_q_only_closes_overlays() {
         let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
-        for mode in [Mode::Normal, Mode::Help, Mode::Menu, Mode::Prompt] {
+        for mode in [
+            KeyMode::Normal,
+            KeyMode::Help,
+            KeyMode::Menu,
+            KeyMode::Prompt,
+        ] {
             assert_eq!(command_for(mode, &ctrl_c), Some(Command::Quit), "{mode:?}");
         }
         let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
-        assert_eq!(command_for(Mode::Normal, &q), Some(Command::Quit));
-        assert_eq!(command_for(Mode::Help, &q), Some(Command::Back));
-        assert!(command_for(Mode::Prompt, &q).is_none());
+        assert_eq!(command_for(KeyMode::Normal, &q), Some(Command::Quit));
+        assert_eq!(command_for(KeyMode::Help, &q), Some(Command::Back));
+        assert!(command_for(KeyMode::Prompt, &q).is_none());
     }
 
     #[test]
     fn no_key_is_bound_twice_in_one_mode() {
-        for mode in [Mode::Normal, Mode::Help, Mode::Menu, Mode::Prompt] {
+        for mode in [
+            KeyMode::Normal,
+            KeyMode::Help,
+            KeyMode::Menu,
+            KeyMode::Prompt,
+        ] {
             let mut seen = Vec::new();
             for binding in BINDINGS.iter().filter(|b| b.modes.contains(&mode)) {
                 for key in binding.keys {
@@ -265,9 +278,9 @@ mod tests {
 
     #[test]
     fn hints_come_from_the_table() {
-        let hints = hints(Mode::Normal);
+        let hints = hints(KeyMode::Normal);
         assert_eq!(hints[0], ("j/k".to_string(), "move"));
         assert!(hints.contains(&("?".to_string(), "help")));
-        assert_eq!(keys_label(Command::HalfDown, Mode::Normal), "Ctrl-d");
+        assert_eq!(keys_label(Command::HalfDown, KeyMode::Normal), "Ctrl-d");
     }
 }

@@ -3,19 +3,24 @@
 
 use crossterm::event::KeyCode;
 
-use super::{code, ctrl, key, Binding, Group, Key, Mode};
+use super::{code, ctrl, key, Binding, Group, Key, KeyMode};
 use crate::tui::action::Command;
 use crate::tui::action::Command as C;
 
-const NORMAL: &[Mode] = &[Mode::Normal];
-const SCROLLING: &[Mode] = &[Mode::Normal, Mode::Help, Mode::Menu];
-const OVERLAYS: &[Mode] = &[Mode::Help, Mode::Menu, Mode::Prompt];
-const EVERYWHERE: &[Mode] = &[Mode::Normal, Mode::Help, Mode::Menu, Mode::Prompt];
+const NORMAL: &[KeyMode] = &[KeyMode::Normal];
+const SCROLLING: &[KeyMode] = &[KeyMode::Normal, KeyMode::Help, KeyMode::Menu];
+const OVERLAYS: &[KeyMode] = &[KeyMode::Help, KeyMode::Menu, KeyMode::Prompt];
+const EVERYWHERE: &[KeyMode] = &[
+    KeyMode::Normal,
+    KeyMode::Help,
+    KeyMode::Menu,
+    KeyMode::Prompt,
+];
 
 const fn bind(
     command: Command,
     keys: &'static [Key],
-    modes: &'static [Mode],
+    modes: &'static [KeyMode],
     group: Group,
     help: &'static str,
 ) -> Binding {
@@ -305,7 +310,7 @@ pub const BINDINGS: &[Binding] = &[
         bind(
             C::Help,
             &[key('?'), code(KeyCode::F(1))],
-            &[Mode::Normal, Mode::Help],
+            &[KeyMode::Normal, KeyMode::Help],
             Group::General,
             "this help (again to close)",
         ),
@@ -336,7 +341,7 @@ pub const BINDINGS: &[Binding] = &[
         bind(
             C::Back,
             &[key('q')],
-            &[Mode::Help, Mode::Menu],
+            &[KeyMode::Help, KeyMode::Menu],
             Group::Overlays,
             "close the overlay",
         ),
@@ -346,21 +351,21 @@ pub const BINDINGS: &[Binding] = &[
     bind(
         C::NextChoice,
         &[code(KeyCode::Tab), code(KeyCode::Down)],
-        &[Mode::Prompt],
+        &[KeyMode::Prompt],
         Group::Overlays,
         "next expectation in the save dialog",
     ),
     bind(
         C::PrevChoice,
         &[code(KeyCode::BackTab), code(KeyCode::Up)],
-        &[Mode::Prompt],
+        &[KeyMode::Prompt],
         Group::Overlays,
         "previous expectation in the save dialog",
     ),
     bind(
         C::Confirm,
         &[code(KeyCode::Enter)],
-        &[Mode::Menu, Mode::Prompt],
+        &[KeyMode::Menu, KeyMode::Prompt],
         Group::Overlays,
         "apply the choice, the search or the save",
     ),

@@ -5,12 +5,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
+use crate::mix::{delta_text, Mix};
 use crate::tui::action::Command;
-use crate::tui::app::{App, Filter, Overlay, Tally};
+use crate::tui::app::{App, Filter, Overlay};
 use crate::tui::keys::{hints, keys_label};
 use crate::tui::sanitize::printable;
 use crate::tui::ui::fit::fit;
-use crate::watch::mix::{delta_text, Mix};
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if area.height == 0 {
@@ -90,21 +90,21 @@ fn key_hints(app: &App, width: usize) -> Line<'static> {
 /// "12 captures: fenced 8 · truncated 3 · invalid 1 │ filter …: 4 │ loading 3/40 files".
 fn mix(app: &App) -> Line<'static> {
     let theme = &app.theme;
-    let mut spans = tally_spans(app, &app.entries.tally_all);
+    let mut spans = mix_spans(app, &app.entries.mix_all);
     if app.entries.filter != Filter::All {
-        let view = &app.entries.tally_view;
+        let view = &app.entries.mix_view;
         spans.push(Span::styled(" │ ", theme.label()));
         spans.push(Span::styled(
             format!(
                 "filter {}: {} shown",
                 app.entries.filter.label(),
-                view.total
+                view.total()
             ),
             theme.strong(),
         ));
         // A mixed filter ("any failure") gets its own breakdown.
         if view.parts().len() > 1 {
-            spans.extend(tally_spans(app, view).into_iter().skip(1));
+            spans.extend(mix_spans(app, view).into_iter().skip(1));
         }
     }
     if app.watch.active {
@@ -188,7 +188,7 @@ fn watching(app: &App) -> Vec<Span<'static>> {
         spans.push(Span::styled(" (paused: p resumes)", theme.error()));
     }
     if let Some(baseline) = &watch.baseline {
-        let delta = crate::watch::mix::delta_text(baseline, &watch.now);
+        let delta = delta_text(baseline, &app.entries.mix_all);
         spans.push(Span::styled(" · since start: ", theme.label()));
         if delta.is_empty() {
             spans.push(Span::raw("no change"));
@@ -199,15 +199,15 @@ fn watching(app: &App) -> Vec<Span<'static>> {
     spans
 }
 
-fn tally_spans(app: &App, tally: &Tally) -> Vec<Span<'static>> {
+fn mix_spans(app: &App, mix: &Mix) -> Vec<Span<'static>> {
     let theme = &app.theme;
-    let noun = if tally.total == 1 {
+    let noun = if mix.total() == 1 {
         "capture"
     } else {
         "captures"
     };
-    let mut spans = vec![Span::raw(format!("{} {noun}", tally.total))];
-    for (index, (badge, count)) in tally.parts().into_iter().enumerate() {
+    let mut spans = vec![Span::raw(format!("{} {noun}", mix.total()))];
+    for (index, (badge, count)) in mix.parts().into_iter().enumerate() {
         spans.push(Span::styled(
             if index == 0 { ": " } else { " · " },
             theme.label(),

@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
-use crate::compare::Change;
+use crate::compare::Movement;
 use crate::tui::app::{App, Entry, Filter, Focus};
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
@@ -123,13 +123,13 @@ fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
 
 /// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `~` changed,
 /// `+` not in the baseline; blank when unchanged.
-pub fn baseline_mark(change: Option<Change>) -> char {
+pub fn baseline_mark(change: Option<Movement>) -> char {
     match change {
-        None | Some(Change::Removed) => ' ',
-        Some(Change::Fixed) => '↑',
-        Some(Change::Broke) => '↓',
-        Some(Change::Changed) => '~',
-        Some(Change::Added) => '+',
+        None | Some(Movement::Removed) => ' ',
+        Some(Movement::Fixed) => '↑',
+        Some(Movement::Broke) => '↓',
+        Some(Movement::Changed) => '~',
+        Some(Movement::Added) => '+',
     }
 }
 

@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Widget};
 use crate::tui::app::{App, Focus, PaneState};
 use crate::tui::doc::{Doc, Gutter, Paint, Styled};
 use crate::tui::layout::PaneId;
-use crate::tui::rows::Row;
+use crate::tui::rows::WrappedRow;
 use crate::tui::sanitize::glyph;
 use crate::tui::theme::Theme;
 use crate::tui::ui::fit::fit_text;
@@ -111,7 +111,7 @@ fn draw_rows(state: &PaneState, theme: &Theme, look: Look, area: Rect, buf: &mut
     }
 }
 
-fn gutter(doc: &Doc, row: &Row, width: usize, theme: &Theme) -> Vec<Span<'static>> {
+fn gutter(doc: &Doc, row: &WrappedRow, width: usize, theme: &Theme) -> Vec<Span<'static>> {
     if width == 0 {
         return Vec::new();
     }
@@ -160,7 +160,7 @@ fn gutter(doc: &Doc, row: &Row, width: usize, theme: &Theme) -> Vec<Span<'static
 }
 
 /// The row's text, each character styled by its token, marks and visibility.
-fn content(doc: &Doc, look: Look, row: &Row, theme: &Theme) -> Vec<Span<'static>> {
+fn content(doc: &Doc, look: Look, row: &WrappedRow, theme: &Theme) -> Vec<Span<'static>> {
     let text = doc.text.get(row.start..row.end).unwrap_or("");
     let marks: Vec<&Styled> = doc
         .marks

@@ -13,7 +13,7 @@ use http::Request;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use jxray_record::{Limits, Log, Recorder, Route, Routes, Settings, Timeouts};
+use jxray_record::{Limits, Log, ProxySettings, Recorder, Route, Routes, Timeouts};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
@@ -61,7 +61,7 @@ pub async fn recorder(
     limits: Limits,
     timeouts: Timeouts,
 ) -> (SocketAddr, Arc<MemoryLog>) {
-    let settings = Settings {
+    let settings = ProxySettings {
         listen: "127.0.0.1:0".parse().unwrap(),
         to: dir.to_path_buf(),
         routes: Routes::with(vec![

@@ -6,12 +6,12 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
-use super::content::{self, Kind};
 use super::jsonl::{self, LineCaptures, Naming};
 use super::load::{load_reader, source_records};
-use super::source;
-pub use super::source::Records;
-use super::{read, walk, Capture, LoadError, LoadOptions};
+pub use super::reader::Records;
+use super::readers;
+use super::recognise::Kind;
+use super::{disk, walk, Capture, LoadError, LoadOptions};
 
 /// What standard input holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -85,13 +85,13 @@ fn file_jobs(file: PathBuf, root: &Path, options: &LoadOptions) -> Jobs {
     if Kind::of(&file) == Kind::Lines {
         return streamed();
     }
-    let Some(size) = source::whole_file_size(&file) else {
+    let Some(size) = readers::whole_file_size(&file) else {
         return streamed();
     };
     let name = options.sources.name(root, &file);
     let options = options.clone();
     let path = file.clone();
-    let read = Box::new(move || source::read_whole(&file, &name, &options));
+    let read = Box::new(move || readers::read_whole(&file, &name, &options));
     Box::new(std::iter::once(Job::File { path, size, read }))
 }
 
@@ -131,7 +131,7 @@ const PEEK: usize = 64 * 1024;
 /// `--max-bytes` bounds each capture, so here each line, not the file: a log of any size
 /// is checked a line at a time (the whole-file path would refuse it).
 fn streamed_lines(file: &Path, root: &Path, options: &LoadOptions) -> Option<Records> {
-    let (mut handle, _) = read::open_regular(file, u64::MAX, &read::max_bytes_fix).ok()?;
+    let (mut handle, _) = disk::open_regular(file, u64::MAX, &disk::max_bytes_fix).ok()?;
     if !line_by_line(&mut handle).ok()? {
         return None;
     }
@@ -149,12 +149,12 @@ fn line_by_line(handle: &mut File) -> io::Result<bool> {
     handle.by_ref().take(PEEK as u64).read_to_end(&mut start)?;
     if start.starts_with(&[0xFF, 0xFE])
         || start.starts_with(&[0xFE, 0xFF])
-        || read::utf16_without_bom(&start).is_some()
+        || disk::utf16_without_bom(&start).is_some()
     {
         return Ok(false);
     }
     let text = String::from_utf8_lossy(&start);
-    let first = content::without_bom(&text)
+    let first = disk::without_bom(&text)
         .lines()
         .find(|line| !line.trim().is_empty());
     Ok(!first.is_some_and(jsonl::may_start_ollama_stream))

@@ -1,6 +1,7 @@
-//! The footer's mix: how many captures each layer and failure kind holds now
-//! against when watching started, so a prompt change shows at a glance
-//! (`fenced 12→3  truncated 0→2`).
+//! The mix: how many captures each layer and failure kind holds. One type for every
+//! count of outcomes — `check`'s summary, `compare`'s two runs, the workbench's footer
+//! (kept up to date as captures come and go, never recounted) and the change since
+//! watching started (`fenced 12→3  truncated 0→2`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -69,6 +70,24 @@ impl Mix {
 
     pub fn total(&self) -> usize {
         self.counts.values().sum()
+    }
+
+    /// How many are failures of any kind.
+    pub fn failed(&self) -> usize {
+        self.counts
+            .iter()
+            .filter(|(key, _)| matches!(key, MixKey::Failure(_)))
+            .map(|(_, count)| count)
+            .sum()
+    }
+
+    /// The non-zero counts as (badge, count), layers first, each in vocabulary order.
+    pub fn parts(&self) -> Vec<(&'static str, usize)> {
+        self.counts
+            .iter()
+            .filter(|(_, &count)| count > 0)
+            .map(|(key, &count)| (key.as_str(), count))
+            .collect()
     }
 }
 

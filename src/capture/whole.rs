@@ -1,22 +1,22 @@
 //! The source of every file read whole: raw text, provider envelopes, JSONL, saved
-//! streams and JSON log documents (see [`super::content`]).
+//! streams and JSON log documents (see [`super::recognise`]).
 
 use std::path::Path;
 
-use super::content::{self, Kind};
-use super::source::{Records, Source};
-use super::{read, Capture, LoadOptions, Unreadable};
+use super::reader::{Reader, Records};
+use super::recognise::{self, Kind};
+use super::{disk, Capture, LoadOptions, Unreadable};
 
-pub struct Files;
+pub struct Whole;
 
-impl Source for Files {
+impl Reader for Whole {
     /// Anything: this is the last source tried.
     fn detect(&self, _path: &Path, _head: &[u8]) -> bool {
         true
     }
 
     fn records(&self, path: &Path, name: &str, options: &LoadOptions) -> Records {
-        let bytes = read::read_file(path, options.max_bytes);
+        let bytes = disk::read_file(path, options.max_bytes);
         Box::new(captures(path, name, bytes, options).into_iter())
     }
 }
@@ -28,8 +28,8 @@ pub fn captures(
     bytes: Result<Vec<u8>, Unreadable>,
     options: &LoadOptions,
 ) -> Vec<Capture> {
-    match bytes.and_then(read::decode) {
-        Ok(text) => content::captures(name, path, text, Kind::of(path), options),
-        Err(unreadable) => vec![content::unreadable(name.to_string(), path, unreadable)],
+    match bytes.and_then(disk::decode) {
+        Ok(text) => recognise::captures(name, path, text, Kind::of(path), options),
+        Err(unreadable) => vec![Capture::unreadable(name.to_string(), path, unreadable)],
     }
 }

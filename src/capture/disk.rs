@@ -185,6 +185,15 @@ fn read_into(
 
 /// Bytes as text: UTF-8, or UTF-16 with a byte-order mark (what Windows PowerShell's `>`
 /// writes). Anything else names the first bad byte.
+/// Largest schema read, from a file or a log's column (`--schema /dev/zero` or a huge
+/// recorded schema must not eat memory).
+pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text without a leading byte-order mark.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 pub fn decode(bytes: Vec<u8>) -> Result<String, Unreadable> {
     match bytes.as_slice() {
         [0xFF, 0xFE, rest @ ..] => return decode_utf16(rest, u16::from_le_bytes),

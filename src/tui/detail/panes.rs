@@ -1,20 +1,28 @@
-//! The selected capture's three panes: their docs, wrapped rows and scroll.
+//! The selected capture's three panes as the workbench holds them: their docs, wrapped
+//! rows and scroll, and what they were built from.
 
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::capture::RecordedRequest;
+use crate::capture::{Capture, RecordedRequest};
 use crate::engine::Outcome;
 use crate::schema::Schema;
-use crate::tui::action::EntryId;
-use crate::tui::detail;
 use crate::tui::doc::{Doc, Gutter, Paint};
+use crate::tui::ids::EntryId;
 use crate::tui::layout::{inner, screen, PaneId};
 use crate::tui::rows::Rows;
 use crate::tui::search::Query;
 
-use super::entries::Entry;
+/// What panes are built from: one capture as the list holds it.
+#[derive(Debug, Clone)]
+pub struct Subject {
+    pub id: EntryId,
+    pub capture: Arc<Capture>,
+    pub outcome: Arc<Outcome>,
+    /// The request `jxray record` wrote beside the capture, read when its file was.
+    pub request: Option<Arc<RecordedRequest>>,
+}
 
 /// One pane: its doc wrapped at the pane's width, and where it is scrolled to.
 #[derive(Debug, Clone, Default)]
@@ -152,34 +160,31 @@ pub struct Detail {
     /// A big capture's stand-in while its panes are built in the background.
     pub building: bool,
     /// The request `jxray record` wrote beside the capture (the header names its model,
-    /// `r` shows it); read when the panes are built, so a request that arrives with a
-    /// re-read is seen.
+    /// `r` shows it).
     pub request: Option<Arc<RecordedRequest>>,
 }
 
 impl Detail {
-    pub fn build(entry: &Entry, query: Option<&Query>, schema: Option<&Schema>) -> Detail {
-        let docs = detail::build(&entry.capture, &entry.outcome, query, schema);
-        Detail::of(entry, query, docs, false)
+    pub fn build(subject: &Subject, query: Option<&Query>, schema: Option<&Schema>) -> Detail {
+        let docs = super::build(&subject.capture, &subject.outcome, query, schema);
+        Detail::of(subject, query, docs, false)
     }
 
     /// What a big capture shows at once: the head of its raw text, while
     /// [`Detail::build`] runs in the background.
-    pub fn preview(entry: &Entry, query: Option<&Query>) -> Detail {
-        let docs = detail::preview(&entry.capture, &entry.outcome);
-        Detail::of(entry, query, docs, true)
+    pub fn preview(subject: &Subject, query: Option<&Query>) -> Detail {
+        let docs = super::preview(&subject.capture, &subject.outcome);
+        Detail::of(subject, query, docs, true)
     }
 
-    fn of(entry: &Entry, query: Option<&Query>, docs: [Doc; 3], building: bool) -> Detail {
+    fn of(subject: &Subject, query: Option<&Query>, docs: [Doc; 3], building: bool) -> Detail {
         Detail {
-            entry: entry.id,
-            outcome: Arc::clone(&entry.outcome),
+            entry: subject.id,
+            outcome: Arc::clone(&subject.outcome),
             query: query.cloned(),
             panes: docs.map(PaneState::new),
             building,
-            request: RecordedRequest::beside(&entry.capture.path)
-                .and_then(Result::ok)
-                .map(Arc::new),
+            request: subject.request.clone(),
         }
     }
 
@@ -209,11 +214,9 @@ impl Detail {
         }
     }
 
-    /// Whether this detail still shows `entry` as it is now.
-    pub fn shows(&self, entry: &Entry, query: Option<&Query>) -> bool {
-        self.entry == entry.id
-            && Arc::ptr_eq(&self.outcome, &entry.outcome)
-            && self.query.as_ref() == query
+    /// Whether this detail still shows the capture `id`, whose outcome is `outcome` now.
+    pub fn shows(&self, id: EntryId, outcome: &Arc<Outcome>, query: Option<&Query>) -> bool {
+        self.entry == id && Arc::ptr_eq(&self.outcome, outcome) && self.query.as_ref() == query
     }
 
     /// Re-wrap every pane for the screen, each at the width it has (or would have as a tab).

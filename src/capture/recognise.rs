@@ -16,9 +16,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::envelope::{self, Decoded, Detection, Record};
+use super::envelope::{self, Detection, LogRecord};
 use super::outline::{self, Outline};
-use super::{inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions, Unreadable};
+use super::{disk, inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions, Unreadable};
 
 /// What a file's name says it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,8 +89,8 @@ pub fn captures(
             .or_else(|| ollama_stream(&text)),
     };
     match detected {
-        Some(result) => decoded(source, path, None, result),
-        None => vec![raw(source.to_string(), path, text)],
+        Some(result) => Capture::decoded(source, path, None, result),
+        None => vec![Capture::raw(source.to_string(), path, text)],
     }
 }
 
@@ -122,7 +122,7 @@ enum Parsed {
 /// `text` as JSON, when it is an object or array that may be a known shape (`mapped`: the
 /// user named field paths, so any JSON may be).
 fn parse(text: &str, mapped: bool) -> Parsed {
-    let body = without_bom(text).trim_start();
+    let body = disk::without_bom(text).trim_start();
     if !body.starts_with(['{', '[']) {
         return Parsed::Not;
     }
@@ -139,8 +139,8 @@ fn parse(text: &str, mapped: bool) -> Parsed {
 /// The records of a log document too deep to parse whole, read from its outline: a record
 /// nested past the limit is that record's failure (see [`Outline`]). With field paths, the
 /// records are the elements of a top-level list.
-fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
-    let outline = Outline::read(without_bom(text).trim())?;
+fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<LogRecord>> {
+    let outline = Outline::read(disk::without_bom(text).trim())?;
     if let Some(fields) = &options.fields {
         let Value::Array(items) = &outline.value else {
             return None;
@@ -150,7 +150,7 @@ fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
             (deep || fields.is_output(item)).then(|| {
                 let record = fields.read(item);
                 match deep {
-                    true => Record {
+                    true => LogRecord {
                         result: Err(outline::TOO_DEEP.to_string()),
                         ..record
                     },
@@ -169,7 +169,7 @@ fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<Record>> {
 
 /// The records of a JSON log document: with field paths, when they find text in it;
 /// else promptfoo results or an Inspect AI `.json` log.
-fn document(value: &Value, options: &LoadOptions) -> Option<Vec<Record>> {
+fn document(value: &Value, options: &LoadOptions) -> Option<Vec<LogRecord>> {
     if let Some(fields) = &options.fields {
         let records = fields.records(value.clone());
         let outputs: Vec<&Value> = records.iter().filter(|r| fields.is_output(r)).collect();
@@ -191,98 +191,28 @@ fn document(value: &Value, options: &LoadOptions) -> Option<Vec<Record>> {
 
 /// The captures of a log's records, each named `source#ID` (`source#N`, from 1, when a
 /// record has no id).
-pub fn records_captures(source: &str, path: &Path, records: Vec<Record>) -> Vec<Capture> {
+pub fn records_captures(source: &str, path: &Path, records: Vec<LogRecord>) -> Vec<Capture> {
     if records.is_empty() {
         let why = "a log with no records: nothing to check; point jxray at a log with outputs";
-        return vec![unreadable(source.to_string(), path, Unreadable::new(why))];
+        return vec![Capture::unreadable(
+            source.to_string(),
+            path,
+            Unreadable::new(why),
+        )];
     }
     records
         .into_iter()
         .enumerate()
         .flat_map(|(index, record)| {
             let id = record.id.unwrap_or_else(|| (index + 1).to_string());
-            decoded(&format!("{source}#{id}"), path, None, record.result)
+            Capture::decoded(&format!("{source}#{id}"), path, None, record.result)
         })
         .collect()
 }
 
 fn ollama_stream(text: &str) -> Detection {
-    let lines = without_bom(text)
+    let lines = disk::without_bom(text)
         .lines()
         .filter(|line| !line.trim().is_empty());
     stream::decode_ollama_lines(lines)
-}
-
-pub fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
-}
-
-/// A capture of raw text: the whole text, no provider.
-pub fn raw(source: String, path: &Path, text: String) -> Capture {
-    bare(source, path, Ok(text))
-}
-
-/// A capture with nothing known about it beyond its text (or why there is none).
-fn bare(source: String, path: &Path, text: Result<String, Unreadable>) -> Capture {
-    Capture {
-        source,
-        path: path.to_path_buf(),
-        line: None,
-        provider: None,
-        model: None,
-        stop_reason: None,
-        schema: None,
-        text,
-        warnings: Vec::new(),
-        refused: false,
-    }
-}
-
-/// The captures of a recognised format (its text and each tool call, see
-/// [`Outputs::named`](super::envelope::Outputs::named)), or an unreadable one saying what
-/// it lacks.
-pub fn decoded(
-    source: &str,
-    path: &Path,
-    line: Option<usize>,
-    result: Result<Decoded, String>,
-) -> Vec<Capture> {
-    let decoded = match result {
-        Ok(decoded) => decoded,
-        Err(message) => {
-            return vec![Capture {
-                line,
-                ..unreadable(source.to_string(), path, Unreadable::new(message))
-            }]
-        }
-    };
-    let Decoded {
-        provider,
-        outputs,
-        stop_reason,
-        model,
-        schema,
-        warnings,
-        refused,
-    } = decoded;
-    outputs
-        .named()
-        .into_iter()
-        .map(|(suffix, text)| Capture {
-            source: format!("{source}{}", suffix.unwrap_or_default()),
-            path: path.to_path_buf(),
-            line,
-            provider,
-            model: model.clone(),
-            stop_reason: stop_reason.clone(),
-            schema: schema.clone(),
-            text: Ok(text),
-            warnings: warnings.clone(),
-            refused,
-        })
-        .collect()
-}
-
-pub fn unreadable(source: String, path: &Path, unreadable: Unreadable) -> Capture {
-    bare(source, path, Err(unreadable))
 }

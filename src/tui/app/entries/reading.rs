@@ -1,0 +1,152 @@
+//! Reading a file's captures into the list, whole or in parts: a re-read capture keeps
+//! its id (matched by source), and what a file no longer holds leaves.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::engine::Outcome;
+use crate::mix::MixKey;
+use crate::tui::action::{EntryId, Loaded};
+use crate::tui::search::Query;
+
+use super::matching::matches;
+use super::{slim, sort_key, Entries, Entry};
+
+/// A file whose captures arrive in parts: its earlier entries, matched by source
+/// as the parts come so a re-read capture keeps its id.
+#[derive(Debug, Default)]
+pub(super) struct Reading {
+    old: HashMap<String, Entry>,
+    mark_changes: bool,
+}
+
+impl Entries {
+    /// Replace everything read from `path` with `loaded` (empty when the file is gone).
+    /// A capture whose source was already listed keeps its id, so the selection stays put.
+    /// Returns the ids of the new entries. (The app reads a file through [`begin_file`],
+    /// [`add_to_file`] and [`end_file`], whole or in parts; this is their whole-file use.)
+    ///
+    /// [`begin_file`]: Entries::begin_file
+    /// [`add_to_file`]: Entries::add_to_file
+    /// [`end_file`]: Entries::end_file
+    #[cfg(test)]
+    pub fn replace_file(
+        &mut self,
+        path: &Path,
+        loaded: Vec<Loaded>,
+        query: Option<&Query>,
+        mark_changes: bool,
+    ) -> Vec<EntryId> {
+        self.begin_file(path, mark_changes);
+        let ids = self.add_to_file(path, loaded, query, false);
+        self.end_file(path);
+        ids
+    }
+
+    /// Start reading `path` again, in parts: its entries leave the list and wait to be
+    /// matched by the captures that come.
+    pub fn begin_file(&mut self, path: &Path, mark_changes: bool) {
+        let mut old: HashMap<String, Entry> = HashMap::new();
+        for id in self.by_path.remove(path).unwrap_or_default() {
+            if let Some(entry) = self.remove(id) {
+                old.insert(entry.capture.source.clone(), entry.clone());
+            }
+        }
+        let reading = Reading { old, mark_changes };
+        self.reading.insert(path.to_path_buf(), reading);
+    }
+
+    /// Add a part of `path`'s captures, their outcomes `slim` or whole; returns the
+    /// ids of the new entries.
+    pub fn add_to_file(
+        &mut self,
+        path: &Path,
+        loaded: Vec<Loaded>,
+        query: Option<&Query>,
+        slim_outcomes: bool,
+    ) -> Vec<EntryId> {
+        let mut reading = self.reading.remove(path).unwrap_or_default();
+        let mut ids = Vec::with_capacity(loaded.len());
+        // A log of identical lines gives identical outcomes: one is kept for all of them.
+        let mut last: Option<Arc<Outcome>> = None;
+        for Loaded {
+            capture,
+            outcome,
+            request,
+            modified,
+        } in loaded
+        {
+            let previous = reading.old.remove(&capture.source);
+            // Searched while whole: a slim outcome has no value to search.
+            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
+            let outcome = if slim_outcomes {
+                self.shared.get(slim(&outcome))
+            } else {
+                match last.take() {
+                    Some(shared) if *shared == outcome => shared,
+                    _ => Arc::new(outcome),
+                }
+            };
+            last = Some(Arc::clone(&outcome));
+            let same_text = previous
+                .as_ref()
+                .is_some_and(|p| p.capture.text == capture.text);
+            // A slim outcome only says what the list shows, so when either side is slim
+            // (a file once read in parts is read whole now, or the other way) the slim
+            // forms are compared.
+            let same_outcome = previous
+                .as_ref()
+                .is_some_and(|p| match slim_outcomes || p.slim {
+                    true => slim(&p.outcome) == slim(&outcome),
+                    false => p.outcome == outcome,
+                });
+            let differs = !same_text || (previous.is_some() && !same_outcome);
+            let (id, saved, changed) = match previous {
+                Some(p) => (
+                    p.id,
+                    p.saved.filter(|_| same_text),
+                    p.changed || (reading.mark_changes && differs),
+                ),
+                None => {
+                    self.next_id += 1;
+                    (self.next_id, None, reading.mark_changes)
+                }
+            };
+            let (file_end, line) = sort_key(&capture);
+            let saved = saved.or_else(|| self.fixture_of(&capture));
+            self.index.insert(id, self.all.len());
+            self.mix_all.add(MixKey::of(&outcome));
+            self.all.push(Entry {
+                id,
+                capture: Arc::new(capture),
+                outcome,
+                saved,
+                matched,
+                changed,
+                gone: false,
+                modified,
+                request,
+                slim: slim_outcomes,
+                removed: false,
+                file_end,
+                line,
+            });
+            ids.push(id);
+        }
+        if !ids.is_empty() {
+            self.by_path
+                .entry(path.to_path_buf())
+                .or_default()
+                .extend(&ids);
+        }
+        self.reading.insert(path.to_path_buf(), reading);
+        self.dirty = true;
+        ids
+    }
+
+    /// `path` is read: its earlier captures that did not come again are gone.
+    pub fn end_file(&mut self, path: &Path) {
+        self.reading.remove(path);
+    }
+}
