@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 use std::thread;
 
 use jxray::capture::{self, Capture, LoadOptions};
-use jxray::pipeline::{self, Settings as PipelineSettings};
+use jxray::pipeline::{self, PipelineSettings};
 use jxray::report::{Checked, Sink, Summary};
 use jxray::schema::CaptureSchemas;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};

@@ -2,6 +2,7 @@
 //! for Python. The package around it (`python/jxray`) re-exports what users call; nothing
 //! here re-implements the app: every function calls the code the `jxray` binary runs.
 
+mod args;
 mod check;
 mod convert;
 mod errors;
@@ -15,6 +16,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
+use crate::args::by_name;
 use crate::options::{load_options, LogFields, Settings};
 use crate::outcome::{PyFailure, PyOutcome};
 
@@ -25,27 +27,29 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Find, repair and explain the JSON in one raw model output.
 #[pyfunction(name = "extract")]
 #[pyo3(signature = (
-    text, *, stop_reason=None, accept_lenient=false, decode_stringified=false, pick="first",
-    schema=None, decimals="float"
+    text, *, stop_reason=None, accept_lenient=false, decode_stringified=false,
+    pick=String::from("first"), schema=None, decimals=String::from("float")
 ))]
+#[pyo3(text_signature = "(text, *, stop_reason=None, accept_lenient=False, \
+    decode_stringified=False, pick='first', schema=None, decimals='float')")]
 #[allow(clippy::too_many_arguments)]
 fn extract_text(
     py: Python<'_>,
     text: &Bound<'_, PyAny>,
-    stop_reason: Option<String>,
-    accept_lenient: bool,
-    decode_stringified: bool,
-    pick: &str,
+    #[pyo3(from_py_with = by_name::stop_reason)] stop_reason: Option<String>,
+    #[pyo3(from_py_with = by_name::accept_lenient)] accept_lenient: bool,
+    #[pyo3(from_py_with = by_name::decode_stringified)] decode_stringified: bool,
+    #[pyo3(from_py_with = by_name::pick)] pick: String,
     schema: Option<&Bound<'_, PyAny>>,
-    decimals: &str,
+    #[pyo3(from_py_with = by_name::decimals)] decimals: String,
 ) -> PyResult<PyOutcome> {
     let settings = Settings::new(
         py,
         accept_lenient,
         decode_stringified,
-        pick,
+        &pick,
         schema,
-        decimals,
+        &decimals,
     )?;
     let mut capture = extract::capture_of(text)?;
     capture.stop_reason = stop_reason;
@@ -56,25 +60,29 @@ fn extract_text(
 /// The outcomes of a provider response's JSON body: its text, then each tool call.
 #[pyfunction]
 #[pyo3(signature = (
-    body, *, accept_lenient=false, decode_stringified=false, pick="first", schema=None,
-    decimals="float"
+    body, *, accept_lenient=false, decode_stringified=false, pick=String::from("first"),
+    schema=None, decimals=String::from("float")
 ))]
+#[pyo3(
+    text_signature = "(body, *, accept_lenient=False, decode_stringified=False, \
+    pick='first', schema=None, decimals='float')"
+)]
 fn extract_response_body(
     py: Python<'_>,
     body: Vec<u8>,
-    accept_lenient: bool,
-    decode_stringified: bool,
-    pick: &str,
+    #[pyo3(from_py_with = by_name::accept_lenient)] accept_lenient: bool,
+    #[pyo3(from_py_with = by_name::decode_stringified)] decode_stringified: bool,
+    #[pyo3(from_py_with = by_name::pick)] pick: String,
     schema: Option<&Bound<'_, PyAny>>,
-    decimals: &str,
+    #[pyo3(from_py_with = by_name::decimals)] decimals: String,
 ) -> PyResult<Vec<PyOutcome>> {
     let settings = Settings::new(
         py,
         accept_lenient,
         decode_stringified,
-        pick,
+        &pick,
         schema,
-        decimals,
+        &decimals,
     )?;
     let captures = extract::response_captures(body)?;
     extract::extract_all(py, captures, &settings)
@@ -83,40 +91,43 @@ fn extract_response_body(
 /// Every capture under a file, folder or log store, as `(source, Outcome)`, streaming.
 #[pyfunction(name = "check")]
 #[pyo3(signature = (
-    path, *, schema=None, accept_lenient=false, decode_stringified=false, pick="first",
-    max_bytes=64 * 1024 * 1024, text_path=None, stop_path=None, id_path=None,
-    model_path=None, preset=None, decimals="float"
+    path, *, schema=None, accept_lenient=false, decode_stringified=false,
+    pick=String::from("first"), max_bytes=64 * 1024 * 1024, text_path=None, stop_path=None,
+    id_path=None, model_path=None, preset=None, decimals=String::from("float")
 ))]
+#[pyo3(text_signature = "(path, *, schema=None, accept_lenient=False, \
+    decode_stringified=False, pick='first', max_bytes=67108864, text_path=None, \
+    stop_path=None, id_path=None, model_path=None, preset=None, decimals='float')")]
 #[allow(clippy::too_many_arguments)]
 fn check_path(
     py: Python<'_>,
-    path: PathBuf,
+    #[pyo3(from_py_with = by_name::path)] path: PathBuf,
     schema: Option<&Bound<'_, PyAny>>,
-    accept_lenient: bool,
-    decode_stringified: bool,
-    pick: &str,
-    max_bytes: u64,
-    text_path: Option<&str>,
-    stop_path: Option<&str>,
-    id_path: Option<&str>,
-    model_path: Option<&str>,
-    preset: Option<&str>,
-    decimals: &str,
+    #[pyo3(from_py_with = by_name::accept_lenient)] accept_lenient: bool,
+    #[pyo3(from_py_with = by_name::decode_stringified)] decode_stringified: bool,
+    #[pyo3(from_py_with = by_name::pick)] pick: String,
+    #[pyo3(from_py_with = by_name::max_bytes)] max_bytes: u64,
+    #[pyo3(from_py_with = by_name::text_path)] text_path: Option<String>,
+    #[pyo3(from_py_with = by_name::stop_path)] stop_path: Option<String>,
+    #[pyo3(from_py_with = by_name::id_path)] id_path: Option<String>,
+    #[pyo3(from_py_with = by_name::model_path)] model_path: Option<String>,
+    #[pyo3(from_py_with = by_name::preset)] preset: Option<String>,
+    #[pyo3(from_py_with = by_name::decimals)] decimals: String,
 ) -> PyResult<check::CheckRun> {
     let settings = Settings::new(
         py,
         accept_lenient,
         decode_stringified,
-        pick,
+        &pick,
         schema,
-        decimals,
+        &decimals,
     )?;
     let fields = LogFields {
-        text_path,
-        stop_path,
-        id_path,
-        model_path,
-        preset,
+        text_path: text_path.as_deref(),
+        stop_path: stop_path.as_deref(),
+        id_path: id_path.as_deref(),
+        model_path: model_path.as_deref(),
+        preset: preset.as_deref(),
     };
     check::start(py, path, settings, load_options(max_bytes, &fields)?)
 }

@@ -2,7 +2,7 @@
 //! Python objects, with `to_json()` written by the same writer as `check --format jsonl`.
 
 use jxray::engine::{Failure, FailureKind};
-use jxray::report::{describe, Checked, JsonlSink, Record, Sink};
+use jxray::report::{describe, Checked, JsonlSink, OutcomeRecord, Sink};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -180,7 +180,7 @@ impl PyOutcome {
 
     /// The outcome as the dict a `check --format jsonl` line holds.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &Record::new(&self.checked))
+        self.serialized(py, &OutcomeRecord::new(&self.checked))
     }
 
     /// The outcome as one `check --format jsonl` line (without its newline).

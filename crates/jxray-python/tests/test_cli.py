@@ -119,10 +119,15 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
+def loaded(screen: str) -> bool:
+    """The demo is listed and counted (the footer's tally comes when loading is done)."""
+    return "Captures 39/39" in screen and "39 captures: " in screen and "loading" not in screen
+
+
 def test_python_m_jxray_opens_the_terminal_ui_in_tmux(tmp_path: Path) -> None:
     tmux = Tmux("tui", [sys.executable, "-m", "jxray", "assets/demo"], tmp_path)
     try:
-        tmux.wait_for("the capture list", lambda s: "Captures 39/39" in s and "q quit" in s)
+        tmux.wait_for("the capture list", loaded)
         tmux.tmux("send-keys", "-t", "main", "j")
         tmux.tmux("send-keys", "-t", "main", "q")
         screen = tmux.wait_for("jxray to exit", lambda s: "[jxray exited " in s)
@@ -135,7 +140,7 @@ def test_python_m_jxray_opens_the_terminal_ui_in_tmux(tmp_path: Path) -> None:
 def test_sigterm_ends_the_terminal_ui_with_143(tmp_path: Path) -> None:
     tmux = Tmux("tui-term", [sys.executable, "-m", "jxray", "assets/demo"], tmp_path)
     try:
-        tmux.wait_for("the capture list", lambda s: "Captures 39/39" in s)
+        tmux.wait_for("the capture list", loaded)
         # The pane runs the shell that waits for jxray: its one child is jxray.
         shell = tmux.tmux("display-message", "-p", "-t", "main", "#{pane_pid}").strip()
         child = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True)

@@ -25,8 +25,9 @@ def cases() -> List[Path]:
             f"{CASES}: the conformance cases are missing; they sit beside the repository "
             "(shared/spec/cases), check it out there to run these tests"
         )
+    # A case is a capture with its expectation beside it (the folder's README is not one).
     found = sorted(p for p in CASES.iterdir() if p.is_file() and not p.name.endswith(".expect.json"))
-    return [p for p in found if p.suffix in (".txt", ".json", ".md")]
+    return [p for p in found if p.with_suffix(".expect.json").is_file()]
 
 
 def meets(expect: Dict[str, Any], outcome: jxray.Outcome) -> List[str]:

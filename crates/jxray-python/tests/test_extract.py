@@ -53,12 +53,12 @@ def test_a_failure_has_its_kind_defect_place_message_and_defects() -> None:
     failure = outcome.failure
     assert not outcome.ok and outcome.value is None and outcome.layer is None
     assert (failure.kind, failure.defect, failure.cause) == ("invalid", "trailing-comma", None)
-    assert (failure.line, failure.column) == (2, 8)
+    assert (failure.line, failure.column) == (2, 9)
     assert "trailing comma" in failure.message
     assert [defect["kind"] for defect in failure.defects] == ["trailing-comma"]
     assert outcome.lenient["value"] == {"a": 1, "b": 2}
     assert outcome.lenient["accepted"] is False
-    assert repr(failure) == "Failure(kind='invalid', defect='trailing-comma', line=2, column=8)"
+    assert repr(failure) == "Failure(kind='invalid', defect='trailing-comma', line=2, column=9)"
 
 
 def test_the_options_change_the_outcome() -> None:
@@ -67,7 +67,7 @@ def test_the_options_change_the_outcome() -> None:
     assert jxray.extract("I can't help with that.").failure.cause == "refusal"
     lenient = jxray.extract("{'a': True}", accept_lenient=True)
     assert lenient.value == {"a": True}
-    assert [repair["kind"] for repair in lenient.repairs] == ["single-quotes", "single-quotes", "python-literal"]
+    assert [repair["kind"] for repair in lenient.repairs] == ["single-quotes", "python-literal"]
     stringified = '{"args": "{\\"x\\": 1}"}'
     assert jxray.extract(stringified).value == {"args": '{"x": 1}'}
     assert jxray.extract(stringified, decode_stringified=True).value == {"args": {"x": 1}}
@@ -106,7 +106,15 @@ def test_bytes_are_read_as_a_capture_file_is() -> None:
         (lambda: jxray.extract("x", schema=3), TypeError, "schema must be a JSON Schema as a dict"),
         (lambda: jxray.extract("x", schema={"type": 5}), ValueError, "not a valid JSON Schema"),
         (lambda: jxray.extract("x", schema="missing.json"), ValueError, "missing.json: cannot read the schema given as schema="),
-        (lambda: jxray.extract("x", accept_lenient="yes"), TypeError, "accept_lenient"),
+        (lambda: jxray.extract("x", accept_lenient="yes"), TypeError, "accept_lenient must be True or False, not str"),
+        (lambda: jxray.extract("x", decode_stringified=1), TypeError, "decode_stringified must be True or False, not int"),
+        (lambda: jxray.extract("x", pick=1), TypeError, "pick must be a str, not int"),
+        (lambda: jxray.extract("x", stop_reason=5), TypeError, "stop_reason must be a str or None, not int"),
+        (lambda: jxray.check(5), TypeError, "path must be a str or an os.PathLike, not int"),
+        (lambda: jxray.check(".", max_bytes=-1), ValueError, "max_bytes must be 0 or more, not -1"),
+        (lambda: jxray.check(".", max_bytes="big"), TypeError, "max_bytes must be an int, not str"),
+        (lambda: jxray.check(".", text_path=["a"]), TypeError, "text_path must be a str or None, not list"),
+        (lambda: jxray.extract_response({"object": "chat.completion"}, pick=None), TypeError, "pick must be a str, not NoneType"),
         (lambda: jxray.extract("x", colour=True), TypeError, "colour"),
     ],
 )

@@ -24,7 +24,14 @@ def openai_chat(body: Dict[str, Any]) -> Any:
 def openai_responses(body: Dict[str, Any]) -> Any:
     from openai.types.responses import Response
 
-    return Response.model_validate(body)
+    # Fields the API always sends that the saved capture leaves out.
+    full = {"parallel_tool_calls": True, "tool_choice": "auto", "tools": [], **body}
+    full["usage"] = {
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "output_tokens_details": {"reasoning_tokens": 0},
+        **body["usage"],
+    }
+    return Response.model_validate(full)
 
 
 def anthropic_message(body: Dict[str, Any]) -> Any:
