@@ -31,7 +31,7 @@ def jxray_bin() -> Path:
     if not binary.is_file():
         pytest.fail(
             f"{binary}: the jxray binary these tests compare against is missing; run "
-            "`cargo build` (or scripts/test-all.sh), or set JXRAY_BIN to a built jxray"
+            "`cargo build`, or set JXRAY_BIN to a built jxray (scripts/python-tests.sh does)"
         )
     return binary
 
