@@ -115,16 +115,16 @@ fn stop_path_alone_is_a_usage_error() {
     );
 }
 
-/// The sample records README shows for each preset, read with that preset.
+/// The sample records docs/captures.md shows for each preset, read with that preset.
 #[test]
 fn readme_preset_samples_read_as_documented() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/captures.md")).unwrap();
     let block = readme
         .split("```jsonc\n")
         .nth(1)
         .and_then(|rest| rest.split("\n```").next())
-        .expect("README has a jsonc block of preset samples");
+        .expect("docs/captures.md has a jsonc block of preset samples");
     let mut samples: Vec<(String, String)> = Vec::new();
     for line in block.lines() {
         match line.strip_prefix("// ") {

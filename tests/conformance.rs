@@ -1,22 +1,21 @@
 //! The conformance cases of ../shared/spec/cases, read through the capture
 //! loader (envelopes included) and checked with the contract's subset rule.
-//! Without ../shared this notes it and passes: fixtures/ is the portable copy.
+//! Without ../shared it fails, unless the run opts out (see tests/support/shared.rs):
+//! fixtures/ is the portable copy.
 
 #[path = "support/cases.rs"]
 mod cases;
+#[path = "support/shared.rs"]
+mod shared;
 
 use jxray::capture::{self, LoadOptions};
 
 #[test]
 fn every_case_meets_the_contract() {
-    let dir = cases::cases_dir();
-    let Some(cases) = cases::read_cases(&dir) else {
-        eprintln!(
-            "note: {} is absent; skipping (fixtures/ carries these cases)",
-            dir.display()
-        );
+    let Some(dir) = shared::shared_dir("spec/cases") else {
         return;
     };
+    let cases = cases::read_cases(&dir).expect("the cases folder is readable");
     assert!(!cases.is_empty(), "no cases in {}", dir.display());
     let mut problems = Vec::new();
     for case in &cases {

@@ -1,21 +1,18 @@
 //! The engine against the plain-text conformance cases in ../shared/spec/cases.
 //! (Envelope cases go through the capture loader; see tests/conformance.rs.)
 
-use std::path::Path;
+#[path = "support/shared.rs"]
+mod shared;
 
 use jxray::engine::{extract, Options};
 use serde_json::Value;
 
 #[test]
 fn plain_text_cases_meet_their_expectations() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/cases");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "note: {} is absent; fixtures/ carries these cases",
-            dir.display()
-        );
+    let Some(dir) = shared::shared_dir("spec/cases") else {
         return;
     };
+    let entries = std::fs::read_dir(&dir).expect("the cases folder is readable");
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut names: Vec<_> = entries.flatten().map(|e| e.path()).collect();

@@ -116,3 +116,153 @@ fn single_quote_keys(text: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// How one member of a flat object is spelled wrong.
+#[derive(Debug, Clone, Copy)]
+enum Corruption {
+    /// `'value'`
+    SingleQuoted,
+    /// `value`
+    Bare,
+    /// `"key: …` (the key's closing quote left out)
+    KeyQuote,
+    /// `key": …` (the key's opening quote left out)
+    KeyOpening,
+}
+
+fn corruption() -> impl Strategy<Value = Corruption> {
+    prop_oneof![
+        Just(Corruption::SingleQuoted),
+        Just(Corruption::Bare),
+        Just(Corruption::KeyQuote),
+        Just(Corruption::KeyOpening),
+    ]
+}
+
+/// A word that is no literal, number or keyword in any spelling the reading knows.
+fn plain_word() -> impl Strategy<Value = String> {
+    "[a-z]{2,8}( [a-z]{2,8})?".prop_filter("no literal", |w| {
+        !matches!(
+            w.as_str(),
+            "true" | "false" | "null" | "none" | "nan" | "inf" | "infinity" | "undefined"
+        )
+    })
+}
+
+/// `{"k0": v0, …}` with member `broken` spelled as `how` says; returns the text and the
+/// byte span of the broken member.
+fn flat_object(
+    members: &[(String, String)],
+    broken: usize,
+    how: Corruption,
+    space: &str,
+) -> (String, (usize, usize)) {
+    let mut text = format!("{{{space}");
+    let mut span = (0, 0);
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            text.push_str(&format!(",{space}"));
+        }
+        let start = text.len();
+        let member = match (i == broken, how) {
+            (false, _) => format!("\"{key}\": \"{value}\""),
+            (true, Corruption::SingleQuoted) => format!("\"{key}\": '{value}'"),
+            (true, Corruption::Bare) => format!("\"{key}\": {value}"),
+            (true, Corruption::KeyQuote) => format!("\"{key}: \"{value}\""),
+            (true, Corruption::KeyOpening) => format!("{key}\": \"{value}\""),
+        };
+        text.push_str(&member);
+        if i == broken {
+            span = (start, text.len());
+        }
+    }
+    text.push_str(&format!("{space}}}"));
+    (text, span)
+}
+
+/// Ambiguous texts, with `~` where any white space may go and `+` where some must.
+const GUESSES: [&str; 12] = [
+    "[~\"hello, world~]",
+    "[~\"https://example.com/,~2~]",
+    "{~\"text\"~:~\"say \\\"hi\\\"~}",
+    "{~\"text\"~:~\"say \\\"hi\\\",~\"n\"~:~1~}",
+    "{~\"a\"~:~\"x\" coworker\"~:~\"y\"~}",
+    "{~\"code\"~:~007~}",
+    "[~\"abc,+\"def\"~]",
+    "{~\"key\"~:~\"value\"\"~}",
+    "{~\"b\"~:~\"xxxxx\"+true~}",
+    "Use {name:~value}~for each field.",
+    "x~=~[1,~2]",
+    "Use `row['6']`~to read it.",
+];
+
+fn spaced(template: &str, spaces: &[String]) -> String {
+    let mut out = String::new();
+    let mut slot = 0;
+    for c in template.chars() {
+        match c {
+            '~' | '+' => {
+                let space = &spaces[slot % spaces.len()];
+                slot += 1;
+                out.push_str(if c == '+' && space.is_empty() {
+                    " "
+                } else {
+                    space
+                });
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// A reading never changes a string's content outside the span of its fixes: with one
+    /// member spelled wrong, the reading (when there is one) is the document itself, and
+    /// every fix lies inside that member.
+    #[test]
+    fn fixes_stay_inside_the_member_they_fix(
+        members in prop::collection::vec(("[a-z]{1,6}", plain_word()), 1..6),
+        broken in any::<prop::sample::Index>(),
+        how in corruption(),
+        space in prop_oneof![Just(""), Just(" "), Just("\n  ")],
+    ) {
+        let mut members = members;
+        members.sort();
+        members.dedup_by(|a, b| a.0 == b.0);
+        let broken = broken.index(members.len());
+        let (text, (start, end)) = flat_object(&members, broken, how, space);
+        let outcome = extract(&text, &lenient());
+        if outcome.ok() {
+            let want: Map<String, Value> = members
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            prop_assert_eq!(outcome.value, Some(Value::Object(want)), "{}", text);
+            for repair in outcome.repairs.iter().filter(|r| !r.kind.is_lossless()) {
+                prop_assert!(
+                    (start..=end).contains(&repair.offset),
+                    "{:?} at {} is outside {}..{} in {:?}", repair.kind, repair.offset, start, end, text
+                );
+            }
+        } else {
+            // Only the bare word may be refused (`a b` could be two words); the rest must read.
+            prop_assert!(matches!(how, Corruption::Bare), "{:?} was refused: {:?}", text, outcome.lenient);
+        }
+    }
+
+    /// A refused guess stays refused whatever the white space between the tokens.
+    #[test]
+    fn a_refused_guess_stays_refused_under_white_space(
+        which in 0..GUESSES.len(),
+        spaces in prop::collection::vec(prop_oneof![Just(""), Just(" "), Just("\n"), Just("\t "), Just(" \n  ")].prop_map(String::from), 1..8),
+    ) {
+        let text = spaced(GUESSES[which], &spaces);
+        for options in [lenient(), Options::default()] {
+            let outcome = extract(&text, &options);
+            prop_assert!(!outcome.ok(), "{:?} gave {:?}", text, outcome.value);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 
 mod tui_support;
 
-use jxray::tui::action::{Action, Command};
+use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::{update, App};
 use tui_support::{app_with, capture, run, screen};
 
@@ -146,4 +146,16 @@ fn where_the_user_scrolled_the_preview_is_kept() {
     built_into(&mut app, job);
     assert!(!building(&app));
     assert_eq!(top(&app), before);
+}
+
+#[test]
+fn the_build_is_an_effect_the_event_loop_performs() {
+    let mut app = app();
+    update(&mut app, Action::Command(Command::Down));
+    let effects = app.frame_effects();
+    assert!(
+        matches!(effects.as_slice(), [Effect::BuildDetail(_)]),
+        "the big capture's build is asked of the event loop: {effects:?}"
+    );
+    assert!(app.frame_effects().is_empty(), "asked for once");
 }

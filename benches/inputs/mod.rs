@@ -58,5 +58,17 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
             "repeated-unclosed-members",
             repeat_to("{\"a\": {\"b\": 1}, ", MB),
         ),
+        // The lenient reading's families and their alternatives (issue 23).
+        (
+            "lenient-bare-words",
+            format!("{{{}\"z\": 1}}", repeat_to("\"k\": some words, ", MB)),
+        ),
+        ("lenient-mismatched-closers", repeat_to("[{\"a\": 1], ", MB)),
+        (
+            "lenient-open-string-commas",
+            format!("[\"{}]", repeat_to("a, ", MB)),
+        ),
+        ("lenient-placeholders", repeat_to("{name: value} ", MB)),
+        ("lenient-key-colons", repeat_to("{\"k: \"v\", ", MB)),
     ]
 }

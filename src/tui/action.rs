@@ -12,7 +12,7 @@ use crate::engine::{Options, Outcome};
 use crate::fixture::{Fixture, TakenNames};
 use crate::watch::WatchEvent;
 
-use super::detail::Detail;
+use super::detail::{Detail, DetailJob};
 use super::pacer::Permit;
 
 pub use super::ids::EntryId;
@@ -208,6 +208,8 @@ pub enum Effect {
     IndexFixtures { dir: PathBuf },
     /// Start, stop, pause or resume the file watcher.
     Watch(WatchControl),
+    /// Build a big capture's panes in the background; they come back as `DetailBuilt`.
+    BuildDetail(Box<DetailJob>),
 }
 
 /// What the event loop does with the file watcher.

@@ -8,7 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
 use super::action::Action;
-use super::app::DetailJob;
+use super::detail::DetailJob;
 use super::event::Event;
 
 #[derive(Default)]

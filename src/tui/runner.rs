@@ -146,12 +146,11 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// Bring the app up to date before a frame, and start building the panes of a big
-    /// capture if settling asked for them.
+    /// Bring the app up to date before a frame, and perform what settling asked for (the
+    /// panes of a big capture to build).
     fn settle(&mut self, app: &mut App) {
-        app.settle();
-        if let Some(job) = app.big.take_job() {
-            self.builder.request(job);
+        for effect in app.frame_effects() {
+            self.perform(app, effect);
         }
     }
 
@@ -184,6 +183,7 @@ impl Session<'_> {
             Effect::SaveFixtures { dir, fixtures } => self.loader.save_fixtures(dir, fixtures),
             Effect::IndexFixtures { dir } => self.loader.index_fixtures(dir),
             Effect::Watch(control) => self.watch(app, control),
+            Effect::BuildDetail(job) => self.builder.request(*job),
             Effect::Copy(text) => {
                 let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
                 if let Err(error) = crossterm::execute!(io::stdout(), copy) {
@@ -191,7 +191,7 @@ impl Session<'_> {
                 }
             }
             Effect::Edit { path, line } => {
-                let editor = editor::from_env();
+                let editor = app.settings.editor.clone();
                 let Some(mut command) = editor::command(editor.as_deref(), &path, line) else {
                     return;
                 };

@@ -17,7 +17,8 @@ pub struct Case {
     pub expect: Expectation,
 }
 
-/// Where the cases live, next to the project.
+/// Where the cases live, next to the project (examples/import_cases.rs reads them there).
+#[allow(dead_code)]
 pub fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/cases")
 }

@@ -333,8 +333,9 @@ fn judge_scan(
     match scan.end {
         ScanEnd::Complete { end } => decode_whole(text, (start, end), limit, &scan.repairs, form),
         ScanEnd::Truncated { inside, opened_at } => {
-            let quote = (ends_text && inside == Open::String)
-                .then(|| missing_quote(text.as_bytes(), opened_at + 1, open))
+            // The string runs to the end of the text, or of a fence that closed after it.
+            let quote = (inside == Open::String)
+                .then(|| missing_quote(&text.as_bytes()[..limit], opened_at + 1, open))
                 .flatten();
             if let Some(quote) = quote {
                 return Judged::Rejected(Rejection::shaped(

@@ -423,12 +423,15 @@ impl Extraction<'_> {
         } else {
             lenient::read(self.text, rejection.start, rejection.limit)
         };
-        if rewritten
-            .repairs
-            .iter()
-            .all(|repair| repair.kind.is_lossless())
+        let guessed = rewritten.refused.as_ref().is_some_and(|r| r.guess);
+        if !guessed
+            && rewritten
+                .repairs
+                .iter()
+                .all(|repair| repair.kind.is_lossless())
         {
-            // Nothing a lenient reading may fix: it would say what the failure says.
+            // Nothing a lenient reading may fix: it would say what the failure says. (A
+            // guess refused is shown: it says which readings were possible.)
             return None;
         }
         let span = (rewritten.start, rewritten.end);

@@ -47,6 +47,59 @@ impl Fence {
     }
 }
 
+/// `[```json\n{"a":"b"}\n```]`: whether the value at `start..end` is the whole body of a
+/// fence that sits inside a bracket pair, the fence's closing marker followed by the
+/// closer at `closer`. The brackets wrap the fence, not the value: the value is the answer.
+pub(crate) fn fenced_in_brackets(
+    bytes: &[u8],
+    (start, end): (usize, usize),
+    closer: usize,
+) -> bool {
+    let between = &bytes[end..closer];
+    let marker_after = trim_ascii(between);
+    if !is_marker(marker_after) {
+        return false;
+    }
+    let before = trim_ascii_end(&bytes[..start]);
+    let tag = before
+        .iter()
+        .rposition(|b| !b.is_ascii_alphanumeric())
+        .map_or(0, |at| at + 1);
+    let marker_end = tag;
+    let marker_start = bytes[..marker_end]
+        .iter()
+        .rposition(|&b| b != marker_after[0])
+        .map_or(0, |at| at + 1);
+    let opener_at = trim_ascii_end(&bytes[..marker_start]).len();
+    if marker_end - marker_start < 3 || opener_at == 0 {
+        return false;
+    }
+    let opener = bytes[opener_at - 1];
+    matches!((opener, bytes[closer]), (b'[', b']') | (b'{', b'}'))
+}
+
+/// Whether a fence marker follows the opener at `at` (`[```json`): the bracket wraps a
+/// fence, and the value is inside it.
+pub(crate) fn opens_on_a_fence(bytes: &[u8], at: usize) -> bool {
+    let rest = bytes[at + 1..].trim_ascii_start();
+    let run = rest.iter().take_while(|&&b| b == b'`').count();
+    let tildes = rest.iter().take_while(|&&b| b == b'~').count();
+    run.max(tildes) >= 3
+}
+
+/// Three or more backticks, or tildes.
+fn is_marker(run: &[u8]) -> bool {
+    run.len() >= 3 && matches!(run[0], b'`' | b'~') && run.iter().all(|&b| b == run[0])
+}
+
+fn trim_ascii(bytes: &[u8]) -> &[u8] {
+    trim_ascii_end(bytes.trim_ascii_start())
+}
+
+fn trim_ascii_end(bytes: &[u8]) -> &[u8] {
+    bytes.trim_ascii_end()
+}
+
 /// Words a literal may hold outside strings: JSON's, Python's and JavaScript's constants.
 const LITERAL_WORDS: [&[u8]; 10] = [
     b"true",
@@ -321,6 +374,23 @@ fn closing_marker(line: &str, marker: u8, run: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_fence_in_brackets_is_told_from_an_item() {
+        let wrapped = |text: &str| {
+            let start = text.find("{\"").unwrap();
+            let end = text[start..].find('}').unwrap() + start + 1;
+            let closer = text.rfind([']', '}']).unwrap();
+            super::fenced_in_brackets(text.as_bytes(), (start, end), closer)
+        };
+        assert!(wrapped("[```json\n{\"a\":\"b\"}\n```]"));
+        assert!(wrapped("{```\n{\"a\":\"b\"}\n```}"));
+        assert!(wrapped("[ ~~~json\n{\"a\":\"b\"}\n~~~ ]"));
+        assert!(!wrapped("[```json\n{\"a\":\"b\"}\n```}"));
+        assert!(!wrapped("[{\"a\":\"b\"}]"));
+        assert!(!wrapped("[1, ```\n{\"a\":\"b\"}\n```]"));
+        assert!(!wrapped("[``\n{\"a\":\"b\"}\n``]"));
+    }
+
     use super::*;
 
     fn contents(text: &str) -> Vec<(Option<String>, String, bool)> {

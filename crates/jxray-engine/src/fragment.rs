@@ -283,7 +283,8 @@ fn string_end(bytes: &[u8], at: usize, limit: usize) -> Option<usize> {
 /// text inside it goes on to close every bracket open around it (in order),
 /// with nothing but closers and white space after. `open` is the stack of
 /// brackets open when the string began; the answer is the first closer of
-/// that run, where the missing quote belongs.
+/// that run, where the missing quote belongs. A closing fence may follow the
+/// closers on a line of its own: the fence closing says the output went on.
 pub(crate) fn missing_quote(bytes: &[u8], content: usize, open: &[(u8, usize)]) -> Option<usize> {
     if open.is_empty() {
         return None;
@@ -295,6 +296,9 @@ pub(crate) fn missing_quote(bytes: &[u8], content: usize, open: &[(u8, usize)]) 
     while j < bytes.len() {
         let byte = bytes[j];
         if remaining == 0 {
+            if byte == b'\n' && closes_a_fence(&bytes[j + 1..]) {
+                return first_closer;
+            }
             if !(is_json_space(byte) || matches!(byte, b'}' | b']')) {
                 return None;
             }
@@ -323,6 +327,14 @@ pub(crate) fn missing_quote(bytes: &[u8], content: usize, open: &[(u8, usize)]) 
     } else {
         None
     }
+}
+
+/// A line that is a fence's closing marker (three or more backticks or tildes).
+fn closes_a_fence(line: &[u8]) -> bool {
+    let line = line.trim_ascii_start();
+    let marker = line.first().copied();
+    let run = line.iter().take_while(|&&b| Some(b) == marker).count();
+    matches!(marker, Some(b'`' | b'~')) && run >= 3
 }
 
 #[cfg(test)]
@@ -479,5 +491,7 @@ mod tests {
         assert_eq!(missing_quote(prose.as_bytes(), 7, &[(b'{', 0)]), None);
         let nested = "{\"a\": \"see {x}} ";
         assert_eq!(missing_quote(nested.as_bytes(), 7, &[(b'{', 0)]), Some(14));
+        let fenced = "```json\n{\"a\": \"x}\n```\nDone.";
+        assert_eq!(missing_quote(fenced.as_bytes(), 15, &[(b'{', 8)]), Some(16));
     }
 }

@@ -12,6 +12,7 @@
 
 mod candidate;
 mod causes;
+mod code;
 mod compact;
 mod conclude;
 mod decode;

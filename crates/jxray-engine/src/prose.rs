@@ -2,8 +2,10 @@
 //! value, tried once, in one pass with a work budget.
 
 use super::candidate::{judge_at, Judged, Parsed, Rejection};
+use super::code::is_code_opener;
 use super::extent::Depths;
 use super::extract::Extraction;
+use super::fence::{fenced_in_brackets, opens_on_a_fence};
 use super::fragment::{is_prose_in_brackets, Carry};
 use super::outcome::*;
 use super::position::LineCursor;
@@ -72,6 +74,15 @@ impl Extraction<'_> {
             // `{Happy to help!}`: words in braces are prose, not a broken object.
             if pass.structural.contains(start) || is_prose_in_brackets(bytes, start) {
                 i = start + 1;
+                continue;
+            }
+            if is_code_opener(bytes, start) {
+                // `x = [1, 2]`: code, and every bracket inside it is code too.
+                let depths = pass.depths.get_or_insert_with(|| Depths::new(bytes));
+                let target = depths.depth_at(bytes, start);
+                i = depths
+                    .closes_at(bytes, start + 1, target)
+                    .map_or(start + 1, |end| end.max(start + 1));
                 continue;
             }
             if pass.budget == 0 {
@@ -155,10 +166,15 @@ impl Extraction<'_> {
     ) -> usize {
         let bytes = self.text.as_bytes();
         let (value_start, value_end) = parsed.span;
-        if let Some(carry) = self
+        let carry = self
             .lookahead
-            .carries_on(bytes, value_start, value_end, bytes.len())
-        {
+            .carries_on(bytes, value_start, value_end, bytes.len());
+        if let Some(Carry::Closer { at }) = carry {
+            if fenced_in_brackets(bytes, parsed.span, at) {
+                return self.take_bracketed_fence(pool, parsed, at, label);
+            }
+        }
+        if let Some(carry) = carry {
             let span = parsed.span;
             self.refuse_fragment(Layer::Scanned, carry, span, bytes.len(), || {
                 label(&mut LineCursor::default())
@@ -190,6 +206,42 @@ impl Extraction<'_> {
         value_end
     }
 
+    /// `[```json … ```]`: the value of a fence wrapped in brackets, the closer at `closer`.
+    fn take_bracketed_fence(
+        &mut self,
+        pool: &mut Pool,
+        parsed: Parsed,
+        closer: usize,
+        label: impl Fn(&mut LineCursor) -> String,
+    ) -> usize {
+        let text_label = label(&mut self.cursor);
+        let place = self.locate(parsed.span.0);
+        let slot = self.trace.push(
+            Layer::Scanned,
+            parsed.span,
+            || text_label,
+            Verdict::Accepted,
+        );
+        let remark = Warning::new(
+            WarningKind::TrailingProse,
+            Some(parsed.span.1),
+            format!(
+                "the value at {place} is the body of a code fence wrapped in brackets (`[```json … ```]`); \
+                 the brackets and the fence around it were left out — ask for the JSON alone"
+            ),
+        );
+        pool.add(
+            Entry {
+                parsed,
+                slot,
+                outer_end: closer + 1,
+                remark: Some(remark),
+            },
+            None,
+        );
+        closer + 1
+    }
+
     /// A candidate that failed at `reached`: hold its failure, and say where the pass goes on.
     fn after_rejection(
         &mut self,
@@ -215,6 +267,10 @@ impl Extraction<'_> {
             self.flag_fragment(&rejection);
         }
         self.reject(rejection);
+        if opens_on_a_fence(bytes, start) {
+            // `[```json …`: the bracket wraps a fence; the value is inside it.
+            return Then::From(start + 1);
+        }
         // Inside a value that closes, every later opener is a fragment of it; a stray
         // opener that never closes must not hide what follows.
         let depths = pass.depths.get_or_insert_with(|| Depths::new(bytes));

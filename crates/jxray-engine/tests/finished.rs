@@ -104,3 +104,19 @@ fn more_than_closers_missing_is_a_cut_even_when_the_model_says_it_finished() {
         Some((FailureKind::Invalid, Some(Defect::Syntax)))
     );
 }
+
+#[test]
+fn the_closers_fix_is_placed_inside_the_text() {
+    let text = "{\"a\": [1, 2, 3";
+    let options = Options::default()
+        .with_stop_reason(Some("stop"))
+        .with_accept_lenient(true);
+    let outcome = extract(text, &options);
+    assert_eq!(outcome.value, Some(json!({"a": [1, 2, 3]})));
+    let offsets: Vec<usize> = outcome.repairs.iter().map(|r| r.offset).collect();
+    assert_eq!(
+        offsets,
+        [text.len() - 1],
+        "the last byte: the closers go after it"
+    );
+}

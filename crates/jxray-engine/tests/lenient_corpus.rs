@@ -128,7 +128,7 @@ fn the_lenient_reading_recovers_much_and_never_a_wrong_value() {
         "wrong lenient values:\n{}",
         wrong.join("\n")
     );
-    assert!(total.recovered >= 200, "only {} recovered", total.recovered);
+    assert!(total.recovered >= 290, "only {} recovered", total.recovered);
     // Never a fragment: no strict layer may accept a piece of a broken input.
     assert!(
         fragments.is_empty(),

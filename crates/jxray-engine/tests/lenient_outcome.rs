@@ -84,7 +84,9 @@ fn two_readings_give_none() {
         "{\"path\": \"C:\\Users\\ada\",}",
         "{\"a\": \"x','b':'y'}",
         "[1,,2]",
-        "{\"a\": hello}",
+        "{\"code\": 007}",
+        "[\"hello, world]",
+        "[\"abc,\n\"def\"]",
     ] {
         let outcome = extract(text, &with_lenient(true));
         assert!(!outcome.ok(), "{text} read as {:?}", outcome.value);

@@ -18,7 +18,7 @@ use crate::tui::layout::PaneId;
 use crate::tui::search::Query;
 
 use super::entries::Entry;
-use crate::tui::detail::{Detail, Subject};
+use crate::tui::detail::{Detail, DetailJob};
 
 /// From this size of raw text up, panes are built in the background: about
 /// 15 ms of building in a release build, well inside a key's 50 ms.
@@ -31,26 +31,6 @@ const KEEP: usize = 2;
 /// Whether `entry`'s panes are built in the background.
 pub fn is_big(entry: &Entry) -> bool {
     entry.capture.text.as_ref().map_or(0, String::len) >= BIG_CAPTURE
-}
-
-/// Everything a background build needs; [`DetailJob::run`] does it.
-#[derive(Debug, Clone)]
-pub struct DetailJob {
-    subject: Subject,
-    query: Option<Query>,
-    schema: Option<Arc<Schema>>,
-    area: Rect,
-    zoom: bool,
-    pane: PaneId,
-}
-
-impl DetailJob {
-    /// Build the panes and wrap them for the screen the request was made on.
-    pub fn run(self) -> Detail {
-        let mut detail = Detail::build(&self.subject, self.query.as_ref(), self.schema.as_deref());
-        detail.fit(self.area, self.zoom, self.pane);
-        detail
-    }
 }
 
 /// The built details kept, and the build asked for last.
@@ -108,15 +88,8 @@ impl BigPanes {
             return;
         }
         self.asked = Some((entry.id, Arc::clone(&entry.outcome), query.cloned()));
-        let (area, zoom, pane) = screen;
-        self.job = Some(DetailJob {
-            subject: entry.subject(),
-            query: query.cloned(),
-            schema: schema.cloned(),
-            area,
-            zoom,
-            pane,
-        });
+        let job = DetailJob::new(entry.subject(), query.cloned(), schema.cloned(), screen);
+        self.job = Some(job);
     }
 
     /// A build arrived: the same one may be asked for again later.
@@ -132,7 +105,9 @@ impl BigPanes {
         })
     }
 
-    /// The build to start, for the event loop.
+    /// The build to start ([`App::frame_effects`] hands it to the event loop).
+    ///
+    /// [`App::frame_effects`]: crate::tui::App::frame_effects
     pub fn take_job(&mut self) -> Option<DetailJob> {
         self.job.take()
     }

@@ -28,8 +28,9 @@ use super::layout::{screen, PaneId, Screen};
 use super::search::Query;
 use super::theme::Theme;
 
+pub use crate::tui::detail::DetailJob;
 pub use crate::tui::detail::{Detail, PaneState, Subject};
-pub use big::{BigPanes, DetailJob};
+pub use big::BigPanes;
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use entries::{Entries, Entry};
 pub use filter::{Filter, Sort};
@@ -270,38 +271,53 @@ impl App {
     }
 
     /// Load whole captures at once, through the same actions the background
-    /// loader sends, extracting each with the app's options (tests, benchmarks).
+    /// loader sends (one `FileLoaded` a file, with all of its captures), extracting
+    /// each with the app's options (tests, benchmarks, the docs' screenshot).
     pub fn load_now(&mut self, captures: Vec<crate::capture::Capture>) {
         use super::action::{Action, Loaded};
-        update(
-            self,
-            Action::Discovered {
-                files: captures.len(),
-            },
-        );
+        let mut files: Vec<(std::path::PathBuf, Vec<Loaded>)> = Vec::new();
         for capture in captures {
             let outcome = self.schemas.extract(
                 self.settings.checks.schema.as_ref(),
                 &capture,
                 &self.options,
             );
+            let loaded = Loaded {
+                request: crate::capture::RecordedRequest::shared_beside(&capture.path),
+                modified: std::fs::metadata(&capture.path)
+                    .and_then(|m| m.modified())
+                    .ok(),
+                capture,
+                outcome,
+            };
+            match files.last_mut() {
+                Some((path, file)) if *path == loaded.capture.path => file.push(loaded),
+                _ => files.push((loaded.capture.path.clone(), vec![loaded])),
+            }
+        }
+        update(self, Action::Discovered { files: files.len() });
+        for (path, captures) in files {
+            let options = self.options.clone();
             update(
                 self,
                 Action::FileLoaded {
-                    path: capture.path.clone(),
-                    captures: vec![Loaded {
-                        request: crate::capture::RecordedRequest::shared_beside(&capture.path),
-                        modified: std::fs::metadata(&capture.path)
-                            .and_then(|m| m.modified())
-                            .ok(),
-                        capture,
-                        outcome,
-                    }],
-                    options: self.options.clone(),
+                    path,
+                    captures,
+                    options,
                 },
             );
         }
         self.settle();
+    }
+
+    /// [`settle`](App::settle) before a frame, and the effects it asks for: the event loop
+    /// performs them (a big capture's panes to build in the background).
+    pub fn frame_effects(&mut self) -> Vec<super::Effect> {
+        self.settle();
+        let job = self.big.take_job();
+        job.map(|job| super::Effect::BuildDetail(Box::new(job)))
+            .into_iter()
+            .collect()
     }
 
     /// Bring the view, the selection, the panes and the scroll positions in line

@@ -5,6 +5,7 @@
 
 mod decoded;
 mod diff;
+mod job;
 mod json;
 mod normalized;
 mod panes;
@@ -20,6 +21,7 @@ use super::doc::{note, Doc};
 use super::search::Query;
 
 pub use decoded::value_title;
+pub use job::DetailJob;
 pub use json::pretty;
 pub use panes::{Detail, PaneState, Subject};
 pub use preview::docs as preview;

@@ -29,6 +29,8 @@ pub(crate) fn advice(defect: Defect) -> &'static str {
         Defect::Undefined => "JavaScript's `undefined`; JSON has `null` — ask for `null` or for the key to be left out",
         Defect::LiteralCase => "a literal in the wrong case (`TRUE`, `Null`); JSON spells them `true`, `false`, `null`",
         Defect::MissingCloser => "the output finished with brackets still open; tell the model to close every object and array it opens",
+        Defect::UnquotedValue => "a string value without quotes (`\"status\": active`); tell the model to quote every string value",
+        Defect::KeyQuote => "a key with one of its quotes missing (`{\"name: \"x\"}`); tell the model to quote every key on both sides",
         Defect::Syntax => "not JSON; ask for strict JSON",
     }
 }

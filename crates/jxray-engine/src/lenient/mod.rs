@@ -3,20 +3,30 @@
 //! and mis-cased literals, comments, and the rest of [`RepairKind`]'s
 //! lenient kinds).
 //!
-//! It rewrites one value in a single forward pass and records every fix at
-//! its byte offset. It never completes truncated text: the only closers it
-//! adds stand in for ones the text wrote wrongly, and the only quote it adds
-//! is placed where the text itself goes on to close the structure. Where a
-//! fix would need a guess between two plausible readings, the reading is
-//! refused (a wrong value is worse than none).
+//! It rewrites one value in a forward pass and records every fix at its byte
+//! offset. It never completes truncated text: the only closers it adds stand
+//! in for ones the text wrote wrongly (or, in an output known to be finished,
+//! ones it left out), and the only quote it adds is placed where the text
+//! itself goes on to close the structure. Where a fix could be made more than
+//! one way, each way is read (`alternatives.rs`); where they give different
+//! values, or a fix would need a guess, the reading is refused (a wrong value
+//! is worse than none).
 
 mod advice;
+mod alternatives;
+mod bare;
 mod families;
+mod key;
 mod number;
+mod quote;
 mod rewriter;
 mod start;
 mod string;
+mod structure;
+mod unterminated;
 mod word;
+
+use std::borrow::Cow;
 
 use super::outcome::Repair;
 
@@ -35,25 +45,32 @@ pub(crate) struct LenientText {
     pub repairs: Vec<Repair>,
     /// Why no reading is offered, when a fix would be a guess.
     pub refused: Option<Refusal>,
+    /// The other ways a fix could have been made (read by `alternatives::settle`).
+    forks: Vec<alternatives::Fork>,
+    /// Bytes read in all, by this reading and every other way of it that was read.
+    cost: usize,
 }
 
 /// The place where a lenient reading would have to guess, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Refusal {
     pub offset: usize,
-    pub reason: &'static str,
+    pub reason: Cow<'static, str>,
+    /// The text fits more than one reading (rather than none): worth showing even when
+    /// the reading fixed nothing else.
+    pub guess: bool,
 }
 
 /// Rewrite the value that starts at `start`, reading no further than `limit`.
 pub(crate) fn rewrite(text: &str, start: usize, limit: usize) -> LenientText {
-    rewriter::Rewriter::new(text, limit).run(start)
+    alternatives::settle(text, start, limit, false)
 }
 
 /// Rewrite the value that starts at `start` in an output known to be finished whose
 /// brackets are left open at `limit` (`missing-closer`): the closers are added there.
 /// Never used for a text that may have been cut off.
 pub(crate) fn rewrite_closing(text: &str, start: usize, limit: usize) -> LenientText {
-    rewriter::Rewriter::new(text, limit).closing().run(start)
+    alternatives::settle(text, start, limit, true)
 }
 
 /// The lenient reading of the first value from `start` on that reads as
@@ -70,13 +87,17 @@ pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
     // The attempts read past their extent at times (a quote read as text):
     // a budget of twice the text keeps the whole walk linear.
     let mut budget = 2 * limit.saturating_sub(start);
-    let mut at = extent_end(text.as_bytes(), start, limit);
+    let mut at = match words_before_opener(text.as_bytes(), first.start, limit) {
+        // `json\n{…}`: leftover words, then the value.
+        Some(opener) => Some(opener),
+        None => extent_end(text.as_bytes(), first.start, limit),
+    };
     while let Some(next) = at.and_then(|from| next_opener(text.as_bytes(), from, limit)) {
         let attempt = rewrite(text, next, limit);
         if attempt.parses() {
             return attempt;
         }
-        budget = budget.saturating_sub(attempt.end.saturating_sub(next) + 1);
+        budget = budget.saturating_sub(attempt.cost);
         if budget == 0 {
             break;
         }
@@ -87,16 +108,32 @@ pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
 
 impl LenientText {
     fn parses(&self) -> bool {
-        self.refused.is_none() && super::decode::decode(&self.text).is_ok()
+        self.refused.is_none() && is_json(&self.text)
     }
 }
 
-/// The first `{` or `[` at or after `from`.
+/// Whether `text` is one JSON value (checked without building it).
+fn is_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+/// The opener after plain words at `start` (a fence tag left behind: `json\n{…}`); `None`
+/// when `start` is an opener or what comes before the opener could be part of a value
+/// whose start was lost (a quote, colon, comma or closer).
+fn words_before_opener(bytes: &[u8], start: usize, limit: usize) -> Option<usize> {
+    let opener = next_opener(bytes, start, limit)?;
+    let words = &bytes[start..opener];
+    (!words.is_empty()
+        && !words
+            .iter()
+            .any(|b| matches!(b, b'"' | b'\'' | b':' | b',' | b'}' | b']')))
+    .then_some(opener)
+}
+
+/// The first `{` or `[` at or after `from` that is not code's (`row['6']`).
 fn next_opener(bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
-    bytes[from.min(limit)..limit]
-        .iter()
-        .position(|&b| matches!(b, b'{' | b'['))
-        .map(|at| from + at)
+    (from.min(limit)..limit)
+        .find(|&at| matches!(bytes[at], b'{' | b'[') && !crate::code::is_code_opener(bytes, at))
 }
 
 /// Where the bracketed value opening at `start` closes (string-aware, any

@@ -65,15 +65,19 @@ fn all_digits(s: &str) -> bool {
     s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// `1_000`: digit grouping, as Python and Rust write it, removed.
+/// `1_000`, `1_234.5_6`: digit grouping, as Python and Rust write it, removed.
 fn ungrouped(body: &str, fixes: &mut Vec<RepairKind>) -> Option<String> {
     if !body.contains('_') {
         return Some(body.to_owned());
     }
-    let groups_ok = body
-        .split('_')
-        .all(|group| !group.is_empty() && all_digits(group));
-    if !groups_ok {
+    let bytes = body.as_bytes();
+    let between_digits = bytes.iter().enumerate().all(|(at, &b)| {
+        b != b'_'
+            || (at > 0
+                && bytes[at - 1].is_ascii_digit()
+                && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+    });
+    if !between_digits {
         return None;
     }
     fixes.push(RepairKind::Lenient(Defect::NumberFormat));
@@ -128,10 +132,25 @@ impl Rewriter<'_> {
                 break;
             }
         }
-        let Some(respelled) = respell(&self.text[start..end]) else {
-            self.refuse(start, "a token that starts like a number but is none");
-            return start;
+        let token = &self.text[start..end];
+        let respelled = respell(token).filter(|_| self.ends_number(end));
+        let Some(respelled) = respelled else {
+            return self.not_a_number(start, end);
         };
+        if respelled
+            .fixes
+            .contains(&RepairKind::Lenient(Defect::LeadingZero))
+        {
+            // `007`: the number 7, or a code that keeps its zeros? Two readings.
+            self.guess(
+                start,
+                format!(
+                    "a number with a leading zero: the number `{}` or the text `\"{token}\"` (a code or an id keeps its zeros)",
+                    respelled.json
+                ),
+            );
+            return start;
+        }
         if self.begin_item(start) != Want::Value {
             self.refuse(start, "a number where a key belongs");
             return start;
@@ -139,9 +158,42 @@ impl Rewriter<'_> {
         for kind in respelled.fixes {
             self.fix(kind, start);
         }
+        self.evidence = true;
         self.out.extend_from_slice(respelled.json.as_bytes());
         self.end_item(end);
         end
+    }
+
+    /// Whether a number token ending at `end` is the whole value (`1`, not `1/3` or `10-20`).
+    fn ends_number(&self, end: usize) -> bool {
+        match self.bytes.get(end).filter(|_| end < self.limit) {
+            None => true,
+            Some(b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\n' | b'\r' | b'#') => true,
+            Some(b'/') => matches!(self.bytes.get(end + 1), Some(b'/' | b'*')),
+            Some(&b) => {
+                b >= 0x80
+                    && self
+                        .char_at(end)
+                        .is_some_and(super::rewriter::unicode_space)
+            }
+        }
+    }
+
+    /// A token from `start` that starts like a number but is none: `3f2a9c1e-…`, `12px`,
+    /// `1/3` are strings written without quotes; `1e` and `-` are numbers cut short or typos.
+    fn not_a_number(&mut self, start: usize, end: usize) -> usize {
+        let token = &self.text[start..end];
+        let unsigned_digit = self.bytes[start].is_ascii_digit();
+        let exponent_cut = token.ends_with(['e', 'E', '+', '-'])
+            && token
+                .trim_end_matches(['e', 'E', '+', '-'])
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.');
+        if !unsigned_digit || exponent_cut {
+            self.refuse(start, "a token that starts like a number but is none");
+            return start;
+        }
+        self.bare_value(start)
     }
 }
 
@@ -212,12 +264,16 @@ mod tests {
             json("1_000"),
             Some(("1000".into(), vec![Lenient(Defect::NumberFormat)]))
         );
+        assert_eq!(
+            json("1_234.5_6"),
+            Some(("1234.56".into(), vec![Lenient(Defect::NumberFormat)]))
+        );
     }
 
     #[test]
     fn what_is_no_number_is_refused() {
         for token in [
-            "12px", "1e", "1.2.3", ".", "-", "0x", "0xZZ", "1__0", "_1", "1e+",
+            "12px", "1e", "1.2.3", ".", "-", "0x", "0xZZ", "1__0", "_1", "1e+", "1_.5", "1._5",
         ] {
             assert_eq!(json(token), None, "{token}");
         }

@@ -1,8 +1,10 @@
-//! The structure: brackets, commas and colons, with the state a JSON parser
-//! keeps, so that a missing or extra separator is seen where it happens.
+//! The reader's state and its white space: one forward pass over the candidate,
+//! with the state a JSON parser keeps (the structure itself is `structure.rs`).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
+use super::alternatives::Fork;
 use super::{LenientText, Refusal};
 use crate::outcome::{Defect, Repair, RepairKind};
 
@@ -31,27 +33,39 @@ pub(super) struct Rewriter<'a> {
     pub repairs: Vec<Repair>,
     pub stack: Vec<Frame>,
     /// How many frames of the stack close with `}` (the rest close with `]`).
-    objects_open: usize,
+    pub objects_open: usize,
     pub want: Want,
     /// The comma last written (raw offset, place in `out`), until an item follows it.
-    pending_comma: Option<(usize, usize)>,
+    pub pending_comma: Option<(usize, usize)>,
     /// Where the last key or value ended, in the raw text and in `out`: a
     /// missing comma or colon goes there.
-    item_end: (usize, usize),
+    pub item_end: (usize, usize),
+    /// Whether the last key was quoted (a bare key needs its colon to be a key).
+    pub key_quoted: bool,
     pub refused: Option<Refusal>,
-    done: bool,
+    pub done: bool,
     /// The output is finished: brackets still open at the limit are closed there.
     close_open: bool,
+    /// Choices this reading must make the other way (see `alternatives.rs`).
+    pub forced: Vec<Fork>,
+    /// The choices this reading made where another was possible.
+    pub forks: Vec<Fork>,
+    /// A quoted string, number or literal was read: the text is JSON, not words in brackets.
+    pub evidence: bool,
+    /// The first value read as a bare word (`"status": active`), if any.
+    pub first_bare: Option<usize>,
     /// The last searches for a comment's end: see [`Rewriter::comment_end`].
     line_end: Cell<(usize, Option<usize>)>,
     block_end: Cell<(usize, Option<usize>)>,
+    /// The last search for a quote (see [`Rewriter::next_quote`]).
+    quote_ahead: Cell<(usize, Option<usize>)>,
 }
 
 /// Unicode spaces that models emit as white space between tokens.
 pub(super) fn unicode_space(c: char) -> bool {
     matches!(
         c,
-        '\u{a0}' | '\u{1680}' | '\u{2000}'
+        '\u{a0}' | '\u{1680}' | '\u{180e}' | '\u{2000}'
             ..='\u{200b}'
                 | '\u{2028}'
                 | '\u{2029}'
@@ -76,11 +90,17 @@ impl<'a> Rewriter<'a> {
             want: Want::Value,
             pending_comma: None,
             item_end: (0, 0),
+            key_quoted: false,
             refused: None,
             done: false,
             close_open: false,
+            forced: Vec::new(),
+            forks: Vec::new(),
+            evidence: false,
+            first_bare: None,
             line_end: Cell::new((usize::MAX, None)),
             block_end: Cell::new((usize::MAX, None)),
+            quote_ahead: Cell::new((usize::MAX, None)),
         }
     }
 
@@ -94,9 +114,29 @@ impl<'a> Rewriter<'a> {
         self.repairs.push(Repair { kind, offset });
     }
 
-    pub(super) fn refuse(&mut self, offset: usize, reason: &'static str) {
+    /// A reading that makes the choices in `forced` the other way.
+    pub(super) fn forcing(mut self, forced: Vec<Fork>) -> Self {
+        self.forced = forced;
+        self
+    }
+
+    /// No reading: the text fits none.
+    pub(super) fn refuse(&mut self, offset: usize, reason: impl Into<Cow<'static, str>>) {
+        self.refusal(offset, reason.into(), false);
+    }
+
+    /// No reading: the text fits more than one, and which was meant is a guess.
+    pub(super) fn guess(&mut self, offset: usize, reason: impl Into<Cow<'static, str>>) {
+        self.refusal(offset, reason.into(), true);
+    }
+
+    fn refusal(&mut self, offset: usize, reason: Cow<'static, str>, guess: bool) {
         if self.refused.is_none() {
-            self.refused = Some(Refusal { offset, reason });
+            self.refused = Some(Refusal {
+                offset,
+                reason,
+                guess,
+            });
         }
     }
 
@@ -127,6 +167,13 @@ impl<'a> Rewriter<'a> {
         if self.done {
             self.check_nothing_follows(i);
         }
+        if let (Some(at), false) = (self.first_bare, self.evidence) {
+            // `[json]`, `{name: value}`: words in brackets, no quoted string or number.
+            self.refuse(
+                at,
+                "only bare words in brackets (no quoted string, number or literal): prose or a placeholder, not JSON",
+            );
+        }
         // A trailing comma is only known at the closer, after what follows it.
         self.repairs.sort_by_key(|repair| repair.offset);
         let text = String::from_utf8(self.out)
@@ -137,6 +184,8 @@ impl<'a> Rewriter<'a> {
             text,
             repairs: self.repairs,
             refused: self.refused,
+            forks: self.forks,
+            cost: i.min(self.limit).saturating_sub(start) + 1,
         }
     }
 
@@ -220,6 +269,11 @@ impl<'a> Rewriter<'a> {
         }
     }
 
+    /// The first `"` at or after `from` (remembered: no stretch is searched twice).
+    pub(super) fn next_quote(&self, from: usize) -> Option<usize> {
+        self.find_after(&self.quote_ahead, from, b"\"")
+    }
+
     /// The first `needle` at or after `from`, remembered in `memo` as
     /// (searched from, found at).
     fn find_after(
@@ -240,214 +294,18 @@ impl<'a> Rewriter<'a> {
         found
     }
 
-    pub(super) fn push(&mut self, frame: Frame) {
-        self.objects_open += usize::from(frame.closer == b'}');
-        self.stack.push(frame);
-    }
-
-    fn pop(&mut self) -> Option<Frame> {
+    pub(super) fn pop(&mut self) -> Option<Frame> {
         let frame = self.stack.pop()?;
         self.objects_open -= usize::from(frame.closer == b'}');
         Some(frame)
     }
 
-    fn top_is_object(&self) -> bool {
+    pub(super) fn top_is_object(&self) -> bool {
         self.stack.last().is_some_and(|frame| frame.closer == b'}')
     }
 
-    /// Make room for an item starting at `at`: insert the comma or colon the
-    /// text left out. Returns what the grammar now expects.
-    pub(super) fn begin_item(&mut self, at: usize) -> Want {
-        match self.want {
-            Want::Next if !self.stack.is_empty() => {
-                let (raw, place) = self.item_end;
-                self.out.insert(place, b',');
-                self.fix(RepairKind::Lenient(Defect::MissingComma), raw.min(at));
-                self.want = if self.top_is_object() {
-                    Want::Key
-                } else {
-                    Want::Value
-                };
-            }
-            Want::Colon => {
-                let (raw, place) = self.item_end;
-                self.out.insert(place, b':');
-                self.fix(RepairKind::Lenient(Defect::MissingColon), raw.min(at));
-                self.want = Want::Value;
-            }
-            _ => {}
-        }
-        self.pending_comma = None;
-        if let Some(frame) = self.stack.last_mut() {
-            frame.empty = false;
-        }
-        self.want
-    }
-
-    /// A key or value ended at raw `end`: what comes next.
-    pub(super) fn end_item(&mut self, end: usize) {
-        self.item_end = (end, self.out.len());
-        self.want = match self.want {
-            Want::Key => Want::Colon,
-            _ if self.stack.is_empty() => {
-                self.done = true;
-                Want::Next
-            }
-            _ => Want::Next,
-        };
-    }
-
-    fn open(&mut self, i: usize) -> usize {
-        match self.begin_item(i) {
-            Want::Value => {}
-            _ => {
-                self.refuse(i, "a bracket where a key belongs");
-                return i;
-            }
-        }
-        let opener = self.bytes[i];
-        self.out.push(opener);
-        self.push(Frame {
-            closer: if opener == b'{' { b'}' } else { b']' },
-            empty: true,
-        });
-        self.want = if opener == b'{' {
-            Want::Key
-        } else {
-            Want::Value
-        };
-        i + 1
-    }
-
-    fn close(&mut self, i: usize) -> usize {
-        let Some(top) = self.stack.last().copied() else {
-            self.refuse(i, "a closing bracket that nothing opened");
-            return i;
-        };
-        match self.want {
-            Want::Next => {}
-            Want::Key | Want::Value if top.empty => {}
-            Want::Key | Want::Value if self.pending_comma.is_some() => {
-                let (raw, place) = self.pending_comma.take().unwrap_or_default();
-                self.out.remove(place);
-                self.fix(RepairKind::Lenient(Defect::TrailingComma), raw);
-            }
-            _ => {
-                self.refuse(i, "a key or value is missing before the closing bracket");
-                return i;
-            }
-        }
-        let written = self.bytes[i];
-        if written != top.closer {
-            // The top does not close with `written`, so any frame that does is deeper.
-            let deeper = if written == b'}' {
-                self.objects_open > 0
-            } else {
-                self.objects_open < self.stack.len()
-            };
-            let (next, _) = self.peek(i + 1);
-            if deeper && !matches!(next, Some(b',' | b'}' | b']')) {
-                // `[{"a": 1]`: the inner closers were left out; this one closes further out.
-                self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
-                while self.stack.last().is_some_and(|f| f.closer != written) {
-                    let frame = self.pop().unwrap_or(top);
-                    self.out.push(frame.closer);
-                }
-            } else {
-                // `[1, 2}`: the closer was written wrong.
-                self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
-            }
-        }
-        let frame = self.pop().unwrap_or(top);
-        self.out.push(frame.closer);
-        self.want = Want::Next;
-        self.end_item(i + 1);
-        i + 1
-    }
-
-    fn comma(&mut self, i: usize) -> usize {
-        match self.want {
-            Want::Next if !self.stack.is_empty() => {
-                self.pending_comma = Some((i, self.out.len()));
-                self.out.push(b',');
-                self.want = if self.top_is_object() {
-                    Want::Key
-                } else {
-                    Want::Value
-                };
-            }
-            Want::Key | Want::Value if self.stack.last().is_some_and(|f| f.empty) => {
-                self.fix(RepairKind::Lenient(Defect::LeadingComma), i);
-                // A second one would be an empty item: no longer a leading comma.
-                if let Some(frame) = self.stack.last_mut() {
-                    frame.empty = false;
-                }
-            }
-            _ => self.refuse(
-                i,
-                "two commas in a row (an empty item) or a comma out of place",
-            ),
-        }
-        i + 1
-    }
-
-    fn colon(&mut self, i: usize) -> usize {
-        if self.want == Want::Colon {
-            self.out.push(b':');
-            self.want = Want::Value;
-        } else {
-            self.refuse(i, "a colon where no key stands before it");
-        }
-        i + 1
-    }
-
-    /// A string, number or bare word.
-    fn token(&mut self, i: usize) -> usize {
-        if let Some(quote) = self.quote_at(i) {
-            return self.string(i, quote);
-        }
-        let byte = self.bytes[i];
-        let key_like = byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'$' | b'-');
-        match self.want {
-            Want::Key if key_like => self.key_word(i),
-            Want::Key => {
-                self.refuse(i, "a key that is neither quoted nor a plain word");
-                i
-            }
-            _ if byte.is_ascii_digit() || matches!(byte, b'-' | b'+' | b'.') => self.number(i),
-            _ if byte.is_ascii_alphabetic() || matches!(byte, b'_' | b'$') => self.value_word(i),
-            _ => {
-                self.refuse(i, "a character that starts no JSON value");
-                i
-            }
-        }
-    }
-
-    /// `missing-closer`: after a whole item, every bracket still open is closed, innermost
-    /// first, where the last item ended. Anywhere else (inside a member, after a comma) the
-    /// text is not only missing its closers, and nothing is added.
-    fn add_closers(&mut self) {
-        if self.want != Want::Next || self.stack.is_empty() {
-            return;
-        }
-        let (raw, place) = self.item_end;
-        let closers: Vec<u8> = self.stack.iter().rev().map(|frame| frame.closer).collect();
-        self.out.splice(place..place, closers);
-        self.fix(RepairKind::Lenient(Defect::MissingCloser), raw);
-        self.stack.clear();
-        self.objects_open = 0;
-        self.done = true;
-    }
-
-    /// After the value closed: more of the same JSON means a defect inside
-    /// it cut it short, and the reading would be a fragment.
-    fn check_nothing_follows(&mut self, end: usize) {
-        let (next, at) = self.peek(end);
-        if matches!(next, Some(b',' | b':' | b'}' | b']' | b'"')) {
-            self.refuse(
-                at,
-                "the text goes on with more of the same JSON after the value closes",
-            );
-        }
+    pub(super) fn push(&mut self, frame: Frame) {
+        self.objects_open += usize::from(frame.closer == b'}');
+        self.stack.push(frame);
     }
 }

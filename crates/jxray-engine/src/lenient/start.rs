@@ -3,7 +3,7 @@
 //! tokens. The openers are restored from the closers the text ends with.
 
 use super::rewriter::{Frame, Rewriter, Want};
-use super::string::Quote;
+use super::string::{Body, Quote};
 use crate::outcome::{Defect, RepairKind};
 
 impl Rewriter<'_> {
@@ -40,7 +40,14 @@ impl Rewriter<'_> {
         // `key": …`: the key's opening quote went with the brace.
         self.begin_item(i);
         self.out.push(b'"');
-        self.body(i, Quote::Double, true, false, self.limit)
+        self.key_quoted = true;
+        let key = Body {
+            quote: Quote::Double,
+            key: true,
+            doubled: false,
+            inner: 0,
+        };
+        self.body(i, key, self.limit)
     }
 
     /// A key at `i` (`"key":` or `key":`): where it ends, and whether its

@@ -1,6 +1,6 @@
 //! Strings: any quote style in, a double-quoted JSON string out. A quote in
 //! the middle of a string ends it only where the structure after it says a
-//! string ends there; otherwise it was meant as text and is escaped.
+//! string ends there (`quote.rs`); otherwise it was meant as text and is escaped.
 
 use super::rewriter::{Rewriter, Want};
 use crate::outcome::{Defect, RepairKind};
@@ -28,24 +28,25 @@ impl Quote {
         };
         closes.then(|| c.len_utf8())
     }
+
+    /// The straight quote a doubled string (`""x""`, `''x''`) is written with.
+    fn straight(self) -> Option<u8> {
+        match self {
+            Quote::Double => Some(b'"'),
+            Quote::Single => Some(b'\''),
+            _ => None,
+        }
+    }
 }
 
-/// What a quote met inside a string is.
-enum Reading {
-    Closes,
-    /// Text: the model meant a quote character.
-    Inner,
-    /// The string's closing quote is missing before the comma at this offset.
-    MissedBefore,
-    Ambiguous(&'static str),
-}
-
-/// What a quote met inside a string turned out to be.
-enum QuoteMet {
-    /// Text: the string goes on after it.
-    Text,
-    /// The string (or the reading) ends; go on from here.
-    Ends(usize),
+/// The string being read: how it was quoted, whether it is a key, whether its quotes
+/// were doubled, and how many quotes of its kind it holds as text so far.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Body {
+    pub quote: Quote,
+    pub key: bool,
+    pub doubled: bool,
+    pub inner: usize,
 }
 
 impl Rewriter<'_> {
@@ -73,11 +74,16 @@ impl Rewriter<'_> {
                 self.fix(RepairKind::Lenient(Defect::SmartQuotes), open)
             }
         }
+        self.evidence = true;
+        if key {
+            self.key_quoted = true;
+        }
         let open_len = self.char_at(open).map_or(1, char::len_utf8);
         let mut body = open + open_len;
         let mut doubled = false;
-        if quote == Quote::Double
-            && self.bytes.get(body) == Some(&b'"')
+        let straight = quote.straight();
+        if straight.is_some()
+            && self.bytes.get(body).copied() == straight
             && body + 1 < self.limit
             && !self.ends_token(body + 1, key)
         {
@@ -87,7 +93,13 @@ impl Rewriter<'_> {
             body += 1;
         }
         self.out.push(b'"');
-        self.body(body, quote, key, doubled, self.limit)
+        let string = Body {
+            quote,
+            key,
+            doubled,
+            inner: 0,
+        };
+        self.body(body, string, self.limit)
     }
 
     /// Whether a string closed just before `at` would end its token there.
@@ -103,43 +115,54 @@ impl Rewriter<'_> {
 
     /// Copy the body of a string from `from`, up to its closing quote (or to
     /// `stop`, where a missing quote is put).
-    pub(super) fn body(
-        &mut self,
-        from: usize,
-        quote: Quote,
-        key: bool,
-        doubled: bool,
-        stop: usize,
-    ) -> usize {
-        let (out_start, repairs_start) = (self.out.len(), self.repairs.len());
+    pub(super) fn body(&mut self, from: usize, mut string: Body, stop: usize) -> usize {
+        let marks = (self.out.len(), self.repairs.len());
         let mut last_comma: Option<(usize, usize)> = None;
         let mut j = from;
         while j < stop {
             let byte = self.bytes[j];
             if byte == b'\\' {
                 if j + 1 >= stop && stop < self.limit {
-                    self.refuse(
+                    self.guess(
                         j,
                         "a backslash just before the place the closing quote belongs",
                     );
                     return j;
                 }
-                j = self.escape(j, quote);
+                j = self.escape(j, string.quote);
                 if self.refused.is_some() {
                     return j;
                 }
                 last_comma = None;
                 continue;
             }
-            if let Some(len) = self.closer_len_at(j, quote, doubled) {
-                match self.at_quote(j, len, quote, key, last_comma) {
-                    QuoteMet::Text => {
+            if string.key && byte == b':' && self.key_ends_at_colon(j, string) {
+                return j;
+            }
+            if string.doubled && Some(byte) == string.quote.straight() {
+                if self.bytes.get(j + 1) != Some(&byte) {
+                    self.guess(j, "a string opened with doubled quotes holds a single one: where it ends is a guess");
+                    return j;
+                }
+                let at = j + 2;
+                self.out.push(b'"');
+                self.end_item(at);
+                return at;
+            }
+            if let Some(len) = self.closer_len_at(j, string.quote) {
+                match self.at_quote(j, len, string, last_comma) {
+                    Some(end) => return end,
+                    None => {
+                        string.inner += usize::from(byte == b'"');
                         j += len;
                         last_comma = None;
                         continue;
                     }
-                    QuoteMet::Ends(at) => return at,
                 }
+            }
+            if byte == 0xe2 && string.quote == Quote::Double && self.curly_double_at(j) {
+                // `„autocritică"`: a typographic quote pairs with a straight one.
+                string.inner += 1;
             }
             if !self.copy_text_byte(j, &mut last_comma) {
                 return j;
@@ -148,60 +171,29 @@ impl Rewriter<'_> {
         }
         if stop < self.limit {
             // The place chosen for the missing quote.
+            if !self.inner_quotes_pair(string, stop) {
+                return stop;
+            }
             self.fix(RepairKind::Lenient(Defect::UnterminatedString), stop);
             self.out.push(b'"');
             self.end_item(stop);
             return stop;
         }
-        self.unterminated(from, quote, key, doubled, (out_start, repairs_start))
+        self.unterminated(from, string, marks)
     }
 
-    /// A quote of the string's kind at `j` (`len` bytes): the end of the string, text, a
-    /// closing quote missing before the last comma, or a guess refused.
-    fn at_quote(
-        &mut self,
-        j: usize,
-        len: usize,
-        quote: Quote,
-        key: bool,
-        last_comma: Option<(usize, usize)>,
-    ) -> QuoteMet {
-        match self.read_quote(j + len, key) {
-            Reading::Closes => {
-                self.out.push(b'"');
-                self.end_item(j + len);
-                QuoteMet::Ends(j + len)
-            }
-            Reading::Inner => {
-                if quote == Quote::Double {
-                    self.fix(RepairKind::Lenient(Defect::UnescapedQuote), j);
-                }
-                self.push_inner_quote(j, len);
-                QuoteMet::Text
-            }
-            Reading::MissedBefore if key => {
-                self.refuse(j, "a quote inside a key");
-                QuoteMet::Ends(j)
-            }
-            Reading::MissedBefore => match last_comma {
-                Some((raw, place)) => {
-                    // `"x, "b": …`: the string should have closed before the comma.
-                    self.out.truncate(place);
-                    self.out.push(b'"');
-                    self.fix(RepairKind::Lenient(Defect::UnterminatedString), raw);
-                    self.end_item(raw);
-                    QuoteMet::Ends(raw)
-                }
-                None => {
-                    self.refuse(j, "a quote inside a string that could end it or be text");
-                    QuoteMet::Ends(j)
-                }
-            },
-            Reading::Ambiguous(reason) => {
-                self.refuse(j, reason);
-                QuoteMet::Ends(j)
-            }
+    /// Where a string of straight double quotes ends, the quotes it holds as text (straight
+    /// or typographic) must pair up (`"a "big" deal"`); an odd one out may have been where
+    /// it ended.
+    pub(super) fn inner_quotes_pair(&mut self, string: Body, at: usize) -> bool {
+        if string.quote != Quote::Double || string.inner.is_multiple_of(2) {
+            return true;
         }
+        self.guess(
+            at,
+            "an odd number of `\"` inside the string: one of them may be where it ends",
+        );
+        false
     }
 
     /// Copy one byte of a string's text, escaping what JSON needs escaped; false when the
@@ -236,114 +228,14 @@ impl Rewriter<'_> {
         true
     }
 
-    fn closer_len_at(&self, j: usize, quote: Quote, doubled: bool) -> Option<usize> {
-        let len = self
-            .text
+    fn curly_double_at(&self, j: usize) -> bool {
+        matches!(self.char_at(j), Some('\u{201c}' | '\u{201d}' | '\u{201e}'))
+    }
+
+    fn closer_len_at(&self, j: usize, quote: Quote) -> Option<usize> {
+        self.text
             .get(j..self.limit)
-            .and_then(|rest| quote.closer_len(rest))?;
-        if doubled {
-            return (self.bytes.get(j + 1) == Some(&b'"')).then_some(2);
-        }
-        Some(len)
-    }
-
-    fn push_inner_quote(&mut self, j: usize, len: usize) {
-        match self.bytes[j] {
-            b'"' => self.out.extend_from_slice(b"\\\""),
-            _ => self.out.extend_from_slice(&self.bytes[j..j + len]),
-        }
-    }
-
-    /// Read a quote met inside a string, from the text after it.
-    fn read_quote(&self, after: usize, key: bool) -> Reading {
-        let (next, at) = self.peek(after);
-        let gap = at > after;
-        let Some(next) = next else {
-            return Reading::Closes;
-        };
-        if key {
-            // `"a" 1`, `"a" true`: a key followed by its value, the colon left out.
-            return if next == b':' || (gap && self.starts_clear_value(at)) {
-                Reading::Closes
-            } else {
-                Reading::Inner
-            };
-        }
-        let in_object = self.stack.last().is_some_and(|f| f.closer == b'}');
-        match next {
-            b',' => {
-                let (after_comma, _) = self.peek(at + 1);
-                let fits = match after_comma {
-                    None => true,
-                    Some(b'"' | b'\'' | b'}') => true,
-                    Some(b) if b >= 0x80 => self.quote_at(self.peek(at + 1).1).is_some(),
-                    Some(b) if in_object => b.is_ascii_alphanumeric() || b == b'_' || b == b'$',
-                    Some(_) => true,
-                };
-                if fits {
-                    Reading::Closes
-                } else {
-                    Reading::Inner
-                }
-            }
-            b'}' | b']' => self.read_closer_after_quote(at),
-            b':' => Reading::Ambiguous("a quote before a colon inside a string value"),
-            b'"' | b'\'' | b'{' | b'[' if gap => Reading::Closes,
-            b if b >= 0x80 && gap && self.quote_at(at).is_some() => Reading::Closes,
-            _ if in_object && self.looks_like_key(after) => Reading::MissedBefore,
-            _ => Reading::Inner,
-        }
-    }
-
-    /// A quote followed by a closer: the end of the string, unless the text
-    /// after the closer carries on the JSON it would close.
-    fn read_closer_after_quote(&self, at: usize) -> Reading {
-        let Some(top) = self.stack.last() else {
-            return Reading::Closes;
-        };
-        if self.bytes[at] != top.closer {
-            return Reading::Closes;
-        }
-        let (next, next_at) = self.peek(at + 1);
-        let carries_on = if self.stack.len() == 1 {
-            matches!(next, Some(b',' | b':' | b'"' | b'}' | b']'))
-        } else {
-            // On a new line, the next item with its comma left out.
-            let next_line = self.bytes[at + 1..next_at].contains(&b'\n');
-            !(matches!(next, None | Some(b',' | b'}' | b']')) || next_line)
-        };
-        if carries_on {
-            Reading::Inner
-        } else {
-            Reading::Closes
-        }
-    }
-
-    /// Whether a value that needs no guess starts at `at`: a string, bracket,
-    /// number or literal.
-    fn starts_clear_value(&self, at: usize) -> bool {
-        let rest = &self.bytes[at..self.limit];
-        let word_end = rest
-            .iter()
-            .position(|b| !b.is_ascii_alphabetic())
-            .unwrap_or(rest.len());
-        match rest.first() {
-            Some(b'"' | b'{' | b'[' | b'-' | b'0'..=b'9') => true,
-            Some(_) => super::word::is_literal(&self.text[at..at + word_end]),
-            None => false,
-        }
-    }
-
-    /// `b": …` right after a quote: the quote opens a key, so the string
-    /// before it lost its closing quote.
-    fn looks_like_key(&self, from: usize) -> bool {
-        let word_end = self.bytes[from..self.limit]
-            .iter()
-            .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'$' | b' ')))
-            .map_or(self.limit, |at| from + at);
-        word_end > from
-            && self.bytes.get(word_end) == Some(&b'"')
-            && self.peek(word_end + 1).0 == Some(b':')
+            .and_then(|rest| quote.closer_len(rest))
     }
 
     /// A backslash escape inside a string.
@@ -377,10 +269,17 @@ impl Rewriter<'_> {
                 self.fix(RepairKind::Lenient(Defect::InvalidEscape), j);
                 self.out.push(escaped);
             }
+            0x80.. if matches!(self.char_at(j + 1), Some('\u{2018}'..='\u{201f}')) => {
+                // `\„`: a typographic quote escaped as if it could end the string.
+                self.fix(RepairKind::Lenient(Defect::InvalidEscape), j);
+                let len = self.char_at(j + 1).map_or(1, char::len_utf8);
+                self.out.extend_from_slice(&self.bytes[j + 1..j + 1 + len]);
+                return j + 1 + len;
+            }
             _ => {
                 // `\d`, `C:\Users`: a backslash meant literally, or a letter
                 // escaped for no reason? Two readings.
-                self.refuse(
+                self.guess(
                     j,
                     "a backslash before a letter or digit: a literal backslash or a stray escape",
                 );
@@ -388,61 +287,5 @@ impl Rewriter<'_> {
             }
         }
         j + 2
-    }
-
-    /// The string ran to the end of the candidate: if its text then closes
-    /// every open bracket, the closing quote belongs before those closers.
-    fn unterminated(
-        &mut self,
-        from: usize,
-        quote: Quote,
-        key: bool,
-        doubled: bool,
-        (out_start, repairs_start): (usize, usize),
-    ) -> usize {
-        let Some(suffix) = self.closing_suffix(from).filter(|_| !key) else {
-            return self.limit;
-        };
-        let content = &self.bytes[from..suffix];
-        let quote_by_separator = content
-            .windows(2)
-            .any(|w| matches!(w, [b'\'' | b'"', b',' | b':'] | [b',' | b':', b'\'' | b'"']))
-            || content.windows(3).any(|w| {
-                matches!(
-                    w,
-                    [b'\'' | b'"', b' ', b',' | b':'] | [b',' | b':', b' ', b'\'' | b'"']
-                )
-            });
-        if quote_by_separator {
-            self.refuse(
-                from,
-                "a string without its closing quote whose text holds more keys or items",
-            );
-            return self.limit;
-        }
-        self.out.truncate(out_start);
-        self.repairs.truncate(repairs_start);
-        self.body(from, quote, key, doubled, suffix)
-    }
-
-    /// Where the text from `from` to the end is white space and exactly the
-    /// closers of every open bracket, innermost first.
-    fn closing_suffix(&self, from: usize) -> Option<usize> {
-        let mut at = self.limit;
-        let mut frames = self.stack.iter();
-        while at > from {
-            let byte = self.bytes[at - 1];
-            at -= 1;
-            if byte.is_ascii_whitespace() {
-                continue;
-            }
-            if byte != frames.next()?.closer {
-                return None;
-            }
-            if frames.len() == 0 {
-                return (at > from).then_some(at);
-            }
-        }
-        None
     }
 }

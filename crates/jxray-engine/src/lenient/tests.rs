@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 fn read_all(text: &str) -> Result<(Value, Vec<RepairKind>), String> {
     let result = read(text, 0, text.len());
     if let Some(refusal) = result.refused {
-        return Err(refusal.reason.to_owned());
+        return Err(refusal.reason.to_string());
     }
     let (value, _) =
         crate::decode::decode(&result.text).map_err(|e| format!("{e}: {}", result.text))?;
@@ -59,7 +59,8 @@ fn the_first_five_families() {
 
 #[test]
 fn numbers_and_words() {
-    reads("{\"code\": 007}", json!({"code": 7}), &[LeadingZero]);
+    // `007`: the number 7, or a code that keeps its zeros.
+    refused("{\"code\": 007}");
     reads(
         "[NaN, Infinity, -Infinity]",
         json!([null, null, null]),
@@ -77,8 +78,9 @@ fn numbers_and_words() {
         &[LiteralCase; 3],
     );
     reads("{2: \"b\"}", json!({"2": "b"}), &[UnquotedKey]);
-    refused("{\"a\": hello}");
-    refused("{\"a\": 12px}");
+    reads("{2.17: \"e\"}", json!({"2.17": "e"}), &[UnquotedKey]);
+    reads("{\"a\": hello}", json!({"a": "hello"}), &[UnquotedValue]);
+    reads("{\"a\": 12px}", json!({"a": "12px"}), &[UnquotedValue]);
 }
 
 #[test]
@@ -153,6 +155,11 @@ fn escapes() {
         &[InvalidEscape],
     );
     refused("{\"path\": \"C:\\Users\\me\"}");
+    reads(
+        "{\"a\": \"x \\\u{201e} y\"}",
+        json!({"a": "x \u{201e} y"}),
+        &[InvalidEscape],
+    );
     refused("{\"re\": \"\\d+\"}");
 }
 
@@ -184,6 +191,10 @@ fn missing_start() {
         &[MissingStart],
     );
     refused("lo world\", \"b\": 2}");
+    // Never a piece of the value whose start was lost.
+    refused("lo world\", \"b\": {\"c\": 1}}");
+    // Leftover words before the value are stepped over.
+    assert_eq!(read_all("json\n{a: 1}").unwrap().0, json!({"a": 1}));
 }
 
 #[test]

@@ -43,16 +43,23 @@ impl Rewriter<'_> {
             .map_or(self.limit, |at| start + at)
     }
 
-    /// A bare object key (`city`, `2`): quoted.
+    /// A bare object key (`city`, `2`): quoted. `name":` is a key whose opening quote is
+    /// missing.
     pub(super) fn key_word(&mut self, start: usize) -> usize {
         self.begin_item(start);
-        let end = self.word_end(start, b"_$-");
-        self.fix(RepairKind::Lenient(Defect::UnquotedKey), start);
+        // `2.17`, `a.b`: a dot inside a bare key is part of it.
+        let end = self.word_end(start, b"_$-.");
+        let (kind, next) = match self.closing_quote_of_bare_key(end) {
+            Some(after) => (Defect::KeyQuote, after),
+            None => (Defect::UnquotedKey, end),
+        };
+        self.key_quoted = kind == Defect::KeyQuote;
+        self.fix(RepairKind::Lenient(kind), start);
         self.out.push(b'"');
         self.out.extend_from_slice(&self.bytes[start..end]);
         self.out.push(b'"');
-        self.end_item(end);
-        end
+        self.end_item(next);
+        next
     }
 
     /// A bare word where a value belongs; `sign` is the offset of a `-` or
@@ -64,14 +71,16 @@ impl Rewriter<'_> {
     pub(super) fn signed_word(&mut self, token: usize, start: usize) -> usize {
         let end = self.word_end(start, b"_$");
         let word = &self.text[start..end];
-        let Some((json, kind)) = respell(word) else {
-            self.refuse(
-                start,
-                "a bare word where a value belongs: a string without quotes, or something else",
-            );
-            return start;
-        };
         let signed = token < start;
+        let literal = respell(word).filter(|_| self.word_stands_alone(end));
+        let Some((json, kind)) = literal else {
+            if signed {
+                self.refuse(token, "a sign before a word that is not a number");
+                return start;
+            }
+            // `active`, `read-only`, `New York`: a string written without its quotes.
+            return self.bare_value(start);
+        };
         if signed && kind != Some(RepairKind::Lenient(Defect::NonFiniteNumber)) {
             self.refuse(token, "a sign before a word that is not a number");
             return start;
@@ -83,9 +92,28 @@ impl Rewriter<'_> {
         if let Some(kind) = kind {
             self.fix(kind, token);
         }
+        self.evidence = true;
         self.out.extend_from_slice(json.as_bytes());
         self.end_item(end);
         end
+    }
+}
+
+impl Rewriter<'_> {
+    /// Whether a word ending at `end` is the whole value: what follows on its line is a
+    /// separator, a closer, a comment or nothing (`true`, not `true story`).
+    fn word_stands_alone(&self, end: usize) -> bool {
+        let rest = &self.bytes[end..self.limit];
+        let next = rest.iter().position(|&b| !matches!(b, b' ' | b'\t'));
+        match next.map(|at| (rest[at], rest.get(at + 1))) {
+            None => true,
+            Some((
+                b',' | b'}' | b']' | b'\n' | b'\r' | b'#' | b'"' | b'\'' | b'{' | b'[' | b':',
+                _,
+            )) => true,
+            Some((b'/', Some(b'/' | b'*'))) => true,
+            Some(_) => false,
+        }
     }
 }
 

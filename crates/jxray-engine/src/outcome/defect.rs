@@ -57,6 +57,11 @@ pub enum Defect {
     /// Brackets still open although the output is finished (the stop reason says it
     /// completed, or the fence after it closed).
     MissingCloser,
+    /// `"status": active`: a string value written without its quotes (or without its
+    /// opening one, `"a": foo"`).
+    UnquotedValue,
+    /// `{"name: "x"}`, `{name": "x"}`: a key with one of its two quotes missing.
+    KeyQuote,
     /// None of the named defects fits.
     Syntax,
 }
@@ -88,6 +93,8 @@ impl Defect {
         Defect::Undefined,
         Defect::LiteralCase,
         Defect::MissingCloser,
+        Defect::UnquotedValue,
+        Defect::KeyQuote,
         Defect::Syntax,
     ];
 
@@ -118,6 +125,8 @@ impl Defect {
             Defect::Undefined => "undefined",
             Defect::LiteralCase => "literal-case",
             Defect::MissingCloser => "missing-closer",
+            Defect::UnquotedValue => "unquoted-value",
+            Defect::KeyQuote => "key-quote",
             Defect::Syntax => "syntax",
         }
     }

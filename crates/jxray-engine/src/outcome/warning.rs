@@ -36,6 +36,22 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
+    /// Every warning kind, in the order the contract lists them.
+    pub const ALL: &'static [WarningKind] = &[
+        WarningKind::MultipleCandidates,
+        WarningKind::DuplicateKey,
+        WarningKind::TrailingProse,
+        WarningKind::ThinkBlock,
+        WarningKind::StopReasonUnknown,
+        WarningKind::UnsignalledTruncation,
+        WarningKind::AnswerInThinking,
+        WarningKind::SkippedFragment,
+        WarningKind::StringifiedJson,
+        WarningKind::TemplateBraces,
+        WarningKind::SchemaEcho,
+        WarningKind::FenceLanguage,
+    ];
+
     /// The warning's name, as the contract spells it.
     pub fn as_str(self) -> &'static str {
         match self {

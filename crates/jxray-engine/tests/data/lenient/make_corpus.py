@@ -6,8 +6,8 @@ libraries' test suites and issue threads describe (json_repair, jsonrepair,
 BAML's parser) -- none copied. Every line is one case:
 
   {"family": ..., "input": ..., "want": <value>}    a value the model clearly meant
-  {"family": ..., "input": ..., "refuse": "why"}    two plausible readings, or cut off:
-                                                    no value may be given
+  {"family": ..., "input": ..., "refuse": "why"}    two plausible readings, code, or cut
+                                                    off: no value may be given
   {"family": "valid", "input": ..., "want": ...}    valid JSON: must come back unchanged
 
 Run: python3 crates/jxray-engine/tests/data/lenient/make_corpus.py  (deterministic; rewrites corpus.jsonl)
@@ -65,14 +65,14 @@ WRAPS = [
 ]
 
 
-def each(family, make, bases=BASES, wraps=WRAPS):
+def each(family, make, bases=BASES, wraps=WRAPS, refuse=None):
     """One case per base and wrapping, when the corruption applies to the base."""
     for base in bases:
         text = make(base)
         if text is None or text == json.dumps(base, separators=(", ", ": ")):
             continue
         for wrap in wraps:
-            case(family, wrap(text), base)
+            case(family, wrap(text), base, refuse=refuse)
 
 
 def has(value, pred):
@@ -96,7 +96,8 @@ each("comment", lambda b: "// the answer\n" + render(b, sep=", /* next */ ") if 
 # --- issue 8 item 5 ---------------------------------------------------------------
 def zero_pad(n):
     return "0" + json.dumps(n) if isinstance(n, int) and n > 0 else json.dumps(n)
-each("leading-zero", lambda b: render(b, number=zero_pad) if has(b, lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0) else None)
+# `036`: the number 36, or a code that keeps its zeros (`007`)? Two readings: none.
+each("leading-zero", lambda b: render(b, number=zero_pad) if has(b, lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0) else None, refuse="the number or the digits as text")
 case("non-finite-number", '{"ratio": NaN, "max": Infinity, "min": -Infinity}', {"ratio": None, "max": None, "min": None})
 case("non-finite-number", 'Result:\n```json\n{"loss": NaN, "epoch": 3}\n```', {"loss": None, "epoch": 3})
 case("non-finite-number", '[1.5, Infinity, 2]', [1.5, None, 2])
@@ -160,8 +161,8 @@ case("number-format", '{"n": +42}', {"n": 42})
 case("number-format", '{"mask": 0xFF, "n": 1}', {"mask": 255, "n": 1})
 case("number-format", '{"x": 1.}', {"x": 1.0})
 case("number-format", '{"big": 1_000_000}', {"big": 1000000})
-case("number-format", '{"w": 12px}', refuse="a unit: string or number?")
-case("number-format", '{"v": 1.2.3}', refuse="a version: not a number")
+case("unquoted-value", '{"w": 12px}', {"w": "12px"})
+case("unquoted-value", '{"v": 1.2.3}', {"v": "1.2.3"})
 case("undefined", '{"a": undefined, "b": 1}', {"a": None, "b": 1})
 case("undefined", "[undefined, 2]", [None, 2])
 case("undefined", '```json\n{"next": undefined}\n```', {"next": None})
@@ -171,10 +172,71 @@ case("unquoted-key", '{2: "b", 10: "c"}', {"2": "b", "10": "c"})
 case("unquoted-key", '{1: {"x": 1}}', {"1": {"x": 1}})
 case("unquoted-key", "{first name: 1}", refuse="a key with a space")
 
+# --- issue 23's families -----------------------------------------------------------
+# Bare words as values: quoted up to the next `,` `}` `]` (or the end of their line).
+WORDS = {"status": "active", "mode": "read-only", "id": "3f2a9c1e-77b4-4c1e-9d2a-0b1c2d3e4f50",
+         "city": "New York", "owner": "O'Brien", "name": "São Paulo", "ratio": "1/3",
+         "range": "10-20", "at": "2024-10-18T18:35:22Z", "url": "https://example.com/a"}
+for key, word in WORDS.items():
+    for wrap in WRAPS:
+        case("unquoted-value", wrap(f'{{"{key}": {word}, "n": 1}}'), {key: word, "n": 1})
+    case("unquoted-value", f'{{\n  "n": 1,\n  "{key}": {word}\n}}', {"n": 1, key: word})
+case("unquoted-value", '[1, foo, 4]', [1, "foo", 4])
+case("unquoted-value", '{"a": foo", "b": "bar"}', {"a": "foo", "b": "bar"})
+case("unquoted-value", '{"a": 1,\n "b": hello world\n "c": 2}', {"a": 1, "b": "hello world", "c": 2})
+case("unquoted-value", "[a, b]", refuse="only bare words: prose in brackets, or strings?")
+case("unquoted-value", "Use {name: value} as the format.", refuse="a placeholder, not JSON")
+case("unquoted-value", '{"a": hello: world}', refuse="a colon: a key of its own, or text")
+case("unquoted-value", '{"a": say "hi" now}', refuse="a quote in the word")
+case("unquoted-value", '{"a": first line\nsecond line}', refuse="where the value ends is a guess")
+case("unquoted-value", '{"n": 12345"}', refuse="a number and a stray quote, or a string?")
+case("unquoted-value", '{"a": [x] y}', refuse="a bracket in the word")
+# A key with one of its quotes missing.
+case("key-quote", '{"name: "Ada", "age": 36}', {"name": "Ada", "age": 36})
+case("key-quote", '{"answer: 42}', {"answer": 42})
+case("key-quote", '{name": "Ada", "age": 36}', {"name": "Ada", "age": 36})
+case("key-quote", '{"a": "x", coworker": "Bob"}', {"a": "x", "coworker": "Bob"})
+case("key-quote", '{"key:"value"}', {"key": "value"})
+case("key-quote", '{"ratio 1: 2": 3, "b": x}', {"ratio 1: 2": 3, "b": "x"})
+# A string that runs into the closers, with commas and apostrophes inside.
+for note in ["check the valve", "the valve\u2019s seal, the pump\u2019s filter, and the tank",
+             "it's done, really", "Checked: the valve, the pump"]:
+    text = json.dumps(note, ensure_ascii=False)[:-1]
+    case("unterminated-string", '{"items": [{"id": 1, "note": ' + text + '}]}', {"items": [{"id": 1, "note": note}]})
+    case("unterminated-string", '```json\n{"items": [{"note": ' + text + '}]}\n```', {"items": [{"note": note}]})
+case("unterminated-string", '{"note": "ends with space }', {"note": "ends with space"})
+case("unterminated-string", '["hello, world]', refuse="the quote before the comma, or at the closer?")
+case("unterminated-string", '["https://example.com/,2]', refuse="the quote before the comma, or at the closer?")
+case("unterminated-string", '{"text": "say \\"hi\\"}', refuse="an escaped quote where the closing one belongs")
+case("unterminated-string", '{"text": "say \\"hi\\", "n": 1}', refuse="an escaped quote where the closing one belongs")
+case("unterminated-string", '{"a": "x + }', refuse="text stops mid-expression")
+case("unterminated-string", '{"a": "see [1]}', refuse="a bracket where the quote belongs")
+# Mismatched closers: `]` for `}]`, `}` for `]`, one closer for two levels.
+case("mismatched-bracket", '{"items": [{"a": 1], "n": 2}', {"items": [{"a": 1}], "n": 2})
+case("mismatched-bracket", '{"tags": ["a", "b"}, "n": 2}', {"tags": ["a", "b"], "n": 2})
+case("mismatched-bracket", '{"a": [1, 2}', {"a": [1, 2]})
+case("mismatched-bracket", '[{"a": [1, 2}]', [{"a": [1, 2]}])
+case("mismatched-bracket", '{"a": {"b": [1]}}]', refuse="a closer too many")
+
+# --- never a wrong guess ---------------------------------------------------------------
+case("never", '{"key": "value""}', refuse="a doubled or a stray quote")
+case("never", '{"key": ""value"}', refuse="doubled quotes that do not close doubled")
+case("never", '["abc,\n"def"]', refuse="one string with a quote, or two strings?")
+case("never", '["hello,"world"]', refuse="one string with a quote, or two strings?")
+case("never", '{"b": "xxxxx" true}', refuse="a stray quote, or a string and a literal?")
+case("never", '{"a": "x" coworker": "y"}', refuse="a key inside the previous value?")
+case("never", '{"size": "27" monitor"}', refuse="an odd quote: inches, or the end of the string?")
+case("never", "Use `row['6']` to read it.", refuse="code, not the answer")
+case("never", "Set x = [1, 2] and call f(x).", refuse="code, not the answer")
+case("never", "In Python:\nrow['6'] = 1\nprint(row)", refuse="code, not the answer")
+case("never", "```python\nx = [1, 2]\nprint(x)\n```", refuse="code, not the answer")
+case("never", '{"greeting": \'hello\' + \'world\'}', refuse="an expression, not a string")
+case("never", '{"code": 007}', refuse="the number or the digits as text")
+
 # --- combinations and prose around them ---------------------------------------------
 case("combined", "Sure! Here it is:\n{'name': 'Ada', active: True, // on\n 'tags': ['x', 'y',],}", {"name": "Ada", "active": True, "tags": ["x", "y"]})
 case("combined", "{\u201cscore\u201d: .5, \u201cok\u201d: TRUE}", {"score": 0.5, "ok": True})
-case("combined", "Fill in {placeholder} like this: {'name': 'Ada', 'age': 036}", {"name": "Ada", "age": 36})
+case("combined", "Fill in {placeholder} like this: {'name': 'Ada', 'age': 36,}", {"name": "Ada", "age": 36})
 case("combined", "Use {name} and {age}. Answer: {name: 'Ada', age: 36,}", {"name": "Ada", "age": 36})
 case("combined", '{"a": NaN, "b": undefined, "c": None}', {"a": None, "b": None, "c": None})
 case("combined", '[{"id": 1} {"id": 2},]', [{"id": 1}, {"id": 2}])

@@ -152,7 +152,7 @@ impl Site<'_> {
 type Named = Option<(Defect, String)>;
 
 /// The rules for an unexpected token, most telling first; the first that fits names it.
-const UNEXPECTED: [fn(&Site) -> Named; 13] = [
+const UNEXPECTED: [fn(&Site) -> Named; 15] = [
     comment,
     trailing_comma,
     smart_quote,
@@ -163,6 +163,8 @@ const UNEXPECTED: [fn(&Site) -> Named; 13] = [
     non_finite_word,
     python_literal,
     unquoted_key,
+    key_quote,
+    unquoted_value,
     quote_after_string,
     missing_comma,
     key_without_value,
@@ -314,12 +316,60 @@ fn python_literal(site: &Site) -> Named {
 }
 
 fn unquoted_key(site: &Site) -> Named {
-    (site.wants_key() && !site.word.is_empty()).then(|| {
+    let half_quoted = site.rest[site.word.len()..].starts_with("\":");
+    (site.wants_key() && !site.word.is_empty() && !half_quoted).then(|| {
         (
             Defect::UnquotedKey,
             format!(
                 "unquoted key `{}`; keys must be double-quoted strings — ask for strict JSON",
                 site.word
+            ),
+        )
+    })
+}
+
+/// `{"name: "x"}` (the colon is inside the key: its closing quote is missing) or
+/// `{name": "x"}` (its opening quote is).
+fn key_quote(site: &Site) -> Named {
+    let before = site.before.trim_end_matches([' ', '\t', '\n', '\r']);
+    let key_holds_colon = site.expect == Expect::Colon
+        && before.ends_with('"')
+        && before[..before.len() - 1]
+            .rsplit('"')
+            .next()
+            .is_some_and(|key| key.trim_end().ends_with(':'));
+    let opening_lost = site.wants_key()
+        && !site.word.is_empty()
+        && site.rest[site.word.len()..].starts_with("\":");
+    (key_holds_colon || opening_lost).then(|| {
+        (
+            Defect::KeyQuote,
+            "a key with one of its quotes missing (`{\"name: \"x\"}`, `{name\": \"x\"}`); tell the model to quote every key on both sides".to_owned(),
+        )
+    })
+}
+
+/// `"status": active`, `"id": 3f2a9c1e-…`: a string value written without quotes.
+fn unquoted_value(site: &Site) -> Named {
+    let letter_first = site.first.is_some_and(char::is_alphabetic) && site.wants_value();
+    // `3f2a…`: the validator read `3` as a number and stopped at the letter after it.
+    let glued_to_number = site.expect == Expect::CommaOrClose
+        && site.before.ends_with(|c: char| c.is_ascii_digit())
+        && site
+            .first
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '-' || c == '/');
+    (letter_first || glued_to_number).then(|| {
+        let word: String = site
+            .rest
+            .chars()
+            .take_while(|c| !matches!(c, ',' | '}' | ']' | '\n'))
+            .take(40)
+            .collect();
+        (
+            Defect::UnquotedValue,
+            format!(
+                "a string value without quotes (`{}`); tell the model to quote every string value",
+                word.trim_end()
             ),
         )
     })
@@ -386,62 +436,4 @@ fn describe_found(rest: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scan::scan_value;
-    use crate::scan::ScanEnd;
-
-    fn diagnosis_of(text: &str) -> Diagnosis {
-        match scan_value(text.as_bytes(), 0, text.len(), 128, None).end {
-            ScanEnd::Invalid {
-                at,
-                problem,
-                after_comma,
-            } => diagnose(text, at, problem, after_comma, 128),
-            other => panic!("{text} did not fail: {other:?}"),
-        }
-    }
-
-    fn defect_of(text: &str) -> Defect {
-        diagnosis_of(text).defect
-    }
-
-    fn message_of(text: &str) -> String {
-        diagnosis_of(text).message
-    }
-
-    #[test]
-    fn each_named_defect() {
-        assert_eq!(defect_of("{\"total\": 1240,}"), Defect::TrailingComma);
-        assert_eq!(defect_of("[1, 2, ]"), Defect::TrailingComma);
-        assert_eq!(defect_of("{'total': 1240}"), Defect::SingleQuotes);
-        assert_eq!(defect_of("{city: \"Paris\"}"), Defect::UnquotedKey);
-        assert_eq!(defect_of("{\"ok\": True}"), Defect::PythonLiteral);
-        assert_eq!(defect_of("{\"a\": None}"), Defect::PythonLiteral);
-        assert_eq!(
-            defect_of("{\n \"total\": 1240 // euros\n}"),
-            Defect::Comment
-        );
-        assert_eq!(defect_of("{/* c */ \"a\": 1}"), Defect::Comment);
-        assert_eq!(defect_of("{\u{201c}a\u{201d}: 1}"), Defect::SmartQuotes);
-        assert_eq!(defect_of("[1, 2, ...]"), Defect::Ellipsis);
-        assert_eq!(defect_of("{\"a\": 1 \"b\": 2}"), Defect::MissingComma);
-        assert_eq!(defect_of("{\"a\" 1}"), Defect::MissingColon);
-        assert_eq!(defect_of(&"[".repeat(300)), Defect::NestingTooDeep);
-    }
-
-    #[test]
-    fn messages_name_the_likely_cause() {
-        assert!(message_of("{&quot;a&quot;: 1}").contains("HTML-escaped"));
-        assert!(message_of(r#"{"path": "C:\Users\ada"}"#).contains("Windows path"));
-        assert!(message_of(r#"{"re": "\d+"}"#).contains("doubled"));
-        assert!(message_of(r#"{"a": "it\'s"}"#).contains("not to escape `'`"));
-        let short_unicode = message_of(r#"{"a": "\u12"}"#);
-        assert!(short_unicode.contains("`\\u12`"), "{short_unicode}");
-        assert!(short_unicode.contains("four hex digits"), "{short_unicode}");
-        assert!(message_of(r#"{"p": "C:\users\ada"}"#).contains("Windows path"));
-        assert!(message_of(r#"{"a": , "b": 1}"#).contains("no value"));
-        assert!(message_of(r#"{\"a\": 1}"#).contains("escaped as if"));
-        assert!(message_of("{\\n  \\\"a\\\": 1}").contains("escaped as if"));
-    }
-}
+mod tests;

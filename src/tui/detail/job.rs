@@ -1,0 +1,50 @@
+//! A background build of a big capture's panes: everything it needs, taken when it was
+//! asked for, so the builder thread never looks at the app.
+
+use std::sync::Arc;
+
+use ratatui::layout::Rect;
+
+use crate::schema::Schema;
+use crate::tui::layout::PaneId;
+use crate::tui::search::Query;
+
+use super::{Detail, Subject};
+
+/// Everything a background build needs; [`DetailJob::run`] does it.
+#[derive(Debug, Clone)]
+pub struct DetailJob {
+    subject: Subject,
+    query: Option<Query>,
+    schema: Option<Arc<Schema>>,
+    area: Rect,
+    zoom: bool,
+    pane: PaneId,
+}
+
+impl DetailJob {
+    /// A build of `subject`'s panes, searched for `query`, checked against `schema`, to
+    /// be wrapped for a screen of `area` (zoomed or not, `pane` in front).
+    pub fn new(
+        subject: Subject,
+        query: Option<Query>,
+        schema: Option<Arc<Schema>>,
+        (area, zoom, pane): (Rect, bool, PaneId),
+    ) -> DetailJob {
+        DetailJob {
+            subject,
+            query,
+            schema,
+            area,
+            zoom,
+            pane,
+        }
+    }
+
+    /// Build the panes and wrap them for the screen the request was made on.
+    pub fn run(self) -> Detail {
+        let mut detail = Detail::build(&self.subject, self.query.as_ref(), self.schema.as_deref());
+        detail.fit(self.area, self.zoom, self.pane);
+        detail
+    }
+}
