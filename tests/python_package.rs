@@ -21,10 +21,12 @@ fn the_python_packages_tests_pass_against_this_jxray() {
         "scripts/python-tests.sh failed (it needs python3 with venv, and PyPI the first time)\n\
          {stdout}\n{stderr}"
     );
-    // pytest's closing line: every test ran and passed, none skipped.
+    // pytest's closing line: every test ran and passed; one is skipped only in a run that
+    // said it goes without ../shared (JXRAY_NO_SHARED, as .ci/run announces).
     let closing = stdout.lines().last().unwrap_or_default();
+    let may_skip = std::env::var_os("JXRAY_NO_SHARED").is_some();
     assert!(
-        closing.contains(" passed") && !closing.contains("skipped"),
+        closing.contains(" passed") && (may_skip || !closing.contains("skipped")),
         "{stdout}"
     );
 }

@@ -4,6 +4,7 @@ else in it), `import jxray` works and the `jxray` command runs."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -12,6 +13,18 @@ from pathlib import Path
 from conftest import REPO
 
 PACKAGE = REPO / "crates" / "jxray-python"
+
+
+def crate_version() -> str:
+    """The workspace's version, which the package follows (Cargo.toml, [workspace.package])."""
+    manifest = (REPO / "Cargo.toml").read_text()
+    return re.search(r'\[workspace\.package\][^\[]*?version = "([^"]+)"', manifest).group(1)  # type: ignore[union-attr]
+
+
+def test_the_package_version_is_the_crates() -> None:
+    import jxray
+
+    assert jxray.__version__ == crate_version()
 
 
 def the_wheel(tmp_path: Path) -> Path:
@@ -33,8 +46,8 @@ def the_wheel(tmp_path: Path) -> Path:
 
 def test_the_wheel_installs_into_a_fresh_venv_and_works(tmp_path: Path) -> None:
     wheel = the_wheel(tmp_path)
-    # One wheel for every CPython from 3.9 on.
-    assert "-cp39-abi3-" in wheel.name, wheel.name
+    # One wheel for every CPython from 3.9 on, with the crate's version.
+    assert wheel.name.startswith(f"jxray-{crate_version()}-cp39-abi3-"), wheel.name
     env_dir = tmp_path / "fresh"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"

@@ -39,7 +39,7 @@ def assert_outcome(
     ``defect``, ``cause`` and ``warnings`` (the list of kinds). Returns the outcome.
 
     The ``AssertionError`` lists every expectation not met and what jxray found instead,
-    e.g. ``got invalid (trailing-comma) at 3:5: trailing comma before `}` …``.
+    e.g. ``got invalid (trailing-comma) at 3:18: trailing comma before `}` …``.
     """
     __tracebackhide__ = True
     outcome = text if isinstance(text, Outcome) else extract(text, **options)
