@@ -110,9 +110,9 @@ def spark_context(partitions):
         .setAppName("jxray-check")
         .set("spark.ui.enabled", "false")
         .set("spark.driver.memory", "2g")
-        # The workers run this Python, the one with jxray installed.
-        .set("spark.pyspark.python", sys.executable)
     )
+    # The workers run this Python, the one with jxray installed.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     sc = SparkContext(conf=conf)
     sc.setLogLevel("ERROR")
     return sc
