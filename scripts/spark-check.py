@@ -9,7 +9,7 @@ partitions, and asserts that Spark's outcomes equal one local
 `jxray check LOG --format jsonl` of the same file, record by record (all but the source):
 
   --mode pipe    (default) pipes every partition through `jxray check - --format jsonl`
-                 with `RDD.pipe` (a record's source is its id on standard input);
+                 with `RDD.pipe` (a record's source is `-:LINE` of its partition);
   --mode python  runs the Python package inside `DataFrame.mapInPandas`: each Arrow batch
                  of lines is written to a `.jsonl` file on the worker and read back with
                  `jxray.check`, the CLI's own JSON Lines reader; `Outcome.to_json()` is the
@@ -181,12 +181,11 @@ def spark_lines(out):
 
 
 def pipe_outcome(line, number):
-    """A `jxray check -` line: its source is the record's id."""
-    from jsonl_log import record_id
-
+    """A `jxray check -` line: a partition is standard input to its jxray, so its source
+    is `-:LINE`, a line of that partition."""
     actual = json.loads(line)
-    if actual.pop("source") != record_id(number):
-        sys.exit(f"Spark outcome {number} is not {record_id(number)}: {line}")
+    if not actual.pop("source").startswith("-:"):
+        sys.exit(f"Spark outcome {number} is not named -:LINE: {line}")
     return actual
 
 

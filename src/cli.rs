@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::capture::fields::FieldPath;
+pub use crate::choices::{ColorChoice, Format, PickChoice};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
@@ -49,9 +50,9 @@ pub struct UiArgs {
     #[arg(long, value_name = "DIR")]
     pub fixtures: Option<PathBuf>,
 
-    /// When to use colour
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    /// When to use colour [default: config file, else auto]
+    #[arg(long, value_enum)]
+    pub color: Option<ColorChoice>,
 
     /// Colours for a dark or a light terminal [default: config file, else dark]
     #[arg(long, value_enum)]
@@ -76,17 +77,18 @@ pub struct ExtractionArgs {
     #[arg(long)]
     pub accept_lenient: bool,
 
-    /// Which candidate wins when several distinct values parse
-    #[arg(long, value_enum, default_value_t = PickChoice::First)]
-    pub pick: PickChoice,
+    /// Which candidate wins when several distinct values parse [default: config file, else first]
+    #[arg(long, value_enum)]
+    pub pick: Option<PickChoice>,
 
     /// Replace strings that hold JSON (`stringified-json`) by the value they hold
     #[arg(long)]
     pub decode_stringified: bool,
 
-    /// Largest capture file read, in bytes; larger ones are `unreadable`
-    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
-    pub max_bytes: u64,
+    /// Largest capture file read, in bytes; larger ones are `unreadable` [default: config
+    /// file, else 67108864]
+    #[arg(long, value_name = "BYTES")]
+    pub max_bytes: Option<u64>,
 
     #[command(flatten)]
     pub log: LogArgs,
@@ -130,10 +132,15 @@ pub enum CliCommand {
     /// Extract every capture under PATH and report each outcome
     Check(CheckArgs),
     /// Print the decoded value of one capture to stdout, the outcome to stderr
+    #[command(
+        after_help = "A file of several captures (a .jsonl log, a response with several tool \
+                      calls) prints one value per capture, in order, a failed one as null, so \
+                      line N of stdout is capture N (without --pretty); each outcome is on stderr."
+    )]
     Extract(ExtractArgs),
     /// Replay fixtures; exit 1 on any regression
     Test(TestArgs),
-    /// Compare two runs (folders or logs): both mixes and every capture that changed
+    /// Compare two runs (folders or logs) by outcome and by value; exit 1 on any broke
     Compare(CompareArgs),
     /// Record your app's model calls: a proxy on loopback that saves each exchange as a capture
     Record(RecordArgs),
@@ -147,23 +154,29 @@ pub enum CliCommand {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// A capture file, a folder (searched recursively), or - for standard input
+    #[arg(default_value = ".")]
     pub path: PathBuf,
 
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format (junit: one testcase a capture; github: annotations and a step summary)
+    /// [default: config file, else text]
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
 
     /// A JSON Schema file every decoded value must satisfy
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
 
-    /// When to use colour
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    /// When to use colour [default: config file, else auto]
+    #[arg(long, value_enum)]
+    pub color: Option<ColorChoice>,
 
-    /// What standard input holds (with PATH -): one capture a line, or one raw output
+    /// What standard input holds (with PATH -): jsonl, one capture a line; text, one raw output
     #[arg(long, value_enum, value_name = "KIND")]
     pub input: Option<InputChoice>,
+
+    /// Name standard input's records as this file's would be (`NAME:LINE`), not `-:LINE`
+    #[arg(long, value_name = "NAME")]
+    pub stdin_name: Option<String>,
 
     /// Exit 1 when a layer or failure share is over its bound, e.g. `fenced=10%,truncated=0`
     #[arg(long, value_name = "NAME=SHARE,...")]
@@ -179,9 +192,7 @@ pub struct CheckArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum InputChoice {
-    /// JSON Lines: one capture a line, checked as each arrives
     Jsonl,
-    /// The whole input is one raw model output
     Text,
 }
 
@@ -193,17 +204,21 @@ pub struct CompareArgs {
     /// The later run, matched to OLD by relative path, line or record id
     pub new: PathBuf,
 
-    /// Output format
+    /// Output format (jsonl: one line per capture of either run, `same` ones too)
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
     pub format: CompareFormat,
+
+    /// Also exit 1 when an accepted value changed (not only when a capture broke)
+    #[arg(long)]
+    pub fail_on_change: bool,
 
     /// A JSON Schema file every decoded value must satisfy, in both runs
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,
 
-    /// When to use colour
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    /// When to use colour [default: config file, else auto]
+    #[arg(long, value_enum)]
+    pub color: Option<ColorChoice>,
 
     #[command(flatten)]
     pub extraction: ExtractionArgs,
@@ -213,6 +228,7 @@ pub struct CompareArgs {
 pub enum CompareFormat {
     Text,
     Json,
+    Jsonl,
 }
 
 /// `jxray record` (README: "Recording from your app").
@@ -301,50 +317,24 @@ pub struct TestArgs {
     #[arg(long)]
     pub update: bool,
 
-    /// Output format
+    /// Output format (junit: one testcase a fixture; github: annotations and a step summary)
     #[arg(long, value_enum, default_value_t = TestFormat::Text)]
     pub format: TestFormat,
 
-    /// When to use colour
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-    Jsonl,
-    /// JUnit XML: one testcase a capture (GitLab, Jenkins, GitHub report actions)
-    Junit,
-    /// GitHub Actions annotations, and a table in $GITHUB_STEP_SUMMARY
-    Github,
+    /// When to use colour [default: config file, else auto]
+    #[arg(long, value_enum)]
+    pub color: Option<ColorChoice>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TestFormat {
     Text,
-    /// JUnit XML: one testcase a fixture
     Junit,
-    /// GitHub Actions annotations, and a table in $GITHUB_STEP_SUMMARY
     Github,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ThemeChoice {
     Dark,
     Light,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PickChoice {
-    First,
-    Last,
 }

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::choices::{ColorChoice, Format, PickChoice};
+
 /// Colours for a dark or a light terminal background.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,10 +40,21 @@ pub struct Config {
     pub schema: Option<PathBuf>,
     /// Replace strings that hold JSON by their value, as if given `--decode-stringified`.
     pub decode_stringified: Option<bool>,
+    /// Take lenient readings as layer `lenient`, as if given `--accept-lenient`.
+    pub accept_lenient: Option<bool>,
+    /// Which candidate wins when several distinct values parse (`--pick`).
+    pub pick: Option<PickChoice>,
+    /// When to use colour (`--color`), for every command and the workbench.
+    pub color: Option<ColorChoice>,
+    /// `check`'s report format (`--format`).
+    pub format: Option<Format>,
+    /// Largest capture read, in bytes (`--max-bytes`).
+    pub max_bytes: Option<u64>,
 }
 
 /// The keys a config file may hold, for error messages.
-const KNOWN_KEYS: &str = "`decode_stringified`, `fixtures`, `schema` and `theme`";
+const KNOWN_KEYS: &str = "`accept_lenient`, `color`, `decode_stringified`, `fixtures`, \
+                          `format`, `max_bytes`, `pick`, `schema` and `theme`";
 
 /// Why the config file could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
@@ -191,10 +204,26 @@ mod tests {
     }
 
     #[test]
+    fn the_keys_users_set_every_time_parse() {
+        let config = parse(
+            "accept_lenient = true\npick = \"last\"\ncolor = \"never\"\nformat = \"junit\"\n\
+             max_bytes = 4096\n",
+        )
+        .unwrap();
+        assert_eq!(config.accept_lenient, Some(true));
+        assert_eq!(config.pick, Some(PickChoice::Last));
+        assert_eq!(config.color, Some(ColorChoice::Never));
+        assert_eq!(config.format, Some(Format::Junit));
+        assert_eq!(config.max_bytes, Some(4096));
+        assert!(error("pick = \"middle\"").starts_with("config.toml:1: key `pick`: "));
+    }
+
+    #[test]
     fn errors_name_file_line_and_key() {
         assert_eq!(
             error("theme = \"light\"\ncolour = \"red\"\n"),
-            "config.toml:2: unknown key `colour`; known keys are `decode_stringified`, `fixtures`, `schema` and `theme`"
+            "config.toml:2: unknown key `colour`; known keys are `accept_lenient`, `color`, \
+             `decode_stringified`, `fixtures`, `format`, `max_bytes`, `pick`, `schema` and `theme`"
         );
         let bad_theme = error("\ntheme = \"blue\"");
         assert!(

@@ -1,10 +1,10 @@
 //! Provider response envelopes in `.json` files: text, provider and stop reason.
 
-mod capture_support;
+mod support;
 
-use capture_support::{assert_capture, load_files, one, unreadable, warning_kinds};
 use jxray::capture::Provider;
 use jxray::engine::{Cause, FailureKind, Options, WarningKind};
+use support::capture::{assert_capture, load_files, one, unreadable, warning_kinds};
 
 // ---- OpenAI Chat Completions ----
 

@@ -1,12 +1,12 @@
 //! Other tools' JSON / JSONL logs read through field paths and presets.
 
-mod capture_support;
+mod support;
 
 use std::sync::Arc;
 
-use capture_support::{unreadable, write};
 use jxray::capture::fields::{FieldMap, PathFlags, Preset};
 use jxray::capture::{load, Capture, LoadOptions, Provider};
+use support::capture::{unreadable, write};
 
 fn with_fields(fields: FieldMap) -> LoadOptions {
     LoadOptions {

@@ -1,9 +1,9 @@
 //! `.jsonl` files: one capture a line, batch output lines, bad lines, order.
 
-mod capture_support;
+mod support;
 
-use capture_support::{assert_capture, load_files, unreadable};
 use jxray::capture::Provider;
+use support::capture::{assert_capture, load_files, unreadable};
 
 #[test]
 fn each_line_is_a_capture_with_its_line_number() {

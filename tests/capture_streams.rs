@@ -1,10 +1,10 @@
 //! Saved streams (SSE logs, Ollama NDJSON) joined into their final text and stop reason.
 
-mod capture_support;
+mod support;
 
-use capture_support::{assert_capture, load_files, one, unreadable, warning_kinds};
 use jxray::capture::Provider;
 use jxray::engine::WarningKind;
+use support::capture::{assert_capture, load_files, one, unreadable, warning_kinds};
 
 /// Events separated by blank lines, as a stream is saved.
 fn sse(events: &[&str]) -> String {

@@ -1,11 +1,11 @@
 //! Bad input becomes an unreadable capture naming the cause, never a crash or a skip.
 
-mod capture_support;
+mod support;
 
 use std::io::Cursor;
 
-use capture_support::{assert_capture, unreadable, write};
 use jxray::capture::{load, load_file, load_reader, LoadOptions, Provider};
+use support::capture::{assert_capture, unreadable, write};
 
 #[test]
 fn invalid_utf8_names_the_byte_offset() {

@@ -1,9 +1,9 @@
 //! `jxray check`: formats, exit codes, schema, options, colour.
 
-mod common;
+mod support;
 
-use common::{assert_one_line_error, jxray_env, jxray_in, write_files};
 use serde_json::Value;
+use support::cli::{assert_one_line_error, jxray_env, jxray_in, write_files, Run};
 
 const FENCED: &str = "Sure!\n```json\n{\"city\": \"Paris\"}\n```\nThat is all.";
 const TRAILING_COMMA: &str = "{\"a\": 1,}";
@@ -46,8 +46,7 @@ fn a_missing_path_exits_2_with_one_line() {
 fn usage_errors_exit_2() {
     let dir = folder(&[("a.txt", FENCED)]);
     for args in [
-        &["check"][..],
-        &["check", ".", "--format", "xml"],
+        &["check", ".", "--format", "xml"][..],
         &["check", ".", "--pick", "middle"],
         &["check", ".", "--max-bytes", "lots"],
         &["frobnicate"],
@@ -452,4 +451,67 @@ fn input_is_for_standard_input_only() {
     let run = jxray_in(dir.path(), &["check", "a.txt", "--input", "text"], b"");
     assert_eq!(run.code, 2, "{run:?}");
     assert_one_line_error(&run, "--input");
+}
+
+#[test]
+fn plain_text_on_standard_input_is_refused_once_pointing_at_input_text() {
+    let dir = folder(&[]);
+    let text = b"I'm sorry, but I can't help with that.\nIt is against policy.\nTruly.\n";
+    let run = jxray_in(dir.path(), &["check", "-"], text);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stdout.is_empty(), "{run:?}");
+    assert_one_line_error(&run, "standard input is not JSON Lines");
+    assert!(run.stderr.contains("--input text"), "{}", run.stderr);
+}
+
+#[test]
+fn one_text_capture_prints_its_line_and_the_count_only() {
+    let dir = folder(&[]);
+    let run = jxray_in(
+        dir.path(),
+        &["check", "-", "--input", "text", "--color", "never"],
+        FENCED.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    assert!(lines[0].starts_with("ok   fenced     -"), "{}", run.stdout);
+    assert_eq!(lines[2], "1 capture: 1 ok, 0 failed");
+}
+
+#[test]
+fn a_record_from_standard_input_is_named_as_the_same_line_of_the_file() {
+    let log = "{\"id\": \"req-1\", \"output\": \"{}\"}\n\n{\"output\": \"[1,\"}\n";
+    let dir = folder(&[("log.jsonl", log)]);
+    let sources = |run: &Run| -> Vec<String> {
+        records(&run.stdout)
+            .iter()
+            .map(|r| r["source"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let from_file = jxray_in(
+        dir.path(),
+        &["check", "log.jsonl", "--format", "jsonl"],
+        b"",
+    );
+    assert_eq!(sources(&from_file), ["log.jsonl:1", "log.jsonl:3"]);
+    let piped = jxray_in(
+        dir.path(),
+        &["check", "-", "--format", "jsonl"],
+        log.as_bytes(),
+    );
+    assert_eq!(sources(&piped), ["-:1", "-:3"]);
+    let named = [
+        "check",
+        "-",
+        "--format",
+        "jsonl",
+        "--stdin-name",
+        "log.jsonl",
+    ];
+    let named = jxray_in(dir.path(), &named, log.as_bytes());
+    assert_eq!(
+        named.stdout, from_file.stdout,
+        "the two outputs are the same lines"
+    );
 }

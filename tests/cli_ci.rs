@@ -3,12 +3,12 @@
 //! folder passed over, unread files counted).
 //! Review golden changes with `INSTA_UPDATE=new cargo test --test cli_ci`.
 
-mod common;
+mod support;
 
 use std::fs;
 use std::path::Path;
 
-use common::{jxray_env, write_files, Run};
+use support::cli::{jxray_env, write_files, Run};
 
 /// Run jxray in `dir` with no user config and no GitHub step summary.
 fn run_in(dir: &Path, args: &[&str]) -> Run {
@@ -272,9 +272,38 @@ fn the_fixtures_folder_is_passed_over_and_unread_files_are_counted() {
         jsonl.stderr,
         "jxray: skipped 3 files: .csv, .png; skipped the fixtures folder fixtures\n"
     );
-    // Asked for by name, the fixtures folder is checked like any other.
+    // Asked for by name, the fixtures folder is walked, but a fixture is never a capture.
     let named = run_in(dir.path(), &["check", "fixtures", "--format", "jsonl"]);
-    assert!(named.stdout.contains("fixtures/saved.json"), "{named:?}");
+    assert_eq!(named.code, 2, "{named:?}");
+    assert!(
+        named
+            .stderr
+            .contains("skipped 1 jxray fixture file (fixtures/saved.json)"),
+        "{named:?}"
+    );
+}
+
+#[test]
+fn a_fixture_anywhere_is_known_by_its_content_and_passed_over_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = "{\n  \"jxray_fixture\": 1,\n  \"name\": \"cut\",\n  \"input\": \"{\\\"a\\\": 1\",\n  \
+                   \"stop_reason\": null,\n  \"expect\": {\"ok\": false, \"failure\": \"truncated\", \"defect\": null}\n}\n";
+    write_files(
+        dir.path(),
+        &[
+            ("runs/a.txt", "{\"a\": 1}"),
+            ("runs/old-cases/cut.json", fixture),
+            ("runs/answer.json", "{\"note\": {\"jxray_fixture\": 1}}"),
+        ],
+    );
+    let run = run_in(dir.path(), &["check", "runs", "--color", "never"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!run.stdout.contains("cut.json  "), "{}", run.stdout);
+    assert!(run.stdout.contains("runs/answer.json"), "{}", run.stdout);
+    assert_eq!(
+        run.stdout.lines().last().unwrap(),
+        "skipped 1 jxray fixture file (runs/old-cases/cut.json): replay them with jxray test"
+    );
 }
 
 #[test]

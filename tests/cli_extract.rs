@@ -1,8 +1,8 @@
 //! `jxray extract`: the value on stdout, the outcome on stderr, exit 0/1/2.
 
-mod common;
+mod support;
 
-use common::{assert_one_line_error, jxray_in, write_files};
+use support::cli::{assert_one_line_error, jxray_in, write_files};
 
 const FENCED: &str = "Sure!\n```json\n{\"city\": \"Paris\", \"tags\": [1, 2]}\n```\nThat is all.";
 
@@ -88,14 +88,14 @@ fn decode_stringified_comes_from_the_flag_or_the_config() {
     let input = br#"{"name": "lookup", "arguments": "{\"sku\": \"A-1\"}"}"#;
     let home_path = home.path().to_str().unwrap();
     let env = [("XDG_CONFIG_HOME", home_path)];
-    let plain = common::jxray_env(dir.path(), &["extract"], input, &env);
+    let plain = support::cli::jxray_env(dir.path(), &["extract"], input, &env);
     assert_eq!(
         plain.stdout,
         "{\"name\":\"lookup\",\"arguments\":\"{\\\"sku\\\": \\\"A-1\\\"}\"}\n"
     );
     assert!(plain.stderr.contains("stringified-json"), "{plain:?}");
     let decoded = "{\"name\":\"lookup\",\"arguments\":{\"sku\":\"A-1\"}}\n";
-    let flag = common::jxray_env(
+    let flag = support::cli::jxray_env(
         dir.path(),
         &["extract", "--decode-stringified"],
         input,
@@ -108,6 +108,23 @@ fn decode_stringified_comes_from_the_flag_or_the_config() {
         "decode_stringified = true\n",
     )
     .unwrap();
-    let config = common::jxray_env(dir.path(), &["extract"], input, &env);
+    let config = support::cli::jxray_env(dir.path(), &["extract"], input, &env);
     assert_eq!(config.stdout, decoded, "{config:?}");
+}
+
+#[test]
+fn a_file_of_many_captures_prints_one_line_per_record_null_for_a_failed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = "{\"output\": \"{\\\"a\\\": 1}\"}\n{\"output\": \"no JSON here\"}\n\n{\"output\": \"[2]\"}\n";
+    write_files(dir.path(), &[("log.jsonl", log)]);
+    let run = jxray_in(dir.path(), &["extract", "log.jsonl"], b"");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "{\"a\":1}\nnull\n[2]\n");
+    let outcomes: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(outcomes.len(), 3, "{}", run.stderr);
+    assert!(
+        outcomes[1].starts_with("log.jsonl:2: no-json"),
+        "{}",
+        run.stderr
+    );
 }

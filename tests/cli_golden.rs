@@ -1,11 +1,11 @@
 //! Golden tests: `jxray check` on the bundled demo captures, in every format.
 //! Review changes with `INSTA_UPDATE=new cargo test --test cli_golden`.
 
-mod common;
+mod support;
 
-use common::jxray;
+use support::cli::jxray;
 
-fn check_demo(extra: &[&str]) -> common::Run {
+fn check_demo(extra: &[&str]) -> support::cli::Run {
     let mut args = vec!["check", "assets/demo", "--color", "never"];
     args.extend_from_slice(extra);
     let run = jxray(&args);

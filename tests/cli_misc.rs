@@ -1,8 +1,8 @@
 //! Version, completions, and no subcommand without a terminal.
 
-mod common;
+mod support;
 
-use common::{assert_one_line_error, jxray};
+use support::cli::{assert_one_line_error, jxray};
 
 #[test]
 fn version_is_printed() {

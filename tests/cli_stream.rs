@@ -1,7 +1,7 @@
 //! `jxray check` as a stream: outcomes in order and complete under parallelism, and
 //! standard input checked line by line while it is still being written.
 
-mod common;
+mod support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -9,11 +9,11 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use common::{jxray_in, write_files};
 use jxray::capture::{self, LoadOptions};
 use jxray::engine::Options;
 use jxray::report::{write_all, Checked, JsonlSink, Painter, Sink, TextSink};
 use serde_json::Value;
+use support::cli::{jxray_in, write_files};
 
 /// A capture of about `size` bytes whose outcome depends on `i` (ok, fenced, cut, invalid).
 fn output(i: usize, size: usize) -> String {
@@ -147,7 +147,7 @@ fn each_outcome_is_written_before_the_next_line_arrives() {
         (r#"{"output": "{\"a\": 1}"}"#, "-:1", true),
         (
             r#"{"custom_id": "req-2", "output": "[1, 2,"}"#,
-            "req-2",
+            "-:2",
             false,
         ),
         ("", "", true),

@@ -1,15 +1,15 @@
 //! `jxray test`: green on good fixtures, red with a diff on a broken copy,
 //! known gaps, malformed files and `--update`.
 
-mod common;
+mod support;
 
 use std::fs;
 use std::path::Path;
 
-use common::{assert_one_line_error, jxray_in};
 use jxray::engine::{FailureKind, Layer, Options};
 use jxray::fixture::{self, Expectation, Fixture};
 use serde_json::json;
+use support::cli::{assert_one_line_error, jxray_in};
 
 /// A fixture expecting what the engine does now.
 fn current(name: &str, input: &str) -> Fixture {
@@ -209,7 +209,7 @@ fn a_missing_folder_exits_2() {
 
 #[test]
 fn the_projects_own_fixtures_pass() {
-    let run = common::jxray(&["test", "fixtures"]);
+    let run = support::cli::jxray(&["test", "fixtures"]);
     assert_eq!(run.code, 0, "{}", run.stdout);
     assert!(closing_line(&run.stdout).contains(" passed, 0 failed"));
 }
@@ -254,7 +254,7 @@ fn red_on_a_broken_copy_of_the_projects_fixtures() {
 }
 
 /// Run `jxray ARGS` in `dir` with the config folder `config` (an empty one when `None`).
-fn test_with_config(dir: &Path, args: &[&str], config: Option<&str>) -> common::Run {
+fn test_with_config(dir: &Path, args: &[&str], config: Option<&str>) -> support::cli::Run {
     let home = tempfile::tempdir().unwrap();
     if let Some(text) = config {
         fs::create_dir_all(home.path().join("jxray")).unwrap();
@@ -264,7 +264,7 @@ fn test_with_config(dir: &Path, args: &[&str], config: Option<&str>) -> common::
         ("XDG_CONFIG_HOME", home.path().to_str().unwrap()),
         ("GITHUB_STEP_SUMMARY", ""),
     ];
-    common::jxray_env(dir, args, b"", &env)
+    support::cli::jxray_env(dir, args, b"", &env)
 }
 
 #[test]
@@ -391,7 +391,7 @@ fn github_annotates_each_regression_and_appends_the_summary() {
         ("XDG_CONFIG_HOME", home.path().to_str().unwrap()),
         ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap()),
     ];
-    let run = common::jxray_env(dir.path(), &["test", "fx", "--format", "github"], b"", &env);
+    let run = support::cli::jxray_env(dir.path(), &["test", "fx", "--format", "github"], b"", &env);
     assert_eq!(run.code, 1, "{run:?}");
     insta::assert_snapshot!("test_github_stdout", run.stdout);
     insta::assert_snapshot!(

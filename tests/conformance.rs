@@ -3,19 +3,16 @@
 //! Without ../shared it fails, unless the run opts out (see tests/support/shared.rs):
 //! fixtures/ is the portable copy.
 
-#[path = "support/cases.rs"]
-mod cases;
-#[path = "support/shared.rs"]
-mod shared;
+mod support;
 
 use jxray::capture::{self, LoadOptions};
 
 #[test]
 fn every_case_meets_the_contract() {
-    let Some(dir) = shared::shared_dir("spec/cases") else {
+    let Some(dir) = support::shared::shared_dir("spec/cases") else {
         return;
     };
-    let cases = cases::read_cases(&dir).expect("the cases folder is readable");
+    let cases = support::cases::read_cases(&dir).expect("the cases folder is readable");
     assert!(!cases.is_empty(), "no cases in {}", dir.display());
     let mut problems = Vec::new();
     for case in &cases {
@@ -28,7 +25,7 @@ fn every_case_meets_the_contract() {
         };
         let result = capture::load(&case.path, &LoadOptions::default())
             .map_err(|error| error.to_string())
-            .and_then(|captures| cases::verify(case, &captures));
+            .and_then(|captures| support::cases::verify(case, &captures));
         if let Err(why) = result {
             problems.push(format!("{}: {why}", case.name));
         }

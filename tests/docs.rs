@@ -4,7 +4,7 @@
 //! prints, every defect, cause and warning the engine names is explained, and every link
 //! leads somewhere. `JXRAY_WRITE_DOCS=1 cargo test --test docs` rewrites the generated parts.
 
-mod tui_support;
+mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use jxray::capture::{load, LoadOptions};
 use jxray::cli::Cli;
 use jxray::engine::{Cause, Defect, WarningKind};
 use jxray::tui::action::Command;
-use tui_support::{app_with, run, screen};
+use support::tui::{app_with, run, screen};
 
 /// A newcomer reads the README in five minutes; the reference is in docs/.
 const README_MAX_LINES: usize = 250;

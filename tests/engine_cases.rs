@@ -1,15 +1,14 @@
 //! The engine against the plain-text conformance cases in ../shared/spec/cases.
 //! (Envelope cases go through the capture loader; see tests/conformance.rs.)
 
-#[path = "support/shared.rs"]
-mod shared;
+mod support;
 
 use jxray::engine::{extract, Options};
 use serde_json::Value;
 
 #[test]
 fn plain_text_cases_meet_their_expectations() {
-    let Some(dir) = shared::shared_dir("spec/cases") else {
+    let Some(dir) = support::shared::shared_dir("spec/cases") else {
         return;
     };
     let entries = std::fs::read_dir(&dir).expect("the cases folder is readable");

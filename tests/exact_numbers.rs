@@ -2,11 +2,11 @@
 //! decimals, `1e400` and `-0` come out as the model wrote them from `extract`,
 //! `check`, fixtures and `test`, and two different numbers never compare equal.
 
-mod common;
+mod support;
 
 use std::fs;
 
-use common::{jxray_in, write_files};
+use support::cli::{jxray_in, write_files};
 
 const RAW: &str = r#"{"ids": [18446744073709551616, 18446744073709551617], "huge": 1e400, "Big": 2.5E+3, "zero": -0, "long": 0.10000000000000000001}"#;
 

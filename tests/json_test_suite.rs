@@ -2,15 +2,14 @@
 //! (../shared/suites/JSONTestSuite): every `y_` file is `direct` with no
 //! repairs, no `n_` file is, and no `i_` file makes the engine panic.
 
-#[path = "support/shared.rs"]
-mod shared;
+mod support;
 
 use std::path::{Path, PathBuf};
 
 use jxray::engine::{extract, Layer, Options};
 
 fn suite_files() -> Option<Vec<PathBuf>> {
-    let dir = shared::shared_dir("suites/JSONTestSuite/test_parsing")?;
+    let dir = support::shared::shared_dir("suites/JSONTestSuite/test_parsing")?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("the suite folder is readable")
         .flatten()

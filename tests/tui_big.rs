@@ -2,11 +2,11 @@
 //! panes when the build arrives, and kept for the next visit. The build runs
 //! here by hand, where the event loop would run it on its builder thread.
 
-mod tui_support;
+mod support;
 
 use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::{update, App};
-use tui_support::{app_with, capture, run, screen};
+use support::tui::{app_with, capture, run, screen};
 
 /// About 1.2 MB (over the 1 MiB line): a fenced array of records with one raw newline.
 fn big_text() -> String {

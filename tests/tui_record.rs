@@ -3,7 +3,7 @@
 //! fixture saved from one names the request by digest, and watch mode re-reads a capture
 //! when its request file arrives.
 
-mod tui_support;
+mod support;
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +13,7 @@ use jxray::tui::app::Overlay;
 use jxray::tui::{update, App};
 use jxray::watch::{PathChange, WatchEvent};
 use sha2::{Digest, Sha256};
-use tui_support::{app_with, screen};
+use support::tui::{app_with, screen};
 
 const CAPTURE: &str = r#"{"object":"chat.completion","model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":"{\"city\": \"Par"},"finish_reason":"length"}]}"#;
 

@@ -1,7 +1,7 @@
 //! Saving fixtures from the TUI: the dialog (driven by actions), the writes
 //! (through the loader, on a temp folder), and `jxray test` on the result.
 
-mod tui_support;
+mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use jxray::tui::app::{Expect, Overlay, SaveScope};
 use jxray::tui::event::Event;
 use jxray::tui::loader::Loader;
 use jxray::tui::{update, App};
-use tui_support::{app_with, capture};
+use support::tui::{app_with, capture};
 
 fn command(app: &mut App, command: Command) -> Vec<Effect> {
     update(app, Action::Command(command))
@@ -315,7 +315,7 @@ fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
     let saved: Vec<Option<PathBuf>> = app.entries.iter().map(|e| e.saved.clone()).collect();
     assert_eq!(saved, [Some(path.clone()), None]);
     command(&mut app, Command::Save);
-    let screen = tui_support::screen(&app);
+    let screen = support::tui::screen(&app);
     assert!(
         screen.contains(&format!("already a fixture: {}", path.display())),
         "{screen}"
@@ -339,7 +339,7 @@ fn captures_already_in_the_fixtures_folder_get_the_saved_mark() {
         },
     );
     app.settle();
-    let screen = tui_support::screen(&app);
+    let screen = support::tui::screen(&app);
     assert!(!screen.contains("already a fixture"), "{screen}");
     assert_eq!(app.entries.iter().next().unwrap().saved, None);
 }

@@ -1,12 +1,12 @@
 //! Whole screens, drawn with ratatui's `TestBackend`, as insta snapshots.
 //! Where colour carries meaning the snapshot writes styles as markers.
 
-mod tui_support;
+mod support;
 
 use jxray::config::ThemeName;
 use jxray::tui::action::Command;
 use jxray::tui::theme::Theme;
-use tui_support::{app_with, capture, run, screen, styled_screen};
+use support::tui::{app_with, capture, run, screen, styled_screen};
 
 const FENCED: &str = "Here is the ticket:\n```json\n{\"ticket_id\": \"SUP-4821\", \"priority\": \"high\",\n \"tags\": [\"billing\", \"refund\"], \"escalate\": true}\n```\nLet me know if you need anything else.";
 const REPAIRED: &str = "{\"invoice\": \"INV-2291\",\n \"notes\": \"Paid in full.\nThanks!\",\n \"memo\": \"ref\\`42\\`\tdone\"}";

@@ -207,7 +207,12 @@ fn loaded(screen: &str) -> bool {
         .lines()
         .rfind(|line| !line.trim().is_empty())
         .unwrap_or_default();
-    let counted = footer.contains(" captures: ") || footer.contains(" capture: ");
+    // `39 captures: …`, or its short form when the footer is short of room (`39: …`).
+    let rest = footer.trim_start_matches(|c: char| c.is_ascii_digit());
+    let counted = rest.len() < footer.len()
+        && [": ", " captures: ", " capture: "]
+            .iter()
+            .any(|after| rest.starts_with(after));
     counted && !footer.contains("loading") && !footer.contains("finding")
 }
 
@@ -727,6 +732,33 @@ fn a_schema_beside_the_captures_is_offered_not_used() {
     let tmux = Tmux::start("offer", 160, 45, &[demo.to_str().unwrap()], &[]);
     let screen = tmux.wait_for("the offer", |s| s.contains("--schema"));
     assert!(!screen.contains("schema 3"), "not used unasked:\n{screen}");
+}
+
+#[test]
+fn at_80x24_the_first_frame_keeps_whole_badges_and_help_and_quit_beside_the_offer() {
+    let demo = demo();
+    let tmux = Tmux::start("narrow", 80, 24, &[demo.to_str().unwrap()], &[]);
+    let screen = tmux.wait_for("the demo and the schema offer", |s| {
+        loaded(s) && s.contains("schema.json is beside")
+    });
+    let keys = screen.lines().nth(22).unwrap_or_default();
+    assert!(keys.contains("schema.json"), "the offer: {keys}\n{screen}");
+    assert!(
+        keys.contains("? help") && keys.contains("q quit"),
+        "{keys}\n{screen}"
+    );
+    assert!(
+        !screen.contains("trunca…") && !screen.contains("unread…"),
+        "{screen}"
+    );
+    assert!(screen.contains(" truncated "), "{screen}");
+    // `<` narrows the list, then hides it: the panes take the width.
+    tmux.keys(&["<", "<"]);
+    tmux.wait_for("the list to hide", |s| !s.contains("Captures 39/39"));
+    tmux.keys(&[">"]);
+    tmux.wait_for("the list to come back", |s| s.contains("Captures 39/39"));
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
 }
 
 #[test]

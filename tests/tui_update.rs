@@ -1,6 +1,6 @@
 //! The app driven by key presses and background results, without a terminal.
 
-mod tui_support;
+mod support;
 
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ use jxray::tui::app::{Filter, Focus, Overlay};
 use jxray::tui::keys::action_for;
 use jxray::tui::layout::PaneId;
 use jxray::tui::{update, App};
-use tui_support::{app_with, capture, screen};
+use support::tui::{app_with, capture, screen};
 
 /// Press keys, written as in the help ("j", "G", "Tab", "Enter", "Esc", "Ctrl-d"),
 /// and collect the effects.
@@ -639,14 +639,14 @@ fn d_decodes_stringified_json_into_the_value_and_back() {
         45,
     );
     // Before: the string is kept, with its decoded value shown beneath in the Decoded pane.
-    let before = tui_support::screen(&app);
+    let before = support::tui::screen(&app);
     assert!(before.contains("stringified JSON, decoded"), "{before}");
     let (generation, options, outcomes) = requested_extraction(&press(&mut app, &["d"]));
     assert!(options.decode_stringified);
     deliver(&mut app, generation, outcomes);
     let value = app.selected_entry().unwrap().outcome.value.clone().unwrap();
     assert_eq!(value["arguments"]["sku"], 7);
-    assert!(tui_support::screen(&app).contains("decoding stringified"));
+    assert!(support::tui::screen(&app).contains("decoding stringified"));
     let effects = press(&mut app, &["d"]);
     assert!(
         matches!(effects.as_slice(), [Effect::Extract { options, .. }] if !options.decode_stringified)

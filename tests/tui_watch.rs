@@ -2,14 +2,14 @@
 //! footer's mix since watching started. No file system here: the watcher's
 //! events are fed as actions (the watcher itself is tested in src/watch/).
 
-mod tui_support;
+mod support;
 
 use std::path::PathBuf;
 
 use jxray::tui::action::{Action, Command, Effect, Loaded, WatchControl};
 use jxray::tui::{update, App};
 use jxray::watch::{PathChange, WatchEvent, WatchStatus};
-use tui_support::{app_with, capture, screen};
+use support::tui::{app_with, capture, screen};
 
 fn load(app: &mut App, source: &str, text: &str) {
     let capture = capture(source, text, None);
@@ -63,7 +63,7 @@ fn changes(app: &mut App, changes: Vec<PathChange>) -> Vec<Effect> {
 
 #[test]
 fn with_watch_on_the_watcher_starts_before_the_load() {
-    let mut settings = tui_support::settings();
+    let mut settings = support::tui::settings();
     settings.watch = true;
     let app = App::new(
         settings,
@@ -180,4 +180,29 @@ fn a_rescan_reads_everything_again() {
     let effects = update(&mut app, Action::Watch(WatchEvent::Rescan));
     assert!(effects.iter().any(|e| matches!(e, Effect::LoadAll { .. })));
     assert!(app.progress.loading());
+}
+
+#[test]
+fn at_80x24_the_watch_delta_is_abbreviated_not_cut() {
+    let mut app = watching();
+    update(
+        &mut app,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    changes(
+        &mut app,
+        vec![
+            PathChange::Changed(PathBuf::from("b.txt")),
+            PathChange::Changed(PathBuf::from("c.txt")),
+        ],
+    );
+    load(&mut app, "b.txt", "{\"b\": 2, \"cut\": \"of");
+    load(&mut app, "c.txt", "{}");
+    let text = screen(&app);
+    let footer = text.lines().last().unwrap_or_default();
+    assert!(!footer.contains('…'), "{footer}");
+    assert!(footer.contains("Δ dir 1→2 fen 1→0 trunc 0→1"), "{footer}");
 }

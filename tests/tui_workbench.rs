@@ -2,17 +2,17 @@
 //! the copy menu, following the newest capture, the save dialog's previews.
 //! Each test feeds actions to `update` and checks the state or the screen.
 
-mod tui_support;
+mod support;
 
 use std::time::{Duration, SystemTime};
 
 use jxray::tui::action::{Action, Command, Edit, Effect};
 use jxray::tui::app::{Filter, Overlay, Sort};
 use jxray::tui::{update, App};
-use tui_support::{app_with, capture, screen};
+use support::tui::{app_with, capture, screen};
 
 fn run(app: &mut App, commands: &[Command]) -> Vec<Effect> {
-    tui_support::run_effects(app, commands)
+    support::tui::run_effects(app, commands)
 }
 
 fn type_text(app: &mut App, text: &str) {

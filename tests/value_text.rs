@@ -2,8 +2,7 @@
 //! the same outcome in every field, and compact text that is what serializing the tree
 //! writes. Over JSONTestSuite, the conformance cases, tricky texts and generated values.
 
-#[path = "support/shared.rs"]
-mod shared;
+mod support;
 
 use std::path::Path;
 
@@ -50,7 +49,7 @@ fn json_test_suite_and_the_conformance_cases_agree_in_both_forms() {
     let mut as_text = 0;
     let mut wrong = Vec::new();
     for dir in ["suites/JSONTestSuite/test_parsing", "spec/cases"] {
-        let Some(dir) = shared::shared_dir(dir) else {
+        let Some(dir) = support::shared::shared_dir(dir) else {
             return;
         };
         for path in files(&dir) {

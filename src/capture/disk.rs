@@ -210,9 +210,13 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, Unreadable> {
     String::from_utf8(bytes).map_err(|error| {
         let offset = error.utf8_error().valid_up_to();
         let byte = error.as_bytes().get(offset).copied().unwrap_or_default();
-        Unreadable::new(format!(
-            "not UTF-8: byte 0x{byte:02X} at offset {offset} is invalid; re-save the capture as UTF-8"
-        ))
+        Unreadable::not_utf8(
+            format!(
+                "not UTF-8: byte 0x{byte:02X} at offset {offset} is invalid; re-save the \
+                 capture as UTF-8"
+            ),
+            error.into_bytes(),
+        )
     })
 }
 

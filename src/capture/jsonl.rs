@@ -54,15 +54,13 @@ pub fn captures(source: &str, path: &Path, text: &str, options: &LoadOptions) ->
         .collect()
 }
 
-/// How a line's capture is named in reports.
+/// How a line's capture is named in reports: `file.jsonl:LINE`, or `file.jsonl#ID` for a
+/// record with a batch id (batch results come back in any order: their id names them, not
+/// their line). Standard input is named the same way, as the file `-` (or the name given
+/// with `--stdin-name`), so the two outputs join.
 #[derive(Debug, Clone)]
 pub enum Naming {
-    /// `file.jsonl:LINE`, or `file.jsonl#ID` for a record with an id (batch results come
-    /// back in any order: their id names them, not their line).
     Line(String),
-    /// The record's own id when it has one, else `-:LINE`: line numbers of one piece of a
-    /// split log say little, ids survive the split.
-    IdOrLine(String),
 }
 
 /// One line's captures (none for a line the field paths' filter passes over, several for
@@ -74,11 +72,10 @@ fn line_captures(
     line: Result<&str, Unreadable>,
     fields: Option<&FieldMap>,
 ) -> Vec<Capture> {
-    let (value, id, result) = match line {
-        Err(why) => (None, None, Err(why.message)),
+    let (id, result) = match line {
+        Err(why) => (None, Err(why.message)),
         Ok(line) => match serde_json::from_str::<Value>(line) {
             Err(error) => (
-                None,
                 None,
                 Err(format!("not JSON ({error}); fix or remove the line")),
             ),
@@ -93,7 +90,7 @@ fn line_captures(
                             .to_string(),
                     )
                 });
-                (Some(value), id, result)
+                (id, result)
             }
         },
     };
@@ -102,12 +99,6 @@ fn line_captures(
             Some(id) => format!("{prefix}#{id}"),
             None => format!("{prefix}:{number}"),
         },
-        Naming::IdOrLine(prefix) => {
-            match id.as_deref().or_else(|| value.as_ref().and_then(record_id)) {
-                Some(id) => id.to_string(),
-                None => format!("{prefix}:{number}"),
-            }
-        }
     };
     Capture::decoded(&source, path, Some(number), result)
 }
@@ -140,13 +131,6 @@ fn classify(value: &Value, fields: Option<&FieldMap>) -> Option<(Option<String>,
 
 fn from_record(record: LogRecord) -> (Option<String>, Detection) {
     (record.id, Some(record.result))
-}
-
-/// A record's own name on standard input: `custom_id` (batch results), else a string `id`.
-fn record_id(value: &Value) -> Option<&str> {
-    envelope::str_field(value, "custom_id")
-        .or_else(|| envelope::str_field(value, "id"))
-        .filter(|id| !id.is_empty())
 }
 
 /// `{"output": …, "stop_reason": …}`, the shape of hand-made and exported logs.
@@ -290,7 +274,7 @@ impl<R: BufRead> Iterator for LineCaptures<R> {
                     }
                     self.any = true;
                     let source = match &self.naming {
-                        Naming::Line(source) | Naming::IdOrLine(source) => source.clone(),
+                        Naming::Line(source) => source.clone(),
                     };
                     return Some(Capture::unreadable(
                         source,

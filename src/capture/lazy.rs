@@ -3,7 +3,7 @@
 //! in memory; every other file is read whole, one at a time, through [`load_file`].
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek};
+use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
 use super::jsonl::{self, LineCaptures, Naming};
@@ -105,21 +105,62 @@ pub fn file_records(file: &Path, root: &Path, options: &LoadOptions) -> Records 
     source_records(file, root, options)
 }
 
-/// Standard input (or any reader) as captures: line by line as it arrives, or one text.
+/// Standard input as captures, named as a file called `name` would be (`-:LINE`,
+/// `-#ID`). Lines are read as they arrive; text that is not JSON Lines at all (its first
+/// byte is no `{`) is refused once, as a whole, rather than failing on every line.
 pub fn stdin_records(
     reader: impl Read + Send + 'static,
     format: StdinFormat,
+    name: &str,
     options: &LoadOptions,
-) -> Records {
+) -> Result<Records, NotJsonLines> {
     match format {
-        StdinFormat::Text => Box::new(load_reader("-", reader, options).into_iter()),
-        StdinFormat::Lines => Box::new(LineCaptures::new(
-            BufReader::with_capacity(64 * 1024, reader),
-            Naming::IdOrLine("-".to_string()),
-            Path::new("-"),
-            options,
-        )),
+        StdinFormat::Text => Ok(Box::new(load_reader(name, reader, options).into_iter())),
+        StdinFormat::Lines => {
+            let mut reader = BufReader::with_capacity(64 * 1024, reader);
+            if let Some(start) = plain_text_start(&mut reader) {
+                return Err(NotJsonLines { start });
+            }
+            Ok(Box::new(LineCaptures::new(
+                reader,
+                Naming::Line(name.to_string()),
+                Path::new(name),
+                options,
+            )))
+        }
     }
+}
+
+/// Standard input read as JSON Lines starts like a sentence, not like a capture.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "standard input is not JSON Lines (it starts with {start}, not a JSON object): pass \
+     --input text to read it as one raw output, or pipe one JSON capture a line"
+)]
+pub struct NotJsonLines {
+    /// The first few characters, escaped and quoted.
+    pub start: String,
+}
+
+/// The start of the input, when what has arrived shows it is not JSON Lines: its first
+/// byte past blank space (and a BOM) is not `{`. Only peeks: nothing is consumed, and an
+/// input whose first buffer is all blank, or that cannot be read, is left to the lines.
+fn plain_text_start(reader: &mut impl BufRead) -> Option<String> {
+    let available = reader.fill_buf().ok()?;
+    let available = available.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(available);
+    let first = available.iter().position(|b| !b.is_ascii_whitespace())?;
+    if available[first] == b'{' {
+        return None;
+    }
+    let head = String::from_utf8_lossy(&available[first..available.len().min(first + 24)]);
+    let head: String = head
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(16)
+        .collect();
+    Some(format!("\"{}\"", crate::text::escape_line(&head)))
 }
 
 /// How much of a file of lines is looked at to choose between line by line and whole.
@@ -169,18 +210,26 @@ mod tests {
         records.map(|capture| capture.source).collect()
     }
 
+    fn lines_of(input: &str) -> Result<Records, NotJsonLines> {
+        let bytes = io::Cursor::new(input.as_bytes().to_vec());
+        stdin_records(bytes, StdinFormat::Lines, "-", &LoadOptions::default())
+    }
+
     #[test]
-    fn standard_input_lines_are_named_by_id_or_line() {
-        let input =
-            "{\"output\": \"{}\"}\n\n{\"custom_id\": \"req-7\", \"output\": \"[]\"}\nnot json\n";
-        let records = stdin_records(
-            io::Cursor::new(input.as_bytes().to_vec()),
-            StdinFormat::Lines,
-            &LoadOptions::default(),
-        );
-        let captures: Vec<Capture> = records.collect();
+    fn standard_input_lines_are_named_as_the_same_lines_of_a_file() {
+        let input = "{\"output\": \"{}\"}\n\n{\"id\": \"req-7\", \"output\": \"[]\"}\nnot json\n";
+        let captures: Vec<Capture> = lines_of(input).unwrap().collect();
         let names: Vec<&str> = captures.iter().map(|c| c.source.as_str()).collect();
-        assert_eq!(names, ["-:1", "req-7", "-:4"]);
+        assert_eq!(names, ["-:1", "-:3", "-:4"]);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("log.jsonl");
+        std::fs::write(&file, input).unwrap();
+        let from_file: Vec<String> = records(&file, &LoadOptions::default())
+            .unwrap()
+            .map(|c| c.source)
+            .collect();
+        let suffixes: Vec<&str> = from_file.iter().map(|s| &s[s.len() - 2..]).collect();
+        assert_eq!(suffixes, [":1", ":3", ":4"]);
         assert_eq!(captures[0].text.as_deref(), Ok("{}"));
         assert!(captures[2].text.is_err());
     }
@@ -190,9 +239,26 @@ mod tests {
         let records = stdin_records(
             io::Cursor::new(b"{\"a\": 1}\n{\"b\": 2}\n".to_vec()),
             StdinFormat::Text,
+            "-",
             &LoadOptions::default(),
         );
-        assert_eq!(sources(records), ["-"]);
+        assert_eq!(sources(records.unwrap()), ["-"]);
+    }
+
+    #[test]
+    fn plain_text_is_refused_once_as_not_json_lines() {
+        let refused = lines_of("\n  I'm sorry, but I can't help with that.\nMore.\n");
+        let error = refused.err().expect("plain text is not JSON Lines");
+        assert_eq!(error.start, "\"I'm sorry, but I\"");
+        assert!(error.to_string().contains("--input text"), "{error}");
+        // A log that starts like one is read line by line, broken lines and all.
+        assert_eq!(
+            lines_of("\u{feff}{\"output\": \"1\"}\nnope\n")
+                .unwrap()
+                .count(),
+            2
+        );
+        assert_eq!(lines_of("").unwrap().count(), 0);
     }
 
     #[test]
@@ -206,8 +272,10 @@ mod tests {
         let captures: Vec<Capture> = stdin_records(
             io::Cursor::new(input.into_bytes()),
             StdinFormat::Lines,
+            "-",
             &options,
         )
+        .unwrap()
         .collect();
         assert_eq!(captures.len(), 2);
         let why = captures[0].text.as_ref().unwrap_err();

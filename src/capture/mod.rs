@@ -34,6 +34,7 @@
 mod disk;
 mod envelope;
 pub mod fields;
+mod fixture_file;
 mod inspect;
 mod jsonl;
 mod lazy;
@@ -57,10 +58,13 @@ use serde_json::Value;
 
 use crate::engine::{self, Options, Outcome, Warning};
 
-pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
+pub use disk::{
+    decode as decode_bytes, read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES,
+};
+pub use fixture_file::is_fixture_file;
 pub use lazy::{
-    file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, Records,
-    StdinFormat,
+    file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, NotJsonLines,
+    Records, StdinFormat,
 };
 pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
@@ -117,12 +121,24 @@ impl Provider {
 #[error("{message}")]
 pub struct Unreadable {
     pub message: String,
+    /// The bytes, when they were read but are not UTF-8: shown with each invalid byte
+    /// marked, and kept by a fixture (`input_base64`) so its verdict replays exactly.
+    pub bytes: Option<Arc<[u8]>>,
 }
 
 impl Unreadable {
     pub fn new(message: impl Into<String>) -> Unreadable {
         Unreadable {
             message: message.into(),
+            bytes: None,
+        }
+    }
+
+    /// Bytes that were read but are not UTF-8.
+    pub fn not_utf8(message: impl Into<String>, bytes: Vec<u8>) -> Unreadable {
+        Unreadable {
+            message: message.into(),
+            bytes: Some(bytes.into()),
         }
     }
 }

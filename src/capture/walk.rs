@@ -59,6 +59,8 @@ pub struct Discovery {
     pub skipped: SkippedFiles,
     /// Folders passed over because they were asked to be (the fixtures folder), as walked.
     pub skipped_folders: Vec<PathBuf>,
+    /// jxray fixture files found among the captures and passed over (filled by `check`).
+    pub skipped_fixtures: Vec<PathBuf>,
 }
 
 /// How many files of each unread extension a walk passed over.
@@ -121,6 +123,7 @@ pub fn discover_with(root: &Path, skip: &[PathBuf]) -> Result<Discovery, LoadErr
         files: found,
         skipped: walk.skipped,
         skipped_folders: walk.skipped_folders,
+        skipped_fixtures: Vec::new(),
     })
 }
 

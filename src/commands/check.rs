@@ -11,10 +11,11 @@ use crate::engine::ValueForm;
 use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
-    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, TextSink,
+    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, Summary,
+    TextSink,
 };
 use crate::schema::{CaptureSchemas, Schema};
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
 use super::common::{engine_options, load_options, stdout_painter};
 use super::output::{self, ended};
@@ -35,12 +36,13 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("fixtures"));
     let from_stdin = args.path == Path::new("-");
-    let (jobs, discovery) = jobs(args, &fixtures, from_stdin)?;
+    let format = args.format.or(config.format).unwrap_or(Format::Text);
+    let (jobs, discovery) = jobs(args, &config, &fixtures, from_stdin)?;
     let options = engine_options(&args.extraction, &config);
     // The text and jsonl reports write the value as compact JSON or not at all: no tree is
     // built for them unless a schema reads it.
     let text_options = options.clone().with_value_form(ValueForm::Text);
-    let writes_text = matches!(args.format, Format::Text | Format::Jsonl) && schema.is_none();
+    let writes_text = matches!(format, Format::Text | Format::Jsonl) && schema.is_none();
     let recorded = CaptureSchemas::default();
     let work = |capture: Capture| {
         let options = if writes_text && capture.schema.is_none() {
@@ -59,6 +61,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     let stdout = output::stdout();
     let mut sink = sink(
         args,
+        (format, stdout_painter(args.color, &config)),
         BufWriter::new(stdout.clone()),
         from_stdin,
         skipped.clone(),
@@ -72,17 +75,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         }
     };
     if summary.total() == 0 {
-        let what = if from_stdin {
-            "standard input".to_string()
-        } else {
-            shell_path(&args.path)
-        };
-        let skipped = skipped.map(|note| format!(" ({note})")).unwrap_or_default();
-        bail!(
-            "{what}: holds no capture{skipped}; captures are .txt, .md, .json, .jsonl, .sse \
-             files, or lines of JSON on standard input: point check at a capture or a folder \
-             of them"
-        );
+        return Err(no_capture(args, from_stdin, skipped.as_deref()));
     }
     let written = sink.finish(&summary).and_then(|()| sink.flush());
     drop(sink);
@@ -93,26 +86,48 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         return Ok(status);
     }
     // The text report ends with what was skipped; formats for machines keep stdout clean.
-    if let (Some(note), false) = (&skipped, args.format == Format::Text) {
+    if let (Some(note), false) = (&skipped, format == Format::Text) {
         output::say(&format!("jxray: {note}"));
     }
+    let gate_held = drift_gate(args, &summary);
+    Ok(ExitStatus::from_all_ok(
+        status == ExitStatus::Clean && gate_held,
+    ))
+}
+
+/// The error for a PATH (or standard input) that held no capture, with what was skipped.
+fn no_capture(args: &CheckArgs, from_stdin: bool, skipped: Option<&str>) -> anyhow::Error {
+    let what = if from_stdin {
+        "standard input".to_string()
+    } else {
+        shell_path(&args.path)
+    };
+    let skipped = skipped.map(|note| format!(" ({note})")).unwrap_or_default();
+    anyhow!(
+        "{what}: holds no capture{skipped}; captures are .txt, .md, .json, .jsonl, .sse \
+         files, or lines of JSON on standard input: point check at a capture or a folder \
+         of them"
+    )
+}
+
+/// `--max-share`: say each share over its bound; whether every share held.
+fn drift_gate(args: &CheckArgs, summary: &Summary) -> bool {
     let breaches = args
         .max_share
         .as_ref()
-        .map(|gate| gate.breaches(&summary))
+        .map(|gate| gate.breaches(summary))
         .unwrap_or_default();
     for breach in &breaches {
         output::say(&format!("jxray: {breach}"));
     }
-    Ok(ExitStatus::from_all_ok(
-        status == ExitStatus::Clean && breaches.is_empty(),
-    ))
+    breaches.is_empty()
 }
 
 /// The report format asked for, writing to `out`, showing failures only with `-q`.
 /// The text report ends with `skipped`.
 fn sink<'a, W: Write + 'a>(
     args: &CheckArgs,
+    (format, painter): (Format, crate::report::Painter),
     out: W,
     from_stdin: bool,
     skipped: Option<String>,
@@ -120,12 +135,10 @@ fn sink<'a, W: Write + 'a>(
     let suite = format!("jxray check {}", shell_path(&args.path));
     // Standard input streams line by line; a path's text report lines up its sources first.
     let line_up = if from_stdin { 0 } else { report::LINE_UP };
-    let format: Box<dyn Sink + 'a> = match args.format {
+    let format: Box<dyn Sink + 'a> = match format {
         Format::Jsonl => Box::new(JsonlSink::new(out)),
         Format::Json => Box::new(JsonSink::new(out)),
-        Format::Text => {
-            Box::new(TextSink::new(out, stdout_painter(args.color), line_up).ending_with(skipped))
-        }
+        Format::Text => Box::new(TextSink::new(out, painter, line_up).ending_with(skipped)),
         Format::Junit => Box::new(JunitSink::new(out, &suite)),
         Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
     };
@@ -139,27 +152,49 @@ fn sink<'a, W: Write + 'a>(
 /// The captures to check: standard input as it arrives, or every capture under the path
 /// (the fixtures folder passed over), named as the user can open them; and what the walk
 /// skipped.
-fn jobs(args: &CheckArgs, fixtures: &Path, from_stdin: bool) -> anyhow::Result<(Jobs, Discovery)> {
-    let mut options = load_options(&args.extraction)?;
+fn jobs(
+    args: &CheckArgs,
+    config: &Config,
+    fixtures: &Path,
+    from_stdin: bool,
+) -> anyhow::Result<(Jobs, Discovery)> {
+    let mut options = load_options(&args.extraction, config)?;
     options.sources = SourceNames::FromWorkingFolder;
     if from_stdin {
         let format = match args.input {
             Some(InputChoice::Text) => StdinFormat::Text,
             Some(InputChoice::Jsonl) | None => StdinFormat::Lines,
         };
-        let records = capture::stdin_records(io::stdin(), format, &options);
+        let name = args.stdin_name.as_deref().unwrap_or("-");
+        let records = capture::stdin_records(io::stdin(), format, name, &options)?;
         return Ok((Box::new(records.map(Job::Capture)), Discovery::default()));
     }
-    if args.input.is_some() {
+    if args.input.is_some() || args.stdin_name.is_some() {
         bail!(
-            "--input describes standard input; drop it, or pass - as the path and pipe the \
-             captures in"
+            "--input and --stdin-name describe standard input; drop them, or pass - as the \
+             path and pipe the captures in"
         );
     }
     let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
-    let files = std::mem::take(&mut discovery.files);
+    let found = std::mem::take(&mut discovery.files);
+    let (fixture_files, files) = pass_over_fixtures(found, options.max_bytes);
+    discovery.skipped_fixtures = fixture_files;
     let jobs = capture::found_jobs(&args.path, files, &options);
     Ok((jobs, discovery))
+}
+
+/// The jxray fixtures among `files` (known by their content, wherever they are) and the
+/// captures, both in order.
+fn pass_over_fixtures(files: Vec<PathBuf>, max_bytes: u64) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    use rayon::prelude::*;
+    let fixture: Vec<bool> = files
+        .par_iter()
+        .map(|file| capture::is_fixture_file(file, max_bytes))
+        .collect();
+    let (fixtures, captures): (Vec<_>, Vec<_>) =
+        files.into_iter().zip(fixture).partition(|(_, is)| *is);
+    let paths = |pairs: Vec<(PathBuf, bool)>| pairs.into_iter().map(|(path, _)| path).collect();
+    (paths(fixtures), paths(captures))
 }
 
 /// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.
@@ -169,6 +204,22 @@ fn skipped_note(discovery: &Discovery) -> Option<String> {
         parts.push(format!(
             "skipped the fixtures folder {}",
             shell_path(folder)
+        ));
+    }
+    let fixtures = &discovery.skipped_fixtures;
+    if !fixtures.is_empty() {
+        let shown: Vec<String> = fixtures.iter().take(3).map(|f| shell_path(f)).collect();
+        let more = fixtures.len().saturating_sub(shown.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        let noun = if fixtures.len() == 1 { "file" } else { "files" };
+        parts.push(format!(
+            "skipped {} jxray fixture {noun} ({}{more}): replay them with jxray test",
+            fixtures.len(),
+            shown.join(", ")
         ));
     }
     (!parts.is_empty()).then(|| crate::text::escape_line(&parts.join("; ")).into_owned())

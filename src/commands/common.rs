@@ -16,17 +16,19 @@ use crate::config::Config;
 /// The engine's options: the flags, over the config file's defaults.
 pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
     Options::default()
-        .with_accept_lenient(args.accept_lenient)
+        .with_accept_lenient(args.accept_lenient || config.accept_lenient.unwrap_or(false))
         .with_decode_stringified(
             args.decode_stringified || config.decode_stringified.unwrap_or(false),
         )
-        .with_pick(match args.pick {
-            PickChoice::First => Pick::First,
-            PickChoice::Last => Pick::Last,
-        })
+        .with_pick(
+            match args.pick.or(config.pick).unwrap_or(PickChoice::First) {
+                PickChoice::First => Pick::First,
+                PickChoice::Last => Pick::Last,
+            },
+        )
 }
 
-pub fn load_options(args: &ExtractionArgs) -> anyhow::Result<LoadOptions> {
+pub fn load_options(args: &ExtractionArgs, config: &Config) -> anyhow::Result<LoadOptions> {
     let log = &args.log;
     let flags = PathFlags {
         preset: log.preset.map(|preset| match preset {
@@ -41,15 +43,18 @@ pub fn load_options(args: &ExtractionArgs) -> anyhow::Result<LoadOptions> {
         model: log.model_path.clone(),
     };
     Ok(LoadOptions {
-        max_bytes: args.max_bytes,
+        max_bytes: args
+            .max_bytes
+            .or(config.max_bytes)
+            .unwrap_or(LoadOptions::default().max_bytes),
         fields: flags.field_map()?.map(Arc::new),
         ..LoadOptions::default()
     })
 }
 
 /// A painter for standard output, following `--color` and `NO_COLOR`.
-pub fn stdout_painter(choice: ColorChoice) -> Painter {
-    let explicit = match choice {
+pub fn stdout_painter(flag: Option<ColorChoice>, config: &Config) -> Painter {
+    let explicit = match flag.or(config.color).unwrap_or(ColorChoice::Auto) {
         ColorChoice::Always => Some(true),
         ColorChoice::Never => Some(false),
         ColorChoice::Auto => None,

@@ -1,9 +1,9 @@
 //! `jxray compare OLD NEW`: did the prompt change help? Exit 1 when a capture
-//! that was ok has failed.
+//! that was ok has failed, and with `--fail-on-change` when a value changed.
 
 use std::io::{BufWriter, Write};
 
-use crate::compare::{self, Comparison, Run};
+use crate::compare::{self, Comparison, Movement, Run};
 use crate::schema::Schema;
 
 use super::common::{engine_options, load_options, stdout_painter};
@@ -20,7 +20,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         .transpose()?
         .map(std::sync::Arc::new);
     let (load, options) = (
-        load_options(&args.extraction)?,
+        load_options(&args.extraction, &config)?,
         engine_options(&args.extraction, &config),
     );
     let old = Run::load(&args.old, &load, &options, schema.as_ref())?;
@@ -42,16 +42,21 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
     let stdout = output::stdout();
     let mut out = BufWriter::new(stdout.clone());
     let written = match args.format {
-        CompareFormat::Text => {
-            compare::write_text(&mut out, &comparison, names, stdout_painter(args.color))
-        }
+        CompareFormat::Text => compare::write_text(
+            &mut out,
+            &comparison,
+            names,
+            stdout_painter(args.color, &config),
+        ),
         CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
+        CompareFormat::Jsonl => compare::write_jsonl(&mut out, &comparison),
     };
+    let changed = args.fail_on_change && comparison.count(Movement::ValueChanged) > 0;
     let written = written.and_then(|()| out.flush());
     drop(out);
     ended(
         &stdout,
         written,
-        ExitStatus::from_all_ok(!comparison.regressed()),
+        ExitStatus::from_all_ok(!comparison.regressed() && !changed),
     )
 }

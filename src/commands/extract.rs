@@ -1,4 +1,6 @@
-//! `jxray extract [FILE|-]`: the value on stdout, the outcome on stderr, like `jq`.
+//! `jxray extract [FILE|-]`: the value on stdout, the outcome on stderr, like `jq`. A file
+//! of several captures gives one line per capture, in order, `null` for a failed one, so
+//! stdout stays aligned with the records.
 
 use std::io::{BufWriter, Write};
 use std::sync::Arc;
@@ -29,7 +31,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
         .map(Schema::from_file)
         .transpose()?
         .map(Arc::new);
-    let captures = capture::load(&args.file, &load_options(&args.extraction)?)?;
+    let captures = capture::load(&args.file, &load_options(&args.extraction, &config)?)?;
     if captures.is_empty() {
         output::say(&format!(
             "{}: no capture in this file",
@@ -43,6 +45,8 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     let mut out = BufWriter::new(stdout.clone());
     let mut all_ok = true;
     let mut written = Ok(());
+    // One capture that fails prints nothing; among several, its place is kept with `null`.
+    let keep_places = captures.len() > 1;
     for capture in &captures {
         let outcome = recorded.extract(schema.as_ref(), capture, &options);
         let source = if capture.source == "-" {
@@ -51,13 +55,17 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
             &capture.source
         };
         output::say(&format!("{source}: {}", describe(&outcome)));
-        match &outcome.value {
-            Some(value) if outcome.ok() => {
-                written = text::write_json(&mut out, value, args.pretty)
-                    .and_then(|()| out.write_all(b"\n"))
-                    .and_then(|()| out.flush());
+        let value = match &outcome.value {
+            Some(value) if outcome.ok() => Some(value),
+            _ => {
+                all_ok = false;
+                keep_places.then_some(&serde_json::Value::Null)
             }
-            _ => all_ok = false,
+        };
+        if let Some(value) = value {
+            written = text::write_json(&mut out, value, args.pretty)
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush());
         }
         if written.is_err() {
             break;

@@ -83,13 +83,15 @@ struct FixtureRun {
 }
 
 pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
-    let target = match args.path.clone().or(args.fixtures_dir.clone()) {
-        Some(path) => path,
-        None => Config::load()?
-            .fixtures
-            .unwrap_or_else(|| PathBuf::from("fixtures")),
+    let config = Config::load()?;
+    let (target, from_config) = match args.path.clone().or(args.fixtures_dir.clone()) {
+        Some(path) => (path, false),
+        None => match config.fixtures.clone() {
+            Some(path) => (path, true),
+            None => (PathBuf::from("fixtures"), false),
+        },
     };
-    let entries = select(load(&target)?, args.filter.as_deref());
+    let entries = select(load(&target, from_config)?, args.filter.as_deref());
     if entries.is_empty() {
         match &args.filter {
             Some(name) => bail!(
@@ -103,7 +105,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
             ),
         }
     }
-    let painter = stdout_painter(args.color);
+    let painter = stdout_painter(args.color, &config);
     let stdout = output::stdout();
     let mut out = BufWriter::new(stdout.clone());
     let mut tally = Tally::default();
@@ -130,7 +132,7 @@ pub struct FixtureReport {
 /// The fixture files `jxray test TARGET` replays, in its order (a folder that cannot be
 /// read is named among them, and replays as broken).
 pub fn fixture_files(target: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let paths = load(target)?.into_iter().map(|entry| match entry {
+    let paths = load(target, false)?.into_iter().map(|entry| match entry {
         Ok((path, _)) => path,
         Err(error) => error.path().to_path_buf(),
     });
@@ -160,8 +162,9 @@ pub fn replay_file(path: &Path) -> FixtureReport {
 
 type Entry = Result<(PathBuf, Fixture), FixtureError>;
 
-/// The fixtures of a folder, or the one fixture a file is.
-fn load(target: &Path) -> anyhow::Result<Vec<Entry>> {
+/// The fixtures of a folder, or the one fixture a file is; `from_config` when the config
+/// file's `fixtures =` named it, so a missing one is blamed on the right line.
+fn load(target: &Path, from_config: bool) -> anyhow::Result<Vec<Entry>> {
     if target.is_dir() {
         return Ok(fixture::load_dir(target));
     }
@@ -174,6 +177,14 @@ fn load(target: &Path) -> anyhow::Result<Vec<Entry>> {
             "{}: is {kind}, not a fixture file; jxray test reads only regular files and \
              folders of them, so pass a fixture file or a fixtures folder",
             target.display()
+        );
+    }
+    if from_config {
+        bail!(
+            "{}: no such fixtures folder; the config file {} sets `fixtures =` to it: fix \
+             that line, or pass the folder as `jxray test PATH`",
+            target.display(),
+            crate::config::path_for_help()
         );
     }
     bail!(

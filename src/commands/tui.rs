@@ -48,7 +48,10 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
         Some(ThemeChoice::Light) => ThemeName::Light,
         None => config.theme.unwrap_or_default(),
     };
-    let color = use_color(cli.ui.color, std::env::var("NO_COLOR").ok().as_deref());
+    let color = use_color(
+        cli.ui.color.or(config.color).unwrap_or(ColorChoice::Auto),
+        std::env::var("NO_COLOR").ok().as_deref(),
+    );
     // crossterm honours NO_COLOR on its own; make it agree with --color.
     crossterm::style::force_color_output(color);
     let settings = TuiSettings {
@@ -70,7 +73,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
         settings,
         Theme::new(theme, color),
         engine_options(&cli.extraction, &config),
-        load_options(&cli.extraction)?,
+        load_options(&cli.extraction, &config)?,
     )
     .context("the terminal failed");
     for panic in crate::tui::terminal::background_panics() {
@@ -107,7 +110,7 @@ fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
         Some(path) => {
             let run = Run::load(
                 path,
-                &load_options(&cli.extraction)?,
+                &load_options(&cli.extraction, config)?,
                 &engine_options(&cli.extraction, config),
                 schema.as_ref(),
             )?;

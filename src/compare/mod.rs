@@ -6,6 +6,8 @@
 //! follows the file name (`:3`, `#ID`), so `old.jsonl` and `new.jsonl` compare
 //! line by line or record by record.
 
+mod diff;
+mod movement;
 mod report;
 
 use std::collections::HashMap;
@@ -15,102 +17,25 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::capture::{self, LoadError, LoadOptions};
-use crate::engine::{Defect, Options, Outcome};
-use crate::mix::{Mix, MixKey};
+use crate::engine::Options;
+use crate::mix::Mix;
 use crate::schema::{CaptureSchemas, Schema};
 
-pub use report::{write_json, write_text};
-
-/// What one capture came out as: its badge word and, for `invalid`, the defect.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Standing {
-    pub key: MixKey,
-    pub defect: Option<Defect>,
-}
-
-impl Standing {
-    pub fn of(outcome: &Outcome) -> Standing {
-        Standing {
-            key: MixKey::of(outcome),
-            defect: outcome.failure.as_ref().and_then(|failure| failure.defect),
-        }
-    }
-
-    pub fn ok(self) -> bool {
-        matches!(self.key, MixKey::Layer(_))
-    }
-
-    /// `fenced`, `truncated`, `invalid (trailing-comma)`.
-    pub fn label(self) -> String {
-        match self.defect {
-            Some(defect) => format!("{} ({})", self.key.as_str(), defect.as_str()),
-            None => self.key.as_str().to_string(),
-        }
-    }
-}
-
-/// How a capture's verdict moved from the old run to the new one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Movement {
-    /// Failed before, ok now.
-    Fixed,
-    /// Ok before, failed now: a regression.
-    Broke,
-    /// Ok both times or failed both times, differently (`fenced → direct`).
-    Changed,
-    /// Only in the new run.
-    Added,
-    /// Only in the old run.
-    Removed,
-}
-
-impl Movement {
-    pub const ALL: [Movement; 5] = [
-        Movement::Fixed,
-        Movement::Broke,
-        Movement::Changed,
-        Movement::Added,
-        Movement::Removed,
-    ];
-
-    /// The change between two verdicts; `None` when nothing changed.
-    pub fn between(old: Option<Standing>, new: Option<Standing>) -> Option<Movement> {
-        match (old, new) {
-            (None, None) => None,
-            (None, Some(_)) => Some(Movement::Added),
-            (Some(_), None) => Some(Movement::Removed),
-            (Some(old), Some(new)) if old == new => None,
-            (Some(old), Some(new)) => Some(match (old.ok(), new.ok()) {
-                (false, true) => Movement::Fixed,
-                (true, false) => Movement::Broke,
-                _ => Movement::Changed,
-            }),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Movement::Fixed => "fixed",
-            Movement::Broke => "broke",
-            Movement::Changed => "changed",
-            Movement::Added => "added",
-            Movement::Removed => "removed",
-        }
-    }
-}
+pub use diff::ValueDiff;
+pub use movement::{Movement, Observed, Standing};
+pub use report::{write_json, write_jsonl, write_text};
 
 /// One run: its mix and every capture's verdict, by match key.
 #[derive(Debug, Clone, Default)]
 pub struct Run {
     pub mix: Mix,
-    /// Match key to (source as reported, verdict).
-    verdicts: HashMap<String, (String, Standing)>,
+    /// Match key to (source as reported, what it came out as).
+    verdicts: HashMap<String, (String, Observed)>,
 }
 
 impl Run {
     /// Load and extract every capture under `path` (with the schema, if any),
-    /// keeping only each capture's verdict.
+    /// keeping each capture's standing and value.
     pub fn load(
         path: &Path,
         load: &LoadOptions,
@@ -120,11 +45,11 @@ impl Run {
         let captures = capture::load(path, load)?;
         // Checked as `check` checks: `--schema`, else the schema a capture's log recorded.
         let schemas = CaptureSchemas::default();
-        let verdicts: Vec<(String, Standing)> = captures
+        let verdicts: Vec<(String, Observed)> = captures
             .into_par_iter()
             .map(|capture| {
                 let outcome = schemas.extract(schema, &capture, options);
-                (capture.source, Standing::of(&outcome))
+                (capture.source, Observed::of(&outcome))
             })
             .collect();
         let mut run = Run::default();
@@ -135,22 +60,22 @@ impl Run {
     }
 
     /// Record one capture's verdict; `root` is the path the run was loaded from.
-    pub fn insert(&mut self, root: &Path, source: String, verdict: Standing) {
-        self.mix.add(verdict.key);
+    pub fn insert(&mut self, root: &Path, source: String, verdict: Observed) {
+        self.mix.add(verdict.standing.key);
         let key = match_key(root, &source);
         if let Some((_, previous)) = self.verdicts.insert(key, (source, verdict)) {
-            self.mix.remove(previous.key);
+            self.mix.remove(previous.standing.key);
         }
     }
 
-    /// The verdict of the capture that `source` (loaded from `root`) matches.
-    pub fn verdict(&self, root: &Path, source: &str) -> Option<Standing> {
+    /// What the capture that `source` (loaded from `root`) matches came out as.
+    pub fn verdict(&self, root: &Path, source: &str) -> Option<&Observed> {
         self.verdict_by_key(&match_key(root, source))
     }
 
-    /// The verdict of the capture with this [`match_key`].
-    pub fn verdict_by_key(&self, key: &str) -> Option<Standing> {
-        self.verdicts.get(key).map(|(_, verdict)| *verdict)
+    /// What the capture with this [`match_key`] came out as.
+    pub fn verdict_by_key(&self, key: &str) -> Option<&Observed> {
+        self.verdicts.get(key).map(|(_, verdict)| verdict)
     }
 
     pub fn len(&self) -> usize {
@@ -173,14 +98,16 @@ pub fn match_key(root: &Path, source: &str) -> String {
     }
 }
 
-/// One capture whose verdict changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Changed {
+/// One capture of either run, and how it moved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paired {
     /// The source in the new run (in the old run for a removed capture).
     pub source: String,
     pub change: Movement,
-    pub old: Option<Standing>,
-    pub new: Option<Standing>,
+    pub old: Option<Observed>,
+    pub new: Option<Observed>,
+    /// For `value changed`, where the values differ.
+    pub diff: ValueDiff,
 }
 
 /// Two runs compared.
@@ -190,48 +117,53 @@ pub struct Comparison {
     pub new: Mix,
     /// Captures present in both runs.
     pub matched: usize,
-    /// Every capture whose verdict changed, sorted by source.
-    pub changes: Vec<Changed>,
+    /// Every capture of either run (`same` ones too), sorted by source.
+    pub pairs: Vec<Paired>,
 }
 
 impl Comparison {
     pub fn new(old: &Run, new: &Run) -> Comparison {
-        let mut changes = Vec::new();
+        let mut pairs = Vec::new();
         let mut matched = 0;
-        for (key, (source, verdict)) in &new.verdicts {
-            let before = old.verdicts.get(key).map(|(_, verdict)| *verdict);
+        for (key, (source, after)) in &new.verdicts {
+            let before = old.verdicts.get(key).map(|(_, verdict)| verdict);
             matched += usize::from(before.is_some());
-            if let Some(change) = Movement::between(before, Some(*verdict)) {
-                changes.push(Changed {
-                    source: source.clone(),
-                    change,
-                    old: before,
-                    new: Some(*verdict),
-                });
-            }
+            pairs.push(Paired {
+                source: source.clone(),
+                change: Movement::between(before, Some(after)),
+                diff: before.map(|b| b.value_diff(after)).unwrap_or_default(),
+                old: before.cloned(),
+                new: Some(after.clone()),
+            });
         }
-        for (key, (source, verdict)) in &old.verdicts {
+        for (key, (source, before)) in &old.verdicts {
             if !new.verdicts.contains_key(key) {
-                changes.push(Changed {
+                pairs.push(Paired {
                     source: source.clone(),
                     change: Movement::Removed,
-                    old: Some(*verdict),
+                    old: Some(before.clone()),
                     new: None,
+                    diff: ValueDiff::default(),
                 });
             }
         }
-        changes.sort_by(|a, b| a.source.cmp(&b.source));
+        pairs.sort_by(|a, b| a.source.cmp(&b.source));
         Comparison {
             old: old.mix.clone(),
             new: new.mix.clone(),
             matched,
-            changes,
+            pairs,
         }
     }
 
-    /// How many changes of this kind.
+    /// How many captures moved this way.
     pub fn count(&self, change: Movement) -> usize {
-        self.changes.iter().filter(|c| c.change == change).count()
+        self.pairs.iter().filter(|c| c.change == change).count()
+    }
+
+    /// Every capture that did not come out the same.
+    pub fn changes(&self) -> impl Iterator<Item = &Paired> {
+        self.pairs.iter().filter(|c| c.change != Movement::Same)
     }
 
     /// Whether any capture that was ok has failed: what CI should stop on.
@@ -244,50 +176,27 @@ impl Comparison {
 mod tests {
     use super::*;
     use crate::engine::{FailureKind, Layer};
+    use crate::mix::MixKey;
+    use serde_json::json;
 
-    fn ok(layer: Layer) -> Standing {
-        Standing {
-            key: MixKey::Layer(layer),
-            defect: None,
+    fn ok(layer: Layer, value: serde_json::Value) -> Observed {
+        Observed {
+            standing: Standing {
+                key: MixKey::Layer(layer),
+                defect: None,
+            },
+            value: Some(value),
         }
     }
 
-    fn failed(kind: FailureKind, defect: Option<Defect>) -> Standing {
-        Standing {
-            key: MixKey::Failure(kind),
-            defect,
+    fn truncated() -> Observed {
+        Observed {
+            standing: Standing {
+                key: MixKey::Failure(FailureKind::Truncated),
+                defect: None,
+            },
+            value: None,
         }
-    }
-
-    #[test]
-    fn changes_say_which_way_they_went() {
-        let truncated = failed(FailureKind::Truncated, None);
-        let fenced = ok(Layer::Fenced);
-        assert_eq!(Movement::between(Some(fenced), Some(fenced)), None);
-        assert_eq!(
-            Movement::between(Some(fenced), Some(ok(Layer::Direct))),
-            Some(Movement::Changed)
-        );
-        assert_eq!(
-            Movement::between(Some(fenced), Some(truncated)),
-            Some(Movement::Broke)
-        );
-        assert_eq!(
-            Movement::between(Some(truncated), Some(fenced)),
-            Some(Movement::Fixed)
-        );
-        let comma = failed(FailureKind::Invalid, Some(Defect::TrailingComma));
-        let quotes = failed(FailureKind::Invalid, Some(Defect::SingleQuotes));
-        assert_eq!(
-            Movement::between(Some(comma), Some(quotes)),
-            Some(Movement::Changed)
-        );
-        assert_eq!(comma.label(), "invalid (trailing-comma)");
-        assert_eq!(Movement::between(None, Some(comma)), Some(Movement::Added));
-        assert_eq!(
-            Movement::between(Some(comma), None),
-            Some(Movement::Removed)
-        );
     }
 
     #[test]
@@ -302,39 +211,49 @@ mod tests {
     }
 
     #[test]
-    fn a_comparison_lists_every_change_by_source_with_both_mixes() {
+    fn a_comparison_pairs_every_capture_by_source_with_both_mixes() {
         let (old_root, new_root) = (Path::new("old"), Path::new("new"));
         let mut old = Run::default();
-        old.insert(old_root, "a.txt".into(), ok(Layer::Fenced));
-        old.insert(old_root, "b.txt".into(), ok(Layer::Direct));
-        old.insert(old_root, "gone.txt".into(), ok(Layer::Direct));
+        old.insert(
+            old_root,
+            "a.txt".into(),
+            ok(Layer::Fenced, json!({"v": "Acme"})),
+        );
+        old.insert(old_root, "b.txt".into(), ok(Layer::Direct, json!(1)));
+        old.insert(old_root, "gone.txt".into(), ok(Layer::Direct, json!(1)));
+        old.insert(old_root, "same.txt".into(), ok(Layer::Fenced, json!([1])));
         let mut new = Run::default();
-        new.insert(new_root, "a.txt".into(), ok(Layer::Direct));
         new.insert(
             new_root,
-            "b.txt".into(),
-            failed(FailureKind::Truncated, None),
+            "a.txt".into(),
+            ok(Layer::Direct, json!({"v": "Evil"})),
         );
-        new.insert(new_root, "c.txt".into(), ok(Layer::Direct));
+        new.insert(new_root, "b.txt".into(), truncated());
+        new.insert(new_root, "c.txt".into(), ok(Layer::Direct, json!(1)));
+        new.insert(new_root, "same.txt".into(), ok(Layer::Direct, json!([1])));
         let comparison = Comparison::new(&old, &new);
         let listed: Vec<(&str, Movement)> = comparison
-            .changes
+            .pairs
             .iter()
             .map(|c| (c.source.as_str(), c.change))
             .collect();
         assert_eq!(
             listed,
             [
-                ("a.txt", Movement::Changed),
+                ("a.txt", Movement::ValueChanged),
                 ("b.txt", Movement::Broke),
                 ("c.txt", Movement::Added),
-                ("gone.txt", Movement::Removed)
+                ("gone.txt", Movement::Removed),
+                ("same.txt", Movement::Same),
             ]
         );
-        assert_eq!(comparison.matched, 2);
+        assert_eq!(comparison.pairs[0].diff.changed, ["$.v"]);
+        assert_eq!(comparison.changes().count(), 4);
+        assert_eq!(comparison.matched, 3);
         assert!(comparison.regressed());
         assert_eq!(comparison.old.count(MixKey::Layer(Layer::Direct)), 2);
-        assert_eq!(comparison.new.count(MixKey::Layer(Layer::Direct)), 2);
-        assert_eq!(old.verdict(old_root, "a.txt"), Some(ok(Layer::Fenced)));
+        assert_eq!(comparison.new.count(MixKey::Layer(Layer::Direct)), 3);
+        let fenced = old.verdict(old_root, "a.txt").map(|o| o.standing.key);
+        assert_eq!(fenced, Some(MixKey::Layer(Layer::Fenced)));
     }
 }

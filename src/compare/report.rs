@@ -1,10 +1,11 @@
-//! `jxray compare` output: the two mixes side by side, then every change.
+//! `jxray compare` output: the two mixes side by side, then every change; or
+//! one JSON document, or one JSON line per capture.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Changed, Comparison, Movement, Standing};
+use super::{Comparison, Movement, Observed, Paired, ValueDiff};
 use crate::engine::{FailureKind, Layer};
 use crate::mix::MixKey;
 use crate::report::{visible, Painter, Summary, Tone};
@@ -34,7 +35,7 @@ pub fn write_text(
     write_mixes(out, comparison, painter)?;
     writeln!(out)?;
     write_counts(out, comparison, painter)?;
-    write_changes(out, &comparison.changes, painter)
+    write_changes(out, comparison, painter)
 }
 
 fn write_mixes(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -> io::Result<()> {
@@ -77,12 +78,13 @@ fn write_mixes(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -
     )
 }
 
+/// Most paths a change line lists before `and N more`.
+const PATHS_SHOWN: usize = 4;
+
 fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -> io::Result<()> {
-    let changed = comparison.count(Movement::Fixed)
-        + comparison.count(Movement::Broke)
-        + comparison.count(Movement::Changed);
+    let count = |change: Movement| comparison.count(change);
     let broke = painter.paint(
-        &format!("{} broke", comparison.count(Movement::Broke)),
+        &format!("{} broke", count(Movement::Broke)),
         if comparison.regressed() {
             Tone::Bad
         } else {
@@ -91,17 +93,23 @@ fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) 
     );
     writeln!(
         out,
-        "{changed} of {} matched captures changed: {} fixed, {broke}, {} changed otherwise; \
-         {} only in new, {} only in old",
+        "{} matched captures: {} same, {} value changed, {} fixed, {broke}, {} different \
+         failure; {} only in new, {} only in old",
         comparison.matched,
-        comparison.count(Movement::Fixed),
-        comparison.count(Movement::Changed),
-        comparison.count(Movement::Added),
-        comparison.count(Movement::Removed),
+        count(Movement::Same),
+        count(Movement::ValueChanged),
+        count(Movement::Fixed),
+        count(Movement::DifferentFailure),
+        count(Movement::Added),
+        count(Movement::Removed),
     )
 }
 
-fn write_changes(out: &mut dyn Write, changes: &[Changed], painter: Painter) -> io::Result<()> {
+/// Widest change word (`different failure`), so sources line up.
+const CHANGE_WIDTH: usize = 17;
+
+fn write_changes(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -> io::Result<()> {
+    let changes: Vec<&Paired> = comparison.changes().collect();
     if changes.is_empty() {
         return Ok(());
     }
@@ -118,22 +126,28 @@ fn write_changes(out: &mut dyn Write, changes: &[Changed], painter: Painter) -> 
             Movement::Broke => Tone::Bad,
             _ => Tone::Notice,
         };
-        let word = format!("{:<7}", changed.change.as_str());
-        let line = format!(
+        let word = format!("{:<CHANGE_WIDTH$}", changed.change.words());
+        let mut line = format!(
             "{} {:<pad$}  {} → {}",
             painter.paint(&word, tone),
             visible(&changed.source),
-            side(changed.old),
-            side(changed.new)
+            side(changed.old.as_ref()),
+            side(changed.new.as_ref())
         );
+        if !changed.diff.is_empty() {
+            line.push_str(&format!(
+                ": {}",
+                visible(&changed.diff.summary(PATHS_SHOWN))
+            ));
+        }
         writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
 }
 
 /// A verdict in a change line; `-` for a side that does not have the capture.
-fn side(verdict: Option<Standing>) -> String {
-    verdict.map_or_else(|| "-".to_string(), Standing::label)
+fn side(verdict: Option<&Observed>) -> String {
+    verdict.map_or_else(|| "-".to_string(), |v| v.standing.label())
 }
 
 fn signed(delta: i64) -> String {
@@ -144,7 +158,43 @@ fn signed(delta: i64) -> String {
     }
 }
 
-/// One document: both runs' summaries, the change counts and every change.
+#[derive(Serialize)]
+struct SideOutcome {
+    outcome: &'static str,
+    ok: bool,
+    defect: Option<&'static str>,
+}
+
+/// One capture of the comparison as JSON: how it moved, both outcomes, the paths.
+#[derive(Serialize)]
+struct Item<'a> {
+    source: &'a str,
+    change: Movement,
+    old: Option<SideOutcome>,
+    new: Option<SideOutcome>,
+    paths: &'a ValueDiff,
+}
+
+impl<'a> Item<'a> {
+    fn of(paired: &'a Paired) -> Item<'a> {
+        let outcome = |verdict: Option<&Observed>| {
+            verdict.map(|v| SideOutcome {
+                outcome: v.standing.key.as_str(),
+                ok: v.standing.ok(),
+                defect: v.standing.defect.map(|d| d.as_str()),
+            })
+        };
+        Item {
+            source: &paired.source,
+            change: paired.change,
+            old: outcome(paired.old.as_ref()),
+            new: outcome(paired.new.as_ref()),
+            paths: &paired.diff,
+        }
+    }
+}
+
+/// One document: both runs' summaries, the counts of each movement and every change.
 pub fn write_json(
     out: &mut dyn Write,
     comparison: &Comparison,
@@ -156,19 +206,6 @@ pub fn write_json(
         summary: Summary,
     }
     #[derive(Serialize)]
-    struct Outcome {
-        outcome: &'static str,
-        ok: bool,
-        defect: Option<&'static str>,
-    }
-    #[derive(Serialize)]
-    struct Item<'a> {
-        source: &'a str,
-        change: Movement,
-        old: Option<Outcome>,
-        new: Option<Outcome>,
-    }
-    #[derive(Serialize)]
     struct Document<'a> {
         old: Side<'a>,
         new: Side<'a>,
@@ -176,13 +213,6 @@ pub fn write_json(
         counts: serde_json::Map<String, serde_json::Value>,
         changes: Vec<Item<'a>>,
     }
-    let outcome = |verdict: Option<Standing>| {
-        verdict.map(|v| Outcome {
-            outcome: v.key.as_str(),
-            ok: v.ok(),
-            defect: v.defect.map(|d| d.as_str()),
-        })
-    };
     let document = Document {
         old: Side {
             path: old,
@@ -197,17 +227,18 @@ pub fn write_json(
             .iter()
             .map(|c| (c.as_str().to_string(), comparison.count(*c).into()))
             .collect(),
-        changes: comparison
-            .changes
-            .iter()
-            .map(|c| Item {
-                source: &c.source,
-                change: c.change,
-                old: outcome(c.old),
-                new: outcome(c.new),
-            })
-            .collect(),
+        changes: comparison.changes().map(Item::of).collect(),
     };
     crate::text::write_json(&mut *out, &document, true)?;
     out.write_all(b"\n")
+}
+
+/// One JSON object a line for every capture of either run, `same` ones too,
+/// sorted by source: a stream to join with `check --format jsonl`.
+pub fn write_jsonl(out: &mut dyn Write, comparison: &Comparison) -> io::Result<()> {
+    for paired in &comparison.pairs {
+        crate::text::write_json(&mut *out, &Item::of(paired), false)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }

@@ -224,6 +224,10 @@ fn write_summary(out: &mut impl Write, summary: &Summary, painter: Painter) -> i
         },
     );
     writeln!(out, "{total} {noun}: {} ok, {failed}", summary.ok())?;
+    if total == 1 {
+        // The one line above already says its layer or failure: a table would repeat it.
+        return Ok(());
+    }
     writeln!(out)?;
     let layers = Layer::ALL
         .iter()

@@ -34,6 +34,9 @@ pub enum Command {
     FocusNormalized,
     FocusDecoded,
     Zoom,
+    /// Narrow the list (`<`), down to hidden, or widen it (`>`).
+    NarrowList,
+    WidenList,
     Search,
     SearchNext,
     SearchPrev,

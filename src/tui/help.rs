@@ -84,9 +84,15 @@ const LEGEND: &[&str] = &[
     "list marks: R repaired  W warnings  S saved as a fixture",
     "            * new or changed since watching re-read it (until you select it)",
     "            gone: its file was deleted; it leaves the list with the next change",
+    "            with --baseline: ↑ fixed  ↓ broke  ≠ value changed  ~ different failure",
+    "            + not in the baseline; the header lists a changed value's paths:",
+    "            ~ changed  + added  - removed",
+    "header: a failure's kind (defect) at line:col, then +N more defects (Decoded lists all)",
     "Raw: ▎ beside lines of the accepted span; accepted text bold; the failure",
     "     reversed; repaired bytes underlined; fences and <think> dimmed",
     "invisible characters: ␉ tab  ␍ carriage return  ␛ escape  ⟨BOM⟩  ⟨U+200B⟩",
+    "not UTF-8: each invalid byte as ⟨E9⟩ (its value in hex)",
+    "footer, when short of room: dir fen scan len trunc nojs inv sch unr; Δ since watching",
     "Normalized: - raw line, + what the parser saw; changed words underlined",
 ];
 

@@ -53,8 +53,56 @@ pub struct Screen {
     pub footer: Rect,
 }
 
+/// How much of the width the capture list takes: `<` narrows it (down to hidden, the
+/// panes then take the whole width), `>` widens it, as file managers do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ListWidth {
+    Hidden,
+    Narrow,
+    #[default]
+    Normal,
+    Wide,
+}
+
+impl ListWidth {
+    pub fn narrower(self) -> ListWidth {
+        match self {
+            ListWidth::Wide => ListWidth::Normal,
+            ListWidth::Normal => ListWidth::Narrow,
+            ListWidth::Narrow | ListWidth::Hidden => ListWidth::Hidden,
+        }
+    }
+
+    pub fn wider(self) -> ListWidth {
+        match self {
+            ListWidth::Hidden => ListWidth::Narrow,
+            ListWidth::Narrow => ListWidth::Normal,
+            ListWidth::Normal | ListWidth::Wide => ListWidth::Wide,
+        }
+    }
+
+    /// The list's share of the width, in percent, from the usual one.
+    fn share(self, usual: u32) -> u32 {
+        match self {
+            ListWidth::Hidden => 0,
+            ListWidth::Narrow => usual * 2 / 3,
+            ListWidth::Normal => usual,
+            ListWidth::Wide => usual * 3 / 2,
+        }
+    }
+}
+
 /// Lay out a screen of `area` with `current` the pane shown as a tab or zoomed.
 pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
+    layout(area, zoom, current, ListWidth::Normal)
+}
+
+/// What the panes' wrap widths depend on: the screen, zoom, the pane in front and the
+/// list's width.
+pub type View = (Rect, bool, PaneId, ListWidth);
+
+/// [`screen`] with the list as wide as the user made it.
+pub fn layout(area: Rect, zoom: bool, current: PaneId, list_width: ListWidth) -> Screen {
     let footer_height = match area.height {
         0 => 0,
         1..=9 => 1,
@@ -69,7 +117,9 @@ pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
         screen.panes[current.index()] = Some(body);
         return screen;
     }
-    let (list, right) = if area.width >= LIST_BESIDE_WIDTH {
+    let (list, right) = if list_width == ListWidth::Hidden && body.height >= 8 {
+        (Rect::default(), body)
+    } else if area.width >= LIST_BESIDE_WIDTH {
         // With the panes as tabs only one pane shows, so the list can take more
         // room and keep file names readable.
         let share = if area.width >= SIDE_BY_SIDE_WIDTH {
@@ -77,8 +127,14 @@ pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
         } else {
             48
         };
-        let list_width = (u32::from(area.width) * share / 100).clamp(24, 44) as u16;
-        split_left(body, list_width)
+        let share = list_width.share(share);
+        let (least, most): (u32, u32) = match list_width {
+            ListWidth::Wide => (24, u32::from(area.width / 2 + 12).min(72)),
+            ListWidth::Narrow => (16, 44),
+            _ => (24, 44),
+        };
+        let width = (u32::from(area.width) * share / 100).clamp(least, most) as u16;
+        split_left(body, width)
     } else if body.height >= 8 {
         let (top, rest) = split_top(body, (body.height / 3).max(3));
         (top, rest)
@@ -87,7 +143,7 @@ pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
         screen.list = Some(body);
         return screen;
     };
-    screen.list = Some(list);
+    screen.list = (list.width > 0).then_some(list);
     let right = if right.height >= 10 {
         let (header, rest) = split_top(right, HEADER_HEIGHT);
         screen.header = Some(header);

@@ -172,15 +172,14 @@ impl Loader {
             let results = fixtures
                 .into_iter()
                 .map(|(id, fixture)| {
-                    let hash = fixture::input_hash(&fixture.input);
-                    let known = existing
-                        .get(&hash)
-                        .filter(|(_, input)| *input == fixture.input);
+                    let key = fixture.input_key().into_owned();
+                    let hash = fixture::input_hash(&key);
+                    let known = existing.get(&hash).filter(|(_, input)| *input == key);
                     let saved = match known {
                         Some((path, _)) => Saved::Existing(path.clone()),
                         None => match fixture::save(&dir, &fixture) {
                             Ok(path) => {
-                                existing.insert(hash, (path.clone(), fixture.input));
+                                existing.insert(hash, (path.clone(), key));
                                 Saved::New(path)
                             }
                             Err(error) => Saved::Failed(error.to_string()),
@@ -317,7 +316,10 @@ fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
     fixture::load_dir(dir)
         .into_iter()
         .filter_map(Result::ok)
-        .map(|(path, fixture)| (fixture::input_hash(&fixture.input), (path, fixture.input)))
+        .map(|(path, fixture)| {
+            let key = fixture.input_key().into_owned();
+            (fixture::input_hash(&key), (path, key))
+        })
         .collect()
 }
 

@@ -9,12 +9,10 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use ratatui::layout::Rect;
-
 use crate::engine::Outcome;
 use crate::schema::Schema;
 use crate::tui::action::EntryId;
-use crate::tui::layout::PaneId;
+use crate::tui::layout::View;
 use crate::tui::search::Query;
 
 use super::entries::Entry;
@@ -45,16 +43,11 @@ pub struct BigPanes {
 impl BigPanes {
     /// A kept detail that shows `entry` as it is now, wrapped for this screen, taken
     /// out of the cache.
-    pub fn take(
-        &mut self,
-        entry: &Entry,
-        query: Option<&Query>,
-        (area, zoom, pane): (Rect, bool, PaneId),
-    ) -> Option<Detail> {
+    pub fn take(&mut self, entry: &Entry, query: Option<&Query>, view: View) -> Option<Detail> {
         let at = self
             .kept
             .iter()
-            .position(|d| d.shows(entry.id, &entry.outcome, query) && d.fits(area, zoom, pane))?;
+            .position(|d| d.shows(entry.id, &entry.outcome, query) && d.fits(view))?;
         self.kept.remove(at)
     }
 
@@ -82,7 +75,7 @@ impl BigPanes {
         entry: &Entry,
         query: Option<&Query>,
         schema: Option<&Arc<Schema>>,
-        screen: (Rect, bool, PaneId),
+        screen: View,
     ) {
         if self.was_asked(entry.id, &entry.outcome, query) {
             return;

@@ -3,6 +3,7 @@
 
 mod act;
 mod big;
+mod checks;
 mod copy;
 mod entries;
 mod filter;
@@ -18,19 +19,19 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::compare::{match_key, Movement, Run, Standing};
 use crate::engine::Options;
 use crate::schema::Schema;
 
 use super::action::EntryId;
 use super::keys::KeyMode;
-use super::layout::{screen, PaneId, Screen};
+use super::layout::{layout, ListWidth, PaneId, Screen, View};
 use super::search::Query;
 use super::theme::Theme;
 
 pub use crate::tui::detail::DetailJob;
 pub use crate::tui::detail::{Detail, PaneState, Subject};
 pub use big::BigPanes;
+pub use checks::Checks;
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use entries::{Entries, Entry};
 pub use filter::{Filter, Sort};
@@ -56,28 +57,6 @@ pub struct TuiSettings {
     pub editor: Option<String>,
     /// Whether the root is a file (a folder otherwise), as it was at start-up.
     pub root_is_file: bool,
-}
-
-/// The schema each value must satisfy and the earlier run each capture is
-/// compared with, when the user gave them.
-#[derive(Debug, Clone, Default)]
-pub struct Checks {
-    /// `--schema FILE` or the config's `schema =`.
-    pub schema: Option<Arc<Schema>>,
-    /// `--baseline DIR`: the earlier run, and the path it was loaded from.
-    pub baseline: Option<Arc<(PathBuf, Run)>>,
-    /// A `schema.json` found beside the captures and not given: offered in a notice.
-    pub offered_schema: Option<PathBuf>,
-}
-
-impl Checks {
-    /// How `entry` (loaded from `root`) changed against the baseline; `None`
-    /// without a baseline or when it came out the same.
-    pub fn change(&self, root: &std::path::Path, entry: &Entry) -> Option<Movement> {
-        let (_, run) = self.baseline.as_deref()?;
-        let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
-        Movement::between(old, Some(Standing::of(&entry.outcome)))
-    }
 }
 
 /// Where keys go: the list, or the current pane.
@@ -164,6 +143,8 @@ pub struct App {
     /// The pane shown as a tab, zoomed, or focused.
     pub pane: PaneId,
     pub zoom: bool,
+    /// How wide the list is (`<` and `>`).
+    pub list_width: ListWidth,
     pub overlay: Overlay,
     pub query: Option<Query>,
     pub detail: Option<Detail>,
@@ -216,6 +197,7 @@ impl App {
             focus: Focus::List,
             pane: PaneId::Raw,
             zoom: false,
+            list_width: ListWidth::Normal,
             overlay: Overlay::None,
             query: None,
             detail: None,
@@ -247,7 +229,12 @@ impl App {
     }
 
     pub fn screen(&self) -> Screen {
-        screen(self.area, self.zoom, self.pane)
+        layout(self.area, self.zoom, self.pane, self.list_width)
+    }
+
+    /// What the panes are wrapped for now.
+    pub fn view(&self) -> View {
+        (self.area, self.zoom, self.pane, self.list_width)
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -350,8 +337,9 @@ impl App {
         }
         self.list_offset = self.list_offset.min(len.saturating_sub(height));
         self.bring_detail();
+        let view = self.view();
         if let Some(detail) = &mut self.detail {
-            detail.fit(self.area, self.zoom, self.pane);
+            detail.fit(view);
             // Colour the raw text down to a page past what is on screen.
             let raw = detail.pane(PaneId::Raw);
             let bottom = (raw.scroll + raw.height * 2).min(raw.rows.rows.len());
@@ -393,14 +381,14 @@ impl App {
             self.detail = None;
             return;
         };
-        let screen = (self.area, self.zoom, self.pane);
+        let screen = self.view();
         let shown = self
             .detail
             .as_ref()
             .filter(|d| d.shows(entry.id, &entry.outcome, query));
         if let Some(shown) = shown {
             // A big capture's panes are wrapped again off the UI thread (a zoom, a resize).
-            if shown.building || !big::is_big(entry) || shown.fits(screen.0, screen.1, screen.2) {
+            if shown.building || !big::is_big(entry) || shown.fits(screen) {
                 return;
             }
         }

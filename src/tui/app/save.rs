@@ -63,7 +63,15 @@ pub struct SaveDialog {
 impl SaveDialog {
     /// The dialog for the selected capture, or why there is none.
     pub fn one(entry: &Entry) -> Result<SaveDialog, String> {
-        if let Err(unreadable) = &entry.capture.text {
+        // Bytes that are not UTF-8 are kept as they are (`input_base64`); anything else
+        // unreadable has no input to keep.
+        if let Some(unreadable) = entry
+            .capture
+            .text
+            .as_ref()
+            .err()
+            .filter(|u| u.bytes.is_none())
+        {
             return Err(format!(
                 "{} could not be read, so there is nothing to keep ({})",
                 entry.capture.source, unreadable.message
@@ -73,7 +81,11 @@ impl SaveDialog {
         Ok(SaveDialog {
             scope: SaveScope::One(entry.id),
             name: fixture::suggest_name(&entry.capture.source),
-            choices: choices(&entry.outcome, raw),
+            // Bytes that are not UTF-8 can only be kept as unreadable as they are.
+            choices: match entry.capture.text {
+                Ok(_) => choices(&entry.outcome, raw),
+                Err(_) => vec![Expect::Current],
+            },
             choice: 0,
             error: None,
             planned: None,

@@ -190,19 +190,10 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::FocusRaw => focus_pane(app, PaneId::Raw),
         Command::FocusNormalized => focus_pane(app, PaneId::Normalized),
         Command::FocusDecoded => focus_pane(app, PaneId::Decoded),
-        Command::Zoom => {
-            app.zoom = !app.zoom;
-            if app.zoom {
-                app.focus = Focus::Pane;
-            }
-        }
-        Command::Back => {
-            if app.zoom {
-                app.zoom = false;
-            } else {
-                app.focus = Focus::List;
-            }
-        }
+        Command::Zoom => toggle_zoom(app),
+        Command::NarrowList => narrow_list(app),
+        Command::WidenList => app.list_width = app.list_width.wider(),
+        Command::Back => back(app),
         Command::Search => {
             app.overlay = Overlay::Search {
                 text: String::new(),
@@ -211,13 +202,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         }
         Command::SearchNext => app.next_match(true),
         Command::SearchPrev => app.next_match(false),
-        Command::Filter => {
-            let current = Filter::menu_of(&app.entries.kinds)
-                .iter()
-                .position(|&f| f == app.entries.filter)
-                .unwrap_or(0);
-            app.overlay = Overlay::Filter { cursor: current };
-        }
+        Command::Filter => open_filter(app),
         Command::Sort => {
             let sort = app.entries.sort.toggled();
             app.entries.set_sort(sort);
@@ -227,35 +212,77 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::PrevFailure => app.next_failure(false),
         Command::ToggleLenient => return act::toggle_lenient(app),
         Command::ToggleDecodeStringified => return act::toggle_decode_stringified(app),
-        Command::Copy => {
-            // An accepted value is what is usually wanted; otherwise the raw text.
-            let ok = app.selected_entry().is_some_and(|e| e.outcome.ok());
-            app.overlay = Overlay::Copy {
-                cursor: usize::from(!ok),
-            };
-        }
-        Command::Follow => {
-            app.follow_newest = !app.follow_newest;
-            if app.follow_newest {
-                app.say("following the newest capture (F or a move stops)");
-            } else {
-                app.say("stopped following");
-            }
-        }
+        Command::Copy => open_copy(app),
+        Command::Follow => toggle_follow(app),
         Command::Edit => return act::edit(app),
         Command::ToggleWatch => return watch::toggle(app),
         Command::PauseWatch => return watch::pause(app),
         Command::Save => return act::open_save(app, false),
         Command::SaveAll => return act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
-        Command::Request => match app.selected_request() {
-            Some(_) => app.overlay = Overlay::Request { scroll: 0 },
-            None => app
-                .warn("no request beside this capture; `jxray record` saves one with each capture"),
-        },
+        Command::Request => open_request(app),
         Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
     }
     Vec::new()
+}
+
+fn toggle_zoom(app: &mut App) {
+    app.zoom = !app.zoom;
+    if app.zoom {
+        app.focus = Focus::Pane;
+    }
+}
+
+fn narrow_list(app: &mut App) {
+    app.list_width = app.list_width.narrower();
+    // Keys for a hidden list would move a selection no one sees.
+    if app.list_width == crate::tui::layout::ListWidth::Hidden {
+        app.focus = Focus::Pane;
+    }
+}
+
+/// Esc on the main screen: leave the zoom, else go back to the list.
+fn back(app: &mut App) {
+    if app.zoom {
+        app.zoom = false;
+    } else {
+        app.focus = Focus::List;
+    }
+}
+
+/// The filter menu, its cursor on the filter in force.
+fn open_filter(app: &mut App) {
+    let current = Filter::menu_of(&app.entries.kinds)
+        .iter()
+        .position(|&f| f == app.entries.filter)
+        .unwrap_or(0);
+    app.overlay = Overlay::Filter { cursor: current };
+}
+
+fn open_copy(app: &mut App) {
+    // An accepted value is what is usually wanted; otherwise the raw text.
+    let ok = app.selected_entry().is_some_and(|e| e.outcome.ok());
+    app.overlay = Overlay::Copy {
+        cursor: usize::from(!ok),
+    };
+}
+
+fn toggle_follow(app: &mut App) {
+    app.follow_newest = !app.follow_newest;
+    if app.follow_newest {
+        app.say("following the newest capture (F or a move stops)");
+    } else {
+        app.say("stopped following");
+    }
+}
+
+fn open_request(app: &mut App) {
+    match app.selected_request() {
+        Some(_) => app.overlay = Overlay::Request { scroll: 0 },
+        None => {
+            app.warn("no request beside this capture; `jxray record` saves one with each capture")
+        }
+    }
 }
 
 /// Whether a command picks another capture.

@@ -3,10 +3,8 @@
 
 use std::sync::Arc;
 
-use ratatui::layout::Rect;
-
 use crate::schema::Schema;
-use crate::tui::layout::PaneId;
+use crate::tui::layout::View;
 use crate::tui::search::Query;
 
 use super::{Detail, Subject};
@@ -17,9 +15,7 @@ pub struct DetailJob {
     subject: Subject,
     query: Option<Query>,
     schema: Option<Arc<Schema>>,
-    area: Rect,
-    zoom: bool,
-    pane: PaneId,
+    view: View,
 }
 
 impl DetailJob {
@@ -29,22 +25,20 @@ impl DetailJob {
         subject: Subject,
         query: Option<Query>,
         schema: Option<Arc<Schema>>,
-        (area, zoom, pane): (Rect, bool, PaneId),
+        view: View,
     ) -> DetailJob {
         DetailJob {
             subject,
             query,
             schema,
-            area,
-            zoom,
-            pane,
+            view,
         }
     }
 
     /// Build the panes and wrap them for the screen the request was made on.
     pub fn run(self) -> Detail {
         let mut detail = Detail::build(&self.subject, self.query.as_ref(), self.schema.as_deref());
-        detail.fit(self.area, self.zoom, self.pane);
+        detail.fit(self.view);
         detail
     }
 }

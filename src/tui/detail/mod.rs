@@ -53,8 +53,12 @@ pub fn build(
         }
         Err(unreadable) => {
             let message = format!("unreadable: {}", unreadable.message);
+            let raw = match &unreadable.bytes {
+                Some(bytes) => raw::bytes_doc(bytes),
+                None => note("unreadable", &message),
+            };
             [
-                note("unreadable", &message),
+                raw,
                 note("unreadable", "nothing was read, so nothing was normalized"),
                 decoded::doc(&LineIndex::new(""), outcome, &violations),
             ]

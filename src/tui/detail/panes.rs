@@ -10,7 +10,7 @@ use crate::engine::Outcome;
 use crate::schema::Schema;
 use crate::tui::doc::{Doc, Gutter, Paint};
 use crate::tui::ids::EntryId;
-use crate::tui::layout::{inner, screen, PaneId};
+use crate::tui::layout::{inner, layout, PaneId, View};
 use crate::tui::rows::Rows;
 use crate::tui::search::Query;
 
@@ -116,9 +116,10 @@ impl PaneState {
 }
 
 /// Each pane's rectangle on this screen, or as a tab when it is not shown.
-fn pane_areas(area: Rect, zoom: bool, current: PaneId) -> impl Iterator<Item = (PaneId, Rect)> {
+fn pane_areas(view: View) -> impl Iterator<Item = (PaneId, Rect)> {
+    let (area, zoom, current, list) = view;
     PaneId::ALL.into_iter().filter_map(move |pane| {
-        let layout = screen(area, zoom && pane == current, pane);
+        let layout = layout(area, zoom && pane == current, pane, list);
         layout.panes[pane.index()].map(|outer| (pane, outer))
     })
 }
@@ -220,16 +221,16 @@ impl Detail {
     }
 
     /// Re-wrap every pane for the screen, each at the width it has (or would have as a tab).
-    pub fn fit(&mut self, area: Rect, zoom: bool, current: PaneId) {
-        for (pane, outer) in pane_areas(area, zoom, current) {
+    pub fn fit(&mut self, view: View) {
+        for (pane, outer) in pane_areas(view) {
             self.panes[pane.index()].fit(outer);
         }
     }
 
     /// Whether [`Detail::fit`] would only re-measure, not wrap again (wrapping a
     /// big capture's panes is a background job).
-    pub fn fits(&self, area: Rect, zoom: bool, current: PaneId) -> bool {
-        pane_areas(area, zoom, current).all(|(pane, outer)| {
+    pub fn fits(&self, view: View) -> bool {
+        pane_areas(view).all(|(pane, outer)| {
             let state = &self.panes[pane.index()];
             !state.needs_wrap(state.width_in(outer))
         })

@@ -51,6 +51,26 @@ pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query
     doc
 }
 
+/// Bytes that are not UTF-8, as text: every valid run as it is, every invalid byte
+/// as `⟨E9⟩`, marked as the failure, so the user sees where the encoding broke.
+pub fn bytes_doc(bytes: &[u8]) -> Doc {
+    let mut text = String::with_capacity(bytes.len());
+    let mut marks = Vec::new();
+    let mut invalid = 0;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let start = text.len();
+            text.push_str(&format!("⟨{byte:02X}⟩"));
+            marks.push(styled(start, text.len(), Paint::Failure));
+            invalid += 1;
+        }
+    }
+    // Short enough for the pane's title at 80 columns.
+    let title = format!("{}, {} not UTF-8 ⟨XX⟩", count(bytes.len(), "byte"), invalid);
+    numbered(&text, 0, 1, None, marks, &title)
+}
+
 /// A slice of the raw text with raw line numbers: `text` starts at raw byte
 /// `base` on raw line `first_line`; `span` and `marks` are in raw offsets.
 pub fn numbered(
@@ -154,6 +174,19 @@ mod tests {
             .map(|line| matches!(line.gutter, Gutter::Number { marked: true, .. }))
             .collect();
         assert_eq!(marked, [false, true, false]);
+    }
+
+    #[test]
+    fn invalid_bytes_are_shown_and_marked() {
+        let doc = bytes_doc(b"{\"caf\xE9\": 1,\n \"x\": \xFF\xFE}");
+        assert_eq!(&*doc.text, "{\"caf⟨E9⟩\": 1,\n \"x\": ⟨FF⟩⟨FE⟩}");
+        let marked: Vec<&str> = doc
+            .marks
+            .iter()
+            .map(|m| &doc.text[m.start..m.end])
+            .collect();
+        assert_eq!(marked, ["⟨E9⟩", "⟨FF⟩", "⟨FE⟩"]);
+        assert_eq!(doc.title, "21 bytes, 3 not UTF-8 ⟨XX⟩");
     }
 
     #[test]

@@ -162,6 +162,20 @@ pub const BINDINGS: &[Binding] = &[
         Group::Panes,
         "focus Decoded: the value, warnings and the trace",
     ),
+    bind(
+        C::NarrowList,
+        &[key('<')],
+        NORMAL,
+        Group::Panes,
+        "narrow the capture list, down to hidden (the panes take the width)",
+    ),
+    bind(
+        C::WidenList,
+        &[key('>')],
+        NORMAL,
+        Group::Panes,
+        "widen the capture list (again after hiding it to bring it back)",
+    ),
     hinted(
         bind(
             C::Zoom,

@@ -20,14 +20,73 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let width = usize::from(area.width);
     if area.height == 1 {
         // One line: what the user is typing or was told, else the mix.
-        let line = prompt_or_notice(app).unwrap_or_else(|| mix(app));
+        let line = prompt_or_notice(app).unwrap_or_else(|| fitting_mix(app, width));
         fit(line, width).render(top, buf);
         return;
     }
-    let line = prompt_or_notice(app).unwrap_or_else(|| key_hints(app, width));
-    fit(line, width).render(top, buf);
+    match prompt_or_notice(app) {
+        // A notice (the first frame's schema offer, a save's result) keeps the way out
+        // and the way to learn the rest at the right end.
+        Some(line) if app.notice.is_some() && !matches!(app.overlay, Overlay::Search { .. }) => {
+            let tail = key_hints(app, 0);
+            let room = width.saturating_sub(tail.width());
+            let style = line.style;
+            let fitted = fit(line, room.saturating_sub(2)).spans.into_iter();
+            let mut spans: Vec<Span> = fitted.map(|span| span.patch_style(style)).collect();
+            let used: usize = spans.iter().map(|s| s.width()).sum();
+            spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+            spans.extend(tail.spans);
+            fit(Line::from(spans), width).render(top, buf);
+        }
+        Some(line) => fit(line, width).render(top, buf),
+        None => fit(key_hints(app, width), width).render(top, buf),
+    }
     let bottom = Rect::new(area.x, area.y + 1, area.width, 1);
-    fit(mix(app), width).render(bottom, buf);
+    fit(fitting_mix(app, width), width).render(bottom, buf);
+}
+
+/// The mix line, in its short form when the long one does not fit (`39: dir 12 · fen 4
+/// · trunc 7 │ watching Δ trunc 0→2`), so counts and deltas are abbreviated, not cut.
+fn fitting_mix(app: &App, width: usize) -> Line<'static> {
+    let line = mix(app);
+    if line.width() <= width {
+        return line;
+    }
+    let spans = line.spans.into_iter().map(|span| {
+        // A path (the baseline's) is said as it is.
+        if span.content.starts_with("vs ") {
+            return span;
+        }
+        let text = abbreviate(&span.content);
+        Span::styled(text, span.style)
+    });
+    Line::from(spans.collect::<Vec<_>>()).style(line.style)
+}
+
+/// The short form of each outcome word, as `?` lists them.
+pub const SHORT_WORDS: [(&str, &str); 9] = [
+    ("unreadable", "unr"),
+    ("truncated", "trunc"),
+    ("no-json", "nojs"),
+    ("invalid", "inv"),
+    ("schema", "sch"),
+    ("direct", "dir"),
+    ("fenced", "fen"),
+    ("scanned", "scan"),
+    ("lenient", "len"),
+];
+
+/// `39 captures` → `39`, ` · since start: ` → ` Δ `, outcome words → their short form.
+fn abbreviate(text: &str) -> String {
+    let mut text = text
+        .replace(" captures", "")
+        .replace(" capture", "")
+        .replace(" · since start: ", " Δ ")
+        .replace("  ", " ");
+    for (word, short) in SHORT_WORDS {
+        text = text.replace(word, short);
+    }
+    text
 }
 
 fn prompt_or_notice(app: &App) -> Option<Line<'static>> {

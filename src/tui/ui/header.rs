@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use crate::capture::{Capture, RecordedRequest};
+use crate::compare::ValueDiff;
 use crate::engine::{Layer, Outcome, RepairKind};
 use crate::tui::app::App;
 use crate::tui::detail::value_title;
@@ -34,10 +35,23 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             ),
         ]
     } else {
+        let not_utf8 = entry
+            .capture
+            .text
+            .as_ref()
+            .err()
+            .and_then(|u| u.bytes.as_deref());
+        let third = match app.settings.checks.value_diff(&app.settings.root, entry) {
+            Some(diff) => against_baseline(app, &diff),
+            None => match not_utf8 {
+                Some(bytes) => invalid_byte(bytes, theme),
+                None => detail(&entry.outcome, theme),
+            },
+        };
         [
             origin(&entry.capture, request, theme),
             summary(&entry.outcome, theme),
-            detail(&entry.outcome, theme),
+            third,
         ]
     };
     let width = usize::from(area.width.saturating_sub(1));
@@ -117,14 +131,14 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             }
             let listed = failure.defects.len() > 1
                 || (failure.defect.is_none() && !failure.defects.is_empty());
-            // The headline is the first; the header names every one, in text order.
+            // The headline first, whole, on any width; then how many more there are
+            // (the Decoded pane lists each), then the message, which may be cut.
             let every = if listed {
-                let all: Vec<String> = failure
+                let more = failure
                     .defects
-                    .iter()
-                    .map(|d| format!("{} {}:{}", d.kind.as_str(), d.line, d.column))
-                    .collect();
-                format!(" [{} defects: {}]", failure.defects.len(), all.join(", "))
+                    .len()
+                    .saturating_sub(usize::from(failure.defect.is_some()));
+                format!(" +{more} more")
             } else {
                 String::new()
             };
@@ -163,6 +177,35 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
             Line::from(spans)
         }
     }
+}
+
+/// "not UTF-8: byte 0xE9 at offset 50": where the encoding first broke,
+/// short enough for the header at 80 columns; the Raw pane shows every bad byte.
+fn invalid_byte(bytes: &[u8], theme: &Theme) -> Line<'static> {
+    let offset = std::str::from_utf8(bytes)
+        .err()
+        .map_or(0, |e| e.valid_up_to());
+    let byte = bytes.get(offset).copied().unwrap_or_default();
+    Line::styled(
+        format!("not UTF-8: byte 0x{byte:02X} at offset {offset}"),
+        theme.paint(Paint::Bad),
+    )
+}
+
+/// "≠ vs monday: ~$.vendor +$.note -$.po": an accepted value that differs from
+/// the baseline's, path by path (`~` changed, `+` added, `-` removed; `?` says so).
+fn against_baseline(app: &App, diff: &ValueDiff) -> Line<'static> {
+    let name = app
+        .settings
+        .checks
+        .baseline
+        .as_deref()
+        .map(|(path, _)| printable(&path.to_string_lossy()))
+        .unwrap_or_default();
+    Line::from(vec![
+        Span::styled(format!("≠ vs {name}: "), app.theme.paint(Paint::Literal)),
+        Span::raw(printable(&diff.marked(8))),
+    ])
 }
 
 /// "raw-control-char ×2, escaped-backtick" or "none".

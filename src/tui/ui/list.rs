@@ -12,10 +12,6 @@ use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
 use crate::tui::ui::fit::fit_text;
 
-/// Badges are cut to this many columns (`no-json`, `invalid` and `fenced` stay
-/// whole) when sources need the room.
-const SHORT_BADGE: usize = 7;
-
 pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let focused = app.focus == Focus::List;
@@ -89,21 +85,16 @@ struct Columns {
 }
 
 impl Columns {
-    /// As wide as the widest badge and marks on screen; badges are cut to
-    /// [`SHORT_BADGE`] only when a source would be cut otherwise.
+    /// As wide as the widest badge and marks on screen. Badges stay whole (a cut
+    /// `trunca…` reads as nothing): the source gives up room instead, from the left.
     fn fit(app: &App, visible: &[&Entry], width: usize) -> Columns {
         let widest =
             |of: &dyn Fn(&Entry) -> usize| visible.iter().map(|e| of(e)).max().unwrap_or(0);
-        let mut columns = Columns {
+        Columns {
             badge: widest(&|entry| badge_of(entry).len()),
             marks: widest(&|entry| marks(app, entry).chars().count()),
             width,
-        };
-        let longest = widest(&|entry| display_width(&printable(source_of(app, entry))));
-        if longest > columns.source_room() {
-            columns.badge = columns.badge.min(SHORT_BADGE);
         }
-        columns
     }
 
     /// Columns left for the source after the pointer, badge and marks.
@@ -121,14 +112,15 @@ fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
         .unwrap_or(source)
 }
 
-/// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `~` changed,
-/// `+` not in the baseline; blank when unchanged.
+/// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `≠` value
+/// changed, `~` a different failure, `+` not in the baseline; blank when the same.
 pub fn baseline_mark(change: Option<Movement>) -> char {
     match change {
-        None | Some(Movement::Removed) => ' ',
+        None | Some(Movement::Same | Movement::Removed) => ' ',
         Some(Movement::Fixed) => '↑',
         Some(Movement::Broke) => '↓',
-        Some(Movement::Changed) => '~',
+        Some(Movement::ValueChanged) => '≠',
+        Some(Movement::DifferentFailure) => '~',
         Some(Movement::Added) => '+',
     }
 }

@@ -8,6 +8,7 @@ mod header;
 mod list;
 mod overlay;
 mod pane;
+mod wrap;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -16,7 +17,7 @@ use ratatui::widgets::Widget;
 use ratatui::Frame;
 
 use super::app::{App, Overlay};
-use super::layout::{screen, PaneId};
+use super::layout::{layout, PaneId};
 
 pub use list::shorten_left;
 
@@ -28,7 +29,7 @@ pub fn render(app: &App, frame: &mut Frame) {
 
 /// Draw the whole screen into a buffer (tests draw without a terminal).
 pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
-    let screen = screen(area, app.zoom, app.pane);
+    let screen = layout(area, app.zoom, app.pane, app.list_width);
     if let Some(rect) = screen.list {
         list::render(app, rect, buf);
     }

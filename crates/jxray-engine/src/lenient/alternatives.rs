@@ -7,32 +7,9 @@
 
 use serde_json::Value;
 
+use super::fork::{Choice, Fork};
 use super::rewriter::Rewriter;
 use super::{LenientText, Refusal};
-
-/// The way a fix was (or could have been) made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Choice {
-    /// A colon inside a key is text.
-    Text,
-    /// The missing closing quote goes before the comma at this offset.
-    QuoteBefore(usize),
-    /// A colon inside a key ends the key: its closing quote is missing.
-    KeyEnds,
-    /// A closer that matches a frame further out closes the frames inside it too.
-    ClosesDeeper,
-    /// A closer that matches no open frame is the innermost one's, written wrong.
-    WrittenWrong,
-}
-
-/// A choice not taken, at a place in the raw text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Fork {
-    at: usize,
-    choice: Choice,
-    /// The other way may stand in for a reading that fails.
-    rescues: bool,
-}
 
 /// At most this many forks are noted per reading, and this many readings are made per
 /// candidate: a bounded number of passes keeps the reading linear. A reading with more

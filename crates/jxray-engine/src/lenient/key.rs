@@ -2,7 +2,7 @@
 //! ends the key) and `{name": "x"}` (the opening one; the quote before the colon is
 //! the key's closing quote).
 
-use super::alternatives::Choice;
+use super::fork::Choice;
 use super::rewriter::Rewriter;
 use super::string::Body;
 use crate::outcome::{Defect, RepairKind};

@@ -16,6 +16,7 @@ mod advice;
 mod alternatives;
 mod bare;
 mod families;
+mod fork;
 mod key;
 mod number;
 mod quote;
@@ -46,7 +47,7 @@ pub(crate) struct LenientText {
     /// Why no reading is offered, when a fix would be a guess.
     pub refused: Option<Refusal>,
     /// The other ways a fix could have been made (read by `alternatives::settle`).
-    forks: Vec<alternatives::Fork>,
+    forks: Vec<fork::Fork>,
     /// Bytes read in all, by this reading and every other way of it that was read.
     cost: usize,
 }

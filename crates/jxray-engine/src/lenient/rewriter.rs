@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use super::alternatives::Fork;
+use super::fork::Fork;
 use super::{LenientText, Refusal};
 use crate::outcome::{Defect, Repair, RepairKind};
 

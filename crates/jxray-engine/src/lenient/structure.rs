@@ -1,7 +1,7 @@
 //! The structure: brackets, commas and colons, so that a missing or extra
 //! separator, or a closer written wrong, is seen where it happens.
 
-use super::alternatives::Choice;
+use super::fork::Choice;
 use super::rewriter::{Frame, Rewriter, Want};
 use crate::outcome::{Defect, RepairKind};
 

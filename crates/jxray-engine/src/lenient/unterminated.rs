@@ -5,7 +5,7 @@
 //! comma is enough: if the text after an earlier comma reads as more items, so does the
 //! text after the last one, in the same container.)
 
-use super::alternatives::Choice;
+use super::fork::Choice;
 use super::rewriter::Rewriter;
 use super::string::Body;
 

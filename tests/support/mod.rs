@@ -1,0 +1,12 @@
+//! Helpers shared by the integration tests, one module a kind: `cli` runs the real binary,
+//! `tui` drives the app and draws its screens, `capture` writes and loads capture files,
+//! `cases` reads the conformance cases, `shared` finds the shared test data.
+//! Each test uses part of them.
+
+#![allow(dead_code, unused_imports)]
+
+pub mod capture;
+pub mod cases;
+pub mod cli;
+pub mod shared;
+pub mod tui;
