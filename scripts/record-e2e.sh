@@ -20,13 +20,8 @@ venv="${RECORD_E2E_VENV:-$target/record-e2e-venv}"
 # The versions this was written against; a change here rebuilds the environment.
 requirements="openai==3.57.0 anthropic==2.15.0 ai-mock==0.3.1"
 
-if [[ "$(cat "$venv/.requirements" 2>/dev/null)" != "$requirements" ]]; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  # shellcheck disable=SC2086
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $requirements
-  echo "$requirements" >"$venv/.requirements"
-fi
+# shellcheck disable=SC2086
+scripts/pinned-venv.sh "$venv" $requirements
 export PATH="$venv/bin:$PATH"
 
 work="$(mktemp -d)"

@@ -4,12 +4,13 @@
 
 mod check;
 mod common;
+pub use common::error_line;
 mod compare;
 mod completions;
 mod extract;
 mod output;
 mod record;
-mod test;
+pub mod test;
 mod tui;
 
 use std::ffi::OsString;

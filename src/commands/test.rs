@@ -115,6 +115,51 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
     ended(&stdout, written, ExitStatus::from_all_ok(tally.failed == 0))
 }
 
+/// One fixture file replayed as `jxray test` replays it, for another test runner (the
+/// Python package's pytest plugin).
+#[derive(Debug, Clone)]
+pub struct FixtureReport {
+    /// The fixture's name, when the file is a fixture.
+    pub name: Option<String>,
+    /// `passed`, `failed`, `expected-failing`, `fixed` (a known gap now closed) or `broken`
+    /// (not a usable fixture).
+    pub verdict: &'static str,
+    /// What `jxray test --color never` prints for it (nothing when it passed): the label
+    /// and place, then the expected-versus-actual diff of a regression.
+    pub text: String,
+}
+
+/// The fixture files `jxray test TARGET` replays, in its order (a folder that cannot be
+/// read is named among them, and replays as broken).
+pub fn fixture_files(target: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let paths = load(target, false)?.into_iter().map(|entry| match entry {
+        Ok((path, _)) => path,
+        Err(error) => error.path().to_path_buf(),
+    });
+    Ok(paths.collect())
+}
+
+/// Replay one fixture file as `jxray test` does (never rewriting it).
+pub fn replay_file(path: &Path) -> FixtureReport {
+    let entry = fixture::load_file(path).map(|fixture| (path.to_path_buf(), fixture));
+    let run = replay_one(entry, false);
+    let mut text = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write_text(&mut text, &run, false, Painter::plain());
+    let verdict = match run.verdict {
+        Verdict::Passed => "passed",
+        Verdict::ExpectedFailing => "expected-failing",
+        Verdict::Fixed => "fixed",
+        Verdict::Updated | Verdict::Failed => "failed",
+        Verdict::Broken(_) => "broken",
+    };
+    FixtureReport {
+        name: run.fixture.map(|fixture| fixture.name),
+        verdict,
+        text: String::from_utf8_lossy(&text).into_owned(),
+    }
+}
+
 type Entry = Result<(PathBuf, Fixture), FixtureError>;
 
 /// The fixtures of a folder, or the one fixture a file is; `from_config` when the config

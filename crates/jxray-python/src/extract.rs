@@ -1,0 +1,77 @@
+//! `jxray.extract` (one raw output) and `jxray.extract_response` (a provider's response
+//! body, read by the same envelope readers as a `.json` capture file).
+
+use std::path::Path;
+
+use jxray::capture::{load_bytes, Capture, LoadOptions};
+use jxray::report::Checked;
+use jxray::schema::CaptureSchemas;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::options::Settings;
+use crate::outcome::PyOutcome;
+
+/// What `extract` reads: a text, or bytes decoded as a capture file's are (UTF-8, with or
+/// without a byte-order mark; anything else is `unreadable`).
+pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
+    if let Ok(text) = text.cast::<PyString>() {
+        return Ok(Capture::from_text("-", text.to_cow()?.into_owned()));
+    }
+    if let Ok(bytes) = text.cast::<PyBytes>() {
+        let bytes = bytes.as_bytes().to_vec();
+        let mut captures = load_bytes("-", Path::new("-"), bytes, &LoadOptions::default());
+        return Ok(captures.remove(0));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "text must be str or bytes, not {}",
+        text.get_type().name()?
+    )))
+}
+
+/// Extract captures with `settings`, the interpreter released while the engine runs.
+pub fn extract_all(
+    py: Python<'_>,
+    captures: Vec<Capture>,
+    settings: &Settings,
+) -> PyResult<Vec<PyOutcome>> {
+    let checked: Vec<Checked> = py.detach(|| {
+        let schemas = CaptureSchemas::default();
+        captures
+            .into_iter()
+            .map(|capture| {
+                let outcome =
+                    schemas.extract(settings.schema.as_ref(), &capture, &settings.options);
+                Checked { capture, outcome }
+            })
+            .collect()
+    });
+    checked
+        .into_iter()
+        .map(|checked| PyOutcome::new(py, checked, settings.decimals))
+        .collect()
+}
+
+/// The captures a response body holds (its text, each tool call), named `response` and
+/// `response#call-N`; an error when it is no provider response at all. A body that claims
+/// a provider's format but lacks its text (or is not UTF-8) is an `unreadable` capture,
+/// as the same file would be.
+pub fn response_captures(body: Vec<u8>) -> PyResult<Vec<Capture>> {
+    let captures = load_bytes(
+        "response",
+        Path::new("response.json"),
+        body,
+        &LoadOptions::default(),
+    );
+    let recognised = captures
+        .iter()
+        .any(|capture| capture.provider.is_some() || capture.text.is_err());
+    if !recognised {
+        return Err(PyValueError::new_err(
+            "not an OpenAI, Anthropic, Gemini or Ollama response; pass the response object, \
+             its model_dump() or its JSON body (or the text to jxray.extract)",
+        ));
+    }
+    Ok(captures)
+}

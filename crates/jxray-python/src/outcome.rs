@@ -1,0 +1,301 @@
+//! `jxray.Outcome` and `jxray.Failure`: what extraction said about one capture, as
+//! Python objects, with `to_json()` written by the same writer as `check --format jsonl`.
+
+use jxray::engine::{Failure, FailureKind};
+use jxray::report::{describe, Checked, JsonlSink, OutcomeRecord, Sink};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use serde::Serialize;
+
+use crate::convert::{to_python, Decimals};
+use crate::errors::extract_error;
+
+/// What extraction says about one capture (contract §1).
+#[pyclass(frozen, module = "jxray", name = "Outcome")]
+pub struct PyOutcome {
+    checked: Checked,
+    decimals: Decimals,
+    value: Py<PyAny>,
+    failure: Option<Py<PyFailure>>,
+}
+
+/// Why nothing was accepted: the kind, the defect, the place and the fix.
+#[pyclass(frozen, module = "jxray", name = "Failure")]
+pub struct PyFailure {
+    failure: Failure,
+}
+
+impl PyOutcome {
+    /// The Python view of a checked capture; its value is converted once, here.
+    pub fn new(py: Python<'_>, checked: Checked, decimals: Decimals) -> PyResult<PyOutcome> {
+        let outcome = &checked.outcome;
+        // A schema failure keeps its value, as the jsonl line does.
+        let value = match (&outcome.value, &outcome.failure) {
+            (Some(value), None) => to_python(py, value, decimals)?.unbind(),
+            (Some(value), Some(failure)) if failure.kind == FailureKind::Schema => {
+                to_python(py, value, decimals)?.unbind()
+            }
+            _ => py.None(),
+        };
+        let failure = outcome
+            .failure
+            .clone()
+            .map(|failure| Py::new(py, PyFailure { failure }))
+            .transpose()?;
+        Ok(PyOutcome {
+            checked,
+            decimals,
+            value,
+            failure,
+        })
+    }
+
+    /// Anything serializable from the outcome, as Python objects.
+    fn serialized<'py>(
+        &self,
+        py: Python<'py>,
+        item: &impl Serialize,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        serialized(py, item, self.decimals)
+    }
+
+    /// The line `jxray extract` prints for it: source, kind, place, message.
+    fn message(&self) -> String {
+        let described = describe(&self.checked.outcome);
+        match self.checked.capture.source.as_str() {
+            "-" => described,
+            source => format!("{source}: {described}"),
+        }
+    }
+}
+
+fn serialized<'py>(
+    py: Python<'py>,
+    item: &impl Serialize,
+    decimals: Decimals,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = serde_json::to_value(item)
+        .map_err(|error| PyRuntimeError::new_err(format!("jxray bug: {error}")))?;
+    to_python(py, &value, decimals)
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// Whether a value was accepted.
+    #[getter]
+    fn ok(&self) -> bool {
+        self.checked.outcome.ok()
+    }
+
+    /// Where the value came from: `direct`, `fenced`, `scanned` or `lenient`; None when
+    /// nothing was accepted.
+    #[getter]
+    fn layer(&self) -> Option<&'static str> {
+        self.checked.outcome.layer.map(|layer| layer.as_str())
+    }
+
+    /// The decoded value (None when nothing was accepted; a schema failure keeps it).
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        self.value.clone_ref(py)
+    }
+
+    /// `(start, end)` byte offsets of the accepted candidate in the UTF-8 text.
+    #[getter]
+    fn span(&self) -> Option<(usize, usize)> {
+        self.checked.outcome.span
+    }
+
+    /// The repairs made, each `{"kind", "offset"}`.
+    #[getter]
+    fn repairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.serialized(py, &self.checked.outcome.repairs)
+    }
+
+    /// The warning kinds, in order, without repeats.
+    #[getter]
+    fn warnings(&self) -> Vec<&'static str> {
+        let kinds = self.checked.outcome.warning_kinds();
+        kinds.into_iter().map(|kind| kind.as_str()).collect()
+    }
+
+    /// Each warning with its offset and message.
+    #[getter]
+    fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.serialized(py, &self.checked.outcome.warnings)
+    }
+
+    /// Why nothing was accepted; None on success.
+    #[getter]
+    fn failure(&self, py: Python<'_>) -> Option<Py<PyFailure>> {
+        self.failure.as_ref().map(|failure| failure.clone_ref(py))
+    }
+
+    /// Every candidate tried, in order: its layer, span, label and verdict.
+    #[getter]
+    fn trace<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.serialized(py, &self.checked.outcome.trace)
+    }
+
+    /// What a lenient reading of the best invalid candidate gives, shown even when it is
+    /// not accepted (`text`, `repairs`, `value`, `error`, `accepted`); None when there is none.
+    #[getter]
+    fn lenient<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.serialized(py, &self.checked.outcome.lenient)
+    }
+
+    /// Where the capture came from (`-` for `extract`, `dir/a.txt`, `log.jsonl:12`, `logs.db#ID`).
+    #[getter]
+    fn source(&self) -> &str {
+        &self.checked.capture.source
+    }
+
+    /// The raw text, or None when the capture could not be read.
+    #[getter]
+    fn text(&self) -> Option<&str> {
+        self.checked.capture.text.as_deref().ok()
+    }
+
+    /// The stop reason as the provider spelled it.
+    #[getter]
+    fn stop_reason(&self) -> Option<&str> {
+        self.checked.capture.stop_reason.as_deref()
+    }
+
+    /// The provider format the capture came in (`openai-chat`, `anthropic`, …).
+    #[getter]
+    fn provider(&self) -> Option<&'static str> {
+        self.checked
+            .capture
+            .provider
+            .map(|provider| provider.as_str())
+    }
+
+    /// The model that answered, where the envelope or log names it.
+    #[getter]
+    fn model(&self) -> Option<&str> {
+        self.checked.capture.model.as_deref()
+    }
+
+    /// The outcome as the dict a `check --format jsonl` line holds.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.serialized(py, &OutcomeRecord::new(&self.checked))
+    }
+
+    /// The outcome as one `check --format jsonl` line (without its newline).
+    fn to_json(&self) -> PyResult<String> {
+        let mut line = Vec::new();
+        JsonlSink::new(&mut line)
+            .record(&self.checked)
+            .map_err(|error| PyRuntimeError::new_err(format!("jxray bug: {error}")))?;
+        let text = String::from_utf8_lossy(&line);
+        Ok(text.trim_end_matches('\n').to_string())
+    }
+
+    /// The value, or the exception of the failure's kind (a `jxray.ExtractError`, a
+    /// `ValueError`) with the message `jxray extract` prints.
+    fn value_or_raise(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let this = slf.get();
+        match &this.checked.outcome.failure {
+            None if this.checked.outcome.ok() => Ok(this.value.clone_ref(py)),
+            failure => {
+                let kind = failure
+                    .as_ref()
+                    .map_or(FailureKind::NoJson, |failure| failure.kind);
+                Err(extract_error(
+                    py,
+                    kind,
+                    this.message(),
+                    slf.clone().into_any().unbind(),
+                )?)
+            }
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let outcome = &self.checked.outcome;
+        let source = repr(py, Some(&self.checked.capture.source))?;
+        Ok(match &outcome.failure {
+            Some(failure) => format!(
+                "Outcome(source={source}, ok=False, failure={}, defect={})",
+                repr(py, Some(failure.kind.as_str()))?,
+                repr(py, failure.defect.map(|defect| defect.as_str()))?
+            ),
+            None => format!(
+                "Outcome(source={source}, ok=True, layer={})",
+                repr(py, outcome.layer.map(|layer| layer.as_str()))?
+            ),
+        })
+    }
+}
+
+/// A string as Python writes it in a repr (`'fenced'`), or `None`.
+fn repr(py: Python<'_>, text: Option<&str>) -> PyResult<String> {
+    match text {
+        Some(text) => Ok(PyString::new(py, text).repr()?.to_cow()?.into_owned()),
+        None => Ok("None".to_string()),
+    }
+}
+
+#[pymethods]
+impl PyFailure {
+    /// `truncated`, `no-json`, `invalid`, `schema` or `unreadable`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.failure.kind.as_str()
+    }
+
+    /// The headline defect of an `invalid` failure (`trailing-comma`, …), else None.
+    #[getter]
+    fn defect(&self) -> Option<&'static str> {
+        self.failure.defect.map(|defect| defect.as_str())
+    }
+
+    /// `refusal`, `filtered`, `runaway` or `reasoning`, when no format instruction helps.
+    #[getter]
+    fn cause(&self) -> Option<&'static str> {
+        self.failure.cause.map(|cause| cause.as_str())
+    }
+
+    /// 1-based line in the raw text.
+    #[getter]
+    fn line(&self) -> usize {
+        self.failure.line
+    }
+
+    /// 1-based column (in characters) in the raw text.
+    #[getter]
+    fn column(&self) -> usize {
+        self.failure.column
+    }
+
+    /// Byte offset of the place in the UTF-8 text.
+    #[getter]
+    fn offset(&self) -> usize {
+        self.failure.offset
+    }
+
+    /// What happened, where, and what to change.
+    #[getter]
+    fn message(&self) -> &str {
+        &self.failure.message
+    }
+
+    /// Every defect found, in text order, each `{"kind", "offset", "line", "column", "message"}`.
+    #[getter]
+    fn defects<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        serialized(py, &self.failure.defects, Decimals::Float)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Failure(kind={}, defect={}, line={}, column={})",
+            repr(py, Some(self.failure.kind.as_str()))?,
+            repr(py, self.failure.defect.map(|defect| defect.as_str()))?,
+            self.failure.line,
+            self.failure.column
+        ))
+    }
+}

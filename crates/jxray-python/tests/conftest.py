@@ -1,0 +1,70 @@
+"""What the Python package's tests share: the repository, the Rust binary they compare
+against, and running it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+REPO = Path(__file__).resolve().parents[3]
+CASES = REPO.parent / "shared" / "spec" / "cases"
+
+
+def rust_binary() -> Path:
+    """The jxray binary cargo built: $JXRAY_BIN, else the debug build in the target dir."""
+    if os.environ.get("JXRAY_BIN"):
+        return Path(os.environ["JXRAY_BIN"])
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    return target / "debug" / "jxray"
+
+
+@pytest.fixture(scope="session")
+def jxray_bin() -> Path:
+    binary = rust_binary()
+    if not binary.is_file():
+        pytest.fail(
+            f"{binary}: the jxray binary these tests compare against is missing; run "
+            "`cargo build`, or set JXRAY_BIN to a built jxray (scripts/python-tests.sh does)"
+        )
+    return binary
+
+
+def run_binary(
+    binary: Path, args: Sequence[str], stdin: bytes = b"", cwd: Path = REPO
+) -> subprocess.CompletedProcess[bytes]:
+    """The Rust binary run on `args`, with no config file of the user's."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(cwd / ".no-config"), NO_COLOR="1")
+    return subprocess.run(
+        [str(binary), *args], input=stdin, capture_output=True, cwd=cwd, env=env, timeout=300
+    )
+
+
+def check_lines(binary: Path, args: Sequence[str], stdin: bytes = b"") -> List[str]:
+    """The lines `jxray check ARGS --format jsonl` prints."""
+    run = run_binary(binary, ["check", *args, "--format", "jsonl"], stdin)
+    assert run.returncode in (0, 1), run.stderr.decode()
+    return run.stdout.decode().splitlines()
+
+
+def without_source(line: str) -> Dict[str, Any]:
+    """A jsonl line as a dict, its source left out (it names where the text came from)."""
+    record = json.loads(line)
+    record.pop("source")
+    return record
+
+
+def stdin_lines(texts: Sequence[str], stop_reasons: Optional[Sequence[Optional[str]]] = None) -> bytes:
+    """Texts as the JSON Lines `jxray check -` reads: one capture a line."""
+    stops = stop_reasons or [None] * len(texts)
+    records = [
+        json.dumps({"output": text, "stop_reason": stop} if stop else {"output": text})
+        for text, stop in zip(texts, stops)
+    ]
+    return ("\n".join(records) + "\n").encode()
