@@ -4,7 +4,7 @@
 
 use super::fork::Choice;
 use super::rewriter::Rewriter;
-use super::string::Body;
+use super::string::{Body, Quote};
 use crate::outcome::{Defect, RepairKind};
 
 impl Rewriter<'_> {
@@ -15,9 +15,16 @@ impl Rewriter<'_> {
     /// readings with different values give none.
     pub(super) fn key_ends_at_colon(&mut self, j: usize, string: Body) -> bool {
         let (_, at) = self.peek(j + 1);
-        // `"10:30"` is text; `"name: "x"` and `"key:"value"` are a key and its value.
+        // `"10:30"` is text; `"name: "x"` and `"key:"value"` are a key and its value; in
+        // `"x:": 1` the quote after the colon closes the key (a colon follows it), so the
+        // colon is the key's text.
         let value_follows = if at == j + 1 {
-            at < self.limit && self.quote_at(at).is_some()
+            let quote_len = match (at < self.limit).then(|| self.quote_at(at)).flatten() {
+                Some(Quote::CurlyDouble | Quote::CurlySingle) => 3,
+                Some(_) => 1,
+                None => 0,
+            };
+            quote_len > 0 && self.peek(at + quote_len).0 != Some(b':')
         } else {
             self.starts_clear_value(at)
         };

@@ -227,3 +227,20 @@ fn offsets_are_absolute() {
         }
     );
 }
+
+#[test]
+fn a_colon_at_the_end_of_a_whole_key_is_its_text() {
+    // The quote after the colon closes the key (a colon follows it): no other way to read.
+    reads(
+        r#"{"x:": 1, "y": 2,}"#,
+        json!({"x:": 1, "y": 2}),
+        &[TrailingComma],
+    );
+    reads(
+        r#"{"A:": null, "a": null,}"#,
+        json!({"A:": null, "a": null}),
+        &[TrailingComma],
+    );
+    // Without the colon after its quote the colon may still end a key: both ways are read.
+    reads(r#"{"key:"value"}"#, json!({"key": "value"}), &[KeyQuote]);
+}
