@@ -245,13 +245,8 @@ fn the_sample_check_output_is_what_check_prints() {
         .nth(1)
         .and_then(|rest| rest.split("```").next())
         .expect("README shows `$ jxray check assets/demo` in a text block");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_jxray"))
-        .args(["check", "assets/demo", "--color", "never"])
-        .current_dir(root())
-        .output()
-        .expect("run jxray");
-    let printed = String::from_utf8(run.stdout).unwrap();
-    let printed: Vec<&str> = printed.lines().map(str::trim_end).collect();
+    let run = support::cli::jxray(&["check", "assets/demo", "--color", "never"]);
+    let printed: Vec<&str> = run.stdout.lines().map(str::trim_end).collect();
     for line in sample.lines().filter(|l| !l.starts_with('…')) {
         assert!(
             printed.contains(&line.trim_end()),

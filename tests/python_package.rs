@@ -3,23 +3,13 @@
 //! environment beside pinned pytest, hypothesis, mypy and the official SDKs, and runs its
 //! pytest suite against this build's jxray binary.
 
-use std::process::Command;
+mod support;
 
 #[test]
 fn the_python_packages_tests_pass_against_this_jxray() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let output = Command::new("bash")
-        .arg(format!("{root}/scripts/python-tests.sh"))
-        .arg(env!("CARGO_BIN_EXE_jxray"))
-        .current_dir(root)
-        .output()
-        .expect("bash runs scripts/python-tests.sh");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "scripts/python-tests.sh failed (it needs python3 with venv, and PyPI the first time)\n\
-         {stdout}\n{stderr}"
+    let stdout = support::cli::script_passes(
+        "python-tests.sh",
+        "it needs python3 with venv, and PyPI the first time",
     );
     // pytest's closing line: every test ran and passed; one is skipped only in a run that
     // said it goes without ../shared (JXRAY_NO_SHARED, as .ci/run announces).

@@ -50,6 +50,25 @@ pub fn jxray(args: &[&str]) -> Run {
     jxray_in(Path::new(env!("CARGO_MANIFEST_DIR")), args, b"")
 }
 
+/// Run `scripts/NAME` with bash on this build's binary, in the crate root, and return its
+/// standard output; a failure panics with both outputs and what the script needs.
+pub fn script_passes(name: &str, needs: &str) -> String {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let output = Command::new("bash")
+        .arg(format!("{root}/scripts/{name}"))
+        .arg(env!("CARGO_BIN_EXE_jxray"))
+        .current_dir(root)
+        .output()
+        .unwrap_or_else(|e| panic!("bash runs scripts/{name}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "scripts/{name} failed ({needs})\n{stdout}\n{stderr}"
+    );
+    stdout
+}
+
 /// Write `files` (relative path, contents) under `dir`.
 pub fn write_files(dir: &Path, files: &[(&str, &str)]) {
     for (name, text) in files {

@@ -4,7 +4,7 @@
 
 use super::fork::Choice;
 use super::rewriter::Rewriter;
-use super::string::{Body, Quote};
+use super::string::Body;
 use crate::outcome::{Defect, RepairKind};
 
 impl Rewriter<'_> {
@@ -19,12 +19,9 @@ impl Rewriter<'_> {
         // `"x:": 1` the quote after the colon closes the key (a colon follows it), so the
         // colon is the key's text.
         let value_follows = if at == j + 1 {
-            let quote_len = match (at < self.limit).then(|| self.quote_at(at)).flatten() {
-                Some(Quote::CurlyDouble | Quote::CurlySingle) => 3,
-                Some(_) => 1,
-                None => 0,
-            };
-            quote_len > 0 && self.peek(at + quote_len).0 != Some(b':')
+            let quote = (at < self.limit).then(|| self.quote_at(at)).flatten();
+            let after_quote = quote.and_then(|_| self.char_at(at)).map(char::len_utf8);
+            after_quote.is_some_and(|len| self.peek(at + len).0 != Some(b':'))
         } else {
             self.starts_clear_value(at)
         };
