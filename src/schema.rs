@@ -232,14 +232,38 @@ impl CaptureSchemas {
         capture: &Capture,
         options: &Options,
     ) -> Outcome {
+        self.extract_with(explicit, capture, options, Capture::extract)
+    }
+
+    /// [`CaptureSchemas::extract`]'s outcome when the engine accepts a value (checked
+    /// against the schema, so it may be a `schema` failure); `None` when extraction fails,
+    /// decided without explaining it (see [`Capture::extract_accepted`]).
+    pub fn extract_accepted(
+        &self,
+        explicit: Option<&Arc<Schema>>,
+        capture: &Capture,
+        options: &Options,
+    ) -> Option<Outcome> {
+        self.extract_with(explicit, capture, options, Capture::extract_accepted)
+    }
+
+    fn extract_with<T: crate::capture::AsOutcome>(
+        &self,
+        explicit: Option<&Arc<Schema>>,
+        capture: &Capture,
+        options: &Options,
+        extract: fn(&Capture, &Options) -> T,
+    ) -> T {
         let mut outcome = match self.checked_against(explicit, capture) {
             Some(schema) => {
                 let options = options.clone().with_acceptor(Some(schema.acceptor()));
-                capture.extract(&options)
+                extract(capture, &options)
             }
-            None => capture.extract(options),
+            None => extract(capture, options),
         };
-        self.apply(explicit.map(Arc::as_ref), capture, &mut outcome);
+        if let Some(checked) = outcome.as_outcome() {
+            self.apply(explicit.map(Arc::as_ref), capture, checked);
+        }
         outcome
     }
 

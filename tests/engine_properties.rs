@@ -1,6 +1,6 @@
 //! Properties that hold for every JSON value and every string.
 
-use jxray::engine::{extract, Defect, FailureKind, Layer, Options};
+use jxray::engine::{extract, extract_accepted, Defect, FailureKind, Layer, Options};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 
@@ -158,5 +158,18 @@ proptest! {
         if let Some((start, end)) = outcome.span {
             prop_assert!(start <= end && end <= text.len());
         }
+    }
+
+    #[test]
+    fn extract_accepted_is_extract_when_it_accepts(parts in prop::collection::vec(prop_oneof![
+        Just("{"), Just("}"), Just("["), Just("]"), Just("\""), Just(","), Just(":"), Just("'"),
+        Just("```json\n"), Just("```\n"), Just("\n"), Just("<think>"), Just("</think>"),
+        Just("True"), Just("1"), Just("a"), Just(" "), Just("\"k\": 1"), Just("I can't help."),
+    ], 0..60), lenient in any::<bool>(), stop in prop_oneof![Just(None), Just(Some("stop")), Just(Some("length"))]) {
+        let text: String = parts.concat();
+        let options = Options::default().with_accept_lenient(lenient).with_stop_reason(stop);
+        let whole = extract(&text, &options);
+        let accepted = extract_accepted(&text, &options);
+        prop_assert_eq!(accepted, whole.ok().then_some(whole), "{:?}", text);
     }
 }

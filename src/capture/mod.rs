@@ -267,17 +267,57 @@ impl Capture {
             Err(unreadable) => return Outcome::unreadable(unreadable.message.clone()),
             Ok(text) => text,
         };
+        self.run_engine(text, options, engine::extract)
+            .unwrap_or_else(|| {
+                Outcome::unreadable(format!(
+                    "jxray bug: extraction panicked on {}; please report it with this capture",
+                    self.source
+                ))
+            })
+    }
+
+    /// [`Capture::extract`]'s outcome when it accepts a value; `None` when it would fail
+    /// (the capture is unreadable, or see [`engine::extract_accepted`]), which `extract`
+    /// then explains.
+    pub fn extract_accepted(&self, options: &Options) -> Option<Outcome> {
+        let text = self.text.as_ref().ok()?;
+        self.run_engine(text, options, engine::extract_accepted)
+            .flatten()
+    }
+
+    /// `run` on the text with the capture's stop reason and refusal mark, the loader's
+    /// warnings added to what it returns; `None` when it panicked.
+    fn run_engine<T: AsOutcome>(
+        &self,
+        text: &str,
+        options: &Options,
+        run: fn(&str, &Options) -> T,
+    ) -> Option<T> {
         let mut options = options.clone();
         options.stop_reason = self.stop_reason.clone();
         options.refused |= self.refused;
-        let run = std::panic::AssertUnwindSafe(|| engine::extract(text, &options));
-        let mut outcome = std::panic::catch_unwind(run).unwrap_or_else(|_| {
-            Outcome::unreadable(format!(
-                "jxray bug: extraction panicked on {}; please report it with this capture",
-                self.source
-            ))
-        });
-        outcome.warnings.extend(self.warnings.iter().cloned());
-        outcome
+        let run = std::panic::AssertUnwindSafe(|| run(text, &options));
+        let mut outcome = std::panic::catch_unwind(run).ok()?;
+        if let Some(built) = outcome.as_outcome() {
+            built.warnings.extend(self.warnings.iter().cloned());
+        }
+        Some(outcome)
+    }
+}
+
+/// An outcome, or one that may not have been built (`extract_accepted` on a failure).
+pub(crate) trait AsOutcome {
+    fn as_outcome(&mut self) -> Option<&mut Outcome>;
+}
+
+impl AsOutcome for Outcome {
+    fn as_outcome(&mut self) -> Option<&mut Outcome> {
+        Some(self)
+    }
+}
+
+impl AsOutcome for Option<Outcome> {
+    fn as_outcome(&mut self) -> Option<&mut Outcome> {
+        self.as_mut()
     }
 }

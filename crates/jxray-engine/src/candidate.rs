@@ -266,7 +266,15 @@ pub(crate) fn judge_exact(
     }
     // Fast path: most candidates are clean, and serde_json alone is the cost.
     // (It enforces only the decoder's own depth limit, so a lower one is validated first.)
-    let fast = max_depth >= DECODER_DEPTH_LIMIT;
+    // A container that does not end with its closer (cut off, most often) cannot decode:
+    // it goes straight to the validator.
+    let last = text.as_bytes()[e - 1];
+    let may_decode = match text.as_bytes()[s] {
+        b'{' => last == b'}',
+        b'[' => last == b']',
+        _ => true,
+    };
+    let fast = max_depth >= DECODER_DEPTH_LIMIT && may_decode;
     if let Some(Some((value, duplicate_keys))) = fast.then(|| try_decode_as(&text[s..e], form)) {
         return Judged::Parsed(Parsed {
             value,

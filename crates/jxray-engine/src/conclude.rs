@@ -17,6 +17,7 @@ use super::refusal::is_refusal;
 use super::scan::{scan_value, ScanEnd};
 use super::space::trim_span;
 use super::stringified::{decode_stringified, find_stringified};
+use super::trace::Trace;
 
 impl Extraction<'_> {
     pub(super) fn finish(mut self, win: Option<Win>, stop: StopClass) -> Outcome {
@@ -52,10 +53,11 @@ impl Extraction<'_> {
             }
             None => self.fail(&mut outcome, stop),
         }
-        outcome.warnings = self.warnings;
-        let (trace, omitted) = self.trace.finish();
+        let trace = std::mem::replace(&mut self.trace, Trace::new(0));
+        let (trace, omitted) = trace.finish(|rejection| self.rejected_verdict(rejection));
         outcome.trace = trace;
         outcome.trace_omitted = omitted;
+        outcome.warnings = self.warnings;
         outcome
     }
 
@@ -240,9 +242,11 @@ impl Extraction<'_> {
     /// Refusal and filter causes: a format instruction will not fix these.
     fn note_cause(&self, failure: &mut Failure) {
         let spelled = self.options.stop_reason.as_deref();
+        // Only a `no-json` failure can be a refusal: the text is read for one only then.
         let cause = stop_cause(spelled).or_else(|| {
-            let declined = self.options.refused || is_refusal(self.text);
-            (failure.kind == FailureKind::NoJson && declined).then_some(Cause::Refusal)
+            let declined = failure.kind == FailureKind::NoJson
+                && (self.options.refused || is_refusal(self.text));
+            declined.then_some(Cause::Refusal)
         });
         let Some(cause) = cause else { return };
         if failure.cause.is_some() {

@@ -221,15 +221,18 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
     fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         let mut first = true;
-        while let Some(key) = entries.next_key::<String>()? {
-            // With exact numbers, serde_json hands every number to a visitor as a
-            // one-entry map under a private key, holding the digits as written.
-            if first && key == NUMBER_TOKEN {
-                let digits: String = entries.next_value()?;
-                let number = exact_number(digits, &mut self.state.spelling)
-                    .map_err(serde::de::Error::custom)?;
-                return Ok(Value::Number(number));
-            }
+        while let Some(key) = entries.next_key_seed(KeySeed { first })? {
+            let key = match key {
+                // With exact numbers, serde_json hands every number to a visitor as a
+                // one-entry map under a private key, holding the digits as written.
+                Key::Number => {
+                    let digits: String = entries.next_value()?;
+                    let number = exact_number(digits, &mut self.state.spelling)
+                        .map_err(serde::de::Error::custom)?;
+                    return Ok(Value::Number(number));
+                }
+                Key::Name(key) => key,
+            };
             first = false;
             let value = entries.next_value_seed(ValueSeed {
                 state: &mut *self.state,
@@ -239,6 +242,47 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
             }
         }
         Ok(Value::Object(map))
+    }
+}
+
+/// An object's key, or the private key under which a number's digits come (only ever a
+/// first key), told apart without allocating the latter.
+enum Key {
+    Number,
+    Name(String),
+}
+
+struct KeySeed {
+    first: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("an object key")
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<Key, E> {
+        Ok(match key {
+            NUMBER_TOKEN if self.first => Key::Number,
+            _ => Key::Name(key.to_owned()),
+        })
+    }
+
+    fn visit_string<E>(self, key: String) -> Result<Key, E> {
+        Ok(match key.as_str() {
+            NUMBER_TOKEN if self.first => Key::Number,
+            _ => Key::Name(key),
+        })
     }
 }
 

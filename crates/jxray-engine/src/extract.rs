@@ -19,6 +19,21 @@ pub fn extract(text: &str, options: &Options) -> Outcome {
     Extraction::new(text, options).run()
 }
 
+/// The outcome [`extract`] gives when it accepts a value, the same in every field; `None`
+/// when it would fail. A failure is decided without being explained (no message, defect
+/// list, lenient reading or cause is built), so a caller that wants only the value pays
+/// for none of that on a bad output and asks [`extract`] for the failure when it needs it.
+pub fn extract_accepted(text: &str, options: &Options) -> Option<Outcome> {
+    let mut extraction = Extraction::new(text, options);
+    let (win, stop) = extraction.layers();
+    let accepts = win.is_some() && stop != StopClass::Truncated;
+    // Only a lenient reading can still give a value, and only when it may be accepted.
+    if !accepts && !options.accept_lenient {
+        return None;
+    }
+    Some(extraction.finish(win, stop)).filter(Outcome::ok)
+}
+
 /// Where a fence's content starts, past white space.
 fn start_of(text: &str, fence: &Fence) -> usize {
     trim_span(text.as_bytes(), fence.content.0, fence.content.1).0
@@ -91,6 +106,12 @@ impl<'a> Extraction<'a> {
     }
 
     fn run(mut self) -> Outcome {
+        let (win, stop) = self.layers();
+        self.finish(win, stop)
+    }
+
+    /// The layers' winner, if any, and how the stop reason reads.
+    fn layers(&mut self) -> (Option<Win>, StopClass) {
         let stop = self
             .options
             .stop_reason
@@ -105,7 +126,7 @@ impl<'a> Extraction<'a> {
                 self.fenced().or_else(|| self.scanned())
             }
         };
-        self.finish(win, stop)
+        (win, stop)
     }
 
     pub(super) fn locate(&mut self, offset: usize) -> String {
@@ -135,7 +156,8 @@ impl<'a> Extraction<'a> {
         }
     }
 
-    /// Record a rejected candidate in the trace, explaining it only if it is kept.
+    /// Record a rejected candidate in the trace (explained when the outcome is finished,
+    /// and only if it is kept).
     pub(super) fn trace_rejection(
         &mut self,
         layer: Layer,
@@ -145,8 +167,7 @@ impl<'a> Extraction<'a> {
     ) {
         if self.trace.has_room() {
             let label = label(self);
-            let verdict = self.rejected_verdict(rejection);
-            self.trace.push(layer, span, || label, verdict);
+            self.trace.push_rejected(layer, span, || label, rejection);
         } else {
             self.trace.omit();
         }

@@ -206,6 +206,15 @@ struct OpenFence {
 /// Every fence in `text`, in order.
 pub(crate) fn find_fences(text: &str) -> Vec<Fence> {
     let bytes = text.as_bytes();
+    // Every fence opens with a run of three backticks or tildes: a text without one has none.
+    let has_run = memchr::memchr2_iter(b'`', b'~', bytes).any(|at| {
+        bytes
+            .get(at..at + 3)
+            .is_some_and(|run| run[1] == run[0] && run[2] == run[0])
+    });
+    if !has_run {
+        return Vec::new();
+    }
     let mut fences = Vec::new();
     let mut open: Option<OpenFence> = None;
     let mut line_start = 0;

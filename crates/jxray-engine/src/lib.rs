@@ -39,7 +39,7 @@ mod think;
 mod trace;
 
 pub use decode::{decode_exact, same_value};
-pub use extract::extract;
+pub use extract::{extract, extract_accepted};
 pub use options::{Acceptor, Options, Pick, ValueForm};
 pub use outcome::{
     Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,

@@ -1,9 +1,13 @@
 //! The trace: every candidate looked at, bounded so adversarial input stays small.
 
+use super::candidate::Rejection;
 use super::outcome::{Attempt, Layer, Verdict};
 
 pub(crate) struct Trace {
     entries: Vec<Attempt>,
+    /// Rejected entries whose verdict is worded when the trace is finished: an outcome
+    /// that is never finished (a failure nobody asked to explain) never words them.
+    unworded: Vec<(usize, Rejection)>,
     limit: usize,
     omitted: usize,
 }
@@ -15,6 +19,7 @@ impl Trace {
     pub(crate) fn new(limit: usize) -> Trace {
         Trace {
             entries: Vec::new(),
+            unworded: Vec::new(),
             limit,
             omitted: 0,
         }
@@ -45,18 +50,39 @@ impl Trace {
         Some(self.entries.len() - 1)
     }
 
+    /// A rejected candidate, its verdict worded when the trace is finished.
+    pub(crate) fn push_rejected(
+        &mut self,
+        layer: Layer,
+        span: (usize, usize),
+        label: impl FnOnce() -> String,
+        rejection: &Rejection,
+    ) {
+        let unworded = Verdict::Skipped {
+            reason: String::new(),
+        };
+        if let Some(index) = self.push(layer, span, label, unworded) {
+            self.unworded.push((index, rejection.clone()));
+        }
+    }
+
     /// Count an entry that is not kept.
     pub(crate) fn omit(&mut self) {
         self.omitted += 1;
     }
 
     pub(crate) fn set_verdict(&mut self, slot: Slot, verdict: Verdict) {
-        if let Some(entry) = slot.and_then(|index| self.entries.get_mut(index)) {
-            entry.verdict = verdict;
+        if let Some(index) = slot.filter(|&index| index < self.entries.len()) {
+            self.entries[index].verdict = verdict;
+            self.unworded.retain(|&(unworded, _)| unworded != index);
         }
     }
 
-    pub(crate) fn finish(self) -> (Vec<Attempt>, usize) {
+    /// The entries, each rejection worded by `word`, and how many were omitted.
+    pub(crate) fn finish(mut self, word: impl Fn(&Rejection) -> Verdict) -> (Vec<Attempt>, usize) {
+        for (index, rejection) in &self.unworded {
+            self.entries[*index].verdict = word(rejection);
+        }
         (self.entries, self.omitted)
     }
 }

@@ -12,6 +12,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde_json::{Map, Number, Value};
 
+use crate::keys::Keys;
+
 /// How decimals (numbers with a fraction or an exponent) come out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Decimals {
@@ -49,6 +51,7 @@ pub fn to_python<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (root, open) = start(py, value, decimals)?;
     let mut stack: Vec<Open> = open.into_iter().collect();
+    let mut keys = Keys::take();
     // Each container is put in its parent empty, then filled: no child waits for its parent.
     while let Some(top) = stack.last_mut() {
         let (child, into_list, key) = match top {
@@ -70,7 +73,7 @@ pub fn to_python<'py>(
         let (object, open) = start(py, child, decimals)?;
         match (into_list, key) {
             (Some(list), _) => list.append(object)?,
-            (None, Some((dict, key))) => dict.set_item(key, object)?,
+            (None, Some((dict, key))) => dict.set_item(keys.get(py, key), object)?,
             (None, None) => unreachable!("a child has a list or a dict to go into"),
         }
         stack.extend(open);

@@ -30,26 +30,31 @@ pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
     )))
 }
 
-/// Extract captures with `settings`, the interpreter released while the engine runs.
+/// Extract a capture with `settings`, the interpreter released while the engine runs. A
+/// failure is decided there and explained only when the outcome is asked about it.
+pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyResult<PyOutcome> {
+    let outcome = py.detach(|| {
+        CaptureSchemas::default().extract_accepted(
+            settings.schema.as_ref(),
+            &capture,
+            &settings.options,
+        )
+    });
+    match outcome {
+        Some(outcome) => PyOutcome::new(py, Checked { capture, outcome }, settings.decimals),
+        None => Ok(PyOutcome::unexplained(py, capture, settings)),
+    }
+}
+
+/// [`extract_one`] for each capture, in order.
 pub fn extract_all(
     py: Python<'_>,
     captures: Vec<Capture>,
     settings: &Settings,
 ) -> PyResult<Vec<PyOutcome>> {
-    let checked: Vec<Checked> = py.detach(|| {
-        let schemas = CaptureSchemas::default();
-        captures
-            .into_iter()
-            .map(|capture| {
-                let outcome =
-                    schemas.extract(settings.schema.as_ref(), &capture, &settings.options);
-                Checked { capture, outcome }
-            })
-            .collect()
-    });
-    checked
+    captures
         .into_iter()
-        .map(|checked| PyOutcome::new(py, checked, settings.decimals))
+        .map(|capture| extract_one(py, capture, settings))
         .collect()
 }
 

@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod extract;
 mod fixtures;
+mod keys;
 mod options;
 mod outcome;
 
@@ -53,8 +54,7 @@ fn extract_text(
     )?;
     let mut capture = extract::capture_of(text)?;
     capture.stop_reason = stop_reason;
-    let mut outcomes = extract::extract_all(py, vec![capture], &settings)?;
-    Ok(outcomes.remove(0))
+    extract::extract_one(py, capture, &settings)
 }
 
 /// The outcomes of a provider response's JSON body: its text, then each tool call.

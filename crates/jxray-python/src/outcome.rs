@@ -1,22 +1,39 @@
 //! `jxray.Outcome` and `jxray.Failure`: what extraction said about one capture, as
 //! Python objects, with `to_json()` written by the same writer as `check --format jsonl`.
+//!
+//! `extract` decides a failure without explaining it (the engine's `extract_accepted`);
+//! the explanation (failure, trace, lenient reading, warnings) is built the first time
+//! any of it is read, by the same engine run `check` makes, so it is the same outcome.
 
-use jxray::engine::{Failure, FailureKind};
+use jxray::capture::Capture;
+use jxray::engine::{Failure, FailureKind, Layer};
 use jxray::report::{describe, Checked, JsonlSink, OutcomeRecord, Sink};
+use jxray::schema::CaptureSchemas;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use serde::Serialize;
 
 use crate::convert::{to_python, Decimals};
 use crate::errors::extract_error;
+use crate::options::Settings;
 
 /// What extraction says about one capture (contract §1).
 #[pyclass(frozen, module = "jxray", name = "Outcome")]
 pub struct PyOutcome {
-    checked: Checked,
     decimals: Decimals,
+    /// The value as Python objects, converted once (None when nothing was accepted).
     value: Py<PyAny>,
+    /// The capture, its outcome and that outcome's failure as a Python object.
+    whole: PyOnceLock<Box<Whole>>,
+    /// A failure not explained yet: the capture and the settings to explain it with.
+    unexplained: Option<Box<(Capture, Settings)>>,
+}
+
+/// A capture's whole outcome.
+struct Whole {
+    checked: Checked,
     failure: Option<Py<PyFailure>>,
 }
 
@@ -24,6 +41,18 @@ pub struct PyOutcome {
 #[pyclass(frozen, module = "jxray", name = "Failure")]
 pub struct PyFailure {
     failure: Failure,
+}
+
+impl Whole {
+    fn new(py: Python<'_>, checked: Checked) -> PyResult<Whole> {
+        let failure = checked
+            .outcome
+            .failure
+            .clone()
+            .map(|failure| Py::new(py, PyFailure { failure }))
+            .transpose()?;
+        Ok(Whole { checked, failure })
+    }
 }
 
 impl PyOutcome {
@@ -38,17 +67,61 @@ impl PyOutcome {
             }
             _ => py.None(),
         };
-        let failure = outcome
-            .failure
-            .clone()
-            .map(|failure| Py::new(py, PyFailure { failure }))
-            .transpose()?;
+        let whole = PyOnceLock::new();
+        // A fresh lock takes its value.
+        let _ = whole.set(py, Box::new(Whole::new(py, checked)?));
         Ok(PyOutcome {
-            checked,
             decimals,
             value,
-            failure,
+            whole,
+            unexplained: None,
         })
+    }
+
+    /// A capture whose extraction failed, explained when first asked.
+    pub fn unexplained(py: Python<'_>, capture: Capture, settings: &Settings) -> PyOutcome {
+        PyOutcome {
+            decimals: settings.decimals,
+            value: py.None(),
+            whole: PyOnceLock::new(),
+            unexplained: Some(Box::new((capture, settings.clone()))),
+        }
+    }
+
+    /// The whole outcome, built now if it was not (the interpreter released meanwhile).
+    fn whole(&self, py: Python<'_>) -> PyResult<&Whole> {
+        self.whole
+            .get_or_try_init(py, || {
+                let (capture, settings) = self.unexplained.as_deref().ok_or_else(|| {
+                    PyRuntimeError::new_err("jxray bug: an outcome without its capture")
+                })?;
+                let outcome = py.detach(|| {
+                    CaptureSchemas::default().extract(
+                        settings.schema.as_ref(),
+                        capture,
+                        &settings.options,
+                    )
+                });
+                let checked = Checked {
+                    capture: capture.clone(),
+                    outcome,
+                };
+                Whole::new(py, checked).map(Box::new)
+            })
+            .map(|whole| &**whole)
+    }
+
+    /// The whole engine outcome.
+    fn outcome(&self, py: Python<'_>) -> PyResult<&jxray::engine::Outcome> {
+        Ok(&self.whole(py)?.checked.outcome)
+    }
+
+    /// The capture, whether or not its outcome is built.
+    fn capture(&self, py: Python<'_>) -> PyResult<&Capture> {
+        match &self.unexplained {
+            Some(pending) => Ok(&pending.0),
+            None => Ok(&self.whole(py)?.checked.capture),
+        }
     }
 
     /// Anything serializable from the outcome, as Python objects.
@@ -61,9 +134,9 @@ impl PyOutcome {
     }
 
     /// The line `jxray extract` prints for it: source, kind, place, message.
-    fn message(&self) -> String {
-        let described = describe(&self.checked.outcome);
-        match self.checked.capture.source.as_str() {
+    fn message(checked: &Checked) -> String {
+        let described = describe(&checked.outcome);
+        match checked.capture.source.as_str() {
             "-" => described,
             source => format!("{source}: {described}"),
         }
@@ -84,15 +157,21 @@ fn serialized<'py>(
 impl PyOutcome {
     /// Whether a value was accepted.
     #[getter]
-    fn ok(&self) -> bool {
-        self.checked.outcome.ok()
+    fn ok(&self, py: Python<'_>) -> PyResult<bool> {
+        if self.unexplained.is_some() {
+            return Ok(false);
+        }
+        Ok(self.outcome(py)?.ok())
     }
 
     /// Where the value came from: `direct`, `fenced`, `scanned` or `lenient`; None when
     /// nothing was accepted.
     #[getter]
-    fn layer(&self) -> Option<&'static str> {
-        self.checked.outcome.layer.map(|layer| layer.as_str())
+    fn layer(&self, py: Python<'_>) -> PyResult<Option<&'static str>> {
+        if self.unexplained.is_some() {
+            return Ok(None);
+        }
+        Ok(self.outcome(py)?.layer.map(Layer::as_str))
     }
 
     /// The decoded value (None when nothing was accepted; a schema failure keeps it).
@@ -103,91 +182,89 @@ impl PyOutcome {
 
     /// `(start, end)` byte offsets of the accepted candidate in the UTF-8 text.
     #[getter]
-    fn span(&self) -> Option<(usize, usize)> {
-        self.checked.outcome.span
+    fn span(&self, py: Python<'_>) -> PyResult<Option<(usize, usize)>> {
+        Ok(self.outcome(py)?.span)
     }
 
     /// The repairs made, each `{"kind", "offset"}`.
     #[getter]
     fn repairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &self.checked.outcome.repairs)
+        self.serialized(py, &self.outcome(py)?.repairs)
     }
 
     /// The warning kinds, in order, without repeats.
     #[getter]
-    fn warnings(&self) -> Vec<&'static str> {
-        let kinds = self.checked.outcome.warning_kinds();
-        kinds.into_iter().map(|kind| kind.as_str()).collect()
+    fn warnings(&self, py: Python<'_>) -> PyResult<Vec<&'static str>> {
+        let kinds = self.outcome(py)?.warning_kinds();
+        Ok(kinds.into_iter().map(|kind| kind.as_str()).collect())
     }
 
     /// Each warning with its offset and message.
     #[getter]
     fn warning_details<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &self.checked.outcome.warnings)
+        self.serialized(py, &self.outcome(py)?.warnings)
     }
 
     /// Why nothing was accepted; None on success.
     #[getter]
-    fn failure(&self, py: Python<'_>) -> Option<Py<PyFailure>> {
-        self.failure.as_ref().map(|failure| failure.clone_ref(py))
+    fn failure(&self, py: Python<'_>) -> PyResult<Option<Py<PyFailure>>> {
+        let failure = &self.whole(py)?.failure;
+        Ok(failure.as_ref().map(|failure| failure.clone_ref(py)))
     }
 
     /// Every candidate tried, in order: its layer, span, label and verdict.
     #[getter]
     fn trace<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &self.checked.outcome.trace)
+        self.serialized(py, &self.outcome(py)?.trace)
     }
 
     /// What a lenient reading of the best invalid candidate gives, shown even when it is
     /// not accepted (`text`, `repairs`, `value`, `error`, `accepted`); None when there is none.
     #[getter]
     fn lenient<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &self.checked.outcome.lenient)
+        self.serialized(py, &self.outcome(py)?.lenient)
     }
 
     /// Where the capture came from (`-` for `extract`, `dir/a.txt`, `log.jsonl:12`, `logs.db#ID`).
     #[getter]
-    fn source(&self) -> &str {
-        &self.checked.capture.source
+    fn source(&self, py: Python<'_>) -> PyResult<&str> {
+        Ok(&self.capture(py)?.source)
     }
 
     /// The raw text, or None when the capture could not be read.
     #[getter]
-    fn text(&self) -> Option<&str> {
-        self.checked.capture.text.as_deref().ok()
+    fn text(&self, py: Python<'_>) -> PyResult<Option<&str>> {
+        Ok(self.capture(py)?.text.as_deref().ok())
     }
 
     /// The stop reason as the provider spelled it.
     #[getter]
-    fn stop_reason(&self) -> Option<&str> {
-        self.checked.capture.stop_reason.as_deref()
+    fn stop_reason(&self, py: Python<'_>) -> PyResult<Option<&str>> {
+        Ok(self.capture(py)?.stop_reason.as_deref())
     }
 
     /// The provider format the capture came in (`openai-chat`, `anthropic`, …).
     #[getter]
-    fn provider(&self) -> Option<&'static str> {
-        self.checked
-            .capture
-            .provider
-            .map(|provider| provider.as_str())
+    fn provider(&self, py: Python<'_>) -> PyResult<Option<&'static str>> {
+        Ok(self.capture(py)?.provider.map(|provider| provider.as_str()))
     }
 
     /// The model that answered, where the envelope or log names it.
     #[getter]
-    fn model(&self) -> Option<&str> {
-        self.checked.capture.model.as_deref()
+    fn model(&self, py: Python<'_>) -> PyResult<Option<&str>> {
+        Ok(self.capture(py)?.model.as_deref())
     }
 
     /// The outcome as the dict a `check --format jsonl` line holds.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &OutcomeRecord::new(&self.checked))
+        self.serialized(py, &OutcomeRecord::new(&self.whole(py)?.checked))
     }
 
     /// The outcome as one `check --format jsonl` line (without its newline).
-    fn to_json(&self) -> PyResult<String> {
+    fn to_json(&self, py: Python<'_>) -> PyResult<String> {
         let mut line = Vec::new();
         JsonlSink::new(&mut line)
-            .record(&self.checked)
+            .record(&self.whole(py)?.checked)
             .map_err(|error| PyRuntimeError::new_err(format!("jxray bug: {error}")))?;
         let text = String::from_utf8_lossy(&line);
         Ok(text.trim_end_matches('\n').to_string())
@@ -198,8 +275,9 @@ impl PyOutcome {
     fn value_or_raise(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let this = slf.get();
-        match &this.checked.outcome.failure {
-            None if this.checked.outcome.ok() => Ok(this.value.clone_ref(py)),
+        let checked = &this.whole(py)?.checked;
+        match &checked.outcome.failure {
+            None if checked.outcome.ok() => Ok(this.value.clone_ref(py)),
             failure => {
                 let kind = failure
                     .as_ref()
@@ -207,7 +285,7 @@ impl PyOutcome {
                 Err(extract_error(
                     py,
                     kind,
-                    this.message(),
+                    PyOutcome::message(checked),
                     slf.clone().into_any().unbind(),
                 )?)
             }
@@ -215,8 +293,9 @@ impl PyOutcome {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let outcome = &self.checked.outcome;
-        let source = repr(py, Some(&self.checked.capture.source))?;
+        let checked = &self.whole(py)?.checked;
+        let outcome = &checked.outcome;
+        let source = repr(py, Some(&checked.capture.source))?;
         Ok(match &outcome.failure {
             Some(failure) => format!(
                 "Outcome(source={source}, ok=False, failure={}, defect={})",

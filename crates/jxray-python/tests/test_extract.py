@@ -143,3 +143,34 @@ def test_a_text_from_check_input_text_is_the_same_line(jxray_bin: Path) -> None:
     text = 'Here: {"a": 1} and more'
     (line,) = check_lines(jxray_bin, ["-", "--input", "text"], text.encode())
     assert jxray.extract(text).to_json() == line
+
+
+def test_a_failure_is_explained_when_first_read_the_same_whichever_is_read_first() -> None:
+    text = 'Here: {"a": 1, "b": [2, 3],}'
+    lines = set()
+    for first in ("failure", "to_json", "trace", "warnings", "lenient", "repr", "raise"):
+        outcome = jxray.extract(text)
+        assert outcome.ok is False and outcome.layer is None and outcome.value is None
+        if first == "raise":
+            with pytest.raises(jxray.InvalidJsonError):
+                outcome.value_or_raise()
+        elif first == "repr":
+            assert repr(outcome) == "Outcome(source='-', ok=False, failure='invalid', defect='trailing-comma')"
+        else:
+            getattr(outcome, first)() if first == "to_json" else getattr(outcome, first)
+        assert outcome.failure is outcome.failure  # explained once, then kept
+        assert outcome.failure.defect == "trailing-comma"
+        lines.add(outcome.to_json())
+    assert len(lines) == 1
+    assert json.loads(lines.pop())["failure"]["defect"] == "trailing-comma"
+
+
+def test_keys_come_out_right_however_often_they_repeat() -> None:
+    # More distinct keys than the table of made keys has slots, long and non-ASCII keys,
+    # and the same keys again in a later reply: every dict equals json.loads's.
+    keys = [f"k{i}" for i in range(3000)] + ["ключ", "键", "x" * 65, "x" * 64, ""]
+    document = json.dumps([{key: i for i, key in enumerate(keys)}, {key: key for key in reversed(keys)}])
+    for _ in range(3):
+        value = jxray.extract(document).value
+        assert value == json.loads(document)
+        assert list(value[1]) == list(reversed(keys))

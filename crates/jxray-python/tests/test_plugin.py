@@ -83,6 +83,7 @@ def test_assert_outcome_names_the_layer_failure_and_defect() -> None:
     assert "layer: expected 'fenced', got None" in message
     assert "value: expected {'a': 1}, got None" in message
     assert "got invalid (trailing-comma) at 2:9: trailing comma" in message
+    assert not message.endswith("(layer None)")
     with pytest.raises(AssertionError, match="failure: expected 'truncated', got None"):
         assert_outcome('{"a": 1}', failure="truncated")
     with pytest.raises(AssertionError, match=r"got layer 'direct', value \{'a': 1\}"):

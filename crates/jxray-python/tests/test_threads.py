@@ -58,3 +58,14 @@ def test_check_runs_from_several_threads_at_once(tmp_path) -> None:  # type: ign
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(run, range(4)))
     assert all(result == results[0] for result in results) and len(results[0]) == 50
+
+
+def test_threads_reading_one_failure_at_once_get_one_explanation() -> None:
+    outcomes = [jxray.extract(f'{{"i": {i}, "xs": [1, 2,],}}') for i in range(200)]
+    def explain(outcome: jxray.Outcome) -> tuple:  # type: ignore[type-arg]
+        return (id(outcome.failure), outcome.failure.defect, outcome.to_json())
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        first = list(pool.map(explain, outcomes))
+        again = list(pool.map(explain, outcomes))
+    assert first == again
+    assert all(defect == "trailing-comma" for _, defect, _ in first)

@@ -120,6 +120,17 @@ impl Rewriter<'_> {
         let mut last_comma: Option<(usize, usize)> = None;
         let mut j = from;
         while j < stop {
+            let plain = plain_run(&self.bytes[j..stop]);
+            if plain > 0 {
+                // Text that needs no decision is copied as it is, a run at a time.
+                let run = &self.bytes[j..j + plain];
+                if run.iter().any(|&b| b != b' ') {
+                    last_comma = None;
+                }
+                self.out.extend_from_slice(run);
+                j += plain;
+                continue;
+            }
             let byte = self.bytes[j];
             if byte == b'\\' {
                 if j + 1 >= stop && stop < self.limit {
@@ -288,4 +299,14 @@ impl Rewriter<'_> {
         }
         j + 2
     }
+}
+
+/// How many bytes at the start of `bytes` a string body copies unchanged with nothing to
+/// decide: no escape, quote (straight, or the lead byte of a typographic one), colon,
+/// comma or control character.
+fn plain_run(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| b < 0x20 || matches!(b, b'"' | b'\'' | b'\\' | b':' | b',' | 0xe2))
+        .unwrap_or(bytes.len())
 }

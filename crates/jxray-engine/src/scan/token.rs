@@ -16,10 +16,7 @@ pub(super) fn scan_string(
     };
     let mut j = start + 1;
     loop {
-        // Plain bytes are the common case: skip them in a tight loop.
-        while j < limit && !matches!(bytes[j], b'"' | b'\\' | 0..=0x1f) {
-            j += 1;
-        }
+        j = plain_end(bytes, j, limit);
         if j >= limit {
             return Err(truncated);
         }
@@ -56,6 +53,30 @@ pub(super) fn scan_string(
             _ => return Err(bad(j, Problem::ControlChar)),
         }
     }
+}
+
+/// Where the plain bytes of a string that start at `j` end: the first `"`, `\\` or control
+/// character before `limit`, else `limit`. Plain bytes are the common case, so they are
+/// skipped eight at a time: a word is passed over only when none of its bytes is one of
+/// those (the bit tricks may flag a plain byte, never miss one; the byte loop decides).
+fn plain_end(bytes: &[u8], mut j: usize, limit: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    while let Some(chunk) = bytes.get(j..j + 8).filter(|_| j + 8 <= limit) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
+        let below_space = word.wrapping_sub(ONES * 0x20) & !word;
+        if (zero_in(quote) | zero_in(backslash) | below_space) & HIGH != 0 {
+            break;
+        }
+        j += 8;
+    }
+    while j < limit && !matches!(bytes[j], b'"' | b'\\' | 0..=0x1f) {
+        j += 1;
+    }
+    j
 }
 
 fn bad(at: usize, problem: Problem) -> ScanEnd {
@@ -110,4 +131,34 @@ pub(super) fn scan_number(bytes: &[u8], start: usize, limit: usize) -> Result<us
         j = digits(j)?;
     }
     Ok(j)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_end;
+
+    fn byte_by_byte(bytes: &[u8], from: usize, limit: usize) -> usize {
+        (from..limit)
+            .find(|&j| matches!(bytes[j], b'"' | b'\\' | 0..=0x1f))
+            .unwrap_or(limit)
+    }
+
+    #[test]
+    fn plain_end_stops_where_a_byte_by_byte_scan_stops() {
+        for special in 0..=255u8 {
+            for fill in [b'a', b' ', 0xc3, 0x7f, 0xff] {
+                for at in 0..20 {
+                    let mut bytes = vec![fill; 20];
+                    bytes[at] = special;
+                    for (from, limit) in [(0, 20), (1, 20), (0, 9), (3, 17), (at, 20)] {
+                        assert_eq!(
+                            plain_end(&bytes, from, limit),
+                            byte_by_byte(&bytes, from, limit),
+                            "byte {special:#x} at {at} in {fill:#x}, {from}..{limit}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

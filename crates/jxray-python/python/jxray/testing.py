@@ -86,7 +86,8 @@ def describe(outcome: Outcome) -> str:
     line = f"got {kind} at {failure.line}:{failure.column}: {failure.message}"
     if failure.cause:
         line += f" [cause: {failure.cause}]"
-    return line + f" (layer {outcome.layer!r})"
+    # A schema failure keeps the layer its value came from.
+    return line + (f" (layer {outcome.layer!r})" if outcome.layer else "")
 
 
 def _same(expected: Any, actual: Any) -> bool:
