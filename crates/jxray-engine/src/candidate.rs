@@ -266,14 +266,20 @@ pub(crate) fn judge_exact(
     }
     // Fast path: most candidates are clean, and serde_json alone is the cost.
     // (It enforces only the decoder's own depth limit, so a lower one is validated first.)
-    // A container that does not end with its closer (cut off, most often) cannot decode:
-    // it goes straight to the validator.
-    let last = text.as_bytes()[e - 1];
-    let may_decode = match text.as_bytes()[s] {
-        b'{' => last == b'}',
-        b'[' => last == b']',
+    // A container that does not end with its closer (cut off, most often), or whose closer
+    // follows a comma or a colon (a trailing comma), cannot decode: it goes straight to
+    // the validator.
+    let bytes = text.as_bytes();
+    let closes = match bytes[s] {
+        b'{' => bytes[e - 1] == b'}',
+        b'[' => bytes[e - 1] == b']',
         _ => true,
     };
+    let before_closer = trim_span(bytes, s, e - 1).1;
+    let dangling = matches!(bytes[s], b'{' | b'[')
+        && before_closer > s
+        && matches!(bytes[before_closer - 1], b',' | b':');
+    let may_decode = closes && !dangling;
     let fast = max_depth >= DECODER_DEPTH_LIMIT && may_decode;
     if let Some(Some((value, duplicate_keys))) = fast.then(|| try_decode_as(&text[s..e], form)) {
         return Judged::Parsed(Parsed {

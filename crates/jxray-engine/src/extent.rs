@@ -60,10 +60,18 @@ impl Depths {
         for chunk in bytes.chunks(BLOCK) {
             start.push(depth);
             let mut lowest = depth;
-            for &byte in chunk {
-                lowest = lowest.min(depth);
+            // The lowest depth before any byte: only a closer lowers it, and the last
+            // byte's change shows in the next block.
+            let (last, body) = chunk
+                .split_last()
+                .map_or((0, chunk), |(&last, body)| (last, body));
+            for &byte in body {
                 depth += delta(byte);
+                if byte & 0xdf == b']' {
+                    lowest = lowest.min(depth);
+                }
             }
+            depth += delta(last);
             low.push(lowest);
         }
         let mut suffix_low = vec![depth; blocks];
