@@ -51,6 +51,19 @@ fn delta(byte: u8) -> i32 {
     i32::from(DELTA[usize::from(byte)])
 }
 
+/// Whether any of up to eight bytes is a bracket: most runs of text hold none, and are
+/// passed over a word at a time. (`[` `]` `{` `}` are 0x5b 0x5d 0x7b 0x7d: with bit 0x20
+/// cleared, 0x5b or 0x5d. The bit tricks may flag a word without one, never miss one.)
+fn has_bracket(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let mut word = [0u8; 8];
+    word[..bytes.len()].copy_from_slice(bytes);
+    let folded = u64::from_le_bytes(word) & !(ONES * 0x20);
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    zero_in(folded ^ (ONES * 0x5b)) | zero_in(folded ^ (ONES * 0x5d)) != 0
+}
+
 impl Depths {
     pub(crate) fn new(bytes: &[u8]) -> Depths {
         let blocks = bytes.len().div_ceil(BLOCK);
@@ -65,10 +78,12 @@ impl Depths {
             let (last, body) = chunk
                 .split_last()
                 .map_or((0, chunk), |(&last, body)| (last, body));
-            for &byte in body {
-                depth += delta(byte);
-                if byte & 0xdf == b']' {
-                    lowest = lowest.min(depth);
+            for eight in body.chunks(8).filter(|eight| has_bracket(eight)) {
+                for &byte in eight {
+                    depth += delta(byte);
+                    if byte & 0xdf == b']' {
+                        lowest = lowest.min(depth);
+                    }
                 }
             }
             depth += delta(last);
@@ -156,6 +171,25 @@ impl Depths {
 #[cfg(test)]
 mod tests {
     use super::Depths;
+
+    #[test]
+    fn every_bracket_is_seen_in_any_word() {
+        for byte in 0..=255u8 {
+            let bracket = matches!(byte, b'[' | b']' | b'{' | b'}');
+            for fill in [b'a', b' ', 0x00, 0xff] {
+                for at in 0..8 {
+                    let mut word = [fill; 8];
+                    word[at] = byte;
+                    for len in at + 1..=8 {
+                        let seen = super::has_bracket(&word[..len]);
+                        assert!(seen || !bracket, "{byte:#x} at {at} of {len}");
+                    }
+                }
+            }
+        }
+        assert!(!super::has_bracket(b"abc: 12,"));
+        assert!(!super::has_bracket(b"xyz"));
+    }
 
     #[test]
     fn finds_where_a_failed_value_closes() {
