@@ -2,7 +2,7 @@
 """The Python package against the Python tools teams use instead, side by side in one
 process on the same replies (BENCHMARKS.md, "From Python").
 
-    scripts/bench-python.py [--data /tmp/jxray-bench] [--replies 5000] [--rounds 5]
+    scripts/bench-python.py [--data /tmp/jxray-bench] [--replies 5000] [--rounds 5] [--by-outcome]
 
 Needs `jxray` (the package, built with `maturin build --release`), `json_repair` and
 `fast_json_repair` importable by this Python, and the data from
@@ -12,7 +12,8 @@ in turn and each over every reply, `jxray.extract(text).value`, `json_repair.loa
 and `fast_json_repair.loads(text)`, in an order that rotates each round so load on the
 machine hits them alike; a row is the best of its rounds. The import time of each package is
 the best of five fresh interpreters (`python -c "import NAME"` less `python -c pass`).
-Prints a Markdown table.
+Prints a Markdown table; `--by-outcome` adds one of the time per reply of each call over
+the replies grouped by jxray's outcome (its layer, or its failure's kind), timed the same way.
 """
 
 from __future__ import annotations
@@ -56,11 +57,41 @@ def timed(parse: Callable[[str], object], texts: List[str]) -> float:
     return time.perf_counter() - started
 
 
+def best_times(tools: Dict[str, Callable[[str], object]], texts: List[str], rounds: int) -> Dict[str, float]:
+    """Each tool's best time over `texts`, in an order that rotates each round."""
+    best = {name: float("inf") for name in tools}
+    names = list(tools)
+    for round_number in range(rounds):
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            best[name] = min(best[name], timed(tools[name], texts))
+    return best
+
+
+def by_outcome(tools: Dict[str, Callable[[str], object]], texts: List[str], rounds: int) -> None:
+    """The time per reply of each tool over the replies of each jxray outcome."""
+    import jxray
+
+    groups: Dict[str, List[str]] = {}
+    for text in texts:
+        outcome = jxray.extract(text)
+        kind = outcome.layer or outcome.failure.kind
+        groups.setdefault(kind, []).append(text)
+    names = list(tools)
+    print("| outcome (replies) | " + " | ".join(f"`{name}`" for name in names) + " |")
+    print("| --- |" + " ---: |" * len(names))
+    for kind, group in groups.items():
+        best = best_times(tools, group, rounds)
+        cells = " | ".join(f"{best[name] / len(group) * 1e6:.1f} µs" for name in names)
+        print(f"| {kind} ({len(group)}) | {cells} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path("/tmp/jxray-bench"))
     parser.add_argument("--replies", type=int, default=5000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--by-outcome", action="store_true")
     args = parser.parse_args()
 
     import fast_json_repair
@@ -74,12 +105,8 @@ def main() -> None:
         "json_repair.loads": json_repair.loads,
         "fast_json_repair.loads": fast_json_repair.loads,
     }
-    best = {name: float("inf") for name in tools}
     names = list(tools)
-    for round_number in range(args.rounds):
-        shift = round_number % len(names)
-        for name in names[shift:] + names[:shift]:
-            best[name] = min(best[name], timed(tools[name], texts))
+    best = best_times(tools, texts, args.rounds)
     size = sum(len(text.encode()) for text in texts)
     print(f"{len(texts)} replies, {size / 1e6:.1f} MB, best of {args.rounds} rounds, one process")
     print()
@@ -89,6 +116,9 @@ def main() -> None:
     for name in names:
         ratio = "" if name == "jxray.extract" else f"{best[name] / mine:.1f}×"
         print(f"| `{name}` | {best[name]:.3f} s | {best[name] / len(texts) * 1e6:.0f} µs | {ratio} |")
+    if args.by_outcome:
+        print()
+        by_outcome(tools, texts, args.rounds)
     print()
     print("| import | time |")
     print("| --- | ---: |")
