@@ -27,8 +27,14 @@ pub struct PyOutcome {
     value: Py<PyAny>,
     /// The capture, its outcome and that outcome's failure as a Python object.
     whole: PyOnceLock<Box<Whole>>,
-    /// A failure not explained yet: the capture and the settings to explain it with.
-    unexplained: Option<Box<(Capture, Settings)>>,
+    /// A failure not explained yet.
+    unexplained: Option<Box<Unexplained>>,
+}
+
+/// What a failure is explained from, when it is first asked about.
+struct Unexplained {
+    capture: Capture,
+    settings: Settings,
 }
 
 /// A capture's whole outcome.
@@ -84,7 +90,10 @@ impl PyOutcome {
             decimals: settings.decimals,
             value: py.None(),
             whole: PyOnceLock::new(),
-            unexplained: Some(Box::new((capture, settings.clone()))),
+            unexplained: Some(Box::new(Unexplained {
+                capture,
+                settings: settings.clone(),
+            })),
         }
     }
 
@@ -92,9 +101,10 @@ impl PyOutcome {
     fn whole(&self, py: Python<'_>) -> PyResult<&Whole> {
         self.whole
             .get_or_try_init(py, || {
-                let (capture, settings) = self.unexplained.as_deref().ok_or_else(|| {
-                    PyRuntimeError::new_err("jxray bug: an outcome without its capture")
-                })?;
+                let Unexplained { capture, settings } =
+                    self.unexplained.as_deref().ok_or_else(|| {
+                        PyRuntimeError::new_err("jxray bug: an outcome without its capture")
+                    })?;
                 let outcome = py.detach(|| {
                     CaptureSchemas::default().extract(
                         settings.schema.as_ref(),
@@ -119,7 +129,7 @@ impl PyOutcome {
     /// The capture, whether or not its outcome is built.
     fn capture(&self, py: Python<'_>) -> PyResult<&Capture> {
         match &self.unexplained {
-            Some(pending) => Ok(&pending.0),
+            Some(unexplained) => Ok(&unexplained.capture),
             None => Ok(&self.whole(py)?.checked.capture),
         }
     }
