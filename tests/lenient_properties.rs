@@ -37,26 +37,11 @@ fn container(
     value_with(strings).prop_filter("object or array", |v| v.is_object() || v.is_array())
 }
 
-/// Strings without brackets, and without a colon before a quote (white space between
-/// them or not): in a key that reads as the key-colon family (`"name: "x"`, `"key:'v'"`),
-/// whose alternatives are tested on their own; such a key is refused when the document
-/// also needs another fix elsewhere (a known gap).
-fn no_colon_before_a_quote() -> impl Strategy<Value = String> + Clone {
-    "[^\\[\\]{}]{0,12}".prop_filter("a colon before a quote", |s| {
-        let space = |c: char| {
-            c.is_whitespace()
-                || matches!(
-                    c,
-                    '\u{180e}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{feff}'
-                )
-        };
-        !s.match_indices(':').any(|(i, _)| {
-            s[i + 1..]
-                .chars()
-                .find(|&c| !space(c))
-                .is_some_and(|c| matches!(c, '"' | '\'' | '\u{2018}'..='\u{201f}'))
-        })
-    })
+/// Strings of any characters but brackets: quotes, colons and escapes included (a key
+/// holding a colon and then quotes, `":'\""`, reads as itself, not as a key whose closing
+/// quote is missing).
+fn no_brackets() -> &'static str {
+    "[^\\[\\]{}]{0,12}"
 }
 
 fn serialize(value: &Value, pretty: bool) -> String {
@@ -96,7 +81,7 @@ proptest! {
     /// strings are left out: a `{` inside a string of a broken value is the
     /// fragment rule's business (the scanned layer), not the reading's.
     #[test]
-    fn one_defect_reads_back_as_the_document(value in container(no_colon_before_a_quote()), pretty in any::<bool>()) {
+    fn one_defect_reads_back_as_the_document(value in container(no_brackets()), pretty in any::<bool>()) {
         let text = serialize(&value, pretty);
         let last = text.len() - 1;
         let empty = matches!(value, Value::Array(ref a) if a.is_empty())

@@ -28,8 +28,10 @@ impl Rewriter<'_> {
         if !value_follows {
             return false;
         }
+        // The quote that would close this key, if it were not closed here: a colon after it
+        // makes this colon the key's text.
         let closes_later = self
-            .next_quote(j + 1)
+            .next_closing_quote(j + 1)
             .is_some_and(|quote| self.peek(quote + 1).0 == Some(b':'));
         let (first, other) = if closes_later {
             (Choice::Text, Choice::KeyEnds)

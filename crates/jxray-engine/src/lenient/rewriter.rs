@@ -57,7 +57,7 @@ pub(super) struct Rewriter<'a> {
     /// The last searches for a comment's end: see [`Rewriter::comment_end`].
     line_end: Cell<(usize, Option<usize>)>,
     block_end: Cell<(usize, Option<usize>)>,
-    /// The last search for a quote (see [`Rewriter::next_quote`]).
+    /// The last search for a quote (see [`Rewriter::next_closing_quote`]).
     quote_ahead: Cell<(usize, Option<usize>)>,
 }
 
@@ -269,9 +269,23 @@ impl<'a> Rewriter<'a> {
         }
     }
 
-    /// The first `"` at or after `from` (remembered: no stretch is searched twice).
-    pub(super) fn next_quote(&self, from: usize) -> Option<usize> {
-        self.find_after(&self.quote_ahead, from, b"\"")
+    /// The first `"` at or after `from` that no backslash escapes, where a double-quoted
+    /// string being read would close (remembered: no stretch is searched twice).
+    pub(super) fn next_closing_quote(&self, from: usize) -> Option<usize> {
+        let (searched_from, found) = self.quote_ahead.get();
+        if from >= searched_from && found.is_none_or(|at| from <= at) {
+            return found;
+        }
+        let bytes = &self.bytes[..self.limit];
+        let escaped = |at: usize| {
+            let backslashes = bytes[..at].iter().rev().take_while(|&&b| b == b'\\');
+            backslashes.count() % 2 == 1
+        };
+        let found = memchr::memchr_iter(b'"', &bytes[from.min(self.limit)..])
+            .map(|at| from + at)
+            .find(|&at| !escaped(at));
+        self.quote_ahead.set((from, found));
+        found
     }
 
     /// The first `needle` at or after `from`, remembered in `memo` as

@@ -244,3 +244,20 @@ fn a_colon_at_the_end_of_a_whole_key_is_its_text() {
     // Without the colon after its quote the colon may still end a key: both ways are read.
     reads(r#"{"key:"value"}"#, json!({"key": "value"}), &[KeyQuote]);
 }
+
+#[test]
+fn an_escaped_quote_after_a_colon_in_a_key_is_not_where_the_key_closes() {
+    // The key `:'"` holds a colon, a quote and an escaped quote; the quote that closes it
+    // is the one a colon follows, so the colon is text, and the trailing comma elsewhere is
+    // the only fix.
+    reads(
+        r#"[{":'\"": null},]"#,
+        json!([{":'\"": null}]),
+        &[TrailingComma],
+    );
+    reads(
+        "{\"a:\u{feff}'\\\"b\": 1, \"c\": 2,}",
+        json!({"a:\u{feff}'\"b": 1, "c": 2}),
+        &[TrailingComma],
+    );
+}
