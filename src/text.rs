@@ -65,6 +65,15 @@ fn escape_where(text: &str, unsafe_here: impl Fn(char) -> bool) -> Cow<'_, str> 
     Cow::Owned(out)
 }
 
+/// `1 capture`, `3 captures`: a count and its noun, in the plural unless it is one.
+pub fn count_of(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// `value` as JSON (pretty or compact) with C1 and bidi controls written as `\uXXXX`: the
 /// one way a JSON output is written.
 pub fn write_json<W: Write>(out: W, value: &impl serde::Serialize, pretty: bool) -> io::Result<()> {

@@ -116,13 +116,18 @@ fn a_changed_value_fails_only_with_fail_on_change() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
         run.stdout
-            .contains("1 matched captures: 0 same, 1 value changed"),
+            .contains("1 matched capture: 0 same, 1 value changed"),
         "{}",
         run.stdout
     );
     assert!(
         run.stdout
             .contains("value changed     a.txt  direct → direct: $.vendor changed"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("old  old  1 capture: 1 ok, 0 failed"),
         "{}",
         run.stdout
     );

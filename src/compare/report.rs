@@ -9,6 +9,7 @@ use super::{Comparison, Movement, Observed, Paired, ValueDiff};
 use crate::engine::{FailureKind, Layer};
 use crate::mix::MixKey;
 use crate::report::{visible, Painter, Summary, Tone};
+use crate::text::count_of;
 
 /// Widest outcome word (`unreadable`), so columns line up.
 const WORD_WIDTH: usize = 10;
@@ -24,9 +25,9 @@ pub fn write_text(
         let summary = Summary::from_mix(mix.clone());
         writeln!(
             out,
-            "{label}  {}  {} captures: {} ok, {} failed",
+            "{label}  {}  {}: {} ok, {} failed",
             visible(name),
-            summary.total(),
+            count_of(summary.total(), "capture"),
             summary.ok(),
             summary.failed()
         )?;
@@ -93,9 +94,9 @@ fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) 
     );
     writeln!(
         out,
-        "{} matched captures: {} same, {} value changed, {} fixed, {broke}, {} different \
-         failure; {} only in new, {} only in old",
-        comparison.matched,
+        "{}: {} same, {} value changed, {} fixed, {broke}, {} different failure; {} only in \
+         new, {} only in old",
+        count_of(comparison.matched, "matched capture"),
         count(Movement::Same),
         count(Movement::ValueChanged),
         count(Movement::Fixed),

@@ -9,6 +9,7 @@ use std::path::Path;
 use super::ci::{inert, CiCase, CiStatus};
 use super::{Checked, Sink, Summary};
 use crate::engine::{FailureKind, Layer};
+use crate::text::count_of;
 
 /// GitHub refuses a step summary over 1 MiB; rows stop well before that.
 const SUMMARY_ROW_BUDGET: usize = 900 * 1024;
@@ -131,8 +132,8 @@ impl<W: Write> Sink for GithubSink<W> {
             return Ok(());
         };
         let closing = format!(
-            "{} captures: {} ok, {} failed",
-            summary.total(),
+            "{}: {} ok, {} failed",
+            count_of(summary.total(), "capture"),
             summary.ok(),
             summary.failed()
         );

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use super::{write_all, Checked, Painter, Sink, Summary, Tone};
 use crate::engine::{FailureKind, Layer, Outcome};
+use crate::text::count_of;
 
 /// Widest badge word (`unreadable`), so columns line up.
 const BADGE_WIDTH: usize = 10;
@@ -213,7 +214,6 @@ fn write_summary(out: &mut impl Write, summary: &Summary, painter: Painter) -> i
     if total == 0 {
         return writeln!(out, "0 captures");
     }
-    let noun = if total == 1 { "capture" } else { "captures" };
     writeln!(out)?;
     let failed = painter.paint(
         &format!("{} failed", summary.failed()),
@@ -223,7 +223,12 @@ fn write_summary(out: &mut impl Write, summary: &Summary, painter: Painter) -> i
             Tone::Good
         },
     );
-    writeln!(out, "{total} {noun}: {} ok, {failed}", summary.ok())?;
+    writeln!(
+        out,
+        "{}: {} ok, {failed}",
+        count_of(total, "capture"),
+        summary.ok()
+    )?;
     if total == 1 {
         // The one line above already says its layer or failure: a table would repeat it.
         return Ok(());

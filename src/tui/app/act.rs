@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::text::count_of;
 use crate::tui::action::{Effect, EntryId, Saved};
 
 use super::save::summary;
@@ -34,7 +35,10 @@ fn reextract_all(app: &mut App, what: &str) -> Vec<Effect> {
     app.progress.extract_total = 0;
     app.progress.extract_done = 0;
     let ids: Vec<_> = app.entries.iter().map(|entry| entry.id).collect();
-    app.say(format!("{what}: re-extracting {} captures", ids.len()));
+    app.say(format!(
+        "{what}: re-extracting {}",
+        count_of(ids.len(), "capture")
+    ));
     reextract(app, ids)
 }
 
