@@ -1,5 +1,5 @@
 //! A capture that is not UTF-8: the workbench shows its text with each invalid byte
-//! marked `⟨E9⟩` and the offset in the header, `s` keeps its bytes in a fixture
+//! marked `⟨E9⟩` and the offset in the header, `s` (and `S`) keep its bytes in a fixture
 //! (`input_base64`), and `jxray test` replays that fixture as `unreadable` exactly.
 
 mod support;
@@ -95,4 +95,35 @@ fn a_fixture_whose_bytes_now_read_as_text_fails_its_replay() {
     assert_eq!(fixture::replay(&fixture).status, ReplayStatus::Failed);
     fixture.input_base64 = Some(LATIN1.to_vec());
     assert_eq!(fixture::replay(&fixture).status, ReplayStatus::Passed);
+}
+
+#[test]
+fn shift_s_keeps_the_bytes_too_and_leaves_out_only_what_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    // Over the size limit: unreadable with no bytes kept.
+    let big = dir.path().join("big.txt");
+    std::fs::write(&big, "{\"a\": 1}".repeat(10)).unwrap();
+    let limited = LoadOptions {
+        max_bytes: 16,
+        ..LoadOptions::default()
+    };
+    let missing = capture::load(&big, &limited).unwrap().remove(0);
+    assert!(missing.text.as_ref().is_err_and(|u| u.bytes.is_none()));
+    let text = Capture::from_text("runs/ok.txt", "{\"a\": 1}");
+    let mut app = app_with(vec![latin1_capture(dir.path()), missing, text], 120, 30);
+    update(&mut app, Action::Command(Command::SaveAll));
+    let shown = screen(&app);
+    assert!(
+        shown.contains("2 of 3 in the list (1 unreadable: nothing to keep)"),
+        "{shown}"
+    );
+    let effects = update(&mut app, Action::Command(Command::Confirm));
+    let [Effect::SaveFixtures { fixtures, .. }] = effects.as_slice() else {
+        panic!("expected one save, got {effects:?}");
+    };
+    let kept: Vec<Option<&[u8]>> = fixtures
+        .iter()
+        .map(|(_, fixture)| fixture.input_base64.as_deref())
+        .collect();
+    assert_eq!(kept, [Some(LATIN1), None]);
 }

@@ -63,15 +63,7 @@ pub struct SaveDialog {
 impl SaveDialog {
     /// The dialog for the selected capture, or why there is none.
     pub fn one(entry: &Entry) -> Result<SaveDialog, String> {
-        // Bytes that are not UTF-8 are kept as they are (`input_base64`); anything else
-        // unreadable has no input to keep.
-        if let Some(unreadable) = entry
-            .capture
-            .text
-            .as_ref()
-            .err()
-            .filter(|u| u.bytes.is_none())
-        {
+        if let (Err(unreadable), false) = (&entry.capture.text, has_input(entry)) {
             return Err(format!(
                 "{} could not be read, so there is nothing to keep ({})",
                 entry.capture.source, unreadable.message
@@ -110,7 +102,7 @@ impl SaveDialog {
     pub fn all(app: &App) -> Result<SaveDialog, String> {
         let ids: Vec<EntryId> = (0..app.entries.view.len())
             .filter_map(|position| app.entries.at(position))
-            .filter(|entry| entry.capture.text.is_ok())
+            .filter(|entry| has_input(entry))
             .map(|entry| entry.id)
             .collect();
         if ids.is_empty() {
@@ -171,6 +163,15 @@ impl SaveDialog {
             fixtures.push((id, known_gap(made, expect, &outcome)));
         }
         Ok(fixtures)
+    }
+}
+
+/// Whether a capture has an input a fixture can keep: its text, or bytes that are not
+/// UTF-8 (kept as they are, `input_base64`); anything else unreadable has none.
+fn has_input(entry: &Entry) -> bool {
+    match &entry.capture.text {
+        Ok(_) => true,
+        Err(unreadable) => unreadable.bytes.is_some(),
     }
 }
 
