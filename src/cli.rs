@@ -74,16 +74,24 @@ pub struct UiArgs {
 #[derive(Debug, Args, Clone)]
 pub struct ExtractionArgs {
     /// Accept candidates after meaning-changing fixes, as layer `lenient`
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_accept_lenient")]
     pub accept_lenient: bool,
+
+    /// Do not, whatever the config file's `accept_lenient` says
+    #[arg(long, overrides_with = "accept_lenient")]
+    pub no_accept_lenient: bool,
 
     /// Which candidate wins when several distinct values parse [default: config file, else first]
     #[arg(long, value_enum)]
     pub pick: Option<PickChoice>,
 
     /// Replace strings that hold JSON (`stringified-json`) by the value they hold
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_decode_stringified")]
     pub decode_stringified: bool,
+
+    /// Do not, whatever the config file's `decode_stringified` says
+    #[arg(long, overrides_with = "decode_stringified")]
+    pub no_decode_stringified: bool,
 
     /// Largest capture file read, in bytes; larger ones are `unreadable` [default: config
     /// file, else 67108864]

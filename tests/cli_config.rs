@@ -62,6 +62,28 @@ fn accept_lenient_in_the_config_takes_lenient_readings() {
     let run = with_config(dir.path(), "accept_lenient = true\n", &args);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(jsonl(&run)["layer"], "lenient");
+    // The --no- flag turns the key off for one run; the last of the two flags wins.
+    let off = [&args[..], &["--no-accept-lenient"]].concat();
+    let run = with_config(dir.path(), "accept_lenient = true\n", &off);
+    assert_eq!(
+        (run.code, jsonl(&run)["layer"].clone()),
+        (1, serde_json::Value::Null)
+    );
+    let on_again = [&off[..], &["--accept-lenient"]].concat();
+    let run = with_config(dir.path(), "accept_lenient = true\n", &on_again);
+    assert_eq!(jsonl(&run)["layer"], "lenient");
+}
+
+#[test]
+fn decode_stringified_in_the_config_and_its_no_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("a.txt", "{\"args\": \"{\\\"x\\\": 1}\"}")]);
+    let args = ["check", "a.txt", "--format", "jsonl"];
+    let run = with_config(dir.path(), "decode_stringified = true\n", &args);
+    assert_eq!(jsonl(&run)["value"]["args"]["x"], 1, "{run:?}");
+    let off = [&args[..], &["--no-decode-stringified"]].concat();
+    let run = with_config(dir.path(), "decode_stringified = true\n", &off);
+    assert_eq!(jsonl(&run)["value"]["args"], "{\"x\": 1}", "{run:?}");
 }
 
 #[test]

@@ -16,16 +16,28 @@ use crate::config::Config;
 /// The engine's options: the flags, over the config file's defaults.
 pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
     Options::default()
-        .with_accept_lenient(args.accept_lenient || config.accept_lenient.unwrap_or(false))
-        .with_decode_stringified(
-            args.decode_stringified || config.decode_stringified.unwrap_or(false),
-        )
+        .with_accept_lenient(switch(
+            args.accept_lenient,
+            args.no_accept_lenient,
+            config.accept_lenient,
+        ))
+        .with_decode_stringified(switch(
+            args.decode_stringified,
+            args.no_decode_stringified,
+            config.decode_stringified,
+        ))
         .with_pick(
             match args.pick.or(config.pick).unwrap_or(PickChoice::First) {
                 PickChoice::First => Pick::First,
                 PickChoice::Last => Pick::Last,
             },
         )
+}
+
+/// A switch: its flag, else its `--no-` flag, else the config file's key, else off (the
+/// last of the two flags given wins).
+fn switch(on: bool, off: bool, config: Option<bool>) -> bool {
+    on || (!off && config.unwrap_or(false))
 }
 
 pub fn load_options(args: &ExtractionArgs, config: &Config) -> anyhow::Result<LoadOptions> {
