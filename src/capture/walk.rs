@@ -201,10 +201,14 @@ pub fn relative_source(root: &Path, path: &Path) -> String {
 /// working folder (`captures/a.txt`, not `./captures/a.txt` nor `/home/u/captures/a.txt`),
 /// with forward slashes; an absolute path outside the working folder stays absolute.
 pub fn shell_path(path: &Path) -> String {
-    let cwd = std::env::current_dir().ok();
+    // Only an absolute path is made relative: the working folder is asked for only then.
+    let cwd = path
+        .is_absolute()
+        .then(std::env::current_dir)
+        .and_then(Result::ok);
     let path = match &cwd {
-        Some(cwd) if path.is_absolute() => path.strip_prefix(cwd).unwrap_or(path),
-        _ => path,
+        Some(cwd) => path.strip_prefix(cwd).unwrap_or(path),
+        None => path,
     };
     let mut parts: Vec<String> = Vec::new();
     let mut absolute = false;
