@@ -222,15 +222,6 @@ impl DocBuilder {
     }
 }
 
-/// "1 repair", "3 repairs".
-pub fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 /// A doc that is a single note, for panes with nothing to show.
 pub fn note(title: &str, message: &str) -> Doc {
     let mut builder = DocBuilder::new();

@@ -124,7 +124,7 @@ pub fn copy(app: &mut App, cursor: usize) -> Vec<Effect> {
 /// "812 bytes", "14.2 KB", "3.1 MB".
 pub fn size(bytes: usize) -> String {
     if bytes < 1024 {
-        crate::tui::doc::count(bytes, "byte")
+        crate::text::count_of(bytes, "byte")
     } else if bytes < 1024 * 1024 {
         format!("{:.1} KB", bytes as f64 / 1024.0)
     } else {

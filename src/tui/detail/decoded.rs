@@ -3,7 +3,8 @@
 
 use crate::engine::{find_stringified, FailureKind, Outcome, WarningKind};
 use crate::schema::Violation;
-use crate::tui::doc::{count, Doc, DocBuilder, Paint};
+use crate::text::count_of;
+use crate::tui::doc::{Doc, DocBuilder, Paint};
 
 use super::{json, trace, LineIndex};
 
@@ -93,7 +94,7 @@ fn schema_failure(
     value: &serde_json::Value,
     violations: &[Violation],
 ) -> String {
-    let noun = count(violations.len(), "violation");
+    let noun = count_of(violations.len(), "violation");
     builder.push(&format!("breaks the schema: {noun}"), Paint::Bad);
     builder.blank();
     for violation in violations {
@@ -155,8 +156,8 @@ fn heading(builder: &mut DocBuilder, text: &str) {
 /// "object, 3 keys": what kind of value, and how big.
 pub fn value_title(value: &serde_json::Value) -> String {
     match value {
-        serde_json::Value::Object(map) => format!("object, {}", count(map.len(), "key")),
-        serde_json::Value::Array(items) => format!("array, {}", count(items.len(), "item")),
+        serde_json::Value::Object(map) => format!("object, {}", count_of(map.len(), "key")),
+        serde_json::Value::Array(items) => format!("array, {}", count_of(items.len(), "item")),
         serde_json::Value::String(_) => "string".to_string(),
         serde_json::Value::Number(_) => "number".to_string(),
         serde_json::Value::Bool(_) => "boolean".to_string(),

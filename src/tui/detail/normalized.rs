@@ -5,7 +5,8 @@
 //! meant), or else the rejected candidate with the failure marked.
 
 use crate::engine::{FailureKind, Layer, LenientReading, Outcome, Verdict};
-use crate::tui::doc::{count, note, Doc, DocBuilder, Paint, Styled};
+use crate::text::count_of;
+use crate::tui::doc::{note, Doc, DocBuilder, Paint, Styled};
 
 use super::raw::numbered;
 use super::{char_range, diff, LineIndex};
@@ -31,7 +32,7 @@ pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome) -> Doc {
         } else {
             format!(
                 "{}, diff against raw",
-                count(outcome.repairs.len(), "repair")
+                count_of(outcome.repairs.len(), "repair")
             )
         };
         let mut builder = DocBuilder::new();

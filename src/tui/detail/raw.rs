@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use crate::engine::{FailureKind, Outcome};
-use crate::tui::doc::{count, Doc, DocLine, Gutter, Paint, Styled};
+use crate::text::count_of;
+use crate::tui::doc::{Doc, DocLine, Gutter, Paint, Styled};
 use crate::tui::search::Query;
 
 use super::{char_range, LineIndex};
@@ -43,8 +44,8 @@ pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query
     }
     let title = format!(
         "{}, {}",
-        count(raw.len(), "byte"),
-        count(lines.line(raw.len().saturating_sub(1)), "line")
+        count_of(raw.len(), "byte"),
+        count_of(lines.line(raw.len().saturating_sub(1)), "line")
     );
     let mut doc = numbered(raw, 0, 1, span, marks, &title);
     doc.trailer = trailer;
@@ -67,7 +68,11 @@ pub fn bytes_doc(bytes: &[u8]) -> Doc {
         }
     }
     // Short enough for the pane's title at 80 columns.
-    let title = format!("{}, {} not UTF-8 ⟨XX⟩", count(bytes.len(), "byte"), invalid);
+    let title = format!(
+        "{}, {} not UTF-8 ⟨XX⟩",
+        count_of(bytes.len(), "byte"),
+        invalid
+    );
     numbered(&text, 0, 1, None, marks, &title)
 }
 

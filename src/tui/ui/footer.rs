@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use crate::mix::{delta_text, Mix};
+use crate::text::count_of;
 use crate::tui::action::Command;
 use crate::tui::app::{App, Filter, Overlay};
 use crate::tui::keys::{hints, keys_label};
@@ -260,12 +261,7 @@ fn watching(app: &App) -> Vec<Span<'static>> {
 
 fn mix_spans(app: &App, mix: &Mix) -> Vec<Span<'static>> {
     let theme = &app.theme;
-    let noun = if mix.total() == 1 {
-        "capture"
-    } else {
-        "captures"
-    };
-    let mut spans = vec![Span::raw(format!("{} {noun}", mix.total()))];
+    let mut spans = vec![Span::raw(count_of(mix.total(), "capture"))];
     for (index, (badge, count)) in mix.parts().into_iter().enumerate() {
         spans.push(Span::styled(
             if index == 0 { ": " } else { " · " },
