@@ -5,6 +5,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::engine::member_path;
+
 /// The paths (`$.vendor`, `$.items[2]`, `$["a b"]`) where two values differ, in
 /// document order. A path is listed once, at the shallowest point that differs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -45,12 +47,14 @@ impl ValueDiff {
                 (Value::Object(before), Value::Object(after)) => {
                     for (key, old_item) in before {
                         steps.push(match after.get(key) {
-                            Some(new_item) => Step::Compare(old_item, new_item, child(&path, key)),
-                            None => Step::Removed(child(&path, key)),
+                            Some(new_item) => {
+                                Step::Compare(old_item, new_item, member_path(&path, key))
+                            }
+                            None => Step::Removed(member_path(&path, key)),
                         });
                     }
                     let fresh = after.keys().filter(|key| !before.contains_key(*key));
-                    steps.extend(fresh.map(|key| Step::Added(child(&path, key))));
+                    steps.extend(fresh.map(|key| Step::Added(member_path(&path, key))));
                 }
                 (Value::Array(before), Value::Array(after)) => {
                     let index = |i: usize| format!("{path}[{i}]");
@@ -150,20 +154,6 @@ fn canonical_number(token: &str) -> Option<(bool, String, i64)> {
     let shift = i64::try_from(fraction.len()).ok()?;
     let exponent = exponent.checked_sub(shift)?.checked_add(dropped)?;
     Some((negative, significant.to_string(), exponent))
-}
-
-/// The path of a member: `.key` when the key is a plain name, else `["key"]`.
-fn child(path: &str, key: &str) -> String {
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        format!("{path}.{key}")
-    } else {
-        format!("{path}[{}]", Value::String(key.to_owned()))
-    }
 }
 
 #[cfg(test)]

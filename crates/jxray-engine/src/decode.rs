@@ -10,6 +10,8 @@ use std::fmt;
 use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
+use super::path::push_member;
+
 /// The deepest nesting serde_json decodes (its recursion limit is 128 calls).
 pub(crate) const DECODER_DEPTH_LIMIT: usize = 127;
 
@@ -371,27 +373,11 @@ where
     let mut path = String::from("$");
     for frame in frames {
         match step(frame) {
-            PathStep::Key(key) if is_identifier(key) => {
-                path.push('.');
-                path.push_str(key);
-            }
-            PathStep::Key(key) => {
-                path.push('[');
-                path.push_str(&Value::String(key.to_owned()).to_string());
-                path.push(']');
-            }
+            PathStep::Key(key) => push_member(&mut path, key),
             PathStep::Index(index) => path.push_str(&format!("[{index}]")),
         }
     }
     path
-}
-
-fn is_identifier(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The offset after the closing quote of the string that opens at `start`.

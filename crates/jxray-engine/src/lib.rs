@@ -26,6 +26,7 @@ mod fragment;
 mod lenient;
 mod options;
 mod outcome;
+mod path;
 mod position;
 mod prose;
 mod refusal;
@@ -45,6 +46,7 @@ pub use outcome::{
     Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,
     Outcome, Repair, RepairKind, StopClass, Verdict, Warning, WarningKind,
 };
+pub use path::member_path;
 pub use position::line_col;
 pub use stop::classify_stop_reason;
 pub use stringified::{find_stringified, Stringified};

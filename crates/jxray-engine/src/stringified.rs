@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use super::decode::decode;
+use super::path::member_path;
 
 /// One string that holds JSON: its path and the value it decodes to.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +72,7 @@ fn spell(steps: &[Step]) -> String {
     for step in steps {
         path = match step {
             Step::Index(index) => format!("{path}[{index}]"),
-            Step::Key(key) => child_path(&path, key),
+            Step::Key(key) => member_path(&path, key),
         };
     }
     path
@@ -97,7 +98,7 @@ pub(crate) fn decode_stringified(value: &mut Value) -> Vec<String> {
             Value::Object(entries) => {
                 let children: Vec<_> = entries.iter_mut().collect();
                 for (key, item) in children.into_iter().rev() {
-                    let child = child_path(&path, key);
+                    let child = member_path(&path, key);
                     stack.push((item, child));
                 }
             }
@@ -121,19 +122,6 @@ pub(crate) fn looks_like_json(text: &str) -> bool {
     let trimmed = text.trim();
     (trimmed.starts_with('{') && trimmed.ends_with('}'))
         || (trimmed.starts_with('[') && trimmed.ends_with(']'))
-}
-
-fn child_path(path: &str, key: &str) -> String {
-    let simple = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if simple {
-        format!("{path}.{key}")
-    } else {
-        format!("{path}[{}]", Value::String(key.to_owned()))
-    }
 }
 
 #[cfg(test)]
