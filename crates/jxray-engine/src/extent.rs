@@ -12,6 +12,8 @@
 //! suffix minima, so every question costs O(1) to "never closes" or a walk
 //! that the caller then skips over: linear in total, ~n/5 bytes of memory.
 
+use super::swar::{has_byte, splat, word_of};
+
 const BLOCK: usize = 64;
 
 pub(crate) struct Depths {
@@ -55,13 +57,8 @@ fn delta(byte: u8) -> i32 {
 /// passed over a word at a time. (`[` `]` `{` `}` are 0x5b 0x5d 0x7b 0x7d: with bit 0x20
 /// cleared, 0x5b or 0x5d. The bit tricks may flag a word without one, never miss one.)
 fn has_bracket(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let mut word = [0u8; 8];
-    word[..bytes.len()].copy_from_slice(bytes);
-    let folded = u64::from_le_bytes(word) & !(ONES * 0x20);
-    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    zero_in(folded ^ (ONES * 0x5b)) | zero_in(folded ^ (ONES * 0x5d)) != 0
+    let folded = word_of(bytes) & !splat(0x20);
+    has_byte(folded, 0x5b) || has_byte(folded, 0x5d)
 }
 
 impl Depths {

@@ -36,6 +36,7 @@ mod space;
 mod stop;
 mod stringified;
 mod surrogate;
+mod swar;
 mod think;
 mod trace;
 

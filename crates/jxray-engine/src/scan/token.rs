@@ -2,6 +2,7 @@
 
 use super::{Open, Problem, ScanEnd};
 use crate::outcome::RepairKind;
+use crate::swar::{has_below, has_byte, word_of};
 
 /// Scan a string that opens at `start`; `Ok` is the offset after its closing quote.
 pub(super) fn scan_string(
@@ -60,15 +61,9 @@ pub(super) fn scan_string(
 /// skipped eight at a time: a word is passed over only when none of its bytes is one of
 /// those (the bit tricks may flag a plain byte, never miss one; the byte loop decides).
 fn plain_end(bytes: &[u8], mut j: usize, limit: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     while let Some(chunk) = bytes.get(j..j + 8).filter(|_| j + 8 <= limit) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        let zero_in = |x: u64| x.wrapping_sub(ONES) & !x;
-        let below_space = word.wrapping_sub(ONES * 0x20) & !word;
-        if (zero_in(quote) | zero_in(backslash) | below_space) & HIGH != 0 {
+        let word = word_of(chunk);
+        if has_byte(word, b'"') || has_byte(word, b'\\') || has_below(word, 0x20) {
             break;
         }
         j += 8;
