@@ -266,21 +266,7 @@ pub(crate) fn judge_exact(
     }
     // Fast path: most candidates are clean, and serde_json alone is the cost.
     // (It enforces only the decoder's own depth limit, so a lower one is validated first.)
-    // A container that does not end with its closer (cut off, most often), or whose closer
-    // follows a comma or a colon (a trailing comma), cannot decode: it goes straight to
-    // the validator.
-    let bytes = text.as_bytes();
-    let closes = match bytes[s] {
-        b'{' => bytes[e - 1] == b'}',
-        b'[' => bytes[e - 1] == b']',
-        _ => true,
-    };
-    let before_closer = trim_span(bytes, s, e - 1).1;
-    let dangling = matches!(bytes[s], b'{' | b'[')
-        && before_closer > s
-        && matches!(bytes[before_closer - 1], b',' | b':');
-    let may_decode = closes && !dangling;
-    let fast = max_depth >= DECODER_DEPTH_LIMIT && may_decode;
+    let fast = max_depth >= DECODER_DEPTH_LIMIT && may_decode(text.as_bytes(), s, e);
     if let Some(Some((value, duplicate_keys))) = fast.then(|| try_decode_as(&text[s..e], form)) {
         return Judged::Parsed(Parsed {
             value,
@@ -296,6 +282,19 @@ pub(crate) fn judge_exact(
         ScanEnd::Complete { end: value_end } if value_end < e => Judged::Continues { value_end },
         _ => judge_scan(text, s, e, scan, ends_text, &stack, form),
     }
+}
+
+/// Whether the trimmed span `bytes[s..e]` may decode, as far as its ends tell: a container
+/// that does not end with its closer (cut off, most often), or whose closer follows a
+/// comma or a colon (a trailing comma), cannot, and goes straight to the validator.
+fn may_decode(bytes: &[u8], s: usize, e: usize) -> bool {
+    let closer = match bytes[s] {
+        b'{' => b'}',
+        b'[' => b']',
+        _ => return true,
+    };
+    let before_closer = trim_span(bytes, s, e - 1).1;
+    bytes[e - 1] == closer && !matches!(bytes[before_closer - 1], b',' | b':')
 }
 
 /// Judge the value that starts at an opener in prose (the scanned layer).
