@@ -12,7 +12,7 @@
 //! suffix minima, so every question costs O(1) to "never closes" or a walk
 //! that the caller then skips over: linear in total, ~n/5 bytes of memory.
 
-use super::swar::{has_byte, splat, word_of};
+use super::swar::{equal, splat, word_of};
 
 const BLOCK: usize = 64;
 
@@ -58,7 +58,7 @@ fn delta(byte: u8) -> i32 {
 /// cleared, 0x5b or 0x5d. The bit tricks may flag a word without one, never miss one.)
 fn has_bracket(bytes: &[u8]) -> bool {
     let folded = word_of(bytes) & !splat(0x20);
-    has_byte(folded, 0x5b) || has_byte(folded, 0x5d)
+    equal(folded, 0x5b) | equal(folded, 0x5d) != 0
 }
 
 impl Depths {

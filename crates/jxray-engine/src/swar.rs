@@ -9,18 +9,21 @@ pub(crate) const fn splat(byte: u8) -> u64 {
 
 /// Up to eight bytes as a word, the missing ones zero.
 pub(crate) fn word_of(bytes: &[u8]) -> u64 {
+    if let Ok(eight) = <[u8; 8]>::try_from(bytes) {
+        return u64::from_le_bytes(eight);
+    }
     let mut word = [0u8; 8];
     let len = bytes.len().min(8);
     word[..len].copy_from_slice(&bytes[..len]);
     u64::from_le_bytes(word)
 }
 
-/// Whether a byte of `word` is below `bound` (at most 0x80).
-pub(crate) fn has_below(word: u64, bound: u8) -> bool {
-    word.wrapping_sub(splat(bound)) & !word & splat(0x80) != 0
+/// The high bit of each byte of `word` below `bound` (at most 0x80): nonzero when any is.
+pub(crate) fn below(word: u64, bound: u8) -> u64 {
+    word.wrapping_sub(splat(bound)) & !word & splat(0x80)
 }
 
-/// Whether a byte of `word` is `byte`.
-pub(crate) fn has_byte(word: u64, byte: u8) -> bool {
-    has_below(word ^ splat(byte), 1)
+/// The high bit of each byte of `word` that is `byte`: nonzero when any is.
+pub(crate) fn equal(word: u64, byte: u8) -> u64 {
+    below(word ^ splat(byte), 1)
 }

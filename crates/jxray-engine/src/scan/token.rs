@@ -2,7 +2,7 @@
 
 use super::{Open, Problem, ScanEnd};
 use crate::outcome::RepairKind;
-use crate::swar::{has_below, has_byte, word_of};
+use crate::swar::{below, equal, word_of};
 
 /// Scan a string that opens at `start`; `Ok` is the offset after its closing quote.
 pub(super) fn scan_string(
@@ -63,7 +63,7 @@ pub(super) fn scan_string(
 fn plain_end(bytes: &[u8], mut j: usize, limit: usize) -> usize {
     while let Some(chunk) = bytes.get(j..j + 8).filter(|_| j + 8 <= limit) {
         let word = word_of(chunk);
-        if has_byte(word, b'"') || has_byte(word, b'\\') || has_below(word, 0x20) {
+        if equal(word, b'"') | equal(word, b'\\') | below(word, 0x20) != 0 {
             break;
         }
         j += 8;
