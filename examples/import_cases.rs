@@ -1,4 +1,5 @@
-//! Import the conformance cases of ../shared/spec/cases as fixtures.
+//! Import the conformance cases (the project's copy of the shared spec/cases, in
+//! crates/jxray-engine/tests/data/spec/cases) as fixtures.
 //!
 //! Each case is loaded through the capture loader (envelopes included),
 //! extracted, verified against its `.expect.json` (the listed repairs and
@@ -24,7 +25,7 @@ fn main() -> ExitCode {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let Some(cases) = cases::read_cases(&dir) else {
         eprintln!(
-            "{}: no such folder; the cases live in ../shared/spec/cases",
+            "{}: no such folder; copy the shared spec/cases there first",
             dir.display()
         );
         return ExitCode::from(2);

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use jxray::capture::{load, LoadOptions};
+use jxray::check::Checker;
 use jxray::engine::Options;
 
 fn main() {
@@ -24,10 +25,11 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let checker = Checker::new(Options::default(), None);
     let documents: Vec<String> = captures
         .iter()
         .filter_map(|capture| {
-            let outcome = capture.extract(&Options::default());
+            let outcome = checker.outcome(capture);
             let text = capture.text.as_ref().ok()?;
             outcome.normalized(text).map(str::to_owned)
         })

@@ -12,6 +12,9 @@ use serde::Deserialize;
 use crate::choices::{ColorChoice, Format, PickChoice};
 
 /// Colours for a dark or a light terminal background.
+/// The fixtures folder when the config file names none.
+pub const DEFAULT_FIXTURES: &str = "fixtures";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ThemeName {
@@ -93,6 +96,14 @@ pub fn path_for_help() -> String {
 }
 
 impl Config {
+    /// The fixtures folder: the config file's `fixtures =`, else `fixtures`. `check` passes
+    /// over it, `test` replays it, the workbench saves into it.
+    pub fn fixtures_folder(&self) -> PathBuf {
+        self.fixtures
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_FIXTURES))
+    }
+
     /// Load the config file; a missing file is the empty config.
     pub fn load() -> Result<Config, ConfigError> {
         match path() {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::capture::{read_regular_text, Capture};
-use crate::engine::{line_col, Acceptor, Failure, FailureKind, Options, Outcome};
+use crate::engine::{line_col, Acceptor, Failure, FailureKind, Outcome};
 
 pub use crate::capture::MAX_SCHEMA_BYTES;
 
@@ -115,15 +115,6 @@ impl Schema {
         Acceptor::new(move |value| schema.validator.is_valid(value))
     }
 
-    /// Extract `text` under `options` against this schema: the first candidate that
-    /// validates wins, and a value that breaks the schema is a `schema` failure.
-    pub fn extract(self: &Arc<Schema>, text: &str, options: &Options) -> Outcome {
-        let options = options.clone().with_acceptor(Some(self.acceptor()));
-        let mut outcome = crate::engine::extract(text, &options);
-        self.apply(&mut outcome, text);
-        outcome
-    }
-
     /// Every violation, in the validator's order.
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
         self.validator
@@ -220,51 +211,6 @@ impl CaptureSchemas {
             }
             Some(Chosen::Recorded(Err(_))) => {}
         }
-    }
-
-    /// Extract `capture` checked against its schema (`explicit` when given, else the one
-    /// its log recorded): the first candidate that validates wins, and a value that still
-    /// breaks the schema is a `schema` failure. What `check`, `extract` and the Python
-    /// package do with a schema.
-    pub fn extract(
-        &self,
-        explicit: Option<&Arc<Schema>>,
-        capture: &Capture,
-        options: &Options,
-    ) -> Outcome {
-        self.extract_with(explicit, capture, options, Capture::extract)
-    }
-
-    /// [`CaptureSchemas::extract`]'s outcome when the engine accepts a value (checked
-    /// against the schema, so it may be a `schema` failure); `None` when extraction fails,
-    /// decided without explaining it (see [`Capture::extract_accepted`]).
-    pub fn extract_accepted(
-        &self,
-        explicit: Option<&Arc<Schema>>,
-        capture: &Capture,
-        options: &Options,
-    ) -> Option<Outcome> {
-        self.extract_with(explicit, capture, options, Capture::extract_accepted)
-    }
-
-    fn extract_with<T: crate::capture::AsOutcome>(
-        &self,
-        explicit: Option<&Arc<Schema>>,
-        capture: &Capture,
-        options: &Options,
-        extract: fn(&Capture, &Options) -> T,
-    ) -> T {
-        let mut outcome = match self.checked_against(explicit, capture) {
-            Some(schema) => {
-                let options = options.clone().with_acceptor(Some(schema.acceptor()));
-                extract(capture, &options)
-            }
-            None => extract(capture, options),
-        };
-        if let Some(checked) = outcome.as_outcome() {
-            self.apply(explicit.map(Arc::as_ref), capture, checked);
-        }
-        outcome
     }
 
     /// The schema [`CaptureSchemas::apply`] checks `capture` against, when it is one

@@ -56,7 +56,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::engine::{self, Options, Outcome, Warning};
+use crate::engine::Warning;
 
 pub use disk::{
     decode as decode_bytes, read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES,
@@ -69,6 +69,7 @@ pub use lazy::{
 pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
+pub use readers::read_whole_by_name;
 pub use request::{request_path, RecordedRequest};
 pub use walk::{
     capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,
@@ -258,66 +259,5 @@ impl Capture {
                 refused,
             })
             .collect()
-    }
-
-    /// Run the engine on this capture, with its stop reason and loader warnings. A panic
-    /// in the engine (a bug) is this capture's `unreadable` outcome, never the caller's.
-    pub fn extract(&self, options: &Options) -> Outcome {
-        let text = match &self.text {
-            Err(unreadable) => return Outcome::unreadable(unreadable.message.clone()),
-            Ok(text) => text,
-        };
-        self.run_engine(text, options, engine::extract)
-            .unwrap_or_else(|| {
-                Outcome::unreadable(format!(
-                    "jxray bug: extraction panicked on {}; please report it with this capture",
-                    self.source
-                ))
-            })
-    }
-
-    /// [`Capture::extract`]'s outcome when it accepts a value; `None` when it would fail
-    /// (the capture is unreadable, or see [`engine::extract_accepted`]), which `extract`
-    /// then explains.
-    pub fn extract_accepted(&self, options: &Options) -> Option<Outcome> {
-        let text = self.text.as_ref().ok()?;
-        self.run_engine(text, options, engine::extract_accepted)
-            .flatten()
-    }
-
-    /// `run` on the text with the capture's stop reason and refusal mark, the loader's
-    /// warnings added to what it returns; `None` when it panicked.
-    fn run_engine<T: AsOutcome>(
-        &self,
-        text: &str,
-        options: &Options,
-        run: fn(&str, &Options) -> T,
-    ) -> Option<T> {
-        let mut options = options.clone();
-        options.stop_reason = self.stop_reason.clone();
-        options.refused |= self.refused;
-        let run = std::panic::AssertUnwindSafe(|| run(text, &options));
-        let mut outcome = std::panic::catch_unwind(run).ok()?;
-        if let Some(built) = outcome.as_outcome() {
-            built.warnings.extend(self.warnings.iter().cloned());
-        }
-        Some(outcome)
-    }
-}
-
-/// An outcome, or one that may not have been built (`extract_accepted` on a failure).
-pub(crate) trait AsOutcome {
-    fn as_outcome(&mut self) -> Option<&mut Outcome>;
-}
-
-impl AsOutcome for Outcome {
-    fn as_outcome(&mut self) -> Option<&mut Outcome> {
-        Some(self)
-    }
-}
-
-impl AsOutcome for Option<Outcome> {
-    fn as_outcome(&mut self) -> Option<&mut Outcome> {
-        self.as_mut()
     }
 }

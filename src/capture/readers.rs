@@ -28,6 +28,11 @@ pub fn whole_file_size(path: &Path) -> Option<u64> {
     (reader_of(path, &head) == WHOLE).then_some(size)
 }
 
+/// Whether `path` is read whole by its name alone: one job, checked by one worker.
+pub fn read_whole_by_name(path: &Path) -> bool {
+    !may_stream(path)
+}
+
 /// Whether the name allows a log whose reader streams its records (`.db`, `.eval`, no
 /// extension); the other capture names are read whole. The name decides only where the
 /// records are held (streamed here, or collected by a worker), never which reader reads

@@ -2,19 +2,18 @@
 //! order, in bounded memory), exit 1 on any failure.
 
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use crate::capture::{self, shell_path, Capture, Discovery, Job, Jobs, SourceNames, StdinFormat};
+use crate::capture::{self, shell_path, Discovery, Job, Jobs, SourceNames, StdinFormat};
+use crate::check::{self, skipped_note, Checker, Found};
 use crate::config::Config;
-use crate::engine::ValueForm;
 use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
-    self, Checked, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, Summary,
-    TextSink,
+    self, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, Summary, TextSink,
 };
-use crate::schema::{CaptureSchemas, Schema};
+use crate::schema::Schema;
 use anyhow::{anyhow, bail};
 
 use super::common::{engine_options, load_options, stdout_painter};
@@ -31,32 +30,21 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         .map(Schema::from_file)
         .transpose()?
         .map(Arc::new);
-    let fixtures = config
-        .fixtures
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("fixtures"));
+    let fixtures = config.fixtures_folder();
     let from_stdin = args.path == Path::new("-");
     let format = args.format.or(config.format).unwrap_or(Format::Text);
-    let (jobs, discovery) = jobs(args, &config, &fixtures, from_stdin)?;
-    let options = engine_options(&args.extraction, &config);
+    let (jobs, discovery, most_workers) = jobs(args, &config, &fixtures, from_stdin)?;
+    let mut checker = Checker::new(engine_options(&args.extraction, &config), schema);
     // The text and jsonl reports write the value as compact JSON or not at all: no tree is
     // built for them unless a schema reads it.
-    let text_options = options.clone().with_value_form(ValueForm::Text);
-    let writes_text = matches!(format, Format::Text | Format::Jsonl) && schema.is_none();
-    let recorded = CaptureSchemas::default();
-    let work = |capture: Capture| {
-        let options = if writes_text && capture.schema.is_none() {
-            &text_options
-        } else {
-            &options
-        };
-        let outcome = recorded.extract(schema.as_ref(), &capture, options);
-        Checked { capture, outcome }
-    };
+    if matches!(format, Format::Text | Format::Jsonl) {
+        checker = checker.writing_values_as_text();
+    }
     let settings = PipelineSettings {
         flush_when_idle: from_stdin,
         ..PipelineSettings::default()
-    };
+    }
+    .with_most_workers(most_workers);
     let skipped = skipped_note(&discovery);
     let stdout = output::stdout();
     let mut sink = sink(
@@ -66,7 +54,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         from_stdin,
         skipped.clone(),
     );
-    let summary = match pipeline::run(jobs, &work, &mut sink, &settings) {
+    let summary = match pipeline::run(jobs, &checker, &mut sink, &settings) {
         Ok(summary) => summary,
         // The reader went away (`| head`), or writing failed: what was seen decides.
         Err(stopped) => {
@@ -150,14 +138,14 @@ fn sink<'a, W: Write + 'a>(
 }
 
 /// The captures to check: standard input as it arrives, or every capture under the path
-/// (the fixtures folder passed over), named as the user can open them; and what the walk
-/// skipped.
+/// (the fixtures folder passed over), named as the user can open them; what the walk
+/// skipped; and how many workers can be busy at once, when that is known.
 fn jobs(
     args: &CheckArgs,
     config: &Config,
     fixtures: &Path,
     from_stdin: bool,
-) -> anyhow::Result<(Jobs, Discovery)> {
+) -> anyhow::Result<(Jobs, Discovery, Option<usize>)> {
     let mut options = load_options(&args.extraction, config)?;
     options.sources = SourceNames::FromWorkingFolder;
     if from_stdin {
@@ -167,7 +155,11 @@ fn jobs(
         };
         let name = args.stdin_name.as_deref().unwrap_or("-");
         let records = capture::stdin_records(io::stdin(), format, name, &options)?;
-        return Ok((Box::new(records.map(Job::Capture)), Discovery::default()));
+        return Ok((
+            Box::new(records.map(Job::Capture)),
+            Discovery::default(),
+            None,
+        ));
     }
     if args.input.is_some() || args.stdin_name.is_some() {
         bail!(
@@ -175,52 +167,10 @@ fn jobs(
              path and pipe the captures in"
         );
     }
-    let mut discovery = capture::discover_with(&args.path, &[fixtures.to_path_buf()])?;
-    let found = std::mem::take(&mut discovery.files);
-    let (fixture_files, files) = pass_over_fixtures(found, options.max_bytes);
-    discovery.skipped_fixtures = fixture_files;
-    let jobs = capture::found_jobs(&args.path, files, &options);
-    Ok((jobs, discovery))
-}
-
-/// The jxray fixtures among `files` (known by their content, wherever they are) and the
-/// captures, both in order.
-fn pass_over_fixtures(files: Vec<PathBuf>, max_bytes: u64) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    use rayon::prelude::*;
-    let fixture: Vec<bool> = files
-        .par_iter()
-        .map(|file| capture::is_fixture_file(file, max_bytes))
-        .collect();
-    let (fixtures, captures): (Vec<_>, Vec<_>) =
-        files.into_iter().zip(fixture).partition(|(_, is)| *is);
-    let paths = |pairs: Vec<(PathBuf, bool)>| pairs.into_iter().map(|(path, _)| path).collect();
-    (paths(fixtures), paths(captures))
-}
-
-/// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.
-fn skipped_note(discovery: &Discovery) -> Option<String> {
-    let mut parts: Vec<String> = discovery.skipped.note().into_iter().collect();
-    for folder in &discovery.skipped_folders {
-        parts.push(format!(
-            "skipped the fixtures folder {}",
-            shell_path(folder)
-        ));
-    }
-    let fixtures = &discovery.skipped_fixtures;
-    if !fixtures.is_empty() {
-        let shown: Vec<String> = fixtures.iter().take(3).map(|f| shell_path(f)).collect();
-        let more = fixtures.len().saturating_sub(shown.len());
-        let more = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        };
-        let noun = if fixtures.len() == 1 { "file" } else { "files" };
-        parts.push(format!(
-            "skipped {} jxray fixture {noun} ({}{more}): replay them with jxray test",
-            fixtures.len(),
-            shown.join(", ")
-        ));
-    }
-    (!parts.is_empty()).then(|| crate::text::escape_line(&parts.join("; ")).into_owned())
+    let Found {
+        jobs,
+        discovery,
+        most_workers,
+    } = check::captures_under(&args.path, fixtures, &options)?;
+    Ok((jobs, discovery, most_workers))
 }

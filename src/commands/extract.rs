@@ -5,8 +5,9 @@
 use std::io::{BufWriter, Write};
 use std::sync::Arc;
 
+use crate::check::Checker;
 use crate::report::describe;
-use crate::schema::{CaptureSchemas, Schema};
+use crate::schema::Schema;
 use crate::text;
 use anyhow::bail;
 
@@ -39,8 +40,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
         ));
         return Ok(ExitStatus::Failures);
     }
-    let options = engine_options(&args.extraction, &config);
-    let recorded = CaptureSchemas::default();
+    let checker = Checker::new(engine_options(&args.extraction, &config), schema);
     let stdout = output::stdout();
     let mut out = BufWriter::new(stdout.clone());
     let mut all_ok = true;
@@ -48,7 +48,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     // One capture that fails prints nothing; among several, its place is kept with `null`.
     let keep_places = captures.len() > 1;
     for capture in &captures {
-        let outcome = recorded.extract(schema.as_ref(), capture, &options);
+        let outcome = checker.outcome(capture);
         let source = if capture.source == "-" {
             "stdin"
         } else {

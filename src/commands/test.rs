@@ -88,7 +88,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
         Some(path) => (path, false),
         None => match config.fixtures.clone() {
             Some(path) => (path, true),
-            None => (PathBuf::from("fixtures"), false),
+            None => (PathBuf::from(crate::config::DEFAULT_FIXTURES), false),
         },
     };
     let entries = select(load(&target, from_config)?, args.filter.as_deref());

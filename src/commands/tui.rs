@@ -60,8 +60,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
             .ui
             .fixtures
             .clone()
-            .or(config.fixtures.clone())
-            .unwrap_or_else(|| PathBuf::from("fixtures")),
+            .unwrap_or_else(|| config.fixtures_folder()),
         config_path: config::path_for_help(),
         mouse: cli.ui.mouse,
         watch: cli.watch,

@@ -17,9 +17,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::capture::{self, LoadError, LoadOptions};
+use crate::check::Checker;
 use crate::engine::Options;
 use crate::mix::Mix;
-use crate::schema::{CaptureSchemas, Schema};
+use crate::schema::Schema;
 
 pub use diff::ValueDiff;
 pub use movement::{Movement, Observed, Standing};
@@ -44,11 +45,11 @@ impl Run {
     ) -> Result<Run, LoadError> {
         let captures = capture::load(path, load)?;
         // Checked as `check` checks: `--schema`, else the schema a capture's log recorded.
-        let schemas = CaptureSchemas::default();
+        let checker = Checker::new(options.clone(), schema.cloned());
         let verdicts: Vec<(String, Observed)> = captures
             .into_par_iter()
             .map(|capture| {
-                let outcome = schemas.extract(schema, &capture, options);
+                let outcome = checker.outcome(&capture);
                 (capture.source, Observed::of(&outcome))
             })
             .collect();

@@ -20,9 +20,9 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use crate::capture::{shell_path, Capture, Job, Jobs, Unreadable};
-use crate::engine::Outcome;
-use crate::report::{Checked, Sink, Summary};
+use crate::capture::{shell_path, Job, Jobs};
+use crate::check::{self, Checked, Checker};
+use crate::report::{Sink, Summary};
 
 pub use window::Window;
 
@@ -52,6 +52,16 @@ impl Default for PipelineSettings {
     }
 }
 
+impl PipelineSettings {
+    /// No more workers than `most` can keep busy (at least one); `None` leaves them be.
+    pub fn with_most_workers(mut self, most: Option<usize>) -> PipelineSettings {
+        if let Some(most) = most {
+            self.workers = self.workers.min(most.max(1));
+        }
+        self
+    }
+}
+
 /// Writing stopped (the reader of the report went away, or the disk is full): why, and the
 /// counts of what was checked until then, which still decide how the run went.
 #[derive(Debug)]
@@ -60,18 +70,15 @@ pub struct Stopped {
     pub error: io::Error,
 }
 
-/// Check every job's captures with `work`, writing each outcome to `sink` in job order,
+/// Check every job's captures with `checker`, writing each outcome to `sink` in job order,
 /// and return the counts; the caller ends the report with [`Sink::finish`] (or, when there
 /// was nothing to check, says so instead). Fails only when writing fails.
-pub fn run<F>(
+pub fn run(
     jobs: Jobs,
-    work: &F,
+    checker: &Checker,
     sink: &mut dyn Sink,
     settings: &PipelineSettings,
-) -> Result<Summary, Stopped>
-where
-    F: Fn(Capture) -> Checked + Sync,
-{
+) -> Result<Summary, Stopped> {
     let window = Arc::new(Window::new(settings.window_records, settings.window_bytes));
     let (job_sender, queue) = mpsc::channel::<Queued>();
     // The reader is not joined: when writing fails (the reader of our output went away)
@@ -100,7 +107,7 @@ where
                 }
                 let done: Vec<Done> = batch
                     .into_iter()
-                    .map(|(number, job, weight)| (number, finished(work, job), weight))
+                    .map(|(number, job, weight)| (number, finished(checker, job), weight))
                     .collect();
                 if done_sender.send(done).is_err() {
                     break;
@@ -167,42 +174,18 @@ fn weight(job: &Job) -> usize {
     }
 }
 
-/// Check a job's captures, reading its file first if it has one.
-fn finished<F: Fn(Capture) -> Checked>(work: &F, job: Job) -> Finished {
+/// Check a job's captures, reading its file first if it has one; a panic while reading is
+/// the file's failure (the checker guards each capture's judging).
+fn finished(checker: &Checker, job: Job) -> Finished {
     match job {
-        Job::Capture(capture) => Finished::One(checked(work, capture)),
-        Job::File { path, read, .. } => {
-            let captures = panic::catch_unwind(AssertUnwindSafe(read)).unwrap_or_else(|_| {
-                let capture = Capture {
-                    path: path.clone(),
-                    text: Err(Unreadable::new(PANICKED)),
-                    ..Capture::from_text(shell_path(&path), "")
-                };
-                vec![capture]
-            });
-            Finished::File(captures.into_iter().map(|c| checked(work, c)).collect())
-        }
-    }
-}
-
-const PANICKED: &str = "internal error: reading or extracting panicked on this capture; \
-                        please report it with the capture attached";
-
-/// Extract one capture; a panic becomes this capture's failure rather than a hang.
-fn checked<F: Fn(Capture) -> Checked>(work: &F, capture: Capture) -> Checked {
-    let Capture {
-        source, path, line, ..
-    } = &capture;
-    let (source, path, line) = (source.clone(), path.clone(), *line);
-    panic::catch_unwind(AssertUnwindSafe(|| work(capture))).unwrap_or_else(|_| Checked {
-        capture: Capture {
-            path,
-            line,
-            text: Err(Unreadable::new(PANICKED)),
-            ..Capture::from_text(source, "")
+        Job::Capture(capture) => Finished::One(checker.check(capture)),
+        Job::File { path, read, .. } => match panic::catch_unwind(AssertUnwindSafe(read)) {
+            Ok(captures) => {
+                Finished::File(captures.into_iter().map(|c| checker.check(c)).collect())
+            }
+            Err(_) => Finished::File(vec![check::panicked(shell_path(&path), path, None)]),
         },
-        outcome: Outcome::unreadable(PANICKED),
-    })
+    }
 }
 
 /// Put outcomes back in job order and write each as soon as it is next.
@@ -273,7 +256,8 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::engine::Options;
+    use crate::capture::Capture;
+    use crate::engine::{Acceptor, Options};
     use crate::report::write_all;
 
     /// Records what it is given, in order.
@@ -330,8 +314,7 @@ mod tests {
     }
 
     fn extract(capture: Capture) -> Checked {
-        let outcome = capture.extract(&Options::default());
-        Checked { capture, outcome }
+        Checker::new(Options::default(), None).check(capture)
     }
 
     /// The sources that `jobs()` come out as, and the counts, with each of `windows`
@@ -348,7 +331,8 @@ mod tests {
                 flush_when_idle: false,
             };
             let mut sink = Collect::default();
-            let summary = run(jobs(), &extract, &mut sink, &settings).unwrap();
+            let checker = Checker::new(Options::default(), None);
+            let summary = run(jobs(), &checker, &mut sink, &settings).unwrap();
             (settings, sink.sources, summary)
         };
         windows.into_iter().map(run_one).collect()
@@ -394,7 +378,7 @@ mod tests {
         let expected = write_all(&mut Collect::default(), &sequential).unwrap();
         let summary = run(
             captures(300),
-            &extract,
+            &Checker::new(Options::default(), None),
             &mut Collect::default(),
             &PipelineSettings::default(),
         )
@@ -404,12 +388,19 @@ mod tests {
 
     #[test]
     fn a_panic_in_one_capture_is_its_failure_and_the_rest_go_on() {
-        let work = |capture: Capture| {
-            assert!(capture.source != "c5", "boom");
-            extract(capture)
-        };
+        // The engine asks the acceptor about each candidate it finds in prose: this one
+        // panics on the sixth capture's.
+        let options = Options::default().with_acceptor(Some(Acceptor::new(|value| {
+            assert!(value.get("i").and_then(|i| i.as_u64()) != Some(5), "boom");
+            true
+        })));
+        let checker = Checker::new(options, None);
+        let jobs: Jobs = Box::new((0..10).map(|i| {
+            let text = format!("The answer: {{\"i\": {i}}}");
+            Job::Capture(Capture::from_text(format!("c{i}"), text))
+        }));
         let mut sink = Collect::default();
-        let summary = run(captures(10), &work, &mut sink, &PipelineSettings::default()).unwrap();
+        let summary = run(jobs, &checker, &mut sink, &PipelineSettings::default()).unwrap();
         assert_eq!(sink.sources.len(), 10);
         assert_eq!(sink.sources[5], "c5");
         assert_eq!(summary.failed(), 1);

@@ -171,12 +171,11 @@ fn warning_words(outcome: &Outcome) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::Checker;
     use crate::engine::{extract, Options};
 
     fn checked(source: &str, text: &str) -> Checked {
-        let capture = Capture::from_text(source, text);
-        let outcome = capture.extract(&Options::default());
-        Checked { capture, outcome }
+        Checker::new(Options::default(), None).check(Capture::from_text(source, text))
     }
 
     #[test]
@@ -210,7 +209,7 @@ mod tests {
         let mut item = checked("r.json", "[1, 2,");
         item.capture.provider = Some(crate::capture::Provider::Anthropic);
         item.capture.stop_reason = Some("max_tokens".into());
-        item.outcome = item.capture.extract(&Options::default());
+        item.outcome = Checker::new(Options::default(), None).outcome(&item.capture);
         let case = CiCase::of_checked(&item);
         assert_eq!((case.line, case.column), (None, None));
         let CiStatus::Failed(failure) = &case.status else {

@@ -29,12 +29,4 @@ pub use summary::Summary;
 pub(crate) use text::visible;
 pub use text::{describe, detail, write_text, TextSink, LINE_UP};
 
-use crate::capture::Capture;
-use crate::engine::Outcome;
-
-/// One capture and what extraction (and the schema, if any) said about it.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    pub capture: Capture,
-    pub outcome: Outcome,
-}
+use crate::check::Checked;

@@ -14,9 +14,9 @@ use std::thread;
 use rayon::prelude::*;
 
 use crate::capture::{self, Capture, LoadOptions, RecordedRequest};
+use crate::check::Checker;
 use crate::engine::Options;
 use crate::fixture::{self, Fixture};
-use crate::schema::{CaptureSchemas, Schema};
 
 use super::action::{Action, EntryId, Loaded, Saved};
 use super::event::Event;
@@ -38,10 +38,8 @@ pub struct Loader {
     events: Sender<Event>,
     /// The newest extraction generation; older work stops early.
     generation: Arc<AtomicU64>,
-    /// The schema every decoded value is checked against.
-    schema: Option<Arc<Schema>>,
-    /// Schemas the logs recorded (`llm --schema`, promptfoo `is-json`), compiled once.
-    schemas: Arc<CaptureSchemas>,
+    /// How each capture is judged (the options come with each request).
+    checker: Checker,
     /// Keeps parts of big files from piling up ahead of the user's keys.
     pacer: Pacer,
     /// One lock a file: two reads of one file (a re-read while it is still being
@@ -56,15 +54,14 @@ impl Loader {
         root: PathBuf,
         load: LoadOptions,
         events: Sender<Event>,
-        schema: Option<Arc<Schema>>,
+        checker: Checker,
     ) -> Loader {
         Loader {
             root,
             load,
             events,
             generation: Arc::new(AtomicU64::new(0)),
-            schema,
-            schemas: Arc::default(),
+            checker,
             pacer: Pacer::default(),
             reading: Arc::default(),
             passed_over: Vec::new(),
@@ -140,6 +137,7 @@ impl Loader {
     ) {
         self.generation.store(generation, Ordering::SeqCst);
         let loader = self.clone();
+        let checker = self.checker.with_options(options);
         thread::spawn(move || {
             captures.par_chunks(EXTRACT_CHUNK).for_each(|chunk| {
                 if loader.generation.load(Ordering::SeqCst) != generation {
@@ -147,14 +145,7 @@ impl Loader {
                 }
                 let outcomes = chunk
                     .iter()
-                    .map(|(id, capture)| {
-                        (
-                            *id,
-                            loader
-                                .schemas
-                                .extract(loader.schema.as_ref(), capture, &options),
-                        )
-                    })
+                    .map(|(id, capture)| (*id, checker.outcome(capture)))
                     .collect();
                 loader.send(Action::Extracted {
                     generation,
@@ -217,6 +208,7 @@ impl Loader {
         let request = RecordedRequest::shared_beside(path);
         let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
         let mut first = true;
+        let checker = self.checker.with_options(options.clone());
         loop {
             let mut chunk: Vec<Capture> = records.by_ref().take(LOAD_CHUNK).collect();
             let last = records.peek().is_none();
@@ -226,9 +218,7 @@ impl Loader {
             let captures = chunk
                 .into_par_iter()
                 .map(|capture| Loaded {
-                    outcome: self
-                        .schemas
-                        .extract(self.schema.as_ref(), &capture, options),
+                    outcome: checker.outcome(&capture),
                     capture,
                     request: request.clone(),
                     modified,

@@ -53,15 +53,16 @@ pub fn run(
     let (events, inbox) = mpsc::channel();
     let input = spawn_input(events.clone());
     spawn_signals(events.clone());
-    let loader = Loader::new(
-        settings.root.clone(),
-        load,
-        events.clone(),
-        settings.checks.schema.clone(),
-    )
-    .passing_over(settings.fixtures.clone());
+    let fixtures = settings.fixtures.clone();
     let area = Rect::new(0, 0, size.width, size.height);
     let mut app = App::new(settings, theme, options, area);
+    let loader = Loader::new(
+        app.settings.root.clone(),
+        load,
+        events.clone(),
+        app.checker().clone(),
+    )
+    .passing_over(fixtures);
     if theme.color {
         // Syntax colours load off this thread; the first frames are drawn plain.
         app.highlight.enabled = true;

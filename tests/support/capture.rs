@@ -5,7 +5,13 @@ use std::fs;
 use std::path::Path;
 
 use jxray::capture::{load, Capture, LoadOptions, Provider};
-use jxray::engine::WarningKind;
+use jxray::check::Checker;
+use jxray::engine::{Options, Outcome, WarningKind};
+
+/// What `check` makes of `capture` with `options` and no `--schema`.
+pub fn outcome_of(capture: &Capture, options: &Options) -> Outcome {
+    Checker::new(options.clone(), None).outcome(capture)
+}
 
 /// Load `files` (name, content) written into a fresh folder.
 pub fn load_files(files: &[(&str, &str)]) -> Vec<Capture> {

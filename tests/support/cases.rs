@@ -1,11 +1,13 @@
-//! The conformance cases of ../shared/spec/cases: each capture `NAME.txt` or
-//! `NAME.json` with `NAME.expect.json`. Shared by tests/conformance.rs and
+//! The conformance cases, as the engine crate carries them (a copy of the shared
+//! spec/cases, checked against it by crates/jxray-engine/tests/shared_copies.rs): each capture `NAME.txt` or
+//! `NAME.json` with `NAME.expect.json`. Shared by tests/library/conformance.rs and
 //! examples/import_cases.rs (included with `#[path]`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use jxray::capture::Capture;
+use jxray::check::Checker;
 use jxray::engine::Outcome;
 use jxray::fixture::{Expectation, Strictness};
 
@@ -17,10 +19,9 @@ pub struct Case {
     pub expect: Expectation,
 }
 
-/// Where the cases live, next to the project (examples/import_cases.rs reads them there).
-#[allow(dead_code)]
+/// Where the project keeps its copy of the cases (examples/import_cases.rs reads them there).
 pub fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec/cases")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/jxray-engine/tests/data/spec/cases")
 }
 
 /// Every case in `dir`, sorted by name; `None` when the folder is absent.
@@ -72,7 +73,7 @@ pub fn verify(case: &Case, captures: &[Capture]) -> Result<Outcome, String> {
             return Err("the capture's text is not the file's bytes".to_string());
         }
     }
-    let outcome = capture.extract(&jxray::engine::Options::default());
+    let outcome = Checker::new(jxray::engine::Options::default(), None).outcome(capture);
     let actual = Expectation::of(&outcome);
     if case.expect.is_met_by(&actual, Strictness::Subset) {
         Ok(outcome)

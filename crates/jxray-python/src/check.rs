@@ -13,10 +13,11 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Mutex, PoisonError};
 use std::thread;
 
-use jxray::capture::{self, Capture, LoadOptions};
+use jxray::capture::{self, LoadOptions};
+use jxray::check::{self as checking, Checked, Found};
+use jxray::config::Config;
 use jxray::pipeline::{self, PipelineSettings};
-use jxray::report::{Checked, Sink, Summary};
-use jxray::schema::CaptureSchemas;
+use jxray::report::{Sink, Summary};
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
@@ -26,9 +27,6 @@ use crate::outcome::PyOutcome;
 
 /// Checked captures waiting for Python to take them.
 const HANDED_OVER: usize = 256;
-
-/// The folder `jxray check` passes over when no config file names another.
-const FIXTURES: &str = "fixtures";
 
 /// The iterator `jxray.check` returns.
 #[pyclass(frozen, module = "jxray", name = "CheckRun")]
@@ -49,28 +47,25 @@ pub fn start(
             "check reads a file, a folder or a log; pass a text to jxray.extract instead of -",
         ));
     }
-    let jobs = py.detach(|| {
-        let discovery = capture::discover_with(&path, &[PathBuf::from(FIXTURES)])?;
-        Ok::<_, capture::LoadError>(capture::found_jobs(&path, discovery.files, &load))
-    });
-    let jobs = jobs.map_err(|error| match error {
+    // What `jxray check` reads under the path: the config file's fixtures folder and
+    // fixture files passed over.
+    let config = Config::load().map_err(|error| PyValueError::new_err(error.to_string()))?;
+    let found = py.detach(|| checking::captures_under(&path, &config.fixtures_folder(), &load));
+    let Found {
+        jobs, most_workers, ..
+    } = found.map_err(|error| match error {
         capture::LoadError::NotFound { .. } => PyFileNotFoundError::new_err(error.to_string()),
         other => PyOSError::new_err(other.to_string()),
     })?;
     let (sender, receiver) = sync_channel(HANDED_OVER);
     let decimals = settings.decimals;
     thread::spawn(move || {
-        let schemas = CaptureSchemas::default();
-        let work = |capture: Capture| {
-            let outcome = schemas.extract(settings.schema.as_ref(), &capture, &settings.options);
-            Checked { capture, outcome }
-        };
         // It ends when every capture is handed over, or when the iterator is gone.
         let _ = pipeline::run(
             jobs,
-            &work,
+            &settings.checker,
             &mut HandOver(sender),
-            &PipelineSettings::default(),
+            &PipelineSettings::default().with_most_workers(most_workers),
         );
     });
     Ok(CheckRun {

@@ -4,8 +4,7 @@
 use std::path::Path;
 
 use jxray::capture::{load_bytes, Capture, LoadOptions};
-use jxray::report::Checked;
-use jxray::schema::CaptureSchemas;
+use jxray::check::Checked;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -33,13 +32,7 @@ pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
 /// Extract a capture with `settings`, the interpreter released while the engine runs. A
 /// failure is decided there and explained only when the outcome is asked about it.
 pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyResult<PyOutcome> {
-    let outcome = py.detach(|| {
-        CaptureSchemas::default().extract_accepted(
-            settings.schema.as_ref(),
-            &capture,
-            &settings.options,
-        )
-    });
+    let outcome = py.detach(|| settings.checker.accepted(&capture));
     match outcome {
         Some(outcome) => PyOutcome::new(py, Checked { capture, outcome }, settings.decimals),
         None => Ok(PyOutcome::unexplained(py, capture, settings)),

@@ -8,6 +8,7 @@ use std::time::SystemTime;
 
 use jxray::capture::fields::{FieldPath, PathFlags, Preset};
 use jxray::capture::{LoadOptions, SourceNames};
+use jxray::check::Checker;
 use jxray::engine::{Options, Pick};
 use jxray::schema::Schema;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -19,8 +20,8 @@ use crate::convert::Decimals;
 /// What extraction is asked for: the engine's options, the schema, how decimals come out.
 #[derive(Clone)]
 pub struct Settings {
-    pub options: Options,
-    pub schema: Option<Arc<Schema>>,
+    /// How each capture is judged: the options and the schema, as `jxray check` judges.
+    pub checker: Checker,
     pub decimals: Decimals,
 }
 
@@ -38,11 +39,11 @@ impl Settings {
             .with_accept_lenient(accept_lenient)
             .with_decode_stringified(decode_stringified)
             .with_pick(parse_pick(pick)?);
+        let schema = schema
+            .map(|schema| compiled_schema(py, schema))
+            .transpose()?;
         Ok(Settings {
-            options,
-            schema: schema
-                .map(|schema| compiled_schema(py, schema))
-                .transpose()?,
+            checker: Checker::new(options, schema),
             decimals: Decimals::parse(decimals)?,
         })
     }

@@ -6,9 +6,9 @@
 //! any of it is read, by the same engine run `check` makes, so it is the same outcome.
 
 use jxray::capture::Capture;
+use jxray::check::Checked;
 use jxray::engine::{Failure, FailureKind, Layer};
-use jxray::report::{describe, Checked, JsonlSink, OutcomeRecord, Sink};
-use jxray::schema::CaptureSchemas;
+use jxray::report::{describe, JsonlSink, OutcomeRecord, Sink};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -105,13 +105,7 @@ impl PyOutcome {
                     self.unexplained.as_deref().ok_or_else(|| {
                         PyRuntimeError::new_err("jxray bug: an outcome without its capture")
                     })?;
-                let outcome = py.detach(|| {
-                    CaptureSchemas::default().extract(
-                        settings.schema.as_ref(),
-                        capture,
-                        &settings.options,
-                    )
-                });
+                let outcome = py.detach(|| settings.checker.outcome(capture));
                 let checked = Checked {
                     capture: capture.clone(),
                     outcome,

@@ -14,7 +14,9 @@ import pytest
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parents[3]
-CASES = REPO.parent / "shared" / "spec" / "cases"
+# The project's copy of the shared conformance cases (checked against the shared folder by
+# crates/jxray-engine/tests/shared_copies.rs).
+CASES = REPO / "crates" / "jxray-engine" / "tests" / "data" / "spec" / "cases"
 
 
 def rust_binary() -> Path:

@@ -4,6 +4,8 @@ and with the outcome `jxray check --format jsonl` gives."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -103,3 +105,30 @@ def test_the_fixtures_folder_is_passed_over_as_check_passes_over_it(
     (tmp_path / "a.txt").write_text("[1]")
     monkeypatch.chdir(tmp_path)
     assert [source for source, _ in jxray.check(".")] == ["a.txt"]
+
+
+def test_check_reads_what_the_cli_reads_under_a_path(
+    jxray_bin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stray fixture file and the config file's fixtures folder are passed over by both."""
+    config = tmp_path / "config-home"
+    (config / "jxray").mkdir(parents=True)
+    (config / "jxray" / "config.toml").write_text('fixtures = "runs/golden"\n')
+    runs = tmp_path / "runs"
+    (runs / "golden").mkdir(parents=True)
+    (runs / "a.txt").write_text('{"a": 1}')
+    (runs / "golden" / "saved.txt").write_text("not a capture to check")
+    fixture = {"jxray_fixture": 1, "name": "stray", "input": "{}", "expect": {"ok": True}}
+    (runs / "stray.json").write_text(json.dumps(fixture))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    cli = subprocess.run(
+        [str(jxray_bin), "check", "runs", "--format", "jsonl"],
+        capture_output=True,
+        env=dict(os.environ, NO_COLOR="1"),
+        timeout=60,
+    )
+    assert cli.returncode == 0, cli.stderr.decode()
+    expected = cli.stdout.decode().splitlines()
+    assert [json.loads(line)["source"] for line in expected] == ["runs/a.txt"]
+    assert [outcome.to_json() for _, outcome in jxray.check("runs")] == expected

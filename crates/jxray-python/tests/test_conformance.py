@@ -1,11 +1,10 @@
-"""The conformance cases (../shared/spec/cases) and the repository's fixtures through the
+"""The conformance cases (the project's copy of the shared spec/cases) and the repository's fixtures through the
 Python API: the outcome each requires, and the very line the Rust `jxray check` prints."""
 
 from __future__ import annotations
 
 import base64
 import json
-import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -22,13 +21,7 @@ FIXTURES = REPO / "fixtures"
 @pytest.fixture(scope="module")
 def cases() -> List[Path]:
     if not CASES.is_dir():
-        # As the Rust tests do (tests/support/shared.rs): a run without them says so.
-        if os.environ.get("JXRAY_NO_SHARED"):
-            pytest.skip(f"{CASES} is absent and JXRAY_NO_SHARED is set")
-        pytest.fail(
-            f"{CASES} is missing: put the shared test data beside the checkout, or set "
-            "JXRAY_NO_SHARED=1 to run without it (fixtures/ still carries the conformance cases)"
-        )
+        pytest.fail(f"{CASES} is missing: the checkout is incomplete")
     # A case is a capture with its expectation beside it (the folder's README is not one).
     found = sorted(p for p in CASES.iterdir() if p.is_file() and not p.name.endswith(".expect.json"))
     return [p for p in found if p.with_suffix(".expect.json").is_file()]
@@ -58,8 +51,10 @@ def meets(expect: Dict[str, Any], outcome: jxray.Outcome) -> List[str]:
 
 
 def test_every_case_meets_its_expectation_and_is_the_line_check_prints(
-    cases: List[Path], jxray_bin: Path
+    cases: List[Path], jxray_bin: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Sources are named from the working folder, here as for the binary (run in REPO).
+    monkeypatch.chdir(REPO)
     assert len(cases) >= 50
     failures = []
     for case in cases:

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
+use crate::check::Checker;
 use crate::engine::Options;
 use crate::schema::Schema;
 
@@ -169,14 +170,16 @@ pub struct App {
     pub big: BigPanes,
     /// The fixtures folder's names as last listed: where the save dialog's name would go.
     pub fixture_names: crate::fixture::TakenNames,
-    /// Schemas the logs recorded, compiled once for every capture extracted again here.
-    schemas: crate::schema::CaptureSchemas,
+    /// How a capture is judged (`--schema`, else its log's): the loader judges with a
+    /// clone of it, so the schemas logs recorded are compiled once for both.
+    checker: Checker,
     pub quit: bool,
 }
 
 impl App {
     pub fn new(settings: TuiSettings, theme: Theme, options: Options, area: Rect) -> App {
         let watching = settings.watch;
+        let checker = Checker::new(options.clone(), settings.checks.schema.clone());
         let notice = settings.checks.offered_schema.as_ref().map(|path| Notice {
             text: format!(
                 "{} is beside the captures; run with --schema {} to check every value against it",
@@ -213,7 +216,7 @@ impl App {
             highlight: Default::default(),
             big: BigPanes::default(),
             fixture_names: Default::default(),
-            schemas: Default::default(),
+            checker,
             quit: false,
         }
     }
@@ -263,12 +266,9 @@ impl App {
     pub fn load_now(&mut self, captures: Vec<crate::capture::Capture>) {
         use super::action::{Action, Loaded};
         let mut files: Vec<(std::path::PathBuf, Vec<Loaded>)> = Vec::new();
+        let checker = self.checker.with_options(self.options.clone());
         for capture in captures {
-            let outcome = self.schemas.extract(
-                self.settings.checks.schema.as_ref(),
-                &capture,
-                &self.options,
-            );
+            let outcome = checker.outcome(&capture);
             let loaded = Loaded {
                 request: crate::capture::RecordedRequest::shared_beside(&capture.path),
                 modified: std::fs::metadata(&capture.path)
@@ -418,11 +418,18 @@ impl App {
         self.detail = Some(detail);
     }
 
+    /// How captures are judged here; the loader takes a clone (one schema cache for both).
+    pub fn checker(&self) -> &Checker {
+        &self.checker
+    }
+
     /// The schema `entry` is checked against (`--schema`, else its log's), for the panes
     /// to show the same violations the outcome counts.
     fn checked_against(&self, entry: &Entry) -> Option<Arc<Schema>> {
-        let explicit = self.settings.checks.schema.as_ref();
-        self.schemas.checked_against(explicit, &entry.capture)
+        let explicit = self.checker.schema();
+        self.checker
+            .recorded_schemas()
+            .checked_against(explicit, &entry.capture)
     }
 
     /// An entry's outcome as extraction gives it, extracting a slim one again.
@@ -430,9 +437,8 @@ impl App {
         if !entry.slim {
             return Arc::clone(&entry.outcome);
         }
-        let schema = self.settings.checks.schema.as_ref();
-        let outcome = self.schemas.extract(schema, &entry.capture, &self.options);
-        Arc::new(outcome)
+        let checker = self.checker.with_options(self.options.clone());
+        Arc::new(checker.outcome(&entry.capture))
     }
 
     /// A big capture's panes, built in the background: shown if still selected, else kept.

@@ -1,0 +1,176 @@
+//! How one capture is judged, in one place: the engine run with the capture's stop
+//! reason, refusal mark and loader warnings, the schema it is checked against (`--schema`
+//! when given, else the one its log recorded), and the one guard that turns a panic into
+//! that capture's failure. `check`, `extract`, `compare`, fixture replay, the workbench and
+//! the Python package all judge through a [`Checker`], so they cannot disagree; and
+//! [`captures_under`] is what they read under a path.
+//!
+//! A change to how one capture is judged (a second schema source, a per-capture option,
+//! the panic policy) goes here.
+
+mod jobs;
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+
+use crate::capture::{Capture, Unreadable};
+use crate::engine::{self, Options, Outcome, ValueForm};
+use crate::schema::{CaptureSchemas, Schema};
+
+pub use jobs::{captures_under, skipped_note, Found};
+
+/// One capture and what extraction (and the schema, if any) said about it.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub capture: Capture,
+    pub outcome: Outcome,
+}
+
+/// What a capture becomes when reading or judging it panicked (a bug in jxray).
+pub const PANICKED: &str = "internal error: reading or extracting panicked on this capture; \
+                            please report it with the capture attached";
+
+/// The engine options, the schema given (if any) and the schemas captures carry, ready to
+/// judge any number of captures from any number of threads.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    options: Options,
+    /// `options` with the value kept as compact text: for reports that never read the
+    /// tree, used for captures no schema reads.
+    text_options: Option<Options>,
+    schema: Option<Arc<Schema>>,
+    /// Compiled once, shared by every clone of this checker.
+    recorded: Arc<CaptureSchemas>,
+}
+
+impl Checker {
+    /// Judge with `options`, against `schema` when given (else a capture's recorded one).
+    pub fn new(options: Options, schema: Option<Arc<Schema>>) -> Checker {
+        Checker {
+            options,
+            text_options: None,
+            schema,
+            recorded: Arc::default(),
+        }
+    }
+
+    /// The same checker for a report that writes values as compact JSON text only: no tree
+    /// is built for a capture unless a schema reads it.
+    pub fn writing_values_as_text(mut self) -> Checker {
+        if self.schema.is_none() {
+            let text = self.options.clone().with_value_form(ValueForm::Text);
+            self.text_options = Some(text);
+        }
+        self
+    }
+
+    /// The same schemas (and their compiled cache) with other engine options.
+    pub fn with_options(&self, options: Options) -> Checker {
+        Checker {
+            options,
+            text_options: None,
+            schema: self.schema.clone(),
+            recorded: Arc::clone(&self.recorded),
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The schema given with `--schema` (or its equivalent), if any.
+    pub fn schema(&self) -> Option<&Arc<Schema>> {
+        self.schema.as_ref()
+    }
+
+    /// The schemas captures carry, compiled once: what the workbench shows violations of.
+    pub fn recorded_schemas(&self) -> &CaptureSchemas {
+        &self.recorded
+    }
+
+    /// Judge `capture`; a panic is this capture's failure, never the caller's.
+    pub fn check(&self, capture: Capture) -> Checked {
+        let outcome = self.outcome(&capture);
+        Checked { capture, outcome }
+    }
+
+    /// What `capture` comes out as: the first candidate that validates against its schema
+    /// wins, and a value that still breaks the schema is a `schema` failure.
+    pub fn outcome(&self, capture: &Capture) -> Outcome {
+        let text = match &capture.text {
+            Err(unreadable) => return Outcome::unreadable(unreadable.message.clone()),
+            Ok(text) => text,
+        };
+        self.judge(capture, text, engine::extract)
+            .unwrap_or_else(|| Outcome::unreadable(PANICKED))
+    }
+
+    /// [`Checker::outcome`] when the engine accepts a value (checked against the schema,
+    /// so it may be a `schema` failure); `None` when extraction would fail, decided without
+    /// explaining it (see [`engine::extract_accepted`]), or when it panicked.
+    pub fn accepted(&self, capture: &Capture) -> Option<Outcome> {
+        let text = capture.text.as_ref().ok()?;
+        self.judge(capture, text, engine::extract_accepted)
+            .flatten()
+    }
+
+    /// `run` on the text with the capture's stop reason, refusal mark and schema, the
+    /// loader's warnings added and the schema applied; `None` when it panicked.
+    fn judge<T: AsOutcome>(
+        &self,
+        capture: &Capture,
+        text: &str,
+        run: fn(&str, &Options) -> T,
+    ) -> Option<T> {
+        let schema = self.recorded.checked_against(self.schema.as_ref(), capture);
+        let base = match (&self.text_options, &capture.schema) {
+            (Some(text_options), None) => text_options,
+            _ => &self.options,
+        };
+        let mut options = base.clone();
+        options.stop_reason = capture.stop_reason.clone();
+        options.refused |= capture.refused;
+        if let Some(schema) = &schema {
+            options = options.with_acceptor(Some(schema.acceptor()));
+        }
+        let judged = panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut outcome = run(text, &options);
+            if let Some(built) = outcome.as_outcome() {
+                built.warnings.extend(capture.warnings.iter().cloned());
+                self.recorded.apply(self.schema.as_deref(), capture, built);
+            }
+            outcome
+        }));
+        judged.ok()
+    }
+}
+
+/// A capture standing for one whose reading panicked (a bug in jxray), named as it was.
+pub fn panicked(source: String, path: std::path::PathBuf, line: Option<usize>) -> Checked {
+    Checked {
+        capture: Capture {
+            path,
+            line,
+            text: Err(Unreadable::new(PANICKED)),
+            ..Capture::from_text(source, "")
+        },
+        outcome: Outcome::unreadable(PANICKED),
+    }
+}
+
+/// An outcome, or one that may not have been built (`extract_accepted` on a failure).
+trait AsOutcome {
+    fn as_outcome(&mut self) -> Option<&mut Outcome>;
+}
+
+impl AsOutcome for Outcome {
+    fn as_outcome(&mut self) -> Option<&mut Outcome> {
+        Some(self)
+    }
+}
+
+impl AsOutcome for Option<Outcome> {
+    fn as_outcome(&mut self) -> Option<&mut Outcome> {
+        self.as_mut()
+    }
+}

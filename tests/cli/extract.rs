@@ -1,0 +1,130 @@
+//! `jxray extract`: the value on stdout, the outcome on stderr, exit 0/1/2.
+
+use crate::support;
+
+use support::cli::{assert_one_line_error, jxray_in, write_files};
+
+const FENCED: &str = "Sure!\n```json\n{\"city\": \"Paris\", \"tags\": [1, 2]}\n```\nThat is all.";
+
+#[test]
+fn standard_input_gives_the_compact_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(dir.path(), &["extract"], FENCED.as_bytes());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "{\"city\":\"Paris\",\"tags\":[1,2]}\n");
+    assert_eq!(run.stderr, "stdin: fenced warnings: trailing-prose\n");
+    let dash = jxray_in(dir.path(), &["extract", "-"], FENCED.as_bytes());
+    assert_eq!(dash.stdout, run.stdout);
+}
+
+#[test]
+fn pretty_prints_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(dir.path(), &["extract", "--pretty"], FENCED.as_bytes());
+    assert_eq!(
+        run.stdout,
+        "{\n  \"city\": \"Paris\",\n  \"tags\": [\n    1,\n    2\n  ]\n}\n"
+    );
+}
+
+#[test]
+fn a_failure_prints_nothing_on_stdout_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("cut.txt", "```json\n{\"a\": \"unfinished")]);
+    let run = jxray_in(dir.path(), &["extract", "cut.txt"], b"");
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.starts_with("cut.txt: truncated at "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1);
+}
+
+#[test]
+fn a_schema_failure_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("s.json", r#"{"required": ["country"]}"#)]);
+    let run = jxray_in(
+        dir.path(),
+        &["extract", "--schema", "s.json"],
+        FENCED.as_bytes(),
+    );
+    assert_eq!(run.code, 1);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("schema"), "{}", run.stderr);
+    assert!(run.stderr.contains("country"), "{}", run.stderr);
+}
+
+#[test]
+fn missing_files_and_folders_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(dir.path(), &["extract", "absent.txt"], b"");
+    assert_eq!(run.code, 2);
+    assert_one_line_error(&run, "absent.txt");
+    std::fs::create_dir(dir.path().join("folder")).unwrap();
+    let run = jxray_in(dir.path(), &["extract", "folder"], b"");
+    assert_eq!(run.code, 2);
+    assert_one_line_error(&run, "jxray check folder");
+}
+
+#[test]
+fn works_in_a_pipe_to_a_json_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(
+        dir.path(),
+        &["extract"],
+        b"The answer: [1, {\"b\": null}] ok?",
+    );
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value, serde_json::json!([1, {"b": null}]));
+}
+
+#[test]
+fn decode_stringified_comes_from_the_flag_or_the_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let input = br#"{"name": "lookup", "arguments": "{\"sku\": \"A-1\"}"}"#;
+    let home_path = home.path().to_str().unwrap();
+    let env = [("XDG_CONFIG_HOME", home_path)];
+    let plain = support::cli::jxray_env(dir.path(), &["extract"], input, &env);
+    assert_eq!(
+        plain.stdout,
+        "{\"name\":\"lookup\",\"arguments\":\"{\\\"sku\\\": \\\"A-1\\\"}\"}\n"
+    );
+    assert!(plain.stderr.contains("stringified-json"), "{plain:?}");
+    let decoded = "{\"name\":\"lookup\",\"arguments\":{\"sku\":\"A-1\"}}\n";
+    let flag = support::cli::jxray_env(
+        dir.path(),
+        &["extract", "--decode-stringified"],
+        input,
+        &env,
+    );
+    assert_eq!(flag.stdout, decoded, "{flag:?}");
+    std::fs::create_dir_all(home.path().join("jxray")).unwrap();
+    std::fs::write(
+        home.path().join("jxray/config.toml"),
+        "decode_stringified = true\n",
+    )
+    .unwrap();
+    let config = support::cli::jxray_env(dir.path(), &["extract"], input, &env);
+    assert_eq!(config.stdout, decoded, "{config:?}");
+}
+
+#[test]
+fn a_file_of_many_captures_prints_one_line_per_record_null_for_a_failed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = "{\"output\": \"{\\\"a\\\": 1}\"}\n{\"output\": \"no JSON here\"}\n\n{\"output\": \"[2]\"}\n";
+    write_files(dir.path(), &[("log.jsonl", log)]);
+    let run = jxray_in(dir.path(), &["extract", "log.jsonl"], b"");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "{\"a\":1}\nnull\n[2]\n");
+    let outcomes: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(outcomes.len(), 3, "{}", run.stderr);
+    assert!(
+        outcomes[1].starts_with("log.jsonl:2: no-json"),
+        "{}",
+        run.stderr
+    );
+}

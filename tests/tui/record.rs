@@ -1,0 +1,141 @@
+//! Captures recorded by `jxray record` in the workbench: the header names the model asked
+//! for, `r` shows the request (system prompt, last user message, format asked for), a
+//! fixture saved from one names the request by digest, and watch mode re-reads a capture
+//! when its request file arrives.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+
+use jxray::capture::{load, LoadOptions};
+use jxray::tui::action::{Action, Command, Effect};
+use jxray::tui::app::Overlay;
+use jxray::tui::{update, App};
+use jxray::watch::{PathChange, WatchEvent};
+use sha2::{Digest, Sha256};
+use support::tui::{app_with, screen};
+
+const CAPTURE: &str = r#"{"object":"chat.completion","model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":"{\"city\": \"Par"},"finish_reason":"length"}]}"#;
+
+const REQUEST: &str = r#"{
+  "jxray_request": 1,
+  "method": "POST",
+  "path": "/openai/chat/completions",
+  "model": "gpt-4o-mini",
+  "stream": false,
+  "status": 200,
+  "body": {
+    "model": "gpt-4o-mini",
+    "messages": [
+      {"role": "system", "content": "Reply with one JSON object naming the city."},
+      {"role": "user", "content": "Where is the Louvre?"}
+    ],
+    "response_format": {"type": "json_schema", "json_schema": {"name": "place"}}
+  }
+}
+"#;
+
+/// A folder with one recorded capture (and its request) and one plain capture.
+fn folder() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let day = dir.path().join("2026-12-01");
+    std::fs::create_dir_all(&day).unwrap();
+    let capture = day.join("14-03-22.118-gpt-4o-mini.json");
+    let request = day.join("14-03-22.118-gpt-4o-mini.request.json");
+    std::fs::write(&capture, CAPTURE).unwrap();
+    std::fs::write(&request, REQUEST).unwrap();
+    std::fs::write(dir.path().join("plain.txt"), "{\"a\": 1}").unwrap();
+    (dir, capture, request)
+}
+
+fn app_of(root: &Path) -> App {
+    let captures = load(root, &LoadOptions::default()).unwrap();
+    assert_eq!(captures.len(), 2, "the request file is not a capture");
+    app_with(captures, 140, 40)
+}
+
+fn command(app: &mut App, command: Command) -> Vec<Effect> {
+    update(app, Action::Command(command))
+}
+
+#[test]
+fn the_header_names_the_model_and_r_shows_the_request() {
+    let (dir, _, _) = folder();
+    let mut app = app_of(dir.path());
+    let shown = screen(&app);
+    assert!(shown.contains("model gpt-4o-mini  request r"), "{shown}");
+    command(&mut app, Command::Request);
+    assert!(matches!(app.overlay, Overlay::Request { .. }));
+    let shown = screen(&app);
+    for part in [
+        "POST /openai/chat/completions",
+        "System prompt",
+        "Reply with one JSON object naming the city.",
+        "Last user message",
+        "Where is the Louvre?",
+        "Response format asked for",
+        "\"type\": \"json_schema\"",
+    ] {
+        assert!(shown.contains(part), "{part} not in\n{shown}");
+    }
+    command(&mut app, Command::Back);
+    assert!(matches!(app.overlay, Overlay::None));
+}
+
+#[test]
+fn a_capture_without_a_request_says_so() {
+    let (dir, _, _) = folder();
+    let mut app = app_of(dir.path());
+    command(&mut app, Command::Down);
+    app.settle();
+    assert!(!screen(&app).contains("request r"));
+    command(&mut app, Command::Request);
+    assert!(matches!(app.overlay, Overlay::None));
+    let notice = app.notice.as_ref().expect("a notice");
+    assert!(
+        notice.text.contains("no request beside this capture"),
+        "{notice:?}"
+    );
+}
+
+#[test]
+fn a_fixture_saved_from_a_recorded_capture_names_its_model_and_request_digest() {
+    let (dir, _, request) = folder();
+    let mut app = app_of(dir.path());
+    command(&mut app, Command::Save);
+    let effects = command(&mut app, Command::Confirm);
+    let [Effect::SaveFixtures { fixtures, .. }] = effects.as_slice() else {
+        panic!("expected one save, got {effects:?}");
+    };
+    let fixture = &fixtures[0].1;
+    let digest = Sha256::digest(std::fs::read(&request).unwrap());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(fixture.model.as_deref(), Some("gpt-4o-mini"));
+    assert_eq!(fixture.request_digest, Some(format!("sha256:{hex}")));
+    // The fields are written, and a fixture file with them reads back the same.
+    let text = fixture.to_file_text();
+    assert!(text.contains("\"request_digest\": \"sha256:"), "{text}");
+    let path = dir.path().join("fixture.json");
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(&jxray::fixture::load_file(&path).unwrap(), fixture);
+}
+
+#[test]
+fn a_request_file_arriving_rereads_its_capture_in_watch_mode() {
+    let (dir, capture, request) = folder();
+    let mut app = app_of(dir.path());
+    command(&mut app, Command::ToggleWatch);
+    let effects = update(
+        &mut app,
+        Action::Watch(WatchEvent::Changes(vec![PathChange::Changed(request)])),
+    );
+    let reloaded: Vec<&PathBuf> = effects
+        .iter()
+        .filter_map(|effect| match effect {
+            Effect::Reload { paths, .. } => Some(paths),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(reloaded, [&capture]);
+}
