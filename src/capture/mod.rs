@@ -32,7 +32,6 @@
 //! (`incomplete_details.reason`, else `incomplete`).
 
 mod disk;
-mod envelope;
 pub mod fields;
 mod fixture_file;
 mod inspect;
@@ -62,6 +61,8 @@ pub use disk::{
     decode as decode_bytes, read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES,
 };
 pub use fixture_file::is_fixture_file;
+pub use jxray_formats::envelope;
+pub use jxray_formats::{Provider, Unreadable};
 pub use lazy::{
     file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, NotJsonLines,
     Records, StdinFormat,
@@ -75,74 +76,6 @@ pub use walk::{
     capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,
     Discovery, SkippedFiles, REQUEST_SUFFIX,
 };
-
-/// Which provider format a capture came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Provider {
-    OpenaiChat,
-    OpenaiResponses,
-    OpenaiBatch,
-    Anthropic,
-    AnthropicBatch,
-    Gemini,
-    GeminiBatch,
-    Ollama,
-    /// The `llm` CLI's `logs.db`.
-    Llm,
-    /// promptfoo eval results.
-    Promptfoo,
-    /// Inspect AI eval logs.
-    Inspect,
-    /// Any other JSON log, read through field paths (`--text-path`, `--preset`).
-    Log,
-}
-
-impl Provider {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::OpenaiChat => "openai-chat",
-            Provider::OpenaiResponses => "openai-responses",
-            Provider::OpenaiBatch => "openai-batch",
-            Provider::Anthropic => "anthropic",
-            Provider::AnthropicBatch => "anthropic-batch",
-            Provider::Gemini => "gemini",
-            Provider::GeminiBatch => "gemini-batch",
-            Provider::Ollama => "ollama",
-            Provider::Llm => "llm",
-            Provider::Promptfoo => "promptfoo",
-            Provider::Inspect => "inspect",
-            Provider::Log => "log",
-        }
-    }
-}
-
-/// Why a capture could not be read; the message names the cause and the fix.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Unreadable {
-    pub message: String,
-    /// The bytes, when they were read but are not UTF-8: shown with each invalid byte
-    /// marked, and kept by a fixture (`input_base64`) so its verdict replays exactly.
-    pub bytes: Option<Arc<[u8]>>,
-}
-
-impl Unreadable {
-    pub fn new(message: impl Into<String>) -> Unreadable {
-        Unreadable {
-            message: message.into(),
-            bytes: None,
-        }
-    }
-
-    /// Bytes that were read but are not UTF-8.
-    pub fn not_utf8(message: impl Into<String>, bytes: Vec<u8>) -> Unreadable {
-        Unreadable {
-            message: message.into(),
-            bytes: Some(bytes.into()),
-        }
-    }
-}
 
 /// One raw model output and what is known about it.
 #[derive(Debug, Clone)]

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use crate::capture::{Capture, Unreadable};
 use crate::engine::{self, Options, Outcome, ValueForm};
 use crate::schema::{CaptureSchemas, Schema};
+use jxray_formats::record::{Origin, OutcomeRecord};
 
 pub use jobs::{captures_under, skipped_note, Found};
 
@@ -24,6 +25,20 @@ pub use jobs::{captures_under, skipped_note, Found};
 pub struct Checked {
     pub capture: Capture,
     pub outcome: Outcome,
+}
+
+impl Checked {
+    /// Its line of `check --format jsonl`.
+    pub fn record(&self) -> OutcomeRecord<'_> {
+        let capture = &self.capture;
+        let origin = Origin {
+            source: &capture.source,
+            stop_reason: capture.stop_reason.as_deref(),
+            provider: capture.provider,
+            model: capture.model.as_deref(),
+        };
+        OutcomeRecord::new(origin, &self.outcome)
+    }
 }
 
 /// What a capture becomes when reading or judging it panicked (a bug in jxray).

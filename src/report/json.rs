@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Checked, OutcomeRecord, Sink, Summary};
+use super::{Checked, Sink, Summary};
 use crate::text::JsonSafe;
 
 pub struct JsonSink<W: Write> {
@@ -32,7 +32,7 @@ impl<W: Write> Sink for JsonSink<W> {
             b",\n"
         };
         self.out.write_all(opening)?;
-        write_indented(&mut self.out, &OutcomeRecord::new(item), "    ")?;
+        write_indented(&mut self.out, &item.record(), "    ")?;
         self.written += 1;
         Ok(())
     }

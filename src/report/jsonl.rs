@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{Checked, OutcomeRecord, Sink, Summary};
+use super::{Checked, Sink, Summary};
 use crate::text::JsonSafe;
 
 pub struct JsonlSink<W: Write> {
@@ -24,7 +24,7 @@ impl<W: Write> JsonlSink<W> {
 impl<W: Write> Sink for JsonlSink<W> {
     fn record(&mut self, item: &Checked) -> io::Result<()> {
         self.line.clear();
-        serde_json::to_writer(&mut self.line, &OutcomeRecord::new(item))?;
+        serde_json::to_writer(&mut self.line, &item.record())?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)
     }

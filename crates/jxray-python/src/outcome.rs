@@ -8,7 +8,7 @@
 use jxray::capture::Capture;
 use jxray::check::Checked;
 use jxray::engine::{Failure, FailureKind, Layer};
-use jxray::report::{describe, JsonlSink, OutcomeRecord, Sink};
+use jxray::report::{describe, JsonlSink, Sink};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -261,7 +261,7 @@ impl PyOutcome {
 
     /// The outcome as the dict a `check --format jsonl` line holds.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.serialized(py, &OutcomeRecord::new(&self.whole(py)?.checked))
+        self.serialized(py, &self.whole(py)?.checked.record())
     }
 
     /// The outcome as one `check --format jsonl` line (without its newline).

@@ -157,7 +157,7 @@ impl SaveDialog {
                     .map_err(|error| error.to_string())?;
             // A capture `jxray record` saved: the fixture names the request it came from.
             if let Some(Ok(request)) = RecordedRequest::beside(&entry.capture.path) {
-                made = made.recorded_with(&request);
+                made = made.recorded_with(request.model.clone(), request.digest.clone());
             }
             let expect = self.choices.get(self.choice).unwrap_or(&Expect::Current);
             fixtures.push((id, known_gap(made, expect, &outcome)));

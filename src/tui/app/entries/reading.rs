@@ -2,9 +2,10 @@
 //! its id (matched by source), and what a file no longer holds leaves.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::capture::Capture;
 use crate::engine::Outcome;
 use crate::mix::MixKey;
 use crate::tui::action::{EntryId, Loaded};
@@ -89,24 +90,12 @@ impl Entries {
                 }
             };
             last = Some(Arc::clone(&outcome));
-            let same_text = previous
-                .as_ref()
-                .is_some_and(|p| p.capture.text == capture.text);
-            // A slim outcome only says what the list shows, so when either side is slim
-            // (a file once read in parts is read whole now, or the other way) the slim
-            // forms are compared.
-            let same_outcome = previous
-                .as_ref()
-                .is_some_and(|p| match slim_outcomes || p.slim {
-                    true => slim(&p.outcome) == slim(&outcome),
-                    false => p.outcome == outcome,
-                });
-            let differs = !same_text || (previous.is_some() && !same_outcome);
             let (id, saved, changed) = match previous {
-                Some(p) => (
-                    p.id,
-                    p.saved.filter(|_| same_text),
-                    p.changed || (reading.mark_changes && differs),
+                Some(previous) => carried_over(
+                    previous,
+                    (&capture, &outcome),
+                    slim_outcomes,
+                    reading.mark_changes,
                 ),
                 None => {
                     self.next_id += 1;
@@ -149,4 +138,28 @@ impl Entries {
     pub fn end_file(&mut self, path: &Path) {
         self.reading.remove(path);
     }
+}
+
+/// What a capture read again keeps of its earlier entry: its id, its saved fixture while the
+/// text is the same, and whether it is marked changed (when the file's changes are marked
+/// and its text or outcome differs).
+fn carried_over(
+    previous: Entry,
+    (capture, outcome): (&Capture, &Arc<Outcome>),
+    slim_outcomes: bool,
+    mark_changes: bool,
+) -> (EntryId, Option<PathBuf>, bool) {
+    let same_text = previous.capture.text == capture.text;
+    // A slim outcome only says what the list shows, so when either side is slim (a file
+    // once read in parts is read whole now, or the other way) the slim forms are compared.
+    let same_outcome = match slim_outcomes || previous.slim {
+        true => slim(&previous.outcome) == slim(outcome),
+        false => previous.outcome == *outcome,
+    };
+    let differs = !same_text || !same_outcome;
+    (
+        previous.id,
+        previous.saved.filter(|_| same_text),
+        previous.changed || (mark_changes && differs),
+    )
 }

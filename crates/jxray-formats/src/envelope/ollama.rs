@@ -8,8 +8,8 @@
 use serde_json::Value;
 
 use super::{str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
-use crate::capture::Provider;
-use crate::engine::{Warning, WarningKind};
+use crate::Provider;
+use jxray_engine::{Warning, WarningKind};
 
 /// A whole (non-streamed) response: `done: true` (or false), `model`, and the text field.
 pub fn response(value: &Value) -> Detection {

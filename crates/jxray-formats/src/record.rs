@@ -1,13 +1,14 @@
-//! One capture's line of `check --format jsonl` (contract §3). Keys keep the
+//! One capture's line of `check --format jsonl` (contract §3): what `toJSON()` and
+//! `to_json()` give in the other front ends too. Keys keep the
 //! contract's order; keys after `provider` are additions.
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Checked;
-use crate::capture::Provider;
-use crate::engine::{
-    Cause, Defect, DefectAt, FailureKind, JsonText, Layer, Repair, StopClass, Warning, WarningKind,
+use crate::Provider;
+use jxray_engine::{
+    Cause, Defect, DefectAt, FailureKind, JsonText, Layer, Outcome, Repair, StopClass, Warning,
+    WarningKind,
 };
 
 /// The machine-readable outcome of one capture.
@@ -59,16 +60,28 @@ pub struct FailureRecord<'a> {
     pub offset: usize,
 }
 
+/// What the line says of where an outcome came from.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Origin<'a> {
+    /// Where the capture came from (`dir/a.txt`, `log.jsonl:12`, `response#call-2`).
+    pub source: &'a str,
+    /// The stop reason exactly as the provider spelled it.
+    pub stop_reason: Option<&'a str>,
+    pub provider: Option<Provider>,
+    /// The model that answered, where the log or envelope names it.
+    pub model: Option<&'a str>,
+}
+
 impl<'a> OutcomeRecord<'a> {
-    pub fn new(checked: &'a Checked) -> OutcomeRecord<'a> {
-        let Checked { capture, outcome } = checked;
+    /// The line for `outcome`, extracted from the capture `origin` describes.
+    pub fn new(origin: Origin<'a>, outcome: &'a Outcome) -> OutcomeRecord<'a> {
         let ok = outcome.ok();
         let is_schema_failure = outcome
             .failure
             .as_ref()
             .is_some_and(|failure| failure.kind == FailureKind::Schema);
         OutcomeRecord {
-            source: &capture.source,
+            source: origin.source,
             ok,
             layer: outcome.layer,
             value: if ok || is_schema_failure {
@@ -90,12 +103,12 @@ impl<'a> OutcomeRecord<'a> {
                 defects: &failure.defects,
                 offset: failure.offset,
             }),
-            stop_reason: capture.stop_reason.as_deref(),
-            provider: capture.provider,
+            stop_reason: origin.stop_reason,
+            provider: origin.provider,
             repaired: !outcome.repairs.is_empty(),
             stop: outcome.stop,
             warning_details: &outcome.warnings,
-            model: capture.model.as_deref(),
+            model: origin.model,
         }
     }
 }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{str_field, text_or_tool, Contents, Detection, ToolCall};
-use crate::capture::Provider;
+use crate::Provider;
 
 /// `type: "message"` with a `content` list, from the assistant (or with a `stop_reason`).
 pub fn message(value: &Value) -> Detection {

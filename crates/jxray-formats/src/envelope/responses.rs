@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{missing, str_field, text_or_tool, Contents, Detection, ToolCall};
-use crate::capture::Provider;
+use crate::Provider;
 
 const FORMAT: &str = "OpenAI Responses object";
 

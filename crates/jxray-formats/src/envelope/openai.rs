@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{missing, responses, str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
-use crate::capture::Provider;
+use crate::Provider;
 
 const CHAT: &str = "OpenAI chat completion";
 

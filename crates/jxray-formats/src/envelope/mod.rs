@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::Provider;
-use crate::engine::Warning;
+use crate::Provider;
+use jxray_engine::Warning;
 
 pub use gemini::{is_response as is_gemini_response, GeminiChunks};
 pub use ollama::{is_stream_chunk as is_ollama_chunk, OllamaChunks};

@@ -1,0 +1,19 @@
+//! The formats jxray reads and writes, with no I/O and no native dependency, so that every
+//! front end compiles the same code: the CLI and the workbench (the root crate), the Python
+//! package, and a WebAssembly build for JavaScript runtimes.
+//!
+//! - [`envelope`]: provider response bodies (OpenAI chat and Responses, Anthropic, Gemini,
+//!   Ollama, their batch lines) → the model's text, stop reason, model and tool calls;
+//! - [`record`]: one outcome as the line `jxray check --format jsonl` prints;
+//! - [`fixture`]: the fixture file format, its expectations and the replay verdict;
+//! - [`text`]: bytes as text (UTF-8, UTF-16 with a byte-order mark) or why they are not;
+//! - [`Provider`]: which format a capture came from.
+
+pub mod envelope;
+pub mod fixture;
+mod provider;
+pub mod record;
+pub mod text;
+
+pub use provider::Provider;
+pub use text::Unreadable;
