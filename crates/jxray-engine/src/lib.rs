@@ -10,6 +10,7 @@
 // reading (`lenient`). `outcome` and `options` are the vocabulary; `trace`, `position`
 // and `space` are shared helpers.
 
+mod brackets;
 mod candidate;
 mod causes;
 mod code;
@@ -38,14 +39,16 @@ mod stringified;
 mod surrogate;
 mod swar;
 mod think;
+mod toolcall;
 mod trace;
 
 pub use decode::{decode_exact, same_value};
 pub use extract::{extract, extract_accepted};
 pub use options::{Acceptor, Options, Pick, ValueForm};
 pub use outcome::{
-    Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,
-    Outcome, Repair, RepairKind, StopClass, Verdict, Warning, WarningKind,
+    Attempt, Cause, Defect, DefectAt, Dialect, Failure, FailureKind, JsonText, Layer,
+    LenientReading, Outcome, Repair, RepairKind, StopClass, ToolCallText, Verdict, Warning,
+    WarningKind,
 };
 pub use path::member_path;
 pub use position::line_col;

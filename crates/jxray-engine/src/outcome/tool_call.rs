@@ -1,0 +1,128 @@
+//! A tool call the model wrote as text: the serving layer did not take its native syntax.
+
+use serde::{Deserialize, Serialize};
+
+/// The tool-call syntax a model family writes, recognised in the text by its shape.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dialect {
+    /// Hermes and Qwen: `<tool_call>{"name": …, "arguments": …}</tool_call>`.
+    Hermes,
+    /// Llama: `<function=NAME>{…}</function>` (or `<function=NAME={…}`).
+    Llama,
+    /// Mistral: `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{…}]`.
+    Mistral,
+    /// gpt-oss harmony: `<|channel|>commentary to=functions.NAME … <|message|>{…}<|call|>`.
+    Harmony,
+    /// DeepSeek: `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…{…}<｜tool▁call▁end｜>`.
+    Deepseek,
+    /// Kimi: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}`.
+    Kimi,
+    /// XML parameters (Qwen3-Coder `<function=NAME><parameter=K>V</parameter>`, MiniMax
+    /// `<invoke name="NAME"><parameter name="K">V</parameter>`): no JSON body.
+    XmlParameters,
+    /// GLM: `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>`: no JSON body.
+    ArgKeyValue,
+    /// Gemma: `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>`: no JSON body.
+    Gemma,
+    /// A hash with fat arrows: `{tool => "NAME", args => {--k "v"}}`: no JSON body.
+    ArrowHash,
+    /// Python call syntax in a list: `[NAME(k="v")]`: no JSON body.
+    Pythonic,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: &'static [Dialect] = &[
+        Dialect::Hermes,
+        Dialect::Llama,
+        Dialect::Mistral,
+        Dialect::Harmony,
+        Dialect::Deepseek,
+        Dialect::Kimi,
+        Dialect::XmlParameters,
+        Dialect::ArgKeyValue,
+        Dialect::Gemma,
+        Dialect::ArrowHash,
+        Dialect::Pythonic,
+    ];
+
+    /// The dialect's short name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Hermes => "hermes",
+            Dialect::Llama => "llama",
+            Dialect::Mistral => "mistral",
+            Dialect::Harmony => "harmony",
+            Dialect::Deepseek => "deepseek",
+            Dialect::Kimi => "kimi",
+            Dialect::XmlParameters => "xml-parameters",
+            Dialect::ArgKeyValue => "arg-key-value",
+            Dialect::Gemma => "gemma",
+            Dialect::ArrowHash => "arrow-hash",
+            Dialect::Pythonic => "pythonic",
+        }
+    }
+
+    /// The syntax in words, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Dialect::Hermes => "Hermes/Qwen `<tool_call>{…}</tool_call>`",
+            Dialect::Llama => "Llama `<function=NAME>{…}</function>`",
+            Dialect::Mistral => "Mistral `[TOOL_CALLS]`",
+            Dialect::Harmony => "gpt-oss harmony `to=functions.NAME … <|message|>{…}`",
+            Dialect::Deepseek => "DeepSeek `<｜tool▁call▁begin｜>`",
+            Dialect::Kimi => "Kimi `<|tool_call_begin|>`",
+            Dialect::XmlParameters => "XML `<parameter=…>` (Qwen3-Coder, MiniMax `<invoke>`)",
+            Dialect::ArgKeyValue => "GLM `<arg_key>/<arg_value>`",
+            Dialect::Gemma => "Gemma `<|tool_call>call:NAME{…}`",
+            Dialect::ArrowHash => "`{tool => …, args => {--k \"v\"}}`",
+            Dialect::Pythonic => "pythonic `[NAME(k=v)]`",
+        }
+    }
+
+    /// Whether the call's arguments are a JSON value (given as the outcome's value).
+    pub fn has_json_body(self) -> bool {
+        matches!(
+            self,
+            Dialect::Hermes
+                | Dialect::Llama
+                | Dialect::Mistral
+                | Dialect::Harmony
+                | Dialect::Deepseek
+                | Dialect::Kimi
+        )
+    }
+}
+
+/// The tool call written as text that an outcome's value or failure is about.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCallText {
+    /// The syntax it is written in.
+    pub dialect: Dialect,
+    /// The tool it calls, when the text names one.
+    pub tool: Option<String>,
+    /// Byte offset of the call's markup in the raw text.
+    pub offset: usize,
+}
+
+impl ToolCallText {
+    /// A call in `dialect` to `tool`, at `offset`.
+    pub fn new(dialect: Dialect, tool: Option<String>, offset: usize) -> ToolCallText {
+        ToolCallText {
+            dialect,
+            tool,
+            offset,
+        }
+    }
+
+    /// `Hermes/Qwen `<tool_call>…` (tool `get_weather`)`: the dialect and the tool, in words.
+    pub fn describe(&self) -> String {
+        match &self.tool {
+            Some(tool) => format!("{}, tool `{tool}`", self.dialect.describe()),
+            None => self.dialect.describe().to_owned(),
+        }
+    }
+}
