@@ -15,6 +15,7 @@
 mod advice;
 mod alternatives;
 mod bare;
+mod escaped_close;
 mod families;
 mod fork;
 mod key;
