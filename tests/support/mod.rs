@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests, one module a kind: `cli` runs the real binary,
 //! `tui` drives the app and draws its screens, `capture` writes and loads capture files,
-//! `cases` reads the conformance cases, `shared` finds the shared test data.
+//! `cases` reads the conformance cases, `shared` finds the shared test data, `values`
+//! generates JSON values for property tests.
 //! Each test uses part of them.
 
 #![allow(dead_code, unused_imports)]
@@ -10,3 +11,4 @@ pub mod cases;
 pub mod cli;
 pub mod shared;
 pub mod tui;
+pub mod values;
