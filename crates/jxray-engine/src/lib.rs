@@ -7,7 +7,8 @@
 // fragment by `fragment` and `extent`, chosen by `select`; `conclude` turns the verdicts
 // into an outcome: acceptance and its warnings (`stringified`), or the most specific
 // failure with its diagnosis (`diagnose`, `defects`, `causes`, `stop`) and its lenient
-// reading (`lenient`). `outcome` and `options` are the vocabulary; `trace`, `position`
+// reading (`lenient`). Tool calls written as text are recognised by `toolcall`, words in
+// brackets by `brackets`. `outcome` and `options` are the vocabulary; `trace`, `position`
 // and `space` are shared helpers.
 
 mod brackets;

@@ -62,6 +62,11 @@ fn every_dialect_with_a_json_body_gives_its_body_and_names_the_tool() {
             format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{body}<|tool_call_end|><|tool_calls_section_end|>"),
             Dialect::Kimi,
         ),
+        (
+            format!("<|tool_calls_section_begin|> <|tool_call_begin|> functions.read_file:0 <|tool_call_argument_begin|> {body} <|tool_call_end|> <|tool_calls_section_end|>"),
+            Dialect::Kimi,
+        ),
+        (format!("read_file[ARGS]{body}"), Dialect::Mistral),
     ];
     for (text, dialect) in cases {
         assert_eq!(
@@ -93,6 +98,8 @@ fn every_dialect_without_a_json_body_is_no_json_with_its_cause() {
         ("[TOOL_CALL]\n{tool => \"run\", args => {\n  --command \"ls -la\"\n}}\n[/TOOL_CALL]", Dialect::ArrowHash),
         ("{tool => \"run\", args => {--command \"ls -la\"}}", Dialect::ArrowHash),
         ("[run(command=\"ls -la\", timeout=30)]", Dialect::Pythonic),
+        ("```tool_code\nprint(default_api.run(command=\"ls -la\"))\n```", Dialect::Pythonic),
+        ("<|python_tag|>run.call(command=\"ls\")", Dialect::Pythonic),
     ];
     for (text, dialect) in cases {
         let (found, tool, message) = refused_as_call(text);

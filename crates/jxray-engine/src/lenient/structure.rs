@@ -119,11 +119,19 @@ impl Rewriter<'_> {
     }
 
     /// `[{"a": 1} } ]`: a `}` among an array's items, right before the array's own `]`. No
-    /// lost `{` could pair with it (an object cannot hold a bare item), so it is extra and
-    /// dropping it is the only reading.
+    /// lost `{` could pair with it (an object cannot hold a bare item), and read as the
+    /// array's `]` written wrong, the `]` after it would close nothing it can: it is extra,
+    /// and dropping it is the only reading.
     fn is_extra_brace(&self, i: usize, written: u8, expected: u8) -> bool {
+        // In an array of arrays (`[[1, 2} ]`) the brace is the inner `]` written wrong.
+        let below = self
+            .stack
+            .len()
+            .checked_sub(2)
+            .map(|k| self.stack[k].closer);
         written == b'}'
             && expected == b']'
+            && below != Some(b']')
             && self.want == Want::Next
             && self.peek(i + 1).0 == Some(b']')
     }

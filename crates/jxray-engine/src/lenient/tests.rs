@@ -302,6 +302,8 @@ fn a_brace_among_an_arrays_items_is_extra() {
     refused("{\"a\": [1, 2]]}");
     // Not right before the array's own closer: the closer written wrong, as before.
     reads("[1, 2}", json!([1, 2]), &[MismatchedBracket]);
+    // In an array of arrays the brace is the inner `]` written wrong: that reading is complete.
+    reads("[[1, 2} ]", json!([[1, 2]]), &[MismatchedBracket]);
 }
 
 #[test]

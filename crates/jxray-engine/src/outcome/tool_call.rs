@@ -7,11 +7,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Dialect {
-    /// Hermes and Qwen: `<tool_call>{"name": …, "arguments": …}</tool_call>`.
+    /// Hermes and Qwen: `<tool_call>{"name": …, "arguments": …}</tool_call>` (and the same
+    /// JSON after `<tool_calls>` or a `<|tool_call|>` token).
     Hermes,
-    /// Llama: `<function=NAME>{…}</function>` (or `<function=NAME={…}`).
+    /// Llama: `<function=NAME>{…}</function>` (or `<function=NAME={…}`, or JSON after
+    /// `<|python_tag|>`).
     Llama,
-    /// Mistral: `[TOOL_CALLS]NAME[ARGS]{…}` or `[TOOL_CALLS][{…}]`.
+    /// Mistral: `[TOOL_CALLS]NAME[ARGS]{…}`, `[TOOL_CALLS][{…}]`, or `NAME[ARGS]{…}` with the
+    /// first token dropped.
     Mistral,
     /// gpt-oss harmony: `<|channel|>commentary to=functions.NAME … <|message|>{…}<|call|>`.
     Harmony,
@@ -28,7 +31,8 @@ pub enum Dialect {
     Gemma,
     /// A hash with fat arrows: `{tool => "NAME", args => {--k "v"}}`: no JSON body.
     ArrowHash,
-    /// Python call syntax in a list: `[NAME(k="v")]`: no JSON body.
+    /// Python call syntax: `[NAME(k="v")]` (Llama 3.2 and 4), a ```` ```tool_code ```` fence
+    /// (Gemma), `<|python_tag|>NAME.call(…)` (Llama 3): no JSON body.
     Pythonic,
 }
 

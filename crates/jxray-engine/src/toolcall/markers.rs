@@ -18,6 +18,10 @@ pub(super) fn at_angle(bytes: &[u8], i: usize) -> Option<Call> {
     if at(bytes, i, b"<tool_call>") {
         return tool_call_tag(bytes, i);
     }
+    if at(bytes, i, b"<tool_calls>") {
+        // MiniMax's first models: a JSON call per line inside `<tool_calls>`.
+        return body_after(bytes, i, b"<tool_calls>".len(), Dialect::Hermes, None);
+    }
     if at(bytes, i, b"<function=") {
         return function_tag(bytes, i);
     }
@@ -29,8 +33,38 @@ pub(super) fn at_angle(bytes: &[u8], i: usize) -> Option<Call> {
     }
     match special_token(bytes, i)? {
         (name, end) if name == "tool_call_begin" => call_begin(bytes, i, end),
+        // Granite and Phi: `<|tool_call|>[{"name": …, "arguments": …}]`.
+        (name, end) if name == "tool_call" => body_after(bytes, i, end - i, Dialect::Hermes, None),
+        (name, end) if name == "python_tag" => python_tag(bytes, i, end),
         _ => None,
     }
+}
+
+/// A call whose JSON body follows its opening markup (`open_len` bytes at `i`).
+fn body_after(
+    bytes: &[u8],
+    i: usize,
+    open_len: usize,
+    dialect: Dialect,
+    tool: Option<String>,
+) -> Option<Call> {
+    let body = body_at(bytes, skip_space(bytes, i + open_len))?;
+    Some(Call::with_body(dialect, tool, i, body))
+}
+
+/// Llama 3's `<|python_tag|>`: a JSON call, or a built-in tool's Python call
+/// (`brave_search.call(query="…")`).
+fn python_tag(bytes: &[u8], i: usize, open_end: usize) -> Option<Call> {
+    let k = skip_space(bytes, open_end);
+    if body_at(bytes, k).is_some() {
+        return body_after(bytes, i, open_end - i, Dialect::Llama, None);
+    }
+    let (name, after) = name_at(bytes, k)?;
+    let tool = name.strip_suffix(".call").unwrap_or(&name).to_owned();
+    at(bytes, after, b"(").then(|| {
+        let end = region_end(bytes, after, b"\n");
+        Call::without_body(Dialect::Pythonic, Some(tool), i, end)
+    })
 }
 
 /// `<tool_call>{…}` (Hermes, Qwen) or `<tool_call>NAME<arg_key>…` (GLM).
@@ -105,7 +139,7 @@ fn call_begin(bytes: &[u8], i: usize, open_end: usize) -> Option<Call> {
             .take_while(|b| b.is_ascii_digit())
             .count();
     }
-    let (separator, after) = special_token(bytes, k)?;
+    let (separator, after) = special_token(bytes, skip_space(bytes, k))?;
     let (dialect, tool, k) = match separator.as_str() {
         "tool_call_argument_begin" => {
             let tool = first
@@ -170,6 +204,46 @@ fn mistral(bytes: &[u8], k: usize, i: usize) -> Option<Call> {
     }
     let body = body_at(bytes, skip_space(bytes, k + b"[ARGS]".len()))?;
     Some(Call::with_body(Dialect::Mistral, Some(tool), i, body))
+}
+
+/// `NAME[ARGS]{…}`: Mistral's call with its `[TOOL_CALLS]` token dropped, the `[ARGS]` at `i`.
+pub(super) fn bare_args(bytes: &[u8], i: usize) -> Option<Call> {
+    let is_name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+    let name_len = bytes[..i]
+        .iter()
+        .rev()
+        .take(65)
+        .take_while(|b| is_name(b))
+        .count();
+    if name_len == 0 || name_len > 64 {
+        return None;
+    }
+    let start = i - name_len;
+    let tool = String::from_utf8_lossy(&bytes[start..i]).into_owned();
+    body_after(
+        bytes,
+        start,
+        name_len + b"[ARGS]".len(),
+        Dialect::Mistral,
+        Some(tool),
+    )
+}
+
+/// A fence tagged `tool_code` (Gemma's Python call, `print(default_api.NAME(k=v))`), at `i`:
+/// no JSON body; the call runs to the fence's close.
+pub(super) fn tool_code_fence(bytes: &[u8], i: usize) -> Option<Call> {
+    let open_end = i + b"```tool_code".len();
+    if !matches!(bytes.get(open_end), Some(b'\n' | b'\r')) {
+        return None;
+    }
+    let mut k = skip_space(bytes, open_end);
+    if at(bytes, k, b"print(") {
+        k += b"print(".len();
+    }
+    let (name, _) = name_at(bytes, k)?;
+    let tool = name.rsplit('.').next().unwrap_or(&name).to_owned();
+    let end = region_end(bytes, open_end, b"```");
+    Some(Call::without_body(Dialect::Pythonic, Some(tool), i, end))
 }
 
 /// `to=functions.NAME` in a harmony header (gpt-oss), at `i`: the body follows the header's

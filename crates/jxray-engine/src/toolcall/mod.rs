@@ -53,51 +53,51 @@ impl Call {
     }
 }
 
-/// The markers a call opens with, each looked for with its own cursor.
-#[derive(Clone, Copy)]
-enum Marker {
-    Angle,
-    Bracket,
-    Harmony,
-}
+/// A recogniser: the call whose marker is at the offset, if it is one.
+type Recognise = fn(&[u8], usize) -> Option<Call>;
+
+/// The markers a call opens with (searched for as they are written; `<` opens every tag
+/// and token) and the recogniser each leads to.
+const MARKERS: [(&str, Recognise); 5] = [
+    ("<", markers::at_angle),
+    ("[TOOL_CALL", markers::at_bracket),
+    ("to=functions.", markers::harmony),
+    ("[ARGS]", markers::bare_args),
+    ("```tool_code", markers::tool_code_fence),
+];
 
 /// Every tool call in the text, in order. Linear: each marker's next occurrence is found
 /// once, and a call without a JSON body is passed whole.
 pub(crate) fn find_calls(text: &str) -> Vec<Call> {
     let bytes = text.as_bytes();
-    let bracket = memmem::Finder::new("[TOOL_CALL");
-    let harmony = memmem::Finder::new("to=functions.");
-    let find = |marker: Marker, from: usize| -> Option<usize> {
-        let rest = &bytes[from..];
-        let found = match marker {
-            Marker::Angle => memchr::memchr(b'<', rest),
-            Marker::Bracket => bracket.find(rest),
-            Marker::Harmony => harmony.find(rest),
-        };
-        found.map(|k| from + k)
-    };
-    let markers = [Marker::Angle, Marker::Bracket, Marker::Harmony];
-    let mut next: [Option<usize>; 3] = markers.map(|marker| find(marker, 0));
+    let finders = MARKERS.map(|(marker, _)| memmem::Finder::new(marker));
+    let find = |index: usize, from: usize| finders[index].find(&bytes[from..]).map(|k| from + k);
+    let mut next: Vec<Option<usize>> = (0..MARKERS.len()).map(|index| find(index, 0)).collect();
     let mut calls = Vec::new();
-    while let Some((slot, at)) = next
+    while let Some((index, at)) = next
         .iter()
         .enumerate()
-        .filter_map(|(slot, at)| at.map(|at| (slot, at)))
+        .filter_map(|(index, at)| at.map(|at| (index, at)))
         .min_by_key(|&(_, at)| at)
     {
-        let call = match markers[slot] {
-            Marker::Angle => markers::at_angle(bytes, at),
-            Marker::Bracket => markers::at_bracket(bytes, at),
-            Marker::Harmony => markers::harmony(bytes, at),
-        };
+        let call = (MARKERS[index].1)(bytes, at);
         let from = match &call {
             Some(call) if call.body.is_none() => call.end.max(at + 1),
             _ => at + 1,
         };
-        calls.extend(call);
-        for (index, marker) in markers.iter().enumerate() {
-            if next[index].is_some_and(|at| at < from) {
-                next[index] = find(*marker, from);
+        // `[TOOL_CALLS]NAME[ARGS]{…}` is found at both markers: one call.
+        let again = call.as_ref().is_some_and(|call| {
+            call.body.is_some()
+                && calls
+                    .last()
+                    .is_some_and(|last: &Call| last.body == call.body)
+        });
+        if !again {
+            calls.extend(call);
+        }
+        for (index, slot) in next.iter_mut().enumerate() {
+            if slot.is_some_and(|at| at < from) {
+                *slot = find(index, from);
             }
         }
     }

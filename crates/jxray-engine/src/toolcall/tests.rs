@@ -52,6 +52,15 @@ fn dialects_with_a_json_body_give_where_it_opens() {
             Dialect::Kimi,
             tool("lookup"),
         ),
+        (
+            "<|tool_calls_section_begin|> <|tool_call_begin|> functions.lookup:0 <|tool_call_argument_begin|> {\"q\": 1} <|tool_call_end|>",
+            Dialect::Kimi,
+            tool("lookup"),
+        ),
+        ("lookup[ARGS]{\"q\": 1}", Dialect::Mistral, tool("lookup")),
+        ("<tool_calls>\n{\"name\": \"lookup\", \"arguments\": {}}\n</tool_calls>", Dialect::Hermes, None),
+        ("<|tool_call|>[{\"name\": \"lookup\", \"arguments\": {}}]", Dialect::Hermes, None),
+        ("<|python_tag|>{\"name\": \"lookup\", \"parameters\": {}}", Dialect::Llama, None),
     ];
     for (text, dialect, name) in cases {
         let (found, found_tool, body) = with_body(text);
@@ -93,6 +102,12 @@ fn dialects_without_a_json_body_cover_the_whole_call() {
             Dialect::ArrowHash,
             "[/TOOL_CALL]",
         ),
+        (
+            "```tool_code\nprint(default_api.lookup(q=[\"Oslo\"]))\n```",
+            Dialect::Pythonic,
+            "```",
+        ),
+        ("<|python_tag|>lookup.call(q=\"Oslo\")\n", Dialect::Pythonic, "\n"),
     ];
     for (text, dialect, closer) in cases {
         let call = one(text);
