@@ -22,12 +22,15 @@ pub enum Dialect {
     Deepseek,
     /// Kimi: `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}`.
     Kimi,
+    /// LM Studio's prompted format: `[TOOL_REQUEST]{"name": …, "arguments": …}[END_TOOL_REQUEST]`.
+    ToolRequest,
     /// XML parameters (Qwen3-Coder `<function=NAME><parameter=K>V</parameter>`, MiniMax
     /// `<invoke name="NAME"><parameter name="K">V</parameter>`): no JSON body.
     XmlParameters,
     /// GLM: `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>`: no JSON body.
     ArgKeyValue,
-    /// Gemma: `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>`: no JSON body.
+    /// Gemma: `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>` (FunctionGemma:
+    /// `<start_function_call>call:NAME{k:<escape>v<escape>}`): no JSON body.
     Gemma,
     /// A hash with fat arrows: `{tool => "NAME", args => {--k "v"}}`: no JSON body.
     ArrowHash,
@@ -45,6 +48,7 @@ impl Dialect {
         Dialect::Harmony,
         Dialect::Deepseek,
         Dialect::Kimi,
+        Dialect::ToolRequest,
         Dialect::XmlParameters,
         Dialect::ArgKeyValue,
         Dialect::Gemma,
@@ -61,6 +65,7 @@ impl Dialect {
             Dialect::Harmony => "harmony",
             Dialect::Deepseek => "deepseek",
             Dialect::Kimi => "kimi",
+            Dialect::ToolRequest => "tool-request",
             Dialect::XmlParameters => "xml-parameters",
             Dialect::ArgKeyValue => "arg-key-value",
             Dialect::Gemma => "gemma",
@@ -78,6 +83,7 @@ impl Dialect {
             Dialect::Harmony => "gpt-oss harmony `to=functions.NAME … <|message|>{…}`",
             Dialect::Deepseek => "DeepSeek `<｜tool▁call▁begin｜>`",
             Dialect::Kimi => "Kimi `<|tool_call_begin|>`",
+            Dialect::ToolRequest => "LM Studio `[TOOL_REQUEST]{…}[END_TOOL_REQUEST]`",
             Dialect::XmlParameters => "XML `<parameter=…>` (Qwen3-Coder, MiniMax `<invoke>`)",
             Dialect::ArgKeyValue => "GLM `<arg_key>/<arg_value>`",
             Dialect::Gemma => "Gemma `<|tool_call>call:NAME{…}`",
@@ -96,6 +102,7 @@ impl Dialect {
                 | Dialect::Harmony
                 | Dialect::Deepseek
                 | Dialect::Kimi
+                | Dialect::ToolRequest
         )
     }
 }

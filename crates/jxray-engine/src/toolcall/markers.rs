@@ -29,7 +29,10 @@ pub(super) fn at_angle(bytes: &[u8], i: usize) -> Option<Call> {
         return invoke_tag(bytes, i);
     }
     if at(bytes, i, b"<|tool_call>") {
-        return gemma_tag(bytes, i);
+        return gemma_tag(bytes, i, b"<|tool_call>", b"<tool_call|>");
+    }
+    if at(bytes, i, b"<start_function_call>") {
+        return gemma_tag(bytes, i, b"<start_function_call>", b"<end_function_call>");
     }
     match special_token(bytes, i)? {
         (name, end) if name == "tool_call_begin" => call_begin(bytes, i, end),
@@ -115,15 +118,16 @@ fn invoke_tag(bytes: &[u8], i: usize) -> Option<Call> {
     })
 }
 
-/// `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>` (Gemma).
-fn gemma_tag(bytes: &[u8], i: usize) -> Option<Call> {
-    let k = skip_space(bytes, i + b"<|tool_call>".len());
+/// `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>` (Gemma 4), FunctionGemma's
+/// `<start_function_call>call:NAME{…}<end_function_call>`.
+fn gemma_tag(bytes: &[u8], i: usize, open: &[u8], close: &[u8]) -> Option<Call> {
+    let k = skip_space(bytes, i + open.len());
     if !at(bytes, k, b"call:") {
         return None;
     }
     let (tool, after) = name_at(bytes, k + b"call:".len())?;
     (bytes[after] == b'{').then(|| {
-        let end = region_end(bytes, after, b"<tool_call|>");
+        let end = region_end(bytes, after, close);
         Call::without_body(Dialect::Gemma, Some(tool), i, end)
     })
 }
@@ -141,7 +145,7 @@ fn call_begin(bytes: &[u8], i: usize, open_end: usize) -> Option<Call> {
     }
     let (separator, after) = special_token(bytes, skip_space(bytes, k))?;
     let (dialect, tool, k) = match separator.as_str() {
-        "tool_call_argument_begin" => {
+        "tool_call_argument_begin" | "tool_call_arguments_begin" => {
             let tool = first
                 .strip_prefix("functions.")
                 .unwrap_or(&first)
@@ -168,6 +172,17 @@ fn skip_fence_opener(bytes: &[u8], k: usize) -> usize {
         Some(newline) => skip_space(bytes, newline),
         None => k,
     }
+}
+
+/// `[TOOL_REQUEST]{"name": …, "arguments": …}[END_TOOL_REQUEST]` (LM Studio), with the
+/// name before the JSON in some prompts (`[TOOL_REQUEST]\nNAME {…}`), at `i`.
+pub(super) fn tool_request(bytes: &[u8], i: usize) -> Option<Call> {
+    let k = skip_space(bytes, i + b"[TOOL_REQUEST]".len());
+    if body_at(bytes, k).is_some() {
+        return body_after(bytes, i, k - i, Dialect::ToolRequest, None);
+    }
+    let (tool, after) = name_at(bytes, k)?;
+    body_after(bytes, i, after - i, Dialect::ToolRequest, Some(tool))
 }
 
 /// A call whose markup opens with `[TOOL_CALL` at `i`.

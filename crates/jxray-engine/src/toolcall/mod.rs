@@ -56,22 +56,39 @@ impl Call {
 /// A recogniser: the call whose marker is at the offset, if it is one.
 type Recognise = fn(&[u8], usize) -> Option<Call>;
 
-/// The markers a call opens with (searched for as they are written; `<` opens every tag
-/// and token) and the recogniser each leads to.
-const MARKERS: [(&str, Recognise); 5] = [
-    ("<", markers::at_angle),
-    ("[TOOL_CALL", markers::at_bracket),
-    ("to=functions.", markers::harmony),
-    ("[ARGS]", markers::bare_args),
-    ("```tool_code", markers::tool_code_fence),
+/// The markers a call opens with (`<` opens every tag and token), how many of their first
+/// bytes are not searched for, and the recogniser each leads to. A search starts past
+/// brackets, backticks and `=`, which are common in JSON and markdown, so the byte search
+/// keys on the rarer letters after them.
+const MARKERS: [(&str, usize, Recognise); 6] = [
+    ("<", 0, markers::at_angle),
+    ("[TOOL_CALL", 1, markers::at_bracket),
+    ("[TOOL_REQUEST]", 1, markers::tool_request),
+    ("to=functions.", 3, markers::harmony),
+    ("[ARGS]", 1, markers::bare_args),
+    ("```tool_code", 3, markers::tool_code_fence),
 ];
+
+/// Where the marker `index` next starts at or after `from`.
+fn next_marker(bytes: &[u8], finder: &memmem::Finder, index: usize, from: usize) -> Option<usize> {
+    let (marker, skipped, _) = MARKERS[index];
+    let mut search = from + skipped;
+    loop {
+        let key = search + finder.find(bytes.get(search..)?)?;
+        let start = key - skipped;
+        if bytes[start..].starts_with(marker.as_bytes()) {
+            return Some(start);
+        }
+        search = key + 1;
+    }
+}
 
 /// Every tool call in the text, in order. Linear: each marker's next occurrence is found
 /// once, and a call without a JSON body is passed whole.
 pub(crate) fn find_calls(text: &str) -> Vec<Call> {
     let bytes = text.as_bytes();
-    let finders = MARKERS.map(|(marker, _)| memmem::Finder::new(marker));
-    let find = |index: usize, from: usize| finders[index].find(&bytes[from..]).map(|k| from + k);
+    let finders = MARKERS.map(|(marker, skipped, _)| memmem::Finder::new(&marker[skipped..]));
+    let find = |index: usize, from: usize| next_marker(bytes, &finders[index], index, from);
     let mut next: Vec<Option<usize>> = (0..MARKERS.len()).map(|index| find(index, 0)).collect();
     let mut calls = Vec::new();
     while let Some((index, at)) = next
@@ -80,7 +97,7 @@ pub(crate) fn find_calls(text: &str) -> Vec<Call> {
         .filter_map(|(index, at)| at.map(|at| (index, at)))
         .min_by_key(|&(_, at)| at)
     {
-        let call = (MARKERS[index].1)(bytes, at);
+        let call = (MARKERS[index].2)(bytes, at);
         let from = match &call {
             Some(call) if call.body.is_none() => call.end.max(at + 1),
             _ => at + 1,
@@ -122,8 +139,10 @@ pub(crate) fn call_at_candidate(text: &str, start: usize) -> Option<Call> {
 /// where it ends, past white space, or `from` when there is none.
 pub(crate) fn markup_end(text: &str, from: usize) -> usize {
     // DeepSeek closes its body's fence right before the end token.
-    const CLOSING_TAGS: [&[u8]; 5] = [
+    const CLOSING_TAGS: [&[u8]; 7] = [
         b"</tool_call>",
+        b"</tool_calls>",
+        b"[END_TOOL_REQUEST]",
         b"</function>",
         b"[/TOOL_CALL]",
         b"</s>",

@@ -58,6 +58,12 @@ fn dialects_with_a_json_body_give_where_it_opens() {
             tool("lookup"),
         ),
         ("lookup[ARGS]{\"q\": 1}", Dialect::Mistral, tool("lookup")),
+        (
+            "[TOOL_REQUEST]\n{\"name\": \"lookup\", \"arguments\": {}}\n[END_TOOL_REQUEST]",
+            Dialect::ToolRequest,
+            None,
+        ),
+        ("[TOOL_REQUEST]\nlookup {\"q\": 1}\n[END_TOOL_REQUEST]", Dialect::ToolRequest, tool("lookup")),
         ("<tool_calls>\n{\"name\": \"lookup\", \"arguments\": {}}\n</tool_calls>", Dialect::Hermes, None),
         ("<|tool_call|>[{\"name\": \"lookup\", \"arguments\": {}}]", Dialect::Hermes, None),
         ("<|python_tag|>{\"name\": \"lookup\", \"parameters\": {}}", Dialect::Llama, None),
@@ -108,6 +114,11 @@ fn dialects_without_a_json_body_cover_the_whole_call() {
             "```",
         ),
         ("<|python_tag|>lookup.call(q=\"Oslo\")\n", Dialect::Pythonic, "\n"),
+        (
+            "<start_function_call>call:lookup{q:<escape>Oslo<escape>}<end_function_call>",
+            Dialect::Gemma,
+            "<end_function_call>",
+        ),
     ];
     for (text, dialect, closer) in cases {
         let call = one(text);
