@@ -1,5 +1,6 @@
 //! Import the conformance cases (the project's copy of the shared spec/cases, in
-//! crates/jxray-engine/tests/data/spec/cases) as fixtures.
+//! crates/jxray-engine/tests/data/spec/cases, or the folder given, such as a round's
+//! staged cases) as fixtures.
 //!
 //! Each case is loaded through the capture loader (envelopes included),
 //! extracted, verified against its `.expect.json` (the listed repairs and
@@ -8,7 +9,7 @@
 //! disagrees with the contract is refused, with the reason. Cases already
 //! imported (a fixture of the same name exists) are left alone.
 //!
-//! Run: `cargo run --example import_cases`
+//! Run: `cargo run --example import_cases [-- ../shared/spec/cases-roundN]`
 
 #[path = "../tests/support/cases.rs"]
 mod cases;
@@ -21,7 +22,14 @@ use jxray::engine::Options;
 use jxray::fixture;
 
 fn main() -> ExitCode {
-    let dir = cases::cases_dir();
+    let dir = std::env::args_os()
+        .nth(1)
+        .map_or_else(cases::cases_dir, std::path::PathBuf::from);
+    let folder = dir
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let Some(cases) = cases::read_cases(&dir) else {
         eprintln!(
@@ -69,7 +77,7 @@ fn main() -> ExitCode {
             None,
         )
         .map(|mut made| {
-            made.source = format!("shared/spec/cases/{file_name}");
+            made.source = format!("shared/spec/{folder}/{file_name}");
             made
         });
         match made

@@ -70,5 +70,20 @@ pub fn adversarial() -> Vec<(&'static str, String)> {
         ),
         ("lenient-placeholders", repeat_to("{name: value} ", MB)),
         ("lenient-key-colons", repeat_to("{\"k: \"v\", ", MB)),
+        // Tool calls written as text (issue 30): bodies, and calls without one amid stray markers.
+        (
+            "tool-call-bodies",
+            repeat_to(
+                "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": [1, 2]}}\n</tool_call>\n",
+                MB,
+            ),
+        ),
+        (
+            "tool-call-markup",
+            repeat_to(
+                "<function=f>\n<parameter=a>\n{\"b\": 1}\n</parameter>\n</function>\n<|tool_call_begin|>[TOOL_CALLS]f to=functions.f <|message|>[f(a=",
+                MB,
+            ),
+        ),
     ]
 }

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::marks::Marks;
 use super::Summary;
 use crate::engine::{FailureKind, Layer};
 
@@ -15,6 +16,8 @@ use crate::engine::{FailureKind, Layer};
 pub enum ShareOf {
     Layer(Layer),
     Failure(FailureKind),
+    /// Captures with a cause or warning of this name (`refusal`, `tool-call-text`).
+    Marked(&'static str),
     /// Every capture that is not ok.
     Failed,
 }
@@ -24,6 +27,7 @@ impl ShareOf {
         match self {
             ShareOf::Layer(layer) => layer.as_str(),
             ShareOf::Failure(kind) => kind.as_str(),
+            ShareOf::Marked(name) => name,
             ShareOf::Failed => "failed",
         }
     }
@@ -32,6 +36,7 @@ impl ShareOf {
         match self {
             ShareOf::Layer(layer) => summary.layer(layer),
             ShareOf::Failure(kind) => summary.failure(kind),
+            ShareOf::Marked(name) => summary.marked(name),
             ShareOf::Failed => summary.failed(),
         }
     }
@@ -45,7 +50,11 @@ impl ShareOf {
             .iter()
             .copied()
             .find(|k| k.as_str() == name);
-        layer.map(ShareOf::Layer).or(kind.map(ShareOf::Failure))
+        let marked = Marks::names().into_iter().find(|&mark| mark == name);
+        layer
+            .map(ShareOf::Layer)
+            .or(kind.map(ShareOf::Failure))
+            .or(marked.map(ShareOf::Marked))
     }
 }
 
@@ -82,7 +91,7 @@ impl FromStr for DriftGate {
                 let layers: Vec<&str> = Layer::ALL.iter().map(|l| l.as_str()).collect();
                 let kinds: Vec<&str> = FailureKind::ALL.iter().map(|k| k.as_str()).collect();
                 GateError(format!(
-                    "`{name}` is not a layer ({}), a failure kind ({}) or `failed`",
+                    "`{name}` is not a layer ({}), a failure kind ({}), a cause or warning (`refusal`, `tool-call-text`, …) or `failed`",
                     layers.join(", "),
                     kinds.join(", ")
                 ))
@@ -220,5 +229,27 @@ mod tests {
             "drift gate: fenced is 30.0% (3 of 10 captures), over its bound of 10%"
         );
         assert!(gate.breaches(&summary(0, 0, 0)).is_empty());
+    }
+
+    #[test]
+    fn a_cause_or_warning_is_bounded_like_a_layer() {
+        use crate::engine::{extract, Options};
+        let gate: DriftGate = "tool-call-text=0,refusal=50%".parse().unwrap();
+        assert_eq!(gate.bounds[0].of, ShareOf::Marked("tool-call-text"));
+        let texts = [
+            "{\"a\": 1}",
+            "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>",
+            "<function=f>\n<parameter=a>\n1\n</parameter>\n</function>",
+            "{\"b\": 2}",
+        ];
+        let outcomes: Vec<_> = texts
+            .iter()
+            .map(|t| extract(t, &Options::default()))
+            .collect();
+        let breaches = gate.breaches(&Summary::from_outcomes(&outcomes));
+        assert_eq!(
+            breaches.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["drift gate: tool-call-text is 50.0% (2 of 4 captures), over its bound of 0%"]
+        );
     }
 }

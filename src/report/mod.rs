@@ -9,6 +9,7 @@ pub mod github;
 mod json;
 mod jsonl;
 mod junit;
+mod marks;
 mod sink;
 mod style;
 mod summary;

@@ -4,31 +4,47 @@
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::engine::{FailureKind, Layer, Outcome};
+use super::marks::Marks;
+use crate::engine::{Cause, FailureKind, Layer, Outcome, WarningKind};
 use crate::mix::{Mix, MixKey};
 
 /// Counts per layer (successes) and per failure kind; each capture counts
-/// once, under the word its badge shows.
+/// once, under the word its badge shows. Beside them, the captures carrying each cause
+/// and warning (when the outcomes were counted here, not only their mix).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summary {
     mix: Mix,
+    marks: Option<Marks>,
 }
 
 impl Summary {
     pub fn from_outcomes<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Summary {
-        Summary {
-            mix: Mix::of(outcomes),
-        }
+        let mut summary = Summary::default();
+        outcomes
+            .into_iter()
+            .for_each(|outcome| summary.add(outcome));
+        summary
     }
 
     /// Count one more outcome.
     pub fn add(&mut self, outcome: &Outcome) {
         self.mix.add(MixKey::of(outcome));
+        self.marks.get_or_insert_with(Marks::default).add(outcome);
     }
 
     /// The summary of a mix counted elsewhere (a compared run).
     pub fn from_mix(mix: Mix) -> Summary {
-        Summary { mix }
+        Summary { mix, marks: None }
+    }
+
+    /// Captures with the cause or warning of this name (`refusal`, `tool-call-text`).
+    pub fn marked(&self, name: &str) -> usize {
+        self.marks.as_ref().map_or(0, |marks| marks.named(name))
+    }
+
+    /// The causes and warnings some capture carries, with their counts.
+    pub fn marks_present(&self) -> Vec<(&'static str, usize)> {
+        self.marks.as_ref().map(Marks::present).unwrap_or_default()
     }
 
     pub fn total(&self) -> usize {
@@ -60,7 +76,8 @@ impl Summary {
     }
 }
 
-/// Every layer and failure kind appears, zero or not, so scripts can rely on the keys.
+/// Every layer and failure kind appears, zero or not, so scripts can rely on the keys (and
+/// every cause and warning, when the outcomes were counted here).
 impl Serialize for Summary {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         struct Counts<'a, T: Copy>(&'a [T], &'a dyn Fn(T) -> (&'static str, usize));
@@ -74,7 +91,7 @@ impl Serialize for Summary {
                 map.end()
             }
         }
-        let mut map = serializer.serialize_map(Some(5))?;
+        let mut map = serializer.serialize_map(None)?;
         map.serialize_entry("total", &self.total())?;
         map.serialize_entry("ok", &self.ok())?;
         map.serialize_entry("failed", &self.failed())?;
@@ -88,6 +105,18 @@ impl Serialize for Summary {
                 (k.as_str(), self.failure(k))
             }),
         )?;
+        if let Some(marks) = &self.marks {
+            map.serialize_entry(
+                "causes",
+                &Counts(Cause::ALL, &|c: Cause| (c.as_str(), marks.cause(c))),
+            )?;
+            map.serialize_entry(
+                "warnings",
+                &Counts(WarningKind::ALL, &|k: WarningKind| {
+                    (k.as_str(), marks.warning(k))
+                }),
+            )?;
+        }
         map.end()
     }
 }
@@ -125,12 +154,22 @@ mod tests {
         assert_eq!(summary.failure(FailureKind::Schema), 1);
         assert_eq!(summary.failure(FailureKind::NoJson), 1);
         assert_eq!(summary.share(3), 50.0);
+        let mut written = serde_json::to_value(&summary).unwrap();
+        let marks = written.as_object_mut().unwrap();
+        let (causes, warnings) = (
+            marks.remove("causes").unwrap(),
+            marks.remove("warnings").unwrap(),
+        );
         assert_eq!(
-            serde_json::to_value(&summary).unwrap(),
+            written,
             json!({"total": 6, "ok": 3, "failed": 3,
                    "layers": {"direct": 1, "fenced": 2, "scanned": 0, "lenient": 0},
                    "failures": {"truncated": 0, "no-json": 1, "invalid": 0, "schema": 1, "unreadable": 1}})
         );
+        // Every cause and warning is a key, zero or not.
+        assert_eq!(causes.as_object().unwrap().len(), Cause::ALL.len());
+        assert_eq!(warnings.as_object().unwrap().len(), WarningKind::ALL.len());
+        assert_eq!(causes["tool-call-text"], 0);
         assert_eq!(Summary::default().share(0), 0.0);
     }
 }

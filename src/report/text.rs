@@ -246,7 +246,13 @@ fn write_summary(out: &mut impl Write, summary: &Summary, painter: Painter) -> i
         .collect::<Vec<_>>();
     write_table(out, "layer", &layers, summary, painter)?;
     writeln!(out)?;
-    write_table(out, "failure", &failures, summary, painter)
+    write_table(out, "failure", &failures, summary, painter)?;
+    let marks = summary.marks_present();
+    if marks.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    write_table(out, "cause or warning", &marks, summary, painter)
 }
 
 fn write_table(
@@ -256,11 +262,17 @@ fn write_table(
     summary: &Summary,
     painter: Painter,
 ) -> io::Result<()> {
-    let header = format!("{heading:<BADGE_WIDTH$}  {:>6}  {:>6}", "count", "share");
+    // A warning's name can be longer than a badge: the column grows to fit it.
+    let longest = rows.iter().map(|(name, _)| name.len());
+    let width = longest
+        .chain([heading.len(), BADGE_WIDTH])
+        .max()
+        .unwrap_or(BADGE_WIDTH);
+    let header = format!("{heading:<width$}  {:>6}  {:>6}", "count", "share");
     writeln!(out, "{}", painter.paint(&header, Tone::Strong))?;
     for (name, count) in rows {
         let row = format!(
-            "{name:<BADGE_WIDTH$}  {count:>6}  {:>5.1}%",
+            "{name:<width$}  {count:>6}  {:>5.1}%",
             summary.share(*count)
         );
         let tone = if *count == 0 { Tone::Dim } else { Tone::Strong };

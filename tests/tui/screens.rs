@@ -128,3 +128,26 @@ fn stringified_json_is_decoded_beneath_the_value() {
     run(&mut app, &[Command::FocusDecoded, Command::Zoom]);
     insta::assert_snapshot!(screen(&app));
 }
+
+#[test]
+fn a_tool_call_written_as_text_is_named_in_the_header() {
+    let xml = "<tool_call>\n<function=get_weather>\n<parameter=city>\nOslo\n</parameter>\n</function>\n</tool_call>";
+    let hermes = "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>";
+    for (text, badge_line, detail) in [
+        (
+            xml,
+            "✗ no-json  tool call as text (xml-parameters)",
+            "no-json cause tool call as text (xml-parameters) at 2:1",
+        ),
+        (
+            hermes,
+            "✓ scanned  tool call as text (hermes)",
+            "! tool-call-text:",
+        ),
+    ] {
+        let app = app_with(vec![capture("calls/call.txt", text, None)], 130, 12);
+        let drawn = screen(&app);
+        assert!(drawn.contains(badge_line), "{drawn}");
+        assert!(drawn.contains(detail), "{drawn}");
+    }
+}

@@ -91,6 +91,16 @@ impl Extraction<'_> {
                 message: "the value sits inside doubled {{…}} braces: a prompt template's escaping leaked into the output; render the template before sending it".to_owned(),
             });
         }
+        if win.layer != Layer::Direct {
+            let tree = match &value {
+                Decoded::Tree(tree) => Some(tree),
+                Decoded::Text(_) => None,
+            };
+            if let Some((call, end)) = self.note_tool_call_body(span, tree, outer_end) {
+                outer_end = end;
+                outcome.tool_call = Some(call);
+            }
+        }
         let mut repairs = repairs;
         match value {
             Decoded::Tree(mut value) => {
@@ -268,6 +278,11 @@ impl Extraction<'_> {
     }
 
     fn build_failure(&mut self, outcome: &mut Outcome, stop: StopClass) {
+        if let Some((failure, call)) = self.tool_call_failure() {
+            outcome.failure = Some(failure);
+            outcome.tool_call = Some(call);
+            return;
+        }
         let rejection = match self.failure.take() {
             Some(rejection) if rejection.kind == FailureKind::Truncated => Some(rejection),
             held => self.missing_start().or(held),

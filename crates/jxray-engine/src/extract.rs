@@ -1,9 +1,10 @@
 //! The layers, cheapest first, and the outcome they add up to.
 
+use super::brackets::is_prose_in_brackets;
 use super::candidate::{judge_exact, Judged, Rejection};
 use super::decode::DECODER_DEPTH_LIMIT;
 use super::fence::{find_fences, Fence};
-use super::fragment::{is_prose_in_brackets, Lookahead};
+use super::fragment::Lookahead;
 use super::options::Options;
 use super::outcome::*;
 use super::position::LineCursor;
@@ -12,6 +13,7 @@ use super::select::{Entry, Pool, Winner};
 use super::space::trim_span;
 use super::stop::classify_stop_reason;
 use super::think::find_reasoning;
+use super::toolcall::Call;
 use super::trace::Trace;
 
 /// Extract the JSON value a model meant from its raw output.
@@ -82,6 +84,8 @@ pub(super) struct Extraction<'a> {
     pub(super) lookahead: Lookahead,
     /// The offset of the text's first `{` or `[`, once asked for.
     pub(super) first_opener: Option<usize>,
+    /// The tool calls written as text, once asked for.
+    pub(super) calls: Option<Vec<Call>>,
 }
 
 impl<'a> Extraction<'a> {
@@ -102,6 +106,7 @@ impl<'a> Extraction<'a> {
             fences: Vec::new(),
             lookahead: Lookahead::default(),
             first_opener: None,
+            calls: None,
         }
     }
 

@@ -151,40 +151,6 @@ pub(crate) fn is_template_braced(bytes: &[u8], start: usize, end: usize) -> bool
     start > 0 && bytes[start] == b'{' && bytes[start - 1] == b'{' && bytes.get(end) == Some(&b'}')
 }
 
-/// `{Happy to help! Anything else?}`, `[citation needed]`: words in brackets,
-/// with no quote, colon or nested bracket before the closer. Not a candidate.
-pub(crate) fn is_prose_in_brackets(bytes: &[u8], start: usize) -> bool {
-    let closer = if bytes[start] == b'{' { b'}' } else { b']' };
-    let near = bytes.len().min(start + LOOK_AHEAD);
-    let body_start = skip_json_space(bytes, start + 1, near);
-    let first_word_end = bytes[body_start..near]
-        .iter()
-        .position(|b| !b.is_ascii_alphabetic())
-        .map_or(near, |at| body_start + at);
-    let word = &bytes[body_start..first_word_end];
-    if word.is_empty() || is_literal_like(word) {
-        return false;
-    }
-    for &byte in bytes[first_word_end..].iter().take(LOOK_AHEAD) {
-        match byte {
-            b'"' | b':' | b'{' | b'[' | b'\n' => return false,
-            b',' if closer == b']' => return false,
-            b'}' | b']' => return byte == closer,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Words that are values (or named defects of values), never prose.
-fn is_literal_like(word: &[u8]) -> bool {
-    let lower = word.to_ascii_lowercase();
-    matches!(
-        lower.as_slice(),
-        b"true" | b"false" | b"null" | b"none" | b"nan" | b"infinity" | b"undefined"
-    )
-}
-
 /// Past white space and `//` / `#` line comments (a commented array goes on after them).
 fn skip_space_and_comments(bytes: &[u8], mut i: usize, limit: usize) -> usize {
     let stop = limit.min(i.saturating_add(LOOK_AHEAD));
@@ -445,29 +411,6 @@ mod tests {
             let start = text.rfind("{\"a\"").unwrap();
             let end = start + 8;
             assert_eq!(carry(text, start, end), None, "{text}");
-        }
-    }
-
-    #[test]
-    fn prose_in_brackets_is_not_a_candidate() {
-        let yes = [
-            "{Happy to help! Anything else?}",
-            "[citation needed]",
-            "{name}",
-        ];
-        for text in yes {
-            assert!(is_prose_in_brackets(text.as_bytes(), 0), "{text}");
-        }
-        let no = [
-            "{city: \"Paris\"}",
-            "[True, False]",
-            "{\"a\": 1}",
-            "[NaN]",
-            "{ok: true}",
-            "{a b",
-        ];
-        for text in no {
-            assert!(!is_prose_in_brackets(text.as_bytes(), 0), "{text}");
         }
     }
 

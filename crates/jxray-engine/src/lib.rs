@@ -7,9 +7,11 @@
 // fragment by `fragment` and `extent`, chosen by `select`; `conclude` turns the verdicts
 // into an outcome: acceptance and its warnings (`stringified`), or the most specific
 // failure with its diagnosis (`diagnose`, `defects`, `causes`, `stop`) and its lenient
-// reading (`lenient`). `outcome` and `options` are the vocabulary; `trace`, `position`
+// reading (`lenient`). Tool calls written as text are recognised by `toolcall`, words in
+// brackets by `brackets`. `outcome` and `options` are the vocabulary; `trace`, `position`
 // and `space` are shared helpers.
 
+mod brackets;
 mod candidate;
 mod causes;
 mod code;
@@ -38,14 +40,16 @@ mod stringified;
 mod surrogate;
 mod swar;
 mod think;
+mod toolcall;
 mod trace;
 
 pub use decode::{decode_exact, same_value};
 pub use extract::{extract, extract_accepted};
 pub use options::{Acceptor, Options, Pick, ValueForm};
 pub use outcome::{
-    Attempt, Cause, Defect, DefectAt, Failure, FailureKind, JsonText, Layer, LenientReading,
-    Outcome, Repair, RepairKind, StopClass, Verdict, Warning, WarningKind,
+    Attempt, Cause, Defect, DefectAt, Dialect, Failure, FailureKind, JsonText, Layer,
+    LenientReading, Outcome, Repair, RepairKind, StopClass, ToolCallText, Verdict, Warning,
+    WarningKind,
 };
 pub use path::member_path;
 pub use position::line_col;

@@ -1,12 +1,13 @@
 //! The scanned layer's pass over the prose: every `{` / `[` that can start a
 //! value, tried once, in one pass with a work budget.
 
+use super::brackets::is_prose_in_brackets;
 use super::candidate::{judge_at, Judged, Parsed, Rejection};
 use super::code::is_code_opener;
 use super::extent::Depths;
 use super::extract::Extraction;
 use super::fence::{fenced_in_brackets, opens_on_a_fence};
-use super::fragment::{is_prose_in_brackets, Carry};
+use super::fragment::Carry;
 use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::OffsetSet;
@@ -54,8 +55,19 @@ impl Extraction<'_> {
         where_: &str,
     ) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let mut skip: Vec<(usize, usize)> =
-            no_start.iter().chain(self.think.iter()).copied().collect();
+        // Inside a tool call without a JSON body, a bracket is one of its arguments.
+        let calls = self.tool_calls();
+        let regions = calls.iter().filter(|call| call.body.is_none());
+        let call_regions: Vec<(usize, usize)> =
+            regions.map(|call| (call.start, call.end)).collect();
+        let mut bodies: Vec<usize> = calls.iter().filter_map(|call| call.body).collect();
+        bodies.reverse();
+        let mut skip: Vec<(usize, usize)> = no_start
+            .iter()
+            .chain(self.think.iter())
+            .chain(call_regions.iter())
+            .copied()
+            .collect();
         skip.sort_unstable();
         let mut pass = Pass {
             skip: skip.into_iter().peekable(),
@@ -76,7 +88,12 @@ impl Extraction<'_> {
                 i = start + 1;
                 continue;
             }
-            if is_code_opener(bytes, start) {
+            while bodies.last().is_some_and(|&body| body < start) {
+                bodies.pop();
+            }
+            // `<function=NAME={…}`: a call's body after its name, not an assignment.
+            let is_body = bodies.last() == Some(&start);
+            if !is_body && is_code_opener(bytes, start) {
                 // `x = [1, 2]`: code, and every bracket inside it is code too.
                 let depths = pass.depths.get_or_insert_with(|| Depths::new(bytes));
                 let target = depths.depth_at(bytes, start);

@@ -1,32 +1,11 @@
 //! Properties that hold for every JSON value and every string.
 
+mod support;
+
 use jxray_engine::{extract, extract_accepted, Defect, FailureKind, Layer, Options};
 use proptest::prelude::*;
-use serde_json::{Map, Number, Value};
-
-fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(|n| Value::Number(n.into())),
-        any::<u64>().prop_map(|n| Value::Number(n.into())),
-        any::<f64>()
-            .prop_filter_map("finite", Number::from_f64)
-            .prop_map(Value::Number),
-        any::<String>().prop_map(Value::String),
-    ];
-    leaf.prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::btree_map(any::<String>(), inner, 0..6)
-                .prop_map(|entries| Value::Object(entries.into_iter().collect::<Map<_, _>>())),
-        ]
-    })
-}
-
-fn container() -> impl Strategy<Value = Value> {
-    json_value().prop_filter("object or array", |v| v.is_object() || v.is_array())
-}
+use serde_json::Value;
+use support::values::{container, json_value};
 
 /// Prose that cannot itself look like JSON or markdown.
 fn prose() -> impl Strategy<Value = String> {

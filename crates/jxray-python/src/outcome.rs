@@ -336,7 +336,8 @@ impl PyFailure {
         self.failure.defect.map(|defect| defect.as_str())
     }
 
-    /// `refusal`, `filtered`, `runaway` or `reasoning`, when no format instruction helps.
+    /// `refusal`, `filtered`, `runaway`, `reasoning` or `tool-call-text`, when no format
+    /// instruction helps.
     #[getter]
     fn cause(&self) -> Option<&'static str> {
         self.failure.cause.map(|cause| cause.as_str())

@@ -7,7 +7,7 @@ use ratatui::widgets::Widget;
 
 use crate::capture::{Capture, RecordedRequest};
 use crate::compare::ValueDiff;
-use crate::engine::{Layer, Outcome, RepairKind};
+use crate::engine::{Cause, Layer, Outcome, RepairKind};
 use crate::tui::app::App;
 use crate::tui::detail::value_title;
 use crate::tui::doc::Paint;
@@ -102,6 +102,12 @@ fn summary(outcome: &Outcome, theme: &Theme) -> Line<'static> {
         },
         theme.badge(badge),
     )];
+    if let Some(words) = tool_call_words(outcome) {
+        spans.push(Span::styled(
+            format!("  {words}"),
+            theme.paint(Paint::Literal),
+        ));
+    }
     if let Some((start, end)) = outcome.span {
         spans.push(label("  span ", theme));
         spans.push(Span::raw(format!("{start}..{end}")));
@@ -127,7 +133,9 @@ fn detail(outcome: &Outcome, theme: &Theme) -> Line<'static> {
                 .map(|d| format!(" ({})", d.as_str()))
                 .unwrap_or_default();
             if let Some(cause) = failure.cause {
-                defect.push_str(&format!(" cause {}", cause.as_str()));
+                let words = tool_call_words(outcome).filter(|_| cause == Cause::ToolCallText);
+                let cause = words.unwrap_or_else(|| cause.as_str().to_owned());
+                defect.push_str(&format!(" cause {cause}"));
             }
             let listed = failure.defects.len() > 1
                 || (failure.defect.is_none() && !failure.defects.is_empty());
@@ -206,6 +214,12 @@ fn against_baseline(app: &App, diff: &ValueDiff) -> Line<'static> {
         Span::styled(format!("≠ vs {name}: "), app.theme.paint(Paint::Literal)),
         Span::raw(printable(&diff.marked(8))),
     ])
+}
+
+/// "tool call as text (hermes)": the serving layer left the model's tool call in the text.
+fn tool_call_words(outcome: &Outcome) -> Option<String> {
+    let call = outcome.tool_call.as_ref()?;
+    Some(format!("tool call as text ({})", call.dialect.as_str()))
 }
 
 /// "raw-control-char ×2, escaped-backtick" or "none".

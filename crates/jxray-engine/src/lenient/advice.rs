@@ -27,7 +27,7 @@ pub(crate) fn advice(defect: Defect) -> &'static str {
         Defect::UnicodeSpace => "a non-breaking or other Unicode space between tokens; JSON allows only ASCII white space",
         Defect::NumberFormat => "a number spelled as JSON does not allow (`.5`, `5.`, `+1`, `0x1F`); ask for plain decimal numbers",
         Defect::Undefined => "JavaScript's `undefined`; JSON has `null` — ask for `null` or for the key to be left out",
-        Defect::LiteralCase => "a literal in the wrong case (`TRUE`, `Null`); JSON spells them `true`, `false`, `null`",
+        Defect::LiteralCase => "a literal in capitals (`TRUE`, `NULL`); JSON spells them `true`, `false`, `null`",
         Defect::MissingCloser => "the output finished with brackets still open; tell the model to close every object and array it opens",
         Defect::UnquotedValue => "a string value without quotes (`\"status\": active`); tell the model to quote every string value",
         Defect::KeyQuote => "a key with one of its quotes missing (`{\"name: \"x\"}`); tell the model to quote every key on both sides",

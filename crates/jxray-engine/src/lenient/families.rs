@@ -41,9 +41,7 @@ pub(crate) fn name_family(text: &str, at: usize, problem: Problem) -> Option<(De
     if wants_value && word == "undefined" {
         return Some(found(Defect::Undefined, "`undefined`".to_owned()));
     }
-    let lower = word.to_ascii_lowercase();
-    let python = matches!(word, "True" | "False" | "None");
-    if wants_value && !python && matches!(lower.as_str(), "true" | "false" | "null" | "none") {
+    if wants_value && super::word::is_capital_literal(word) {
         return Some(found(Defect::LiteralCase, format!("`{word}`")));
     }
     None
@@ -118,7 +116,9 @@ mod tests {
         }
         assert_eq!(family("{\"a\": undefined}"), Some(Defect::Undefined));
         assert_eq!(family("[TRUE]"), Some(Defect::LiteralCase));
-        assert_eq!(family("{\"a\": Null}"), Some(Defect::LiteralCase));
+        assert_eq!(family("{\"a\": NULL}"), Some(Defect::LiteralCase));
+        assert_eq!(family("{\"a\": Null}"), None);
+        assert_eq!(family("{\"a\": NONE}"), None);
     }
 
     #[test]

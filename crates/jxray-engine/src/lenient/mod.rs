@@ -15,6 +15,7 @@
 mod advice;
 mod alternatives;
 mod bare;
+mod escaped_close;
 mod families;
 mod fork;
 mod key;
@@ -26,6 +27,7 @@ mod string;
 mod structure;
 mod unterminated;
 mod word;
+mod words;
 
 use std::borrow::Cow;
 
@@ -64,14 +66,18 @@ pub(crate) struct Refusal {
 
 /// Rewrite the value that starts at `start`, reading no further than `limit`.
 pub(crate) fn rewrite(text: &str, start: usize, limit: usize) -> LenientText {
-    alternatives::settle(text, start, limit, false)
+    let mut reading = alternatives::settle(text, start, limit, false);
+    words::keep_every_word(text, &mut reading);
+    reading
 }
 
 /// Rewrite the value that starts at `start` in an output known to be finished whose
 /// brackets are left open at `limit` (`missing-closer`): the closers are added there.
 /// Never used for a text that may have been cut off.
 pub(crate) fn rewrite_closing(text: &str, start: usize, limit: usize) -> LenientText {
-    alternatives::settle(text, start, limit, true)
+    let mut reading = alternatives::settle(text, start, limit, true);
+    words::keep_every_word(text, &mut reading);
+    reading
 }
 
 /// The lenient reading of the first value from `start` on that reads as

@@ -133,6 +133,12 @@ impl Rewriter<'_> {
             }
             let byte = self.bytes[j];
             if byte == b'\\' {
+                if self.escaped_close_at(j, from, string) {
+                    return self.close_escaped(j);
+                }
+                if self.refused.is_some() {
+                    return j;
+                }
                 if j + 1 >= stop && stop < self.limit {
                     self.guess(
                         j,

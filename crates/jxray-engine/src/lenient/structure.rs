@@ -96,6 +96,10 @@ impl Rewriter<'_> {
             }
         }
         let written = self.bytes[i];
+        if self.is_extra_brace(i, written, top.closer) {
+            self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
+            return i + 1;
+        }
         if written != top.closer {
             self.fix(RepairKind::Lenient(Defect::MismatchedBracket), i);
             if self.closes_deeper(i, written) {
@@ -112,6 +116,24 @@ impl Rewriter<'_> {
         self.want = Want::Next;
         self.end_item(i + 1);
         i + 1
+    }
+
+    /// `[{"a": 1} } ]`: a `}` among an array's items, right before the array's own `]`. No
+    /// lost `{` could pair with it (an object cannot hold a bare item), and read as the
+    /// array's `]` written wrong, the `]` after it would close nothing it can: it is extra,
+    /// and dropping it is the only reading.
+    fn is_extra_brace(&self, i: usize, written: u8, expected: u8) -> bool {
+        // In an array of arrays (`[[1, 2} ]`) the brace is the inner `]` written wrong.
+        let below = self
+            .stack
+            .len()
+            .checked_sub(2)
+            .map(|k| self.stack[k].closer);
+        written == b'}'
+            && expected == b']'
+            && below != Some(b']')
+            && self.want == Want::Next
+            && self.peek(i + 1).0 == Some(b']')
     }
 
     /// A closer that is not the innermost frame's: does it close the frames inside the one

@@ -73,9 +73,20 @@ fn numbers_and_words() {
     );
     reads("{\"a\": undefined}", json!({"a": null}), &[Undefined]);
     reads(
-        "[TRUE, Null, FALSE]",
+        "[TRUE, NULL, FALSE]",
         json!([true, null, false]),
         &[LiteralCase; 3],
+    );
+    // A word that only resembles a literal is a word, quoted like any other.
+    reads(
+        "{\"action\": NONE, \"ok\": True}",
+        json!({"action": "NONE", "ok": true}),
+        &[UnquotedValue, PythonLiteral],
+    );
+    reads(
+        "{\"note\": Null, \"ok\": TRUE}",
+        json!({"note": "Null", "ok": true}),
+        &[UnquotedValue, LiteralCase],
     );
     reads("{2: \"b\"}", json!({"2": "b"}), &[UnquotedKey]);
     reads("{2.17: \"e\"}", json!({"2.17": "e"}), &[UnquotedKey]);
@@ -260,4 +271,55 @@ fn an_escaped_quote_after_a_colon_in_a_key_is_not_where_the_key_closes() {
         json!({"a:\u{feff}'\"b": 1, "c": 2}),
         &[TrailingComma],
     );
+}
+
+#[test]
+fn a_quoted_phrase_before_the_lost_closing_quote_is_text() {
+    reads(
+        "{\"steps\": [{\"text\": \"first\"}, {\"text\": \"then: 'press start'}]}",
+        json!({"steps": [{"text": "first"}, {"text": "then: 'press start'"}]}),
+        &[UnterminatedString],
+    );
+    // Quotes that do not pair up may be where the string ended: still refused.
+    refused("[\"one, 'two}]");
+    // Two complete readings that differ: still refused.
+    refused("[\"one, 'two', 'three']");
+}
+
+#[test]
+fn a_brace_among_an_arrays_items_is_extra() {
+    reads(
+        "[{\"a\": 1}, {\"b\": 2} } ]",
+        json!([{"a": 1}, {"b": 2}]),
+        &[MismatchedBracket],
+    );
+    reads(
+        "{\"items\": [{\"a\": 1} }], \"n\": 1}",
+        json!({"items": [{"a": 1}], "n": 1}),
+        &[MismatchedBracket],
+    );
+    // A bracket in an object could pair with a lost `[`: two readings, refused.
+    refused("{\"a\": [1, 2]]}");
+    // Not right before the array's own closer: the closer written wrong, as before.
+    reads("[1, 2}", json!([1, 2]), &[MismatchedBracket]);
+    // In an array of arrays the brace is the inner `]` written wrong: that reading is complete.
+    reads("[[1, 2} ]", json!([[1, 2]]), &[MismatchedBracket]);
+}
+
+#[test]
+fn an_item_whose_closing_quote_came_out_escaped_keeps_the_next_item() {
+    reads(
+        "{\"notes\": [\n  \"some text.\\\",\n  \"the next item.\"\n]}",
+        json!({"notes": ["some text.", "the next item."]}),
+        &[UnterminatedString],
+    );
+    reads(
+        "[\"one.\\\",\n \"two.\\\",\n \"three.\"]",
+        json!(["one.", "two.", "three."]),
+        &[UnterminatedString, UnterminatedString],
+    );
+    // An escaped quote that may end a quoted phrase: which was meant is a guess.
+    refused("[\"He said \\\"stop\\\",\n \"then left.\"]");
+    // On one line the next item is no clearer than the text: as before.
+    refused("{\"notes\": [\"first.\\\", \"second.\"]}");
 }

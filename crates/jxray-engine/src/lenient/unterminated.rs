@@ -73,7 +73,9 @@ impl Rewriter<'_> {
                     [b'\'' | b'"', b' ', b',' | b':'] | [b',' | b':', b' ', b'\'' | b'"']
                 )
             });
-        quote_by_separator
+        // `then: 'press start'`: quotes that pair up as a phrase of the text; ending the
+        // string at one of them would leave the other unpaired, which is no reading.
+        (quote_by_separator && !quotes_pair_up(content))
             .then_some("a string without its closing quote whose text holds more keys or items")
     }
 
@@ -96,5 +98,48 @@ impl Rewriter<'_> {
             }
         }
         None
+    }
+}
+
+/// Whether the quotes in a string's text pair up as quoted phrases: of each kind, every
+/// opening quote follows no letter or digit, every closing one is followed by none, and
+/// none is left open (an apostrophe inside a word, `don't`, is no quote).
+fn quotes_pair_up(content: &[u8]) -> bool {
+    let word = |at: Option<&u8>| at.is_some_and(u8::is_ascii_alphanumeric);
+    [b'\'', b'"'].into_iter().all(|quote| {
+        let mut open = false;
+        for (k, _) in content.iter().enumerate().filter(|&(_, &b)| b == quote) {
+            let before = k.checked_sub(1).and_then(|p| content.get(p));
+            let after = content.get(k + 1);
+            if quote == b'\'' && word(before) && word(after) {
+                continue;
+            }
+            let misplaced = if open { word(after) } else { word(before) };
+            if misplaced {
+                return false;
+            }
+            open = !open;
+        }
+        !open
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quotes_pair_up;
+
+    #[test]
+    fn quoted_phrases_pair_up() {
+        for text in [
+            "then: 'press start'",
+            "say 'hi', then 'bye'",
+            "don't: 'stop'",
+            "no quotes",
+        ] {
+            assert!(quotes_pair_up(text.as_bytes()), "{text}");
+        }
+        for text in ["one, 'two", "a', 'b", "x'y: 'z", "'open"] {
+            assert!(!quotes_pair_up(text.as_bytes()), "{text}");
+        }
     }
 }

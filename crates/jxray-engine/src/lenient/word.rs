@@ -3,31 +3,37 @@
 use super::rewriter::{Rewriter, Want};
 use crate::outcome::{Defect, RepairKind};
 
-/// How a bare word in value position reads as JSON.
+/// How a bare word in value position reads as JSON. Only a literal exactly as some
+/// language spells it is one (`None`, `True`, SQL's `NULL`, `NaN`); any other word
+/// (`NONE`, `Null`, `yes`) is a word, even when it resembles a literal.
 fn respell(word: &str) -> Option<(&'static str, Option<RepairKind>)> {
-    let lower = word.to_ascii_lowercase();
-    let json = match lower.as_str() {
-        "true" => "true",
-        "false" => "false",
-        "null" => "null",
-        "none" if word == "None" => {
-            return Some(("null", Some(RepairKind::Lenient(Defect::PythonLiteral))))
+    let python = Some(RepairKind::Lenient(Defect::PythonLiteral));
+    // SQL, C and R write them in capitals.
+    let capitals = Some(RepairKind::Lenient(Defect::LiteralCase));
+    Some(match word {
+        "true" => ("true", None),
+        "false" => ("false", None),
+        "null" => ("null", None),
+        "True" => ("true", python),
+        "False" => ("false", python),
+        "None" => ("null", python),
+        "TRUE" => ("true", capitals),
+        "FALSE" => ("false", capitals),
+        "NULL" => ("null", capitals),
+        "NaN" | "nan" | "NAN" | "Infinity" | "inf" | "Inf" | "INF" | "INFINITY" => {
+            ("null", Some(RepairKind::Lenient(Defect::NonFiniteNumber)))
         }
-        "none" => "null",
-        "nan" | "infinity" | "inf" => {
-            return Some(("null", Some(RepairKind::Lenient(Defect::NonFiniteNumber))))
-        }
-        "undefined" if word == "undefined" => {
-            return Some(("null", Some(RepairKind::Lenient(Defect::Undefined))))
-        }
+        "undefined" => ("null", Some(RepairKind::Lenient(Defect::Undefined))),
         _ => return None,
-    };
-    let kind = match word {
-        _ if word == json => None,
-        "True" | "False" => Some(RepairKind::Lenient(Defect::PythonLiteral)),
-        _ => Some(RepairKind::Lenient(Defect::LiteralCase)),
-    };
-    Some((json, kind))
+    })
+}
+
+/// Whether a word is a literal in the capitals of SQL, C or R (`TRUE`, `NULL`).
+pub(crate) fn is_capital_literal(word: &str) -> bool {
+    matches!(
+        respell(word),
+        Some((_, Some(RepairKind::Lenient(Defect::LiteralCase))))
+    )
 }
 
 /// Whether a bare word reads as a JSON literal (in any of the spellings fixed here).
@@ -139,9 +145,22 @@ mod tests {
             Some(("true", Some(Lenient(Defect::LiteralCase))))
         );
         assert_eq!(
-            respell("Null"),
+            respell("NULL"),
             Some(("null", Some(Lenient(Defect::LiteralCase))))
         );
+        // Words that only resemble a literal are words.
+        for word in [
+            "Null",
+            "NONE",
+            "nONE",
+            "tRUE",
+            "Undefined",
+            "yes",
+            "nil",
+            "NA",
+        ] {
+            assert_eq!(respell(word), None, "{word}");
+        }
         assert_eq!(
             respell("NaN"),
             Some(("null", Some(Lenient(Defect::NonFiniteNumber))))
@@ -154,7 +173,5 @@ mod tests {
             respell("undefined"),
             Some(("null", Some(Lenient(Defect::Undefined))))
         );
-        assert_eq!(respell("Undefined"), None);
-        assert_eq!(respell("yes"), None);
     }
 }

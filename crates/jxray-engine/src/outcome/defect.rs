@@ -52,7 +52,7 @@ pub enum Defect {
     NumberFormat,
     /// JavaScript's `undefined`.
     Undefined,
-    /// `TRUE`, `Null`: a literal in the wrong case.
+    /// `TRUE`, `NULL`: a literal in the capitals of SQL, C or R.
     LiteralCase,
     /// Brackets still open although the output is finished (the stop reason says it
     /// completed, or the fence after it closed).

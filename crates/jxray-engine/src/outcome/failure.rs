@@ -67,6 +67,9 @@ pub enum Cause {
     Runaway,
     /// The output ran to its limit inside an unclosed reasoning block.
     Reasoning,
+    /// The output is a tool call written as text in a syntax without a JSON body: the
+    /// serving layer's tool parser did not take it.
+    ToolCallText,
 }
 
 impl Cause {
@@ -76,6 +79,7 @@ impl Cause {
         Cause::Filtered,
         Cause::Runaway,
         Cause::Reasoning,
+        Cause::ToolCallText,
     ];
 
     /// The cause's name, as the contract spells it.
@@ -85,6 +89,7 @@ impl Cause {
             Cause::Filtered => "filtered",
             Cause::Runaway => "runaway",
             Cause::Reasoning => "reasoning",
+            Cause::ToolCallText => "tool-call-text",
         }
     }
 }

@@ -11,12 +11,14 @@ mod attempt;
 mod defect;
 mod failure;
 mod repair;
+mod tool_call;
 mod warning;
 
 pub use attempt::{Attempt, Verdict};
 pub use defect::{Defect, DefectAt};
 pub use failure::{Cause, Failure, FailureKind};
 pub use repair::{Repair, RepairKind};
+pub use tool_call::{Dialect, ToolCallText};
 pub use warning::{Warning, WarningKind};
 
 /// Where the accepted JSON came from.
@@ -141,6 +143,10 @@ pub struct Outcome {
     pub lenient: Option<LenientReading>,
     /// How the capture's stop reason reads.
     pub stop: StopClass,
+    /// The tool call written as text that the value is the body of, or that the failure
+    /// is (`cause: tool-call-text`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call: Option<ToolCallText>,
 }
 
 impl Outcome {

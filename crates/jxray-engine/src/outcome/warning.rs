@@ -33,6 +33,9 @@ pub enum WarningKind {
     /// The value was the whole body of a fence tagged with another language (a Python dict
     /// or JavaScript object literal that is also JSON).
     FenceLanguage,
+    /// The value is the JSON body of a tool call the model wrote as text (the serving
+    /// layer did not parse its tool-call syntax).
+    ToolCallText,
 }
 
 impl WarningKind {
@@ -50,6 +53,7 @@ impl WarningKind {
         WarningKind::TemplateBraces,
         WarningKind::SchemaEcho,
         WarningKind::FenceLanguage,
+        WarningKind::ToolCallText,
     ];
 
     /// The warning's name, as the contract spells it.
@@ -67,6 +71,7 @@ impl WarningKind {
             WarningKind::TemplateBraces => "template-braces",
             WarningKind::SchemaEcho => "schema-echo",
             WarningKind::FenceLanguage => "fence-language",
+            WarningKind::ToolCallText => "tool-call-text",
         }
     }
 }

@@ -31,3 +31,5 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     paths.sort();
     paths
 }
+
+pub mod values;

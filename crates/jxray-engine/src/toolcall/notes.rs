@@ -1,0 +1,69 @@
+//! What extraction says about a tool call written as text: a warning on a value that is a
+//! call's JSON body, a `no-json` failure with its cause for a call without one.
+
+use super::{call_at_candidate, find_calls, markup_end, tool_in_value, Call};
+use crate::extract::Extraction;
+use crate::outcome::*;
+use crate::position::line_col;
+
+impl Extraction<'_> {
+    /// Every tool call in the text (found once, when first asked for).
+    pub(crate) fn tool_calls(&mut self) -> &[Call] {
+        let text = self.text;
+        self.calls.get_or_insert_with(|| find_calls(text))
+    }
+
+    /// The call whose JSON body is the value at `span`: a warning and the call, and where
+    /// the call's closing markup ends (it is not trailing prose).
+    pub(crate) fn note_tool_call_body(
+        &mut self,
+        span: (usize, usize),
+        value: Option<&serde_json::Value>,
+        outer_end: usize,
+    ) -> Option<(ToolCallText, usize)> {
+        let call = self.tool_calls();
+        let mut call = call.iter().find(|call| call.body == Some(span.0))?.text();
+        if call.tool.is_none() {
+            call.tool = value.and_then(tool_in_value);
+        }
+        let place = self.locate(call.offset);
+        self.warnings.push(Warning::new(
+            WarningKind::ToolCallText,
+            Some(call.offset),
+            format!(
+                "the value is the JSON body of a tool call written as text ({}) at {place}: the serving layer \
+                 did not parse the model's tool-call syntax; set its tool parser or chat template for this model, \
+                 or turn tool calling on (the prompt is not the problem)",
+                call.describe()
+            ),
+        ));
+        Some((call, markup_end(self.text, outer_end)))
+    }
+
+    /// A tool call in a dialect without a JSON body, when it is what the output is: the
+    /// held failure's candidate is such a call, or nothing else was a candidate.
+    pub(crate) fn tool_call_failure(&mut self) -> Option<(Failure, ToolCallText)> {
+        let held = self.failure.as_ref();
+        let call = match held {
+            Some(rejection) if rejection.kind == FailureKind::Truncated => return None,
+            Some(rejection) => call_at_candidate(self.text, rejection.start)?,
+            None => self
+                .tool_calls()
+                .iter()
+                .find(|call| call.body.is_none())?
+                .clone(),
+        };
+        self.failure = None;
+        let call = call.text();
+        let (line, column) = line_col(self.text, call.offset);
+        let message = format!(
+            "a tool call written as text ({}) at line {line}, column {column}: this syntax has no JSON body, and \
+             the serving layer's tool parser did not take it; set the serving layer's tool parser or chat template \
+             for this model, or turn tool calling on (a format instruction will not fix it)",
+            call.describe()
+        );
+        let failure = Failure::new(FailureKind::NoJson, call.offset, (line, column), message)
+            .with_cause(Some(Cause::ToolCallText));
+        Some((failure, call))
+    }
+}
