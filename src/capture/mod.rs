@@ -76,7 +76,7 @@ pub use walk::{
 };
 
 /// Which provider format a capture came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provider {
     OpenaiChat,

@@ -37,13 +37,13 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use budget::{Budget, Refused};
+pub use budget::{Budget, Held, Refused};
 pub use decode::{decode, DecodedBody};
 pub use hints::env_lines;
 pub use naming::sanitize_model;
 pub use naming::REQUEST_SUFFIX;
 pub use routes::{Route, Routes, DEFAULT_ROUTES};
-pub use scrub::{is_credential_header, is_credential_name, scrub_query};
+pub use scrub::{is_credential_header, is_credential_name, scrub_json, scrub_query};
 pub use server::{Recorder, Running, Stopped, STOP_GRACE};
 
 /// The proxy's own failures, each one line naming the fix.

@@ -95,7 +95,7 @@ pub async fn handle(
         Tee::new(body, state.limits.request_bytes, &state.budget, None);
     let started = Local::now();
     let clock = Instant::now();
-    let hangup = HangupNote::new(&state);
+    let hangup = HangupNote::new(state.clone());
     let sent = state
         .client
         .request(Request::from_parts(parts, request_tee));
@@ -293,30 +293,35 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     line
 }
 
-/// Logs one line if the exchange is dropped (the client hung up) before the upstream's
-/// answer arrived; dropping the request future is what cancels the upstream call.
+/// Logs one line if the exchange is dropped (the client hung up, or the proxy stopped)
+/// before the upstream's answer arrived; dropping the request future is what cancels the
+/// upstream call.
 struct HangupNote {
-    log: Option<SharedLog>,
+    state: Option<Arc<State>>,
 }
 
 impl HangupNote {
-    fn new(state: &State) -> HangupNote {
-        HangupNote {
-            log: Some(state.log.clone()),
-        }
+    fn new(state: Arc<State>) -> HangupNote {
+        HangupNote { state: Some(state) }
     }
 
     fn disarm(mut self) {
-        self.log = None;
+        self.state = None;
     }
 }
 
 impl Drop for HangupNote {
     fn drop(&mut self) {
-        if let Some(log) = &self.log {
-            log.line(
-                "the client hung up before the upstream answered: call cancelled, not recorded",
-            );
-        }
+        let Some(state) = &self.state else {
+            return;
+        };
+        let who = if state.stopping.load(Ordering::SeqCst) {
+            "the proxy was stopped"
+        } else {
+            "the client hung up"
+        };
+        state.log.line(&format!(
+            "{who} before the upstream answered: call cancelled, not recorded"
+        ));
     }
 }

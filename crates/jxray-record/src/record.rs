@@ -126,8 +126,7 @@ pub fn record(
         model.as_deref(),
         exchange.status.as_u16(),
     );
-    let request = document(&exchange, &body, model.as_deref(), response_note.as_deref());
-    drop(body);
+    let request = document(&exchange, body, model.as_deref(), response_note.as_deref());
     // Compact: a request file is about the size of the request, never a multiple of it.
     let mut request_text = serde_json::to_vec(&request).unwrap_or_default();
     drop(request);
@@ -190,15 +189,17 @@ fn request_body(
     };
     let request = &exchange.request;
     let missing = |why: String| (RequestBody::Missing(why), secrets(None));
-    match request.refused {
-        Some(Refused::OverLimit) => {
-            return missing(format!(
-                "over the request size limit ({} bytes, more than {})",
-                request.total, limits.request_bytes
-            ))
-        }
-        Some(Refused::OverBudget) => return missing(over_budget("request", budget)),
-        None => {}
+    let refused = match request.refused {
+        Some(Refused::OverLimit) => Some(format!(
+            "the request body was over {} bytes ({} bytes): its body not kept; raise --max-request-bytes to keep such requests",
+            limits.request_bytes, request.total
+        )),
+        Some(Refused::OverBudget) => Some(over_budget("request body", budget)),
+        None => None,
+    };
+    if let Some(why) = refused {
+        notes.push(why.clone());
+        return missing(why);
     }
     if request.end != End::Complete {
         return missing("the request body did not arrive whole".to_string());

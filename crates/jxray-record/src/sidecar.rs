@@ -29,7 +29,7 @@ pub enum RequestBody {
 /// The request file's document.
 pub fn document(
     exchange: &Exchange,
-    body: &RequestBody,
+    body: RequestBody,
     model: Option<&str>,
     response_note: Option<&str>,
 ) -> Value {
@@ -52,7 +52,7 @@ pub fn document(
         json!(format!("{scheme}://{authority}{upstream_path}")),
     );
     doc.insert("model".into(), json!(model));
-    let stream = match body {
+    let stream = match &body {
         RequestBody::Json(value) => value.get("stream").and_then(Value::as_bool),
         RequestBody::Missing(_) => None,
     };
@@ -84,7 +84,7 @@ pub fn document(
     );
     match body {
         RequestBody::Json(value) => {
-            doc.insert("body".into(), value.clone());
+            doc.insert("body".into(), value);
         }
         RequestBody::Missing(why) => {
             doc.insert("body".into(), Value::Null);

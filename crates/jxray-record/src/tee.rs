@@ -14,7 +14,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use tokio::sync::oneshot;
-use tokio::time::{sleep, Instant, Sleep};
+use tokio::time::{sleep_until, Instant, Sleep};
 
 use crate::budget::{Budget, Held, Refused};
 
@@ -82,7 +82,7 @@ impl<B> Tee<B> {
             done: Some(sender),
             idle: idle.map(|after| Idle {
                 after,
-                timer: Box::pin(sleep(after)),
+                timer: Box::pin(sleep_until(deadline(after))),
             }),
         };
         if empty {
@@ -117,6 +117,14 @@ impl<B> Tee<B> {
     }
 }
 
+/// `after` from now; a timeout too long for the clock (the flag's range stops it, but a
+/// library caller might not) is a week.
+fn deadline(after: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(after)
+        .unwrap_or_else(|| now + crate::Timeouts::MAX)
+}
+
 impl<B> Drop for Tee<B> {
     fn drop(&mut self) {
         self.finish(End::Dropped);
@@ -147,7 +155,7 @@ where
                 }
                 if let Some(idle) = &mut this.idle {
                     let after = idle.after;
-                    idle.timer.as_mut().reset(Instant::now() + after);
+                    idle.timer.as_mut().reset(deadline(after));
                 }
                 // A body of known length is not polled again after its last byte.
                 if this.inner.is_end_stream() {
@@ -237,6 +245,18 @@ mod tests {
         let teed = done.await.unwrap();
         assert_eq!(teed.refused, Some(Refused::OverBudget));
         assert_eq!(budget.used(), 0);
+    }
+
+    #[tokio::test]
+    async fn an_idle_timeout_too_long_for_the_clock_does_not_panic() {
+        let (tee, done) = Tee::new(
+            Full::new(Bytes::from_static(b"x")),
+            4,
+            &budget(),
+            Some(Duration::from_secs(u64::MAX)),
+        );
+        assert_eq!(&tee.collect().await.unwrap().to_bytes()[..], b"x");
+        assert_eq!(done.await.unwrap().end, End::Complete);
     }
 
     #[tokio::test]

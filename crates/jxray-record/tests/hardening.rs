@@ -272,7 +272,8 @@ async fn memory_for_copies_is_bounded_across_exchanges() {
     server.await.unwrap();
     let refused = log.wait_for("did not fit").await;
     assert!(refused.contains("--max-memory-bytes"), "{refused}");
-    log.wait_for("recorded").await;
+    // The other call's line ("not recorded" holds the word too).
+    log.wait_for(".sse (200").await;
     let captures: Vec<_> = files_under(dir.path())
         .into_iter()
         .filter(|p| p.to_string_lossy().ends_with(".sse"))
