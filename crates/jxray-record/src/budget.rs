@@ -45,6 +45,31 @@ impl Budget {
     }
 }
 
+/// Bytes taken from a budget for memory that is not a buffer of ours (a parsed JSON
+/// body), given back when dropped.
+#[derive(Debug)]
+pub struct Reserved {
+    budget: Arc<Budget>,
+    bytes: usize,
+}
+
+impl Budget {
+    /// `bytes` from the budget for as long as the reservation lives, or `None` when it
+    /// has no room.
+    pub fn reserve(self: &Arc<Budget>, bytes: usize) -> Option<Reserved> {
+        self.take(bytes).then(|| Reserved {
+            budget: self.clone(),
+            bytes,
+        })
+    }
+}
+
+impl Drop for Reserved {
+    fn drop(&mut self) {
+        self.budget.give_back(self.bytes);
+    }
+}
+
 /// A buffer whose capacity is taken from a budget, and given back when it is dropped.
 #[derive(Debug)]
 pub struct Held {
@@ -183,6 +208,16 @@ mod tests {
         assert_eq!(budget.used(), 0);
         second.extend(&[2; 5000]).unwrap();
         assert_eq!(second.extend(&[2; 1001]), Err(Refused::OverLimit));
+    }
+
+    #[test]
+    fn a_reservation_holds_its_bytes_until_dropped() {
+        let budget = Budget::new(100);
+        let first = budget.reserve(60).unwrap();
+        assert!(budget.reserve(60).is_none());
+        drop(first);
+        assert!(budget.reserve(60).is_some());
+        assert_eq!(budget.used(), 0);
     }
 
     #[test]

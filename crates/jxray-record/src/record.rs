@@ -6,7 +6,7 @@ use std::sync::Arc;
 use http::{header, HeaderMap};
 use serde_json::Value;
 
-use crate::budget::{Budget, Refused};
+use crate::budget::{Budget, Refused, Reserved};
 use crate::decode::{decode, DecodedBody};
 use crate::exchange::Exchange;
 use crate::naming::{request_model, stem};
@@ -75,7 +75,7 @@ pub fn record(
         End::Failed(why) => Some(format!("the upstream broke off ({why}): kept what arrived")),
     };
     notes.extend(response_note.clone());
-    let (body, secrets) = request_body(&exchange, limits, budget, &mut notes);
+    let (body, secrets, _parsed) = request_body(&exchange, limits, budget, &mut notes);
     let model = match &body {
         RequestBody::Json(value) => request_model(Some(value), &exchange.upstream),
         RequestBody::Missing(_) => request_model(None, &exchange.upstream),
@@ -164,6 +164,10 @@ pub fn record(
     }
 }
 
+/// How many times its size a JSON body takes once parsed (members, strings and their
+/// order kept), as counted against the memory budget.
+const PARSED_JSON_FACTOR: usize = 4;
+
 fn over_budget(what: &str, budget: &Budget) -> String {
     format!(
         "the {what} did not fit in what the proxy may hold for all calls at once ({} bytes): passed through, not recorded; raise --max-memory-bytes to keep more",
@@ -175,20 +179,20 @@ fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// The request's JSON body with credentials removed, or why there is none; and the
+/// The request's JSON body with credentials removed, or why there is none; the
 /// credentials the request carried (its headers, query and body), to be searched for in
-/// what is written.
+/// what is written; and what the parsed body holds of the budget, until it is written.
 fn request_body(
     exchange: &Exchange,
     limits: &Limits,
     budget: &Arc<Budget>,
     notes: &mut Vec<String>,
-) -> (RequestBody, Secrets) {
+) -> (RequestBody, Secrets, Option<Reserved>) {
     let secrets = |body: Option<&Value>| {
         Secrets::of_request(&exchange.request_headers, exchange.uri.query(), body)
     };
     let request = &exchange.request;
-    let missing = |why: String| (RequestBody::Missing(why), secrets(None));
+    let missing = |why: String| (RequestBody::Missing(why), secrets(None), None);
     let refused = match request.refused {
         Some(Refused::OverLimit) => Some(format!(
             "the request body was over {} bytes ({} bytes): its body not kept; raise --max-request-bytes to keep such requests",
@@ -234,11 +238,18 @@ fn request_body(
             return missing("a compressed body that cannot be decoded".to_string())
         }
     };
+    // The parsed body lives beside its bytes until the request file is written: it is
+    // counted in the budget too, at an estimate of what a parsed JSON body takes.
+    let Some(parsed) = budget.reserve(bytes.len().saturating_mul(PARSED_JSON_FACTOR)) else {
+        let why = over_budget("parsed request body", budget);
+        notes.push(why.clone());
+        return missing(why);
+    };
     match serde_json::from_slice::<Value>(bytes) {
         Ok(mut value) => {
             let secrets = secrets(Some(&value));
             scrub_json(&mut value);
-            (RequestBody::Json(value), secrets)
+            (RequestBody::Json(value), secrets, Some(parsed))
         }
         Err(_) => missing(format!(
             "not JSON: {} bytes of {}",

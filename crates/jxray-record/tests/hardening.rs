@@ -616,3 +616,28 @@ async fn an_exchange_without_a_body_is_not_kept() {
     assert!(line.contains("not recorded"), "{line}");
     assert!(files_under(dir.path()).is_empty());
 }
+
+#[tokio::test]
+async fn a_parsed_request_body_counts_against_the_shared_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let (listener, upstream_addr) = upstream().await;
+    let limits = Limits {
+        memory_bytes: 96 * 1024,
+        ..Limits::default()
+    };
+    let (proxy, log) = recorder(dir.path(), upstream_addr, limits, Timeouts::default()).await;
+    let server = tokio::spawn(async move { answer_json(&listener, "200 OK", JSON_REPLY).await });
+    // Its bytes fit the budget; parsed, it would not.
+    let content = "c".repeat(30 * 1024);
+    let body = format!(r#"{{"model":"m","messages":[{{"role":"user","content":"{content}"}}]}}"#);
+    let request = post("/up/chat/completions")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap();
+    let (response, _connection) = send(proxy, request).await;
+    response.into_body().collect().await.unwrap();
+    server.await.unwrap();
+    let line = log.wait_for("recorded").await;
+    assert!(line.contains("parsed request body did not fit"), "{line}");
+    let request = read_json(&wait_for_file(dir.path(), ".request.json").await);
+    assert_eq!(request["body"], serde_json::Value::Null);
+}
