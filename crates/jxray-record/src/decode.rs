@@ -166,6 +166,39 @@ mod tests {
     }
 
     #[test]
+    fn broken_and_cut_bodies_never_panic_or_keep_what_they_took() {
+        // The fuzz target's invariants (fuzz/fuzz_targets/record_body.rs) over bodies made
+        // here: each encoder's output cut at every length, and bytes flipped in it.
+        let plain: Vec<u8> = (0..3000u32).map(|n| (n * 7 % 251) as u8).collect();
+        let encoded = [
+            ("gzip", gzip(&plain)),
+            ("deflate", {
+                let mut encoder =
+                    flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+                encoder.write_all(&plain).unwrap();
+                encoder.finish().unwrap()
+            }),
+            ("zstd", zstd::stream::encode_all(&plain[..], 1).unwrap()),
+            ("br", b"\x1b\x00\x00\x00\x00".to_vec()),
+        ];
+        let budget = Budget::new(4096);
+        for (encoding, body) in &encoded {
+            for cut in 0..body.len() {
+                let mut broken = body[..cut].to_vec();
+                if let Some(byte) = broken.get_mut(cut / 2) {
+                    *byte ^= 0x5a;
+                }
+                for bytes in [&body[..cut], &broken[..]] {
+                    if let DecodedBody::Plain(held) = decode(bytes, Some(encoding), 2048, &budget) {
+                        assert!(held.len() <= 2048);
+                    }
+                    assert_eq!(budget.used(), 0, "{encoding} cut at {cut}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn an_unknown_encoding_or_a_broken_body_is_reported() {
         assert!(matches!(
             decode(b"x", Some("compress"), 100, &budget()),
