@@ -338,6 +338,36 @@ mod tests {
     }
 
     #[test]
+    fn a_date_folder_swapped_for_a_symlink_while_writing_never_leads_outside() {
+        // Someone with write access to the folder swaps the date folder for a symlink and
+        // back, as fast as they can, while captures are written.
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let folder = folder(dir.path());
+        let day = dir.path().join("2026-12-01");
+        let aside = dir.path().join("aside");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    if fs::rename(&day, &aside).is_ok() {
+                        let _ = std::os::unix::fs::symlink(outside.path(), &day);
+                        let _ = fs::remove_file(&day);
+                        let _ = fs::rename(&aside, &day);
+                    }
+                }
+            });
+            for n in 0..300 {
+                let body = n.to_string();
+                // A write may be refused (the symlink was there): never misplaced.
+                let _ = folder.write(&files(body.as_bytes(), ".json"));
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[test]
     fn a_folder_swapped_for_a_symlink_after_it_was_opened_is_not_followed() {
         // The capture folder itself is renamed away and a symlink put in its place: the
         // handle still points at the folder that was opened, so nothing lands outside.
