@@ -102,7 +102,8 @@ impl Held {
     }
 
     /// Append `data`. Capacity grows by doubling but never past the limit, and is taken
-    /// from the budget before it is allocated.
+    /// from the budget before it is allocated (the old block and the new one together,
+    /// while the bytes move).
     pub fn extend(&mut self, data: &[u8]) -> Result<(), Refused> {
         let needed = self.bytes.len().saturating_add(data.len());
         if needed > self.limit {
@@ -114,12 +115,16 @@ impl Held {
                 .max(4096)
                 .min(self.limit);
             if grown > self.taken {
-                if !self.budget.take(grown - self.taken) {
+                // Moving to a larger block holds both for a moment: both are counted.
+                if !self.budget.take(grown) {
                     return Err(Refused::OverBudget);
                 }
-                self.taken = grown;
+                self.bytes.reserve_exact(grown - self.bytes.len());
+                self.budget
+                    .give_back(std::mem::replace(&mut self.taken, grown));
+            } else {
+                self.bytes.reserve_exact(grown - self.bytes.len());
             }
-            self.bytes.reserve_exact(grown - self.bytes.len());
         }
         self.bytes.extend_from_slice(data);
         Ok(())
@@ -200,6 +205,7 @@ mod tests {
         let budget = Budget::new(9000);
         let mut first = Held::new(&budget, 6000);
         first.extend(&[1; 5000]).unwrap();
+        assert_eq!(budget.used(), 5000);
         assert!(budget.used() >= 5000 && budget.used() <= 6000);
         assert!(first.as_slice().len() == 5000);
         let mut second = Held::new(&budget, 6000);
