@@ -6,7 +6,7 @@ use std::sync::Arc;
 use http::{header, HeaderMap};
 use serde_json::Value;
 
-use crate::budget::{Budget, Refused, Reserved};
+use crate::budget::{Budget, Held, Refused, Reserved};
 use crate::decode::{decode, DecodedBody};
 use crate::exchange::Exchange;
 use crate::naming::{request_model, stem};
@@ -49,7 +49,9 @@ pub fn record(
                 limits.response_bytes, response.total
             ))
         }
-        Some(Refused::OverBudget) => return Recorded::Skipped(over_budget("response", budget)),
+        Some(Refused::OverBudget) => {
+            return Recorded::Skipped(over_budget("response", budget, NOT_RECORDED))
+        }
         None => {}
     }
     if total == 0 {
@@ -80,39 +82,9 @@ pub fn record(
         RequestBody::Json(value) => request_model(Some(value), &exchange.upstream),
         RequestBody::Missing(_) => request_model(None, &exchange.upstream),
     };
-    let encoding = header_text(&exchange.response_headers, header::CONTENT_ENCODING);
-    let decoded = decode(
-        exchange.response.bytes.as_slice(),
-        encoding,
-        limits.response_bytes,
-        budget,
-    );
-    let raw = &mut exchange.response.bytes;
-    let (mut bytes, encoded) = match decoded {
-        DecodedBody::Identity => (raw.take(), false),
-        DecodedBody::Plain(held) => {
-            raw.clear();
-            (held, false)
-        }
-        DecodedBody::Unsupported(encoding) => {
-            notes.push(format!(
-                "its {encoding} encoding cannot be decoded: kept as .bin"
-            ));
-            (raw.take(), true)
-        }
-        DecodedBody::Failed(why) => {
-            notes.push(format!("{why}: kept as .bin"));
-            (raw.take(), true)
-        }
-        DecodedBody::Refused(Refused::OverLimit) => {
-            return Recorded::Skipped(format!(
-                "the response unpacks to more than {} bytes: passed through, not recorded; raise --max-response-bytes to keep such responses",
-                limits.response_bytes
-            ))
-        }
-        DecodedBody::Refused(Refused::OverBudget) => {
-            return Recorded::Skipped(over_budget("decoded response", budget))
-        }
+    let (mut bytes, encoded) = match response_copy(&mut exchange, limits, budget, &mut notes) {
+        Ok(copy) => copy,
+        Err(skipped) => return skipped,
     };
     let content_type = header_text(&exchange.response_headers, header::CONTENT_TYPE);
     // `.bin` is not a capture name: jxray would read compressed bytes as text.
@@ -164,13 +136,62 @@ pub fn record(
     }
 }
 
+/// The response's bytes as they go on disk, decoded when they came compressed, and
+/// whether they are still encoded (kept as `.bin`); or why nothing is kept.
+fn response_copy(
+    exchange: &mut Exchange,
+    limits: &Limits,
+    budget: &Arc<Budget>,
+    notes: &mut Vec<String>,
+) -> Result<(Held, bool), Recorded> {
+    let encoding = header_text(&exchange.response_headers, header::CONTENT_ENCODING);
+    let decoded = decode(
+        exchange.response.bytes.as_slice(),
+        encoding,
+        limits.response_bytes,
+        budget,
+    );
+    let raw = &mut exchange.response.bytes;
+    match decoded {
+        DecodedBody::Identity => Ok((raw.take(), false)),
+        DecodedBody::Plain(held) => {
+            raw.clear();
+            Ok((held, false))
+        }
+        DecodedBody::Unsupported(encoding) => {
+            notes.push(format!(
+                "its {encoding} encoding cannot be decoded: kept as .bin"
+            ));
+            Ok((raw.take(), true))
+        }
+        DecodedBody::Failed(why) => {
+            notes.push(format!("{why}: kept as .bin"));
+            Ok((raw.take(), true))
+        }
+        DecodedBody::Refused(Refused::OverLimit) => Err(Recorded::Skipped(format!(
+            "the response unpacks to more than {} bytes: passed through, not recorded; raise --max-response-bytes to keep such responses",
+            limits.response_bytes
+        ))),
+        DecodedBody::Refused(Refused::OverBudget) => Err(Recorded::Skipped(over_budget(
+            "decoded response",
+            budget,
+            NOT_RECORDED,
+        ))),
+    }
+}
+
+/// What becomes of an exchange whose response is not kept, and of one whose request body
+/// is not.
+const NOT_RECORDED: &str = "passed through, not recorded";
+const BODY_NOT_KEPT: &str = "its body not kept";
+
 /// How many times its size a JSON body takes once parsed (members, strings and their
 /// order kept), as counted against the memory budget.
 const PARSED_JSON_FACTOR: usize = 4;
 
-fn over_budget(what: &str, budget: &Budget) -> String {
+fn over_budget(what: &str, budget: &Budget, consequence: &str) -> String {
     format!(
-        "the {what} did not fit in what the proxy may hold for all calls at once ({} bytes): passed through, not recorded; raise --max-memory-bytes to keep more",
+        "the {what} did not fit in what the proxy may hold for all calls at once ({} bytes): {consequence}; raise --max-memory-bytes to keep more",
         budget.limit()
     )
 }
@@ -198,7 +219,7 @@ fn request_body(
             "the request body was over {} bytes ({} bytes): its body not kept; raise --max-request-bytes to keep such requests",
             limits.request_bytes, request.total
         )),
-        Some(Refused::OverBudget) => Some(over_budget("request body", budget)),
+        Some(Refused::OverBudget) => Some(over_budget("request body", budget, BODY_NOT_KEPT)),
         None => None,
     };
     if let Some(why) = refused {
@@ -230,7 +251,7 @@ fn request_body(
             return missing(why);
         }
         DecodedBody::Refused(Refused::OverBudget) => {
-            let why = over_budget("decoded request", budget);
+            let why = over_budget("decoded request body", budget, BODY_NOT_KEPT);
             notes.push(why.clone());
             return missing(why);
         }
@@ -241,7 +262,7 @@ fn request_body(
     // The parsed body lives beside its bytes until the request file is written: it is
     // counted in the budget too, at an estimate of what a parsed JSON body takes.
     let Some(parsed) = budget.reserve(bytes.len().saturating_mul(PARSED_JSON_FACTOR)) else {
-        let why = over_budget("parsed request body", budget);
+        let why = over_budget("parsed request body", budget, BODY_NOT_KEPT);
         notes.push(why.clone());
         return missing(why);
     };
