@@ -239,6 +239,16 @@ pub enum CompareFormat {
     Jsonl,
 }
 
+/// A byte count for `jxray record`: 1 byte to 1 TiB (more would overflow the counts).
+fn byte_count() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(1..=jxray_record::Limits::MAX as u64)
+}
+
+/// A timeout for `jxray record`: 1 s to a week (more would overflow a deadline).
+fn seconds() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(1..=jxray_record::Timeouts::MAX.as_secs())
+}
+
 /// `jxray record` (README: "Recording from your app").
 #[derive(Debug, Args)]
 pub struct RecordArgs {
@@ -258,20 +268,24 @@ pub struct RecordArgs {
     #[arg(long, value_name = "NAME=URL")]
     pub upstream: Vec<String>,
 
-    /// Largest request body kept in the request file, in bytes (larger ones still pass)
-    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
-    pub max_request_bytes: usize,
+    /// Largest request body kept in the request file, in decoded bytes (larger ones still pass)
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024, value_parser = byte_count())]
+    pub max_request_bytes: u64,
 
-    /// Largest response kept as a capture, in bytes (larger ones still pass, unrecorded)
-    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
-    pub max_response_bytes: usize,
+    /// Largest response kept as a capture, in decoded bytes (larger ones still pass, unrecorded)
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024, value_parser = byte_count())]
+    pub max_response_bytes: u64,
 
-    /// Seconds to connect to an upstream
-    #[arg(long, value_name = "SECS", default_value_t = 10)]
+    /// Most bytes held for captures by all calls at once (past it, a call is not recorded)
+    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, value_parser = byte_count())]
+    pub max_memory_bytes: u64,
+
+    /// Seconds to connect to an upstream (TCP and TLS handshake), 1 to 604800
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = seconds())]
     pub connect_timeout: u64,
 
-    /// Seconds an upstream may stay silent (before answering, or between two chunks)
-    #[arg(long, value_name = "SECS", default_value_t = 600)]
+    /// Seconds an upstream may stay silent (before answering, or between two chunks), 1 to 604800
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = seconds())]
     pub idle_timeout: u64,
 
     /// Also open the workbench on the capture folder, watching it

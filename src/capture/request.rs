@@ -46,11 +46,30 @@ impl RecordedRequest {
     }
 
     /// The request beside `capture`, shared by every capture of that file; none when
-    /// there is no request file or it cannot be read.
+    /// there is no request file. One that cannot be read (too large to show, not a request
+    /// file) is still there, its body note saying why, so the workbench says so instead of
+    /// "no request beside this capture".
     pub fn shared_beside(capture: &Path) -> Option<Arc<RecordedRequest>> {
-        RecordedRequest::beside(capture)
-            .and_then(Result::ok)
-            .map(Arc::new)
+        let request = match RecordedRequest::beside(capture)? {
+            Ok(request) => request,
+            Err(why) => RecordedRequest::unreadable(request_path(capture)?, why),
+        };
+        Some(Arc::new(request))
+    }
+
+    /// A request file that is there but cannot be shown, and why.
+    fn unreadable(path: PathBuf, why: String) -> RecordedRequest {
+        RecordedRequest {
+            path,
+            digest: String::new(),
+            model: None,
+            call: String::new(),
+            system: None,
+            last_user: None,
+            format: None,
+            tools: None,
+            body_note: Some(format!("the request file cannot be shown: {why}")),
+        }
     }
 
     /// Read a request file; the error is one line naming the file.
@@ -234,5 +253,21 @@ mod tests {
         assert_eq!(request.call, "POST /openai/chat/completions");
         assert_eq!(request.last_user.as_deref(), Some("hi"));
         assert!(request.digest.starts_with("sha256:") && request.digest.len() == 71);
+    }
+
+    #[test]
+    fn a_request_file_too_large_to_show_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let capture = dir.path().join("14-03-22.118-m.json");
+        std::fs::write(&capture, "{}").unwrap();
+        let file = std::fs::File::create(dir.path().join("14-03-22.118-m.request.json")).unwrap();
+        file.set_len(MAX_REQUEST_BYTES + 1).unwrap();
+        let request = RecordedRequest::shared_beside(&capture).expect("the file is there");
+        let note = request.body_note.as_deref().unwrap();
+        assert!(
+            note.starts_with("the request file cannot be shown:")
+                && note.contains("more than a request file holds"),
+            "{note}"
+        );
     }
 }

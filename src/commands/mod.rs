@@ -66,13 +66,17 @@ pub const USAGE_ERROR: u8 = 2;
 
 /// Run a subcommand; an error is one line on stderr and exit status 2.
 fn run(command: &CliCommand) -> u8 {
+    if let CliCommand::Record(args) = command {
+        // It stops on its own signals (captures in flight are written first) and ends as
+        // the workbench does with --tui, so it maps its own exit status.
+        return record::run(args);
+    }
     output::end_on_signals();
     let result = match command {
         CliCommand::Check(args) => check::run(args),
         CliCommand::Extract(args) => extract::run(args),
         CliCommand::Test(args) => test::run(args),
         CliCommand::Compare(args) => compare::run(args),
-        // It ends as the workbench does with --tui, so it maps its own exit status.
         CliCommand::Record(args) => return record::run(args),
         CliCommand::Completions { shell } => completions::run(*shell),
     };

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::io::Write;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -20,7 +20,7 @@ pub fn run(args: &RecordArgs) -> u8 {
         Ok(settings) => settings,
         Err(error) => return usage_error(&error),
     };
-    if !settings.listen.ip().is_loopback() {
+    if !settings.listen.ip().to_canonical().is_loopback() {
         eprintln!(
             "jxray record: warning: listening on {}: anyone who can reach it can call your upstreams with the keys your app sends, and fill the capture folder",
             settings.listen
@@ -38,8 +38,17 @@ pub fn run(args: &RecordArgs) -> u8 {
     };
     print_banner(&running, &settings.routes, args);
     if !args.tui {
-        running.wait();
-        return 0;
+        let signal = wait_for_stop_signal();
+        eprintln!("jxray record: stopping: no new calls; writing the captures of calls in flight as far as they arrived");
+        let stopped = running.stop();
+        if stopped.unwritten > 0 {
+            eprintln!(
+                "jxray record: {} capture(s) still not written after {} s: stopped without them",
+                stopped.unwritten,
+                jxray_record::STOP_GRACE.as_secs()
+            );
+        }
+        return 128 + signal;
     }
     let cli = Cli {
         command: None,
@@ -71,9 +80,11 @@ fn settings(args: &RecordArgs) -> Result<ProxySettings, jxray_record::RecordErro
         listen: SocketAddr::new(ip, args.port),
         to: args.to.clone(),
         routes: Routes::with(extra),
+        // The flags' ranges (at most `Limits::MAX`) fit any 64-bit usize.
         limits: Limits {
-            request_bytes: args.max_request_bytes,
-            response_bytes: args.max_response_bytes,
+            request_bytes: usize::try_from(args.max_request_bytes).unwrap_or(Limits::MAX),
+            response_bytes: usize::try_from(args.max_response_bytes).unwrap_or(Limits::MAX),
+            memory_bytes: usize::try_from(args.max_memory_bytes).unwrap_or(Limits::MAX),
         },
         timeouts: Timeouts {
             connect: Duration::from_secs(args.connect_timeout),
@@ -85,9 +96,12 @@ fn settings(args: &RecordArgs) -> Result<ProxySettings, jxray_record::RecordErro
 /// What the user needs at start: where it listens, where captures go, what to paste.
 fn print_banner(running: &Running, routes: &Routes, args: &RecordArgs) {
     let mut addr = running.addr();
-    if addr.ip().is_unspecified() {
-        // Listening everywhere: the app on this machine still calls loopback.
-        addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    // Listening everywhere: the app on this machine still calls loopback, of the same
+    // family (`::` may not take IPv4 calls where IPv6 sockets are IPv6 only).
+    match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST)),
+        IpAddr::V6(ip) if ip.is_unspecified() => addr.set_ip(IpAddr::V6(Ipv6Addr::LOCALHOST)),
+        _ => {}
     }
     let folder = escape_line(&args.to.to_string_lossy()).into_owned();
     let mut text = format!(
@@ -115,6 +129,33 @@ fn print_banner(running: &Running, routes: &Routes, args: &RecordArgs) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
+}
+
+/// Block until SIGINT or SIGTERM; its number. A second signal ends the process at once.
+#[cfg(unix)]
+fn wait_for_stop_signal() -> u8 {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::iterator::Signals;
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+        // No handler: the default action (ending the process) still stops the proxy.
+        loop {
+            std::thread::park();
+        }
+    };
+    let first = signals.forever().next().unwrap_or(SIGTERM);
+    std::thread::spawn(move || {
+        if let Some(second) = signals.forever().next() {
+            std::process::exit(128 + second);
+        }
+    });
+    u8::try_from(first).unwrap_or(15)
+}
+
+#[cfg(not(unix))]
+fn wait_for_stop_signal() -> u8 {
+    loop {
+        std::thread::park();
+    }
 }
 
 /// The proxy's lines on standard error, escaped: a model name or path from a request

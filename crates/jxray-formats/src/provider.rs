@@ -1,7 +1,7 @@
 //! Which provider format a capture came from.
 
 /// Which provider format a capture came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Provider {
     OpenaiChat,

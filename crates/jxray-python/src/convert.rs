@@ -130,8 +130,38 @@ fn number_to_python<'py>(
         Decimals::Float => {
             Ok(PyFloat::new(py, digits.parse::<f64>().unwrap_or(f64::NAN)).into_any())
         }
-        Decimals::Decimal => decimal_class(py)?.call1((digits,)),
+        // An exponent past what `decimal` can hold (`1e99999999999999999999`) comes out
+        // as the float `json.loads` gives for it (inf, or 0.0) rather than an error that
+        // would end a `check` loop.
+        Decimals::Decimal => decimal_class(py)?.call1((digits,)).or_else(|_| {
+            Ok(PyFloat::new(py, digits.parse::<f64>().unwrap_or(f64::NAN)).into_any())
+        }),
     }
+}
+
+/// The smallest limit `sys.set_int_max_str_digits` accepts: integers this short never
+/// need the interpreter's limit looked up.
+const SMALLEST_DIGIT_LIMIT: usize = 640;
+
+/// An integer longer than the interpreter's `sys.get_int_max_str_digits()` is refused with
+/// the error `int()` and `json.loads` raise for it, before any conversion work.
+fn check_digit_limit(py: Python<'_>, digits: &str) -> PyResult<()> {
+    if digits.len() <= SMALLEST_DIGIT_LIMIT {
+        return Ok(());
+    }
+    let sys = py.import("sys")?;
+    // Interpreters without the limit (before 3.11 and its backports) have none.
+    let Ok(limit) = sys.getattr("get_int_max_str_digits") else {
+        return Ok(());
+    };
+    let limit: usize = limit.call0()?.extract()?;
+    if limit == 0 || digits.len() <= limit {
+        return Ok(());
+    }
+    Err(PyValueError::new_err(format!(
+        "Exceeds the limit ({limit} digits) for integer string conversion: value has {} digits; use sys.set_int_max_str_digits() to increase the limit",
+        digits.len()
+    )))
 }
 
 /// Longest digit string given to `int()` at once: Python refuses longer ones (its
@@ -147,6 +177,7 @@ fn integer<'py>(py: Python<'py>, digits: &str) -> PyResult<Bound<'py, PyAny>> {
         Some(rest) => (-1, rest),
         None => (1, digits),
     };
+    check_digit_limit(py, magnitude)?;
     let positive = magnitude_to_python(py, magnitude)?;
     if sign < 0 {
         positive.neg()

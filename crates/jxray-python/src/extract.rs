@@ -5,7 +5,9 @@ use std::path::Path;
 
 use jxray::capture::{load_bytes, Capture, LoadOptions};
 use jxray::check::Checked;
-use pyo3::exceptions::PyValueError;
+use std::borrow::Cow;
+
+use pyo3::exceptions::{PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -16,7 +18,7 @@ use crate::outcome::PyOutcome;
 /// without a byte-order mark; anything else is `unreadable`).
 pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
     if let Ok(text) = text.cast::<PyString>() {
-        return Ok(Capture::from_text("-", text.to_cow()?.into_owned()));
+        return Ok(Capture::from_text("-", utf8(text, "text")?.into_owned()));
     }
     if let Ok(bytes) = text.cast::<PyBytes>() {
         let bytes = bytes.as_bytes().to_vec();
@@ -27,6 +29,31 @@ pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
         "text must be str or bytes, not {}",
         text.get_type().name()?
     )))
+}
+
+/// The UTF-8 of a `str` argument; one holding a lone surrogate (which UTF-8 cannot carry)
+/// is the same `UnicodeEncodeError`, its reason naming the argument and the place.
+pub fn utf8<'a>(text: &'a Bound<'_, PyString>, argument: &str) -> PyResult<Cow<'a, str>> {
+    let py = text.py();
+    text.to_cow().map_err(|error| {
+        let value = error.value(py);
+        let (Ok(start), Ok(end)) = (
+            value.getattr("start").and_then(|v| v.extract::<usize>()),
+            value.getattr("end").and_then(|v| v.extract::<usize>()),
+        ) else {
+            return error;
+        };
+        // A surrogate is no Rust `char`: its code point is asked of Python.
+        let code: u32 = py
+            .import("builtins")
+            .and_then(|builtins| builtins.getattr("ord")?.call1((text.get_item(start)?,)))
+            .and_then(|code| code.extract())
+            .unwrap_or(0);
+        let reason = format!(
+            "{argument} holds a lone surrogate (U+{code:04X} at index {start}), which is not Unicode text and cannot be read; fix the text where it was decoded (errors=\"surrogateescape\" or \"surrogatepass\" make these)"
+        );
+        PyUnicodeEncodeError::new_err(("utf-8", text.clone().unbind(), start, end, reason))
+    })
 }
 
 /// Extract a capture with `settings`, the interpreter released while the engine runs. A
@@ -66,6 +93,16 @@ pub fn response_captures(body: Vec<u8>) -> PyResult<Vec<Capture>> {
         .iter()
         .any(|capture| capture.provider.is_some() || capture.text.is_err());
     if !recognised {
+        // Read as plain text, it is the body as given: say what keeps it from being JSON.
+        let invalid = captures
+            .first()
+            .and_then(|capture| capture.text.as_deref().ok())
+            .and_then(|text| serde_json::from_str::<serde::de::IgnoredAny>(text).err());
+        if let Some(error) = invalid {
+            return Err(PyValueError::new_err(format!(
+                "the response body is not JSON ({error}), so it cannot be read as an OpenAI, Anthropic, Gemini or Ollama response"
+            )));
+        }
         return Err(PyValueError::new_err(
             "not an OpenAI, Anthropic, Gemini or Ollama response; pass the response object, \
              its model_dump() or its JSON body (or the text to jxray.extract)",

@@ -41,3 +41,10 @@ pub fn fixture_files(py: Python<'_>, path: PathBuf) -> PyResult<Vec<PathBuf>> {
 pub fn replay_fixture(py: Python<'_>, path: PathBuf) -> FixtureReplay {
     py.detach(|| replay_file(&path)).into()
 }
+
+/// A name as jxray prints it: one line, control and bidi characters escaped (a fixture's
+/// file name in a pytest report must not act on the terminal either).
+#[pyfunction(name = "_escape_line")]
+pub fn escape_line(text: &str) -> String {
+    jxray::text::escape_line(text).into_owned()
+}

@@ -12,19 +12,22 @@ use jxray::report::{describe, JsonlSink, Sink};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 use serde::Serialize;
 
 use crate::convert::{to_python, Decimals};
 use crate::errors::extract_error;
 use crate::options::Settings;
+use crate::pickle::{reduce_failure, reduce_outcome};
 
 /// What extraction says about one capture (contract §1).
 #[pyclass(frozen, module = "jxray", name = "Outcome")]
 pub struct PyOutcome {
     decimals: Decimals,
-    /// The value as Python objects, converted once (None when nothing was accepted).
-    value: Py<PyAny>,
+    /// The value as Python objects, converted once (None when nothing was accepted), or
+    /// why Python cannot hold it (an integer past the interpreter's digit limit): raised
+    /// when the value is asked for, so that one such value never ends a `check` loop.
+    value: Result<Py<PyAny>, PyErr>,
     /// The capture, its outcome and that outcome's failure as a Python object.
     whole: PyOnceLock<Box<Whole>>,
     /// A failure not explained yet.
@@ -67,11 +70,11 @@ impl PyOutcome {
         let outcome = &checked.outcome;
         // A schema failure keeps its value, as the jsonl line does.
         let value = match (&outcome.value, &outcome.failure) {
-            (Some(value), None) => to_python(py, value, decimals)?.unbind(),
+            (Some(value), None) => to_python(py, value, decimals).map(Bound::unbind),
             (Some(value), Some(failure)) if failure.kind == FailureKind::Schema => {
-                to_python(py, value, decimals)?.unbind()
+                to_python(py, value, decimals).map(Bound::unbind)
             }
-            _ => py.None(),
+            _ => Ok(py.None()),
         };
         let whole = PyOnceLock::new();
         // A fresh lock takes its value.
@@ -88,7 +91,7 @@ impl PyOutcome {
     pub fn unexplained(py: Python<'_>, capture: Capture, settings: &Settings) -> PyOutcome {
         PyOutcome {
             decimals: settings.decimals,
-            value: py.None(),
+            value: Ok(py.None()),
             whole: PyOnceLock::new(),
             unexplained: Some(Box::new(Unexplained {
                 capture,
@@ -113,6 +116,14 @@ impl PyOutcome {
                 Whole::new(py, checked).map(Box::new)
             })
             .map(|whole| &**whole)
+    }
+
+    /// The value, or the error converting it raised.
+    fn converted(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match &self.value {
+            Ok(value) => Ok(value.clone_ref(py)),
+            Err(error) => Err(error.clone_ref(py)),
+        }
     }
 
     /// The whole engine outcome.
@@ -180,8 +191,13 @@ impl PyOutcome {
 
     /// The decoded value (None when nothing was accepted; a schema failure keeps it).
     #[getter]
-    fn value(&self, py: Python<'_>) -> Py<PyAny> {
-        self.value.clone_ref(py)
+    fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.converted(py)
+    }
+
+    /// `pickle` support: the outcome travels as what it says (see `pickle.rs`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        reduce_outcome(py, &self.whole(py)?.checked, self.decimals)
     }
 
     /// `(start, end)` byte offsets of the accepted candidate in the UTF-8 text.
@@ -281,7 +297,7 @@ impl PyOutcome {
         let this = slf.get();
         let checked = &this.whole(py)?.checked;
         match &checked.outcome.failure {
-            None if checked.outcome.ok() => Ok(this.value.clone_ref(py)),
+            None if checked.outcome.ok() => this.converted(py),
             failure => {
                 let kind = failure
                     .as_ref()
@@ -322,8 +338,19 @@ fn repr(py: Python<'_>, text: Option<&str>) -> PyResult<String> {
     }
 }
 
+impl From<Failure> for PyFailure {
+    fn from(failure: Failure) -> PyFailure {
+        PyFailure { failure }
+    }
+}
+
 #[pymethods]
 impl PyFailure {
+    /// `pickle` support.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        reduce_failure(py, &self.failure)
+    }
+
     /// `truncated`, `no-json`, `invalid`, `schema` or `unreadable`.
     #[getter]
     fn kind(&self) -> &'static str {

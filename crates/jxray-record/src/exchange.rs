@@ -21,4 +21,6 @@ pub struct Exchange {
     pub status: StatusCode,
     pub response_headers: HeaderMap,
     pub response: Teed,
+    /// The proxy was stopped while the response was still arriving.
+    pub interrupted: bool,
 }

@@ -11,12 +11,15 @@
 //! - `proxy`: one exchange: the upstream request, the response back, the copies for disk;
 //! - `client`: the upstream HTTP(S) client (rustls, certificate checks, timeouts);
 //! - `tee`: a body that forwards every frame and keeps a bounded copy;
+//! - `budget`: the memory every exchange's copies share;
 //! - `record`: from the copies to files: `scrub` (credentials out), `decode` (a copy of a
 //!   compressed body), `naming` (time and model), `sidecar` (the request file), `write`
 //!   (atomic, never overwriting, never outside the folder).
 
+mod budget;
 mod client;
 mod decode;
+mod drain;
 mod exchange;
 mod hints;
 mod naming;
@@ -34,12 +37,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use budget::{Budget, Held, Refused};
+pub use decode::{decode, DecodedBody};
 pub use hints::env_lines;
 pub use naming::sanitize_model;
 pub use naming::REQUEST_SUFFIX;
 pub use routes::{Route, Routes, DEFAULT_ROUTES};
-pub use scrub::{is_credential_header, scrub_query};
-pub use server::{Recorder, Running};
+pub use scrub::{is_credential_header, is_credential_name, scrub_json, scrub_query};
+pub use server::{Recorder, Running, Stopped, STOP_GRACE};
 
 /// The proxy's own failures, each one line naming the fix.
 #[derive(Debug, thiserror::Error)]
@@ -62,13 +67,25 @@ pub enum RecordError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{path}: cannot use it as the capture folder: it is {what}, not a folder; pass a writable folder with --to")]
+    NotAFolder { path: PathBuf, what: &'static str },
 }
 
-/// How much of each body is kept for the capture; beyond it the body still flows.
+/// How much of each body is kept for the capture, counted in decoded bytes; beyond it
+/// the body still flows.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     pub request_bytes: usize,
     pub response_bytes: usize,
+    /// What every exchange's copies together may hold (raw and decoded, requests and
+    /// responses).
+    pub memory_bytes: usize,
+}
+
+impl Limits {
+    /// The largest value any of the limits may take: 1 TiB (larger values are refused,
+    /// so that no count can overflow).
+    pub const MAX: usize = 1 << 40;
 }
 
 impl Default for Limits {
@@ -76,6 +93,7 @@ impl Default for Limits {
         Limits {
             request_bytes: 16 * 1024 * 1024,
             response_bytes: 64 * 1024 * 1024,
+            memory_bytes: 256 * 1024 * 1024,
         }
     }
 }
@@ -83,11 +101,17 @@ impl Default for Limits {
 /// How long the upstream may take.
 #[derive(Debug, Clone, Copy)]
 pub struct Timeouts {
-    /// To open the TCP connection (and finish the TLS handshake).
+    /// To open the TCP connection and finish the TLS handshake.
     pub connect: Duration,
     /// Silence from the upstream: before the response head, and between two chunks.
     /// Reasoning models can think for minutes before their first byte.
     pub idle: Duration,
+}
+
+impl Timeouts {
+    /// The longest timeout accepted: a week (longer ones are refused, so that no deadline
+    /// can overflow).
+    pub const MAX: Duration = Duration::from_secs(7 * 24 * 3600);
 }
 
 impl Default for Timeouts {

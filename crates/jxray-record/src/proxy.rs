@@ -4,7 +4,7 @@
 //! slow or break the client's call.
 
 use std::convert::Infallible;
-use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,11 +16,14 @@ use http_body_util::{Either, Full};
 use hyper::body::Incoming;
 use tokio::sync::oneshot;
 
+use crate::budget::Budget;
 use crate::client::Upstream;
+use crate::drain::{Pending, Tracker};
 use crate::exchange::Exchange;
 use crate::record::{record, Recorded};
 use crate::routes::Routes;
 use crate::tee::{End, Tee, Teed};
+use crate::write::Folder;
 use crate::{Limits, SharedLog, Timeouts};
 
 /// What the proxy answers with: the upstream's body, or its own one-line error.
@@ -45,9 +48,15 @@ pub struct State {
     pub client: Upstream,
     pub limits: Limits,
     pub timeouts: Timeouts,
-    /// The capture folder, canonical.
-    pub root: PathBuf,
+    /// The capture folder, held open (its path canonical).
+    pub folder: Folder,
     pub log: SharedLog,
+    /// What every exchange's copies share.
+    pub budget: Arc<Budget>,
+    /// The exchanges not yet written.
+    pub pending: Arc<Tracker>,
+    /// Set when the proxy is stopping: a body cut off now was cut off by the stop.
+    pub stopping: AtomicBool,
 }
 
 /// Handle one request from a client.
@@ -75,16 +84,18 @@ pub async fn handle(
     let client_uri = parts.uri.clone();
     let method = parts.method.clone();
     let request_headers = parts.headers.clone();
+    drop_length_beside_chunked(&mut parts.headers);
     strip_hop_by_hop(&mut parts.headers);
     if let Ok(host) = host {
         parts.headers.insert(header::HOST, host);
     }
     parts.uri = upstream_uri.clone();
     parts.version = Version::HTTP_11;
-    let (request_tee, request_done) = Tee::new(body, state.limits.request_bytes, None);
+    let (request_tee, request_done) =
+        Tee::new(body, state.limits.request_bytes, &state.budget, None);
     let started = Local::now();
     let clock = Instant::now();
-    let hangup = HangupNote::new(&state);
+    let hangup = HangupNote::new(state.clone());
     let sent = state
         .client
         .request(Request::from_parts(parts, request_tee));
@@ -109,9 +120,14 @@ pub async fn handle(
     };
     hangup.disarm();
     let (mut response_parts, body) = response.into_parts();
+    drop_length_beside_chunked(&mut response_parts.headers);
     strip_hop_by_hop(&mut response_parts.headers);
-    let (response_tee, response_done) =
-        Tee::new(body, state.limits.response_bytes, Some(state.timeouts.idle));
+    let (response_tee, response_done) = Tee::new(
+        body,
+        state.limits.response_bytes,
+        &state.budget,
+        Some(state.timeouts.idle),
+    );
     let head = Head {
         started,
         clock,
@@ -122,7 +138,14 @@ pub async fn handle(
         status: response_parts.status,
         response_headers: response_parts.headers.clone(),
     };
-    tokio::spawn(finish(state.clone(), head, request_done, response_done));
+    let pending = state.pending.enter();
+    tokio::spawn(finish(
+        state.clone(),
+        head,
+        request_done,
+        response_done,
+        pending,
+    ));
     Ok(Response::from_parts(
         response_parts,
         Either::Left(response_tee),
@@ -147,12 +170,16 @@ async fn finish(
     head: Head,
     request_done: oneshot::Receiver<Teed>,
     response_done: oneshot::Receiver<Teed>,
+    pending: Pending,
 ) {
-    let response = response_done.await.unwrap_or_else(|_| dropped());
+    let response = response_done
+        .await
+        .unwrap_or_else(|_| dropped(&state.budget));
+    let interrupted = response.end == End::Dropped && state.stopping.load(Ordering::SeqCst);
     let elapsed = head.clock.elapsed();
     let request = match tokio::time::timeout(REQUEST_SETTLE, request_done).await {
         Ok(Ok(teed)) => teed,
-        _ => dropped(),
+        _ => dropped(&state.budget),
     };
     let exchange = Exchange {
         started: head.started,
@@ -165,25 +192,26 @@ async fn finish(
         status: head.status,
         response_headers: head.response_headers,
         response,
+        interrupted,
     };
-    let root = state.root.clone();
-    let limit = state.limits.response_bytes;
+    let status = exchange.status;
+    let writer = state.clone();
     let written = tokio::task::spawn_blocking(move || {
-        let recorded = record(&root, &exchange, limit);
-        (recorded, exchange.status, exchange.elapsed)
+        record(&writer.folder, exchange, &writer.limits, &writer.budget)
     })
     .await;
     let line = match written {
-        Ok((recorded, status, elapsed)) => describe(&state, recorded, status, elapsed),
+        Ok(recorded) => describe(&state, recorded, status, elapsed),
         Err(_) => "writing the capture failed unexpectedly; the call itself went through".into(),
     };
     state.log.line(&line);
+    drop(pending);
 }
 
 fn describe(state: &State, recorded: Recorded, status: StatusCode, elapsed: Duration) -> String {
     match recorded {
         Recorded::Written { path, note } => {
-            let shown = path.strip_prefix(&state.root).unwrap_or(&path);
+            let shown = path.strip_prefix(state.folder.path()).unwrap_or(&path);
             let mut line = format!(
                 "recorded {} ({}, {:.1} s)",
                 shown.display(),
@@ -200,12 +228,20 @@ fn describe(state: &State, recorded: Recorded, status: StatusCode, elapsed: Dura
     }
 }
 
-fn dropped() -> Teed {
+fn dropped(budget: &Arc<Budget>) -> Teed {
     Teed {
-        bytes: Vec::new(),
+        bytes: crate::budget::Held::new(budget, 0),
         total: 0,
-        over_limit: false,
+        refused: None,
         end: End::Dropped,
+    }
+}
+
+/// A message sent chunked and with a `Content-Length` is read chunked (RFC 9112 §6.3):
+/// the length is stale and must not be passed on, or the other side would stop early.
+fn drop_length_beside_chunked(headers: &mut HeaderMap) {
+    if headers.contains_key(header::TRANSFER_ENCODING) {
+        headers.remove(header::CONTENT_LENGTH);
     }
 }
 
@@ -257,30 +293,35 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     line
 }
 
-/// Logs one line if the exchange is dropped (the client hung up) before the upstream's
-/// answer arrived; dropping the request future is what cancels the upstream call.
+/// Logs one line if the exchange is dropped (the client hung up, or the proxy stopped)
+/// before the upstream's answer arrived; dropping the request future is what cancels the
+/// upstream call.
 struct HangupNote {
-    log: Option<SharedLog>,
+    state: Option<Arc<State>>,
 }
 
 impl HangupNote {
-    fn new(state: &State) -> HangupNote {
-        HangupNote {
-            log: Some(state.log.clone()),
-        }
+    fn new(state: Arc<State>) -> HangupNote {
+        HangupNote { state: Some(state) }
     }
 
     fn disarm(mut self) {
-        self.log = None;
+        self.state = None;
     }
 }
 
 impl Drop for HangupNote {
     fn drop(&mut self) {
-        if let Some(log) = &self.log {
-            log.line(
-                "the client hung up before the upstream answered: call cancelled, not recorded",
-            );
-        }
+        let Some(state) = &self.state else {
+            return;
+        };
+        let who = if state.stopping.load(Ordering::SeqCst) {
+            "the proxy was stopped"
+        } else {
+            "the client hung up"
+        };
+        state.log.line(&format!(
+            "{who} before the upstream answered: call cancelled, not recorded"
+        ));
     }
 }

@@ -1,131 +1,278 @@
 //! From one finished exchange to its files: which kind of capture the response is, the
 //! decoded copy, the request file, and what to tell the user in one line.
 
-use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use http::{header, HeaderMap};
 use serde_json::Value;
 
+use crate::budget::{Budget, Held, Refused, Reserved};
 use crate::decode::{decode, DecodedBody};
 use crate::exchange::Exchange;
 use crate::naming::{request_model, stem};
-use crate::scrub::scrub_json;
+use crate::scrub::{scrub_json, Secrets};
 use crate::sidecar::{document, RequestBody};
 use crate::tee::End;
-use crate::write::{write, CaptureFiles};
+use crate::write::{CaptureFiles, Folder};
+use crate::Limits;
 
 /// What became of an exchange, for the log line.
 #[derive(Debug)]
 pub enum Recorded {
-    /// Written; with a note when something about it is worth knowing.
-    Written { path: PathBuf, note: Option<String> },
+    /// Written; with a note when something about it is worth knowing (its request file
+    /// could not be written, the response was cut short).
+    Written {
+        path: std::path::PathBuf,
+        note: Option<String>,
+    },
     /// Passed through but not written, and why.
     Skipped(String),
-    /// Writing failed (disk full, folder gone): the client's call was not affected.
+    /// Writing failed (disk full, folder gone): nothing was written, and the client's
+    /// call was not affected.
     Failed(String),
 }
 
-/// Write `exchange` under `root` (canonical) with `limit` on a decoded response.
-pub fn record(root: &Path, exchange: &Exchange, limit: usize) -> Recorded {
+/// Write `exchange` into `folder`, each body bounded by its side's limit in `limits` and
+/// every copy by `budget`.
+pub fn record(
+    folder: &Folder,
+    mut exchange: Exchange,
+    limits: &Limits,
+    budget: &Arc<Budget>,
+) -> Recorded {
     let response = &exchange.response;
-    if response.over_limit {
+    let total = response.total;
+    match response.refused {
+        Some(Refused::OverLimit) => {
+            return Recorded::Skipped(format!(
+                "the response was over {} bytes ({} bytes): passed through, not recorded; raise --max-response-bytes to keep such responses",
+                limits.response_bytes, response.total
+            ))
+        }
+        Some(Refused::OverBudget) => {
+            return Recorded::Skipped(over_budget("response", budget, NOT_RECORDED))
+        }
+        None => {}
+    }
+    if total == 0 {
+        // A 204, a HEAD, an OPTIONS, a call cancelled before its first byte: no model
+        // output to look at.
         return Recorded::Skipped(format!(
-            "the response was over {limit} bytes ({} bytes): passed through, not recorded; raise --max-response-bytes to keep such responses",
-            response.total
+            "{} {} answered {} with no body: passed through, not recorded",
+            exchange.method,
+            exchange.uri.path(),
+            exchange.status.as_u16()
         ));
     }
     let mut notes = Vec::new();
-    match &response.end {
-        End::Complete => {}
+    let response_note = match &response.end {
+        End::Complete => None,
         // An SDK may stop reading at a stream's last event: what it saw is kept.
-        End::Dropped => notes
-            .push("the client hung up before the response ended: kept what arrived".to_string()),
-        End::Failed(why) => {
-            notes.push(format!("the upstream broke off ({why}): kept what arrived"))
+        End::Dropped if exchange.interrupted => {
+            Some("the proxy was stopped before the response ended: kept what arrived".to_string())
         }
-    }
-    let body = request_body(exchange, limit);
+        End::Dropped => {
+            Some("the client hung up before the response ended: kept what arrived".to_string())
+        }
+        End::Failed(why) => Some(format!("the upstream broke off ({why}): kept what arrived")),
+    };
+    notes.extend(response_note.clone());
+    let (body, secrets, _parsed) = request_body(&exchange, limits, budget, &mut notes);
     let model = match &body {
         RequestBody::Json(value) => request_model(Some(value), &exchange.upstream),
         RequestBody::Missing(_) => request_model(None, &exchange.upstream),
     };
-    let encoding = header_text(&exchange.response_headers, header::CONTENT_ENCODING);
-    let (bytes, encoded) = match decode(response.bytes.clone(), encoding, limit) {
-        DecodedBody::Plain(bytes) => (bytes, false),
-        DecodedBody::Unsupported(encoding) => {
-            notes.push(format!(
-                "its {encoding} encoding cannot be decoded: kept as .bin"
-            ));
-            (response.bytes.clone(), true)
-        }
-        DecodedBody::Failed(why) => {
-            notes.push(format!("{why}: kept as .bin"));
-            (response.bytes.clone(), true)
-        }
+    let (mut bytes, encoded) = match response_copy(&mut exchange, limits, budget, &mut notes) {
+        Ok(copy) => copy,
+        Err(skipped) => return skipped,
     };
     let content_type = header_text(&exchange.response_headers, header::CONTENT_TYPE);
     // `.bin` is not a capture name: jxray would read compressed bytes as text.
     let extension = if encoded {
         ".bin"
     } else {
-        extension(content_type, &bytes)
+        extension(content_type, bytes.as_slice())
     };
-    let (folder, stem) = stem(
+    let (date, stem) = stem(
         &exchange.started,
         model.as_deref(),
         exchange.status.as_u16(),
     );
-    let request = document(exchange, &body, model.as_deref());
-    let mut request_text = serde_json::to_vec_pretty(&request).unwrap_or_default();
+    let request = document(&exchange, body, model.as_deref(), response_note.as_deref());
+    // Compact: a request file is about the size of the request, never a multiple of it.
+    let mut request_text = serde_json::to_vec(&request).unwrap_or_default();
+    drop(request);
     request_text.push(b'\n');
+    let redacted = bytes.edit(|bytes| secrets.redact(bytes)) + secrets.redact(&mut request_text);
+    if redacted > 0 {
+        notes.push(format!(
+            "a credential the request carried was in what was kept: replaced {redacted} time{}",
+            if redacted == 1 { "" } else { "s" }
+        ));
+    }
     let files = CaptureFiles {
-        folder: &folder,
+        folder: &date,
         stem: &stem,
         extension,
-        capture: &bytes,
+        capture: bytes.as_slice(),
         request: &request_text,
     };
-    match write(root, &files) {
-        Ok(path) => Recorded::Written {
-            path,
-            note: (!notes.is_empty()).then(|| notes.join("; ")),
-        },
+    match folder.write(&files) {
+        Ok(written) => {
+            if let Some(error) = written.request_error {
+                notes.push(format!(
+                    "its request file could not be written ({error}): the capture is there without it"
+                ));
+            }
+            Recorded::Written {
+                path: written.capture,
+                note: (!notes.is_empty()).then(|| notes.join("; ")),
+            }
+        }
         Err(error) => Recorded::Failed(format!(
-            "cannot write the capture under {} ({error}); the call itself went through",
-            root.display()
+            "cannot write the capture under {} ({error}): nothing written; the call itself went through",
+            folder.path().display()
         )),
     }
+}
+
+/// The response's bytes as they go on disk, decoded when they came compressed, and
+/// whether they are still encoded (kept as `.bin`); or why nothing is kept.
+fn response_copy(
+    exchange: &mut Exchange,
+    limits: &Limits,
+    budget: &Arc<Budget>,
+    notes: &mut Vec<String>,
+) -> Result<(Held, bool), Recorded> {
+    let encoding = header_text(&exchange.response_headers, header::CONTENT_ENCODING);
+    let decoded = decode(
+        exchange.response.bytes.as_slice(),
+        encoding,
+        limits.response_bytes,
+        budget,
+    );
+    let raw = &mut exchange.response.bytes;
+    match decoded {
+        DecodedBody::Identity => Ok((raw.take(), false)),
+        DecodedBody::Plain(held) => {
+            raw.clear();
+            Ok((held, false))
+        }
+        DecodedBody::Unsupported(encoding) => {
+            notes.push(format!(
+                "its {encoding} encoding cannot be decoded: kept as .bin"
+            ));
+            Ok((raw.take(), true))
+        }
+        DecodedBody::Failed(why) => {
+            notes.push(format!("{why}: kept as .bin"));
+            Ok((raw.take(), true))
+        }
+        DecodedBody::Refused(Refused::OverLimit) => Err(Recorded::Skipped(format!(
+            "the response unpacks to more than {} bytes: passed through, not recorded; raise --max-response-bytes to keep such responses",
+            limits.response_bytes
+        ))),
+        DecodedBody::Refused(Refused::OverBudget) => Err(Recorded::Skipped(over_budget(
+            "decoded response",
+            budget,
+            NOT_RECORDED,
+        ))),
+    }
+}
+
+/// What becomes of an exchange whose response is not kept, and of one whose request body
+/// is not.
+const NOT_RECORDED: &str = "passed through, not recorded";
+const BODY_NOT_KEPT: &str = "its body not kept";
+
+/// How many times its size a JSON body takes once parsed (members, strings and their
+/// order kept), as counted against the memory budget.
+const PARSED_JSON_FACTOR: usize = 4;
+
+fn over_budget(what: &str, budget: &Budget, consequence: &str) -> String {
+    format!(
+        "the {what} did not fit in what the proxy may hold for all calls at once ({} bytes): {consequence}; raise --max-memory-bytes to keep more",
+        budget.limit()
+    )
 }
 
 fn header_text(headers: &HeaderMap, name: header::HeaderName) -> Option<&str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-/// The request's JSON body with credentials removed, or why there is none.
-fn request_body(exchange: &Exchange, limit: usize) -> RequestBody {
+/// The request's JSON body with credentials removed, or why there is none; the
+/// credentials the request carried (its headers, query and body), to be searched for in
+/// what is written; and what the parsed body holds of the budget, until it is written.
+fn request_body(
+    exchange: &Exchange,
+    limits: &Limits,
+    budget: &Arc<Budget>,
+    notes: &mut Vec<String>,
+) -> (RequestBody, Secrets, Option<Reserved>) {
+    let secrets = |body: Option<&Value>| {
+        Secrets::of_request(&exchange.request_headers, exchange.uri.query(), body)
+    };
     let request = &exchange.request;
-    if request.over_limit {
-        return RequestBody::Missing(format!(
-            "over the request size limit ({} bytes)",
-            request.total
-        ));
+    let missing = |why: String| (RequestBody::Missing(why), secrets(None), None);
+    let refused = match request.refused {
+        Some(Refused::OverLimit) => Some(format!(
+            "the request body was over {} bytes ({} bytes): its body not kept; raise --max-request-bytes to keep such requests",
+            limits.request_bytes, request.total
+        )),
+        Some(Refused::OverBudget) => Some(over_budget("request body", budget, BODY_NOT_KEPT)),
+        None => None,
+    };
+    if let Some(why) = refused {
+        notes.push(why.clone());
+        return missing(why);
     }
     if request.end != End::Complete {
-        return RequestBody::Missing("the request body did not arrive whole".to_string());
+        return missing("the request body did not arrive whole".to_string());
     }
     if request.bytes.is_empty() {
-        return RequestBody::Missing("no body".to_string());
+        return missing("no body".to_string());
     }
     let encoding = header_text(&exchange.request_headers, header::CONTENT_ENCODING);
-    let DecodedBody::Plain(bytes) = decode(request.bytes.clone(), encoding, limit) else {
-        return RequestBody::Missing("a compressed body that cannot be decoded".to_string());
-    };
-    match serde_json::from_slice::<Value>(&bytes) {
-        Ok(mut value) => {
-            scrub_json(&mut value);
-            RequestBody::Json(value)
+    let raw = request.bytes.as_slice();
+    let decoded = decode(raw, encoding, limits.request_bytes, budget);
+    let held;
+    let bytes = match &decoded {
+        DecodedBody::Identity => raw,
+        DecodedBody::Plain(plain) => {
+            held = plain;
+            held.as_slice()
         }
-        Err(_) => RequestBody::Missing(format!(
+        DecodedBody::Refused(Refused::OverLimit) => {
+            let why = format!(
+                "the request body unpacks to more than {} bytes: its body not kept; raise --max-request-bytes to keep such requests",
+                limits.request_bytes
+            );
+            notes.push(why.clone());
+            return missing(why);
+        }
+        DecodedBody::Refused(Refused::OverBudget) => {
+            let why = over_budget("decoded request body", budget, BODY_NOT_KEPT);
+            notes.push(why.clone());
+            return missing(why);
+        }
+        DecodedBody::Unsupported(_) | DecodedBody::Failed(_) => {
+            return missing("a compressed body that cannot be decoded".to_string())
+        }
+    };
+    // The parsed body lives beside its bytes until the request file is written: it is
+    // counted in the budget too, at an estimate of what a parsed JSON body takes.
+    let Some(parsed) = budget.reserve(bytes.len().saturating_mul(PARSED_JSON_FACTOR)) else {
+        let why = over_budget("parsed request body", budget, BODY_NOT_KEPT);
+        notes.push(why.clone());
+        return missing(why);
+    };
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(mut value) => {
+            let secrets = secrets(Some(&value));
+            scrub_json(&mut value);
+            (RequestBody::Json(value), secrets, Some(parsed))
+        }
+        Err(_) => missing(format!(
             "not JSON: {} bytes of {}",
             bytes.len(),
             header_text(&exchange.request_headers, header::CONTENT_TYPE).unwrap_or("unknown type")

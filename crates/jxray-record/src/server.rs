@@ -1,9 +1,13 @@
 //! The listener: checks the capture folder, binds the address, and serves each client
-//! connection (HTTP/1.1, keep-alive) on its own task.
+//! connection (HTTP/1.1, keep-alive) on its own task, until it is told to stop: then it
+//! stops accepting, cuts the calls still in flight (their captures are written as far as
+//! they arrived) and waits for every capture to be written, for a bounded time.
 
 use std::fs;
+use std::future::Future;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,13 +15,27 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
+use tokio::task::JoinSet;
 
+use crate::budget::Budget;
 use crate::client::upstream;
+use crate::drain::Tracker;
 use crate::proxy::{handle, State};
+use crate::write::Folder;
 use crate::{ProxySettings, RecordError, SharedLog};
 
 /// How long a client may take to send a request head.
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a stop waits for the captures being written.
+pub const STOP_GRACE: Duration = Duration::from_secs(10);
+
+/// What a stop left undone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped {
+    /// Exchanges whose files were still not written when the grace time ran out.
+    pub unwritten: usize,
+}
 
 /// A bound, ready proxy.
 pub struct Recorder {
@@ -28,7 +46,7 @@ pub struct Recorder {
 impl Recorder {
     /// Create and check the capture folder, then bind the address.
     pub async fn bind(settings: ProxySettings, log: SharedLog) -> Result<Recorder, RecordError> {
-        let root = prepare_folder(&settings.to)?;
+        let folder = prepare_folder(&settings.to)?;
         let listener =
             TcpListener::bind(settings.listen)
                 .await
@@ -46,8 +64,11 @@ impl Recorder {
             routes: settings.routes,
             limits: settings.limits,
             timeouts: settings.timeouts,
-            root,
+            folder,
             log,
+            budget: Budget::new(settings.limits.memory_bytes),
+            pending: Arc::new(Tracker::default()),
+            stopping: Default::default(),
         };
         Ok(Recorder {
             listener,
@@ -64,13 +85,33 @@ impl Recorder {
 
     /// The capture folder, canonical.
     pub fn folder(&self) -> &Path {
-        &self.state.root
+        self.state.folder.path()
+    }
+
+    /// The bytes the exchanges' copies hold now (for tests of the memory bound).
+    pub fn budget(&self) -> Arc<Budget> {
+        self.state.budget.clone()
     }
 
     /// Serve until the task is dropped.
     pub async fn serve(self) {
+        self.serve_until(std::future::pending(), STOP_GRACE).await;
+    }
+
+    /// Serve until `stop` completes; then stop accepting, cut the calls in flight (each
+    /// kept as far as it arrived, marked so), and wait up to `grace` for every capture to
+    /// be written.
+    pub async fn serve_until(self, stop: impl Future<Output = ()>, grace: Duration) -> Stopped {
+        let mut connections = JoinSet::new();
+        tokio::pin!(stop);
         loop {
-            let stream = match self.listener.accept().await {
+            let accepted = tokio::select! {
+                accepted = self.listener.accept() => accepted,
+                _ = &mut stop => break,
+                // Finished connections are reaped as they end.
+                Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+            };
+            let stream = match accepted {
                 Ok((stream, _)) => stream,
                 Err(error) => {
                     // Out of file descriptors, say: wait a little instead of spinning.
@@ -83,7 +124,7 @@ impl Recorder {
             };
             let _ = stream.set_nodelay(true);
             let state = self.state.clone();
-            tokio::spawn(async move {
+            connections.spawn(async move {
                 let service = service_fn(move |request| handle(state.clone(), request));
                 // A client that goes away mid-call ends this with an error: nothing to report.
                 let _ = http1::Builder::new()
@@ -93,23 +134,62 @@ impl Recorder {
                     .await;
             });
         }
+        drop(self.listener);
+        self.state.stopping.store(true, Ordering::SeqCst);
+        // Dropping a connection drops its response body: the capture's copy ends there
+        // and is written as far as it arrived.
+        connections.shutdown().await;
+        let written = tokio::time::timeout(grace, self.state.pending.idle()).await;
+        Stopped {
+            unwritten: if written.is_ok() {
+                0
+            } else {
+                self.state.pending.count()
+            },
+        }
     }
 }
 
-/// Create the folder when missing, check a file can be written in it, and return its
-/// canonical path (every write is checked to stay under it).
-fn prepare_folder(path: &Path) -> Result<PathBuf, RecordError> {
+/// Create the folder when missing, check a file can be written in it, and open it: every
+/// write is made relative to that handle.
+fn prepare_folder(path: &Path) -> Result<Folder, RecordError> {
     let folder_error = |source| RecordError::Folder {
         path: path.to_path_buf(),
         source,
     };
+    if let Some(what) = not_a_folder(path) {
+        return Err(RecordError::NotAFolder {
+            path: path.to_path_buf(),
+            what,
+        });
+    }
     fs::create_dir_all(path).map_err(folder_error)?;
     let root = fs::canonicalize(path).map_err(folder_error)?;
-    tempfile::Builder::new()
-        .prefix(".jxray-tmp-")
-        .tempfile_in(&root)
-        .map_err(folder_error)?;
-    Ok(root)
+    let folder = Folder::open(&root).map_err(folder_error)?;
+    folder.check_writable().map_err(folder_error)?;
+    Ok(folder)
+}
+
+/// What `path` is, when it exists and is not a folder (nor a symlink to one).
+fn not_a_folder(path: &Path) -> Option<&'static str> {
+    let kind = fs::metadata(path).ok()?.file_type();
+    if kind.is_dir() {
+        return None;
+    }
+    use std::os::unix::fs::FileTypeExt;
+    Some(if kind.is_file() {
+        "a file"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "something other than a folder"
+    })
 }
 
 /// A recorder serving on its own runtime threads, for a caller that is not async (the
@@ -117,7 +197,7 @@ fn prepare_folder(path: &Path) -> Result<PathBuf, RecordError> {
 pub struct Running {
     /// Dropped or sent: the serving thread stops.
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    thread: Option<std::thread::JoinHandle<Stopped>>,
     addr: SocketAddr,
     folder: PathBuf,
 }
@@ -138,12 +218,10 @@ impl Running {
         let thread = std::thread::Builder::new()
             .name("jxray-record".into())
             .spawn(move || {
-                runtime.block_on(async {
-                    tokio::select! {
-                        _ = recorder.serve() => {}
-                        _ = stopped => {}
-                    }
-                });
+                let stop = async {
+                    let _ = stopped.await;
+                };
+                runtime.block_on(recorder.serve_until(stop, STOP_GRACE))
             })
             .map_err(RecordError::Runtime)?;
         Ok(Running {
@@ -163,21 +241,25 @@ impl Running {
         &self.folder
     }
 
-    /// Serve until the process is stopped.
-    pub fn wait(mut self) {
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+    /// Stop: no new calls, the calls in flight kept as far as they arrived, and every
+    /// capture written (waiting at most [`STOP_GRACE`]).
+    pub fn stop(mut self) -> Stopped {
+        self.stop_now()
+    }
+
+    fn stop_now(&mut self) -> Stopped {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.thread.take().map(|thread| thread.join()) {
+            Some(Ok(stopped)) => stopped,
+            _ => Stopped { unwritten: 0 },
         }
     }
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.stop_now();
     }
 }

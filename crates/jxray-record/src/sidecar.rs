@@ -12,6 +12,8 @@
 //!
 //! `body` is the request's JSON (messages or input, tools, response format and the rest);
 //! a body that is not JSON, or too large to keep, is `null` with `body_note` saying why.
+//! A response that did not arrive whole (the client hung up, the upstream broke off, the
+//! proxy was stopped) has `response_note` saying so.
 
 use serde_json::{json, Map, Value};
 
@@ -25,7 +27,12 @@ pub enum RequestBody {
 }
 
 /// The request file's document.
-pub fn document(exchange: &Exchange, body: &RequestBody, model: Option<&str>) -> Value {
+pub fn document(
+    exchange: &Exchange,
+    body: RequestBody,
+    model: Option<&str>,
+    response_note: Option<&str>,
+) -> Value {
     let mut doc = Map::new();
     doc.insert("jxray_request".into(), json!(1));
     doc.insert("method".into(), json!(exchange.method.as_str()));
@@ -45,7 +52,7 @@ pub fn document(exchange: &Exchange, body: &RequestBody, model: Option<&str>) ->
         json!(format!("{scheme}://{authority}{upstream_path}")),
     );
     doc.insert("model".into(), json!(model));
-    let stream = match body {
+    let stream = match &body {
         RequestBody::Json(value) => value.get("stream").and_then(Value::as_bool),
         RequestBody::Missing(_) => None,
     };
@@ -68,13 +75,16 @@ pub fn document(exchange: &Exchange, body: &RequestBody, model: Option<&str>) ->
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
     doc.insert("response_content_type".into(), json!(content_type));
+    if let Some(note) = response_note {
+        doc.insert("response_note".into(), json!(note));
+    }
     doc.insert(
         "headers".into(),
         Value::Object(kept_headers(&exchange.request_headers)),
     );
     match body {
         RequestBody::Json(value) => {
-            doc.insert("body".into(), value.clone());
+            doc.insert("body".into(), value);
         }
         RequestBody::Missing(why) => {
             doc.insert("body".into(), Value::Null);

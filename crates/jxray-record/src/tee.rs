@@ -1,18 +1,22 @@
 //! A body that forwards every frame the moment it arrives and keeps a bounded copy.
 //!
 //! The copy is handed over once, when the body ends, fails, or is dropped (the client or
-//! the upstream went away). Past the limit the body keeps flowing; the copy is dropped and
-//! only counted, so memory stays bounded whatever the body's size.
+//! the upstream went away). Past the limit, or when the budget shared by every exchange
+//! has no room, the body keeps flowing; the copy is dropped and only counted, so memory
+//! stays bounded whatever the bodies' sizes.
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::{Body, Frame, SizeHint};
 use tokio::sync::oneshot;
-use tokio::time::{sleep, Instant, Sleep};
+use tokio::time::{sleep_until, Instant, Sleep};
+
+use crate::budget::{Budget, Held, Refused};
 
 /// The error type of proxied bodies.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -31,21 +35,21 @@ pub enum End {
 /// What a teed body saw.
 #[derive(Debug)]
 pub struct Teed {
-    /// The bytes, or empty when the body went over the limit.
-    pub bytes: Vec<u8>,
+    /// The bytes, or empty when the body was not kept.
+    pub bytes: Held,
     /// Every byte that went through, kept or not.
     pub total: u64,
-    pub over_limit: bool,
+    /// Why the copy was dropped, if it was.
+    pub refused: Option<Refused>,
     pub end: End,
 }
 
 /// Wraps `B`, forwarding its frames and copying their data.
 pub struct Tee<B> {
     inner: B,
-    copy: Vec<u8>,
+    copy: Held,
     total: u64,
-    limit: usize,
-    over_limit: bool,
+    refused: Option<Refused>,
     done: Option<oneshot::Sender<Teed>>,
     idle: Option<Idle>,
 }
@@ -57,9 +61,14 @@ struct Idle {
 }
 
 impl<B> Tee<B> {
-    /// A tee keeping up to `limit` bytes, and a receiver for what it saw. With `idle`, the
-    /// body fails when the inner body is silent that long.
-    pub fn new(inner: B, limit: usize, idle: Option<Duration>) -> (Tee<B>, oneshot::Receiver<Teed>)
+    /// A tee keeping up to `limit` bytes taken from `budget`, and a receiver for what it
+    /// saw. With `idle`, the body fails when the inner body is silent that long.
+    pub fn new(
+        inner: B,
+        limit: usize,
+        budget: &Arc<Budget>,
+        idle: Option<Duration>,
+    ) -> (Tee<B>, oneshot::Receiver<Teed>)
     where
         B: Body,
     {
@@ -67,14 +76,13 @@ impl<B> Tee<B> {
         let empty = inner.is_end_stream();
         let mut tee = Tee {
             inner,
-            copy: Vec::new(),
+            copy: Held::new(budget, limit),
             total: 0,
-            limit,
-            over_limit: false,
+            refused: None,
             done: Some(sender),
             idle: idle.map(|after| Idle {
                 after,
-                timer: Box::pin(sleep(after)),
+                timer: Box::pin(sleep_until(deadline(after))),
             }),
         };
         if empty {
@@ -86,27 +94,35 @@ impl<B> Tee<B> {
 
     fn keep(&mut self, data: &[u8]) {
         self.total += data.len() as u64;
-        if self.over_limit {
+        if self.refused.is_some() {
             return;
         }
-        if self.copy.len() + data.len() > self.limit {
-            self.over_limit = true;
-            self.copy = Vec::new();
-        } else {
-            self.copy.extend_from_slice(data);
+        if let Err(refused) = self.copy.extend(data) {
+            self.refused = Some(refused);
+            self.copy.clear();
         }
     }
 
     fn finish(&mut self, end: End) {
         if let Some(done) = self.done.take() {
+            let limit = self.copy.limit();
+            let budget = self.copy.budget().clone();
             let _ = done.send(Teed {
-                bytes: std::mem::take(&mut self.copy),
+                bytes: std::mem::replace(&mut self.copy, Held::new(&budget, limit)),
                 total: self.total,
-                over_limit: self.over_limit,
+                refused: self.refused,
                 end,
             });
         }
     }
+}
+
+/// `after` from now; a timeout too long for the clock (the flag's range stops it, but a
+/// library caller might not) is a week.
+fn deadline(after: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(after)
+        .unwrap_or_else(|| now + crate::Timeouts::MAX)
 }
 
 impl<B> Drop for Tee<B> {
@@ -139,7 +155,7 @@ where
                 }
                 if let Some(idle) = &mut this.idle {
                     let after = idle.after;
-                    idle.timer.as_mut().reset(Instant::now() + after);
+                    idle.timer.as_mut().reset(deadline(after));
                 }
                 // A body of known length is not polled again after its last byte.
                 if this.inner.is_end_stream() {
@@ -184,38 +200,75 @@ mod tests {
     use super::*;
     use http_body_util::{BodyExt, Full};
 
+    fn budget() -> Arc<Budget> {
+        Budget::new(usize::MAX)
+    }
+
     #[tokio::test]
     async fn the_copy_is_the_body_up_to_the_limit() {
-        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"hello")), 10, None);
+        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"hello")), 10, &budget(), None);
         let bytes = tee.collect().await.unwrap().to_bytes();
         assert_eq!(&bytes[..], b"hello");
         let teed = done.await.unwrap();
-        assert_eq!(teed.bytes, b"hello");
+        assert_eq!(teed.bytes.as_slice(), b"hello");
         assert_eq!(teed.end, End::Complete);
-        assert!(!teed.over_limit);
+        assert_eq!(teed.refused, None);
     }
 
     #[tokio::test]
     async fn past_the_limit_the_body_flows_and_the_copy_is_dropped() {
-        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"hello world")), 4, None);
+        let (tee, done) = Tee::new(
+            Full::new(Bytes::from_static(b"hello world")),
+            4,
+            &budget(),
+            None,
+        );
         let bytes = tee.collect().await.unwrap().to_bytes();
         assert_eq!(&bytes[..], b"hello world");
         let teed = done.await.unwrap();
-        assert!(teed.over_limit);
+        assert_eq!(teed.refused, Some(Refused::OverLimit));
         assert!(teed.bytes.is_empty());
         assert_eq!(teed.total, 11);
     }
 
     #[tokio::test]
+    async fn past_the_shared_budget_the_copy_is_dropped_and_its_bytes_given_back() {
+        let budget = Budget::new(8);
+        let (tee, done) = Tee::new(
+            Full::new(Bytes::from_static(b"hello world")),
+            100,
+            &budget,
+            None,
+        );
+        let bytes = tee.collect().await.unwrap().to_bytes();
+        assert_eq!(&bytes[..], b"hello world");
+        let teed = done.await.unwrap();
+        assert_eq!(teed.refused, Some(Refused::OverBudget));
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[tokio::test]
+    async fn an_idle_timeout_too_long_for_the_clock_does_not_panic() {
+        let (tee, done) = Tee::new(
+            Full::new(Bytes::from_static(b"x")),
+            4,
+            &budget(),
+            Some(Duration::from_secs(u64::MAX)),
+        );
+        assert_eq!(&tee.collect().await.unwrap().to_bytes()[..], b"x");
+        assert_eq!(done.await.unwrap().end, End::Complete);
+    }
+
+    #[tokio::test]
     async fn an_empty_body_is_complete_without_being_read() {
-        let (tee, done) = Tee::new(Full::new(Bytes::new()), 4, None);
+        let (tee, done) = Tee::new(Full::new(Bytes::new()), 4, &budget(), None);
         drop(tee);
         assert_eq!(done.await.unwrap().end, End::Complete);
     }
 
     #[tokio::test]
     async fn a_dropped_body_says_so() {
-        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"x")), 4, None);
+        let (tee, done) = Tee::new(Full::new(Bytes::from_static(b"x")), 4, &budget(), None);
         drop(tee);
         assert_eq!(done.await.unwrap().end, End::Dropped);
     }

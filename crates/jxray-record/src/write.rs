@@ -1,19 +1,31 @@
 //! Writing a capture and its request file: atomically, never overwriting, never outside
-//! the capture folder.
+//! the capture folder, a capture and its request under one name.
 //!
-//! Each file is written to a temporary file in the same folder and linked into place only
-//! if its name is free, so a reader (a watching jxray) sees a whole file or none, and an
-//! existing file is never replaced: a taken name gets a `-2`, `-3`, … suffix. The capture
-//! is placed before its request file, so that when the request file appears the capture it
-//! belongs to is already there.
+//! The capture folder is opened once, when the proxy starts, and every file is created
+//! relative to that handle (`openat`, `linkat`): the date folder is opened without
+//! following a symlink, so swapping it for one (even between a check and a write) cannot
+//! lead a write elsewhere.
+//!
+//! A name is claimed before anything is written: an exclusively created, hidden claim
+//! file per stem, so that two exchanges finishing in the same millisecond (a `.json` and
+//! an `.sse`, say) can never share a request file. Under the claim, each file is written
+//! to a temporary file and linked into place only if its name is free, so a reader (a
+//! watching jxray) sees a whole file or none, and an existing file is never replaced: a
+//! taken name gets a `-2`, `-3`, … suffix. The capture is placed before its request file,
+//! so that when the request file appears the capture it belongs to is already there.
 
-use std::fs;
 use std::io::{self, Write};
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rustix::fs::{self as at, AtFlags, Mode, OFlags};
+use rustix::io::Errno;
 
 use crate::naming::REQUEST_SUFFIX;
 
-/// Temporary files start with this (hidden, and the prefix jxray's watcher ignores).
+/// Temporary and claim files start with this (hidden, and the prefix jxray's watcher
+/// ignores).
 const TEMP_PREFIX: &str = ".jxray-tmp-";
 
 /// How many suffixes are tried before giving up on a name.
@@ -30,99 +42,347 @@ pub struct CaptureFiles<'a> {
     pub request: &'a [u8],
 }
 
-/// Write `files` under `root` (canonical); the capture's path.
-pub fn write(root: &Path, files: &CaptureFiles<'_>) -> io::Result<PathBuf> {
-    let folder = date_folder(root, files.folder)?;
-    for attempt in 1..=MAX_SUFFIX {
-        let stem = match attempt {
-            1 => files.stem.to_string(),
-            n => format!("{}-{n}", files.stem),
-        };
-        let capture = folder.join(format!("{stem}{}", files.extension));
-        let request = folder.join(format!("{stem}{REQUEST_SUFFIX}"));
-        if request.exists() {
-            continue;
-        }
-        match place(&folder, &capture, files.capture) {
-            Ok(()) => {
-                place(&folder, &request, files.request)?;
-                return Ok(capture);
+/// What is on disk after a write that placed the capture.
+#[derive(Debug)]
+pub struct Written {
+    /// The capture's path (the folder's path joined with the names written).
+    pub capture: PathBuf,
+    /// Why the request file is not beside it, when it is not.
+    pub request_error: Option<io::Error>,
+}
+
+/// The capture folder, held open.
+#[derive(Debug)]
+pub struct Folder {
+    handle: OwnedFd,
+    /// Its path when it was opened, for messages and for the paths returned.
+    path: PathBuf,
+}
+
+impl Folder {
+    /// Open the folder `path` (already created). Only `path` itself is resolved by name,
+    /// once.
+    pub fn open(path: &Path) -> io::Result<Folder> {
+        let handle = at::open(
+            path,
+            OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        Ok(Folder {
+            handle,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Check that a file can be created here (and remove it).
+    pub fn check_writable(&self) -> io::Result<()> {
+        let temp = TempFile::create(&self.handle)?;
+        drop(temp);
+        Ok(())
+    }
+
+    /// Write `files`: the capture's path and whether its request file is beside it, or
+    /// the error that kept the capture from being placed.
+    pub fn write(&self, files: &CaptureFiles<'_>) -> io::Result<Written> {
+        let date = self.date_folder(files.folder)?;
+        for attempt in 1..=MAX_SUFFIX {
+            let stem = match attempt {
+                1 => files.stem.to_string(),
+                n => format!("{}-{n}", files.stem),
+            };
+            let Some(_claim) = Claim::take(&date, &stem)? else {
+                continue;
+            };
+            let capture = format!("{stem}{}", files.extension);
+            let request = format!("{stem}{REQUEST_SUFFIX}");
+            if exists(&date, &request)? || exists(&date, &capture)? {
+                continue;
             }
-            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(error) => return Err(error),
+            match place(&date, &capture, files.capture) {
+                Ok(()) => {}
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(error) => return Err(error),
+            }
+            let request_error = place(&date, &request, files.request).err();
+            return Ok(Written {
+                capture: self.path.join(files.folder).join(capture),
+                request_error,
+            });
+        }
+        Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{MAX_SUFFIX} files named {} already", files.stem),
+        ))
+    }
+
+    /// The date folder, created when missing and opened without following a symlink.
+    fn date_folder(&self, name: &str) -> io::Result<OwnedFd> {
+        match at::mkdirat(&self.handle, name, Mode::from_raw_mode(0o777)) {
+            Ok(()) | Err(Errno::EXIST) => {}
+            Err(error) => return Err(error.into()),
+        }
+        let opened = at::openat(
+            &self.handle,
+            name,
+            OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::RDONLY | OFlags::CLOEXEC,
+            Mode::empty(),
+        );
+        match opened {
+            Ok(handle) => Ok(handle),
+            Err(Errno::LOOP | Errno::NOTDIR) => Err(io::Error::other(format!(
+                "{} is not a folder (a symlink planted there is refused); nothing written",
+                self.path.join(name).display()
+            ))),
+            Err(error) => Err(error.into()),
         }
     }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        format!("{MAX_SUFFIX} files named {} already", files.stem),
-    ))
 }
 
-/// The date folder, created when missing, and checked to lie inside `root` (a symlink
-/// planted there must not lead the writes elsewhere).
-fn date_folder(root: &Path, name: &str) -> io::Result<PathBuf> {
-    let folder = root.join(name);
-    fs::create_dir_all(&folder)?;
-    let canonical = fs::canonicalize(&folder)?;
-    if !canonical.starts_with(root) || !canonical.is_dir() {
-        return Err(io::Error::other(format!(
-            "{} leads outside the capture folder; nothing written",
-            folder.display()
-        )));
+/// Whether `name` is taken in `folder` (by anything, a dangling symlink included).
+fn exists(folder: &OwnedFd, name: &str) -> io::Result<bool> {
+    match at::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(_) => Ok(true),
+        Err(Errno::NOENT) => Ok(false),
+        Err(error) => Err(error.into()),
     }
-    Ok(canonical)
 }
 
-/// Write `bytes` to `path` through a temporary file, failing if `path` exists.
-fn place(folder: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut temp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(folder)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_data()?;
-    temp.persist_noclobber(path).map_err(|error| error.error)?;
+/// Write `bytes` to `name` in `folder` through a temporary file, failing if `name` exists.
+fn place(folder: &OwnedFd, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let mut temp = TempFile::create(folder)?;
+    temp.file.write_all(bytes)?;
+    temp.file.sync_data()?;
+    // A link fails when the name is taken: an existing file is never replaced.
+    at::linkat(folder, &temp.name, folder, name, AtFlags::empty())?;
     Ok(())
+}
+
+/// A new, empty, hidden file, removed when dropped.
+struct TempFile<'a> {
+    folder: &'a OwnedFd,
+    name: String,
+    file: std::fs::File,
+}
+
+impl<'a> TempFile<'a> {
+    fn create(folder: &'a OwnedFd) -> io::Result<TempFile<'a>> {
+        loop {
+            let name = format!("{TEMP_PREFIX}{}", unique());
+            let created = at::openat(
+                folder.as_fd(),
+                name.as_str(),
+                OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::from_raw_mode(0o644),
+            );
+            match created {
+                Ok(handle) => {
+                    return Ok(TempFile {
+                        folder,
+                        name,
+                        file: std::fs::File::from(handle),
+                    })
+                }
+                Err(Errno::EXIST) => continue,
+                Err(error) => return Err(error.into()),
+            }
+        }
+    }
+}
+
+impl Drop for TempFile<'_> {
+    fn drop(&mut self) {
+        let _ = at::unlinkat(self.folder, self.name.as_str(), AtFlags::empty());
+    }
+}
+
+/// A stem claimed by this process: no other writer uses it while the claim stands.
+struct Claim<'a> {
+    folder: &'a OwnedFd,
+    name: String,
+}
+
+impl<'a> Claim<'a> {
+    /// The claim on `stem`, or `None` when another writer holds it.
+    fn take(folder: &'a OwnedFd, stem: &str) -> io::Result<Option<Claim<'a>>> {
+        let name = format!("{TEMP_PREFIX}claim-{stem}");
+        let created = at::openat(
+            folder,
+            name.as_str(),
+            OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        );
+        match created {
+            Ok(_) => Ok(Some(Claim { folder, name })),
+            Err(Errno::EXIST) => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        let _ = at::unlinkat(self.folder, self.name.as_str(), AtFlags::empty());
+    }
+}
+
+/// A name part no other temporary file of this process, or of another, has at once.
+fn unique() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!(
+        "{}-{}-{nanos:x}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
-    fn files<'a>(capture: &'a [u8]) -> CaptureFiles<'a> {
+    fn files<'a>(capture: &'a [u8], extension: &'a str) -> CaptureFiles<'a> {
         CaptureFiles {
             folder: "2026-12-01",
             stem: "14-03-22.118-m",
-            extension: ".json",
+            extension,
             capture,
-            request: b"{}",
+            request: capture,
         }
+    }
+
+    fn folder(dir: &Path) -> Folder {
+        Folder::open(&fs::canonicalize(dir).unwrap()).unwrap()
     }
 
     #[test]
     fn a_taken_name_gets_a_suffix_and_nothing_is_overwritten() {
         let dir = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(dir.path()).unwrap();
-        let first = write(&root, &files(b"1")).unwrap();
-        let second = write(&root, &files(b"2")).unwrap();
+        let folder = folder(dir.path());
+        let first = folder.write(&files(b"1", ".json")).unwrap().capture;
+        let second = folder.write(&files(b"2", ".json")).unwrap().capture;
         assert!(first.ends_with("2026-12-01/14-03-22.118-m.json"));
         assert!(second.ends_with("2026-12-01/14-03-22.118-m-2.json"));
         assert_eq!(fs::read(&first).unwrap(), b"1");
         assert_eq!(fs::read(&second).unwrap(), b"2");
-        assert!(root
-            .join("2026-12-01/14-03-22.118-m-2.request.json")
-            .is_file());
-        let names: Vec<_> = fs::read_dir(root.join("2026-12-01")).unwrap().collect();
-        assert_eq!(names.len(), 4, "no temporary file is left");
+        let request = dir.path().join("2026-12-01/14-03-22.118-m-2.request.json");
+        assert_eq!(fs::read(request).unwrap(), b"2");
+        let names: Vec<_> = fs::read_dir(dir.path().join("2026-12-01"))
+            .unwrap()
+            .collect();
+        assert_eq!(names.len(), 4, "no temporary or claim file is left");
     }
 
-    #[cfg(unix)]
+    #[test]
+    fn a_capture_of_another_kind_never_shares_a_request_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = folder(dir.path());
+        let json = folder.write(&files(b"json", ".json")).unwrap();
+        let sse = folder.write(&files(b"sse", ".sse")).unwrap();
+        assert!(json.request_error.is_none() && sse.request_error.is_none());
+        assert!(sse.capture.ends_with("14-03-22.118-m-2.sse"));
+        let beside = |capture: &Path| {
+            let stem = capture.file_stem().unwrap().to_str().unwrap();
+            fs::read(capture.with_file_name(format!("{stem}{REQUEST_SUFFIX}"))).unwrap()
+        };
+        assert_eq!(beside(&json.capture), b"json");
+        assert_eq!(beside(&sse.capture), b"sse");
+    }
+
+    #[test]
+    fn writers_at_once_each_get_their_own_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = folder(dir.path());
+        std::thread::scope(|scope| {
+            for n in 0..32 {
+                let folder = &folder;
+                scope.spawn(move || {
+                    let body = n.to_string();
+                    let extension = if n % 2 == 0 { ".json" } else { ".sse" };
+                    let written = folder.write(&files(body.as_bytes(), extension)).unwrap();
+                    assert!(written.request_error.is_none());
+                });
+            }
+        });
+        let day = dir.path().join("2026-12-01");
+        let mut captures = 0;
+        for entry in fs::read_dir(&day).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(!name.starts_with('.'), "{name} left behind");
+            if name.ends_with(REQUEST_SUFFIX) {
+                continue;
+            }
+            captures += 1;
+            let stem = name.rsplit_once('.').unwrap().0;
+            let request = fs::read(day.join(format!("{stem}{REQUEST_SUFFIX}"))).unwrap();
+            assert_eq!(request, fs::read(day.join(&name)).unwrap(), "{name}");
+        }
+        assert_eq!(captures, 32);
+    }
+
     #[test]
     fn a_planted_symlink_does_not_lead_writes_outside() {
         let dir = tempfile::tempdir().unwrap();
         let outside = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(dir.path()).unwrap();
-        std::os::unix::fs::symlink(outside.path(), root.join("2026-12-01")).unwrap();
-        assert!(write(&root, &files(b"1")).is_err());
+        let folder = folder(dir.path());
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("2026-12-01")).unwrap();
+        let error = folder.write(&files(b"1", ".json")).unwrap_err();
+        assert!(error.to_string().contains("symlink"), "{error}");
         assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_date_folder_swapped_for_a_symlink_while_writing_never_leads_outside() {
+        // Someone with write access to the folder swaps the date folder for a symlink and
+        // back, as fast as they can, while captures are written.
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let folder = folder(dir.path());
+        let day = dir.path().join("2026-12-01");
+        let aside = dir.path().join("aside");
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) {
+                    if fs::rename(&day, &aside).is_ok() {
+                        let _ = std::os::unix::fs::symlink(outside.path(), &day);
+                        let _ = fs::remove_file(&day);
+                        let _ = fs::rename(&aside, &day);
+                    }
+                }
+            });
+            for n in 0..300 {
+                let body = n.to_string();
+                // A write may be refused (the symlink was there): never misplaced.
+                let _ = folder.write(&files(body.as_bytes(), ".json"));
+            }
+            stop.store(true, Ordering::Relaxed);
+        });
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_folder_swapped_for_a_symlink_after_it_was_opened_is_not_followed() {
+        // The capture folder itself is renamed away and a symlink put in its place: the
+        // handle still points at the folder that was opened, so nothing lands outside.
+        let parent = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let to = parent.path().join("captures");
+        fs::create_dir(&to).unwrap();
+        let folder = folder(&to);
+        fs::rename(&to, parent.path().join("moved")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), &to).unwrap();
+        folder.write(&files(b"1", ".json")).unwrap();
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        assert!(parent
+            .path()
+            .join("moved/2026-12-01/14-03-22.118-m.json")
+            .is_file());
     }
 }

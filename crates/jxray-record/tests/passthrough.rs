@@ -315,6 +315,7 @@ async fn over_the_size_limit_the_stream_flows_and_is_not_recorded() {
     let limits = Limits {
         request_bytes: 1024,
         response_bytes: 64,
+        ..Limits::default()
     };
     let (proxy, log) = recorder(dir.path(), upstream_addr, limits, Timeouts::default()).await;
     let server = tokio::spawn(async move {

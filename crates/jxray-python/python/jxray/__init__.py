@@ -71,9 +71,9 @@ def _response_body(response: Any) -> bytes:
     if isinstance(response, bytes):
         return response
     if isinstance(response, str):
-        return response.encode()
+        return _utf8(response, "response")
     if isinstance(response, Mapping):
-        return json.dumps(response).encode()
+        return _json_body(response)
     dump = getattr(response, "model_dump", None)
     if callable(dump):
         try:
@@ -81,12 +81,67 @@ def _response_body(response: Any) -> bytes:
             dumped = dump(mode="json", by_alias=True, exclude_none=True)
         except TypeError:
             dumped = dump()
-        return json.dumps(dumped).encode()
+        return _json_body(dumped)
     to_dict = getattr(response, "to_dict", None)
     if callable(to_dict):
-        return json.dumps(to_dict()).encode()
+        return _json_body(to_dict())
     raise TypeError(
         "response must be an SDK response object, a dict or its JSON body, not "
         + type(response).__name__
     )
 
+
+def _json_body(value: Any) -> bytes:
+    """``value`` as JSON, or a ``ValueError`` saying what in it JSON cannot carry (a NaN or
+    an infinity, a lone surrogate) and where, instead of "not a response"."""
+    try:
+        return json.dumps(value, allow_nan=False, ensure_ascii=False).encode()
+    except (ValueError, UnicodeEncodeError):
+        pass
+    place, what = _unrepresentable(value)
+    raise ValueError(
+        f"the response holds {what} at {place}, which JSON cannot carry; "
+        "it is a response, but not one a provider sends"
+    ) from None
+
+
+def _utf8(text: str, argument: str) -> bytes:
+    try:
+        return text.encode()
+    except UnicodeEncodeError as error:
+        raise UnicodeEncodeError(
+            "utf-8",
+            text,
+            error.start,
+            error.end,
+            f"{argument} holds a lone surrogate (U+{ord(text[error.start]):04X} at index "
+            f"{error.start}), which is not Unicode text and cannot be read",
+        ) from None
+
+
+def _unrepresentable(value: Any) -> "tuple[str, str]":
+    """The first place in ``value`` that JSON cannot carry, as ``$.a[0]``, and what it is."""
+    pending = [("$", value)]
+    while pending:
+        place, item = pending.pop()
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            return place, f"the number {item!r}"
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError as error:
+                code = ord(item[error.start])
+                return place, f"a lone surrogate (U+{code:04X}) in a string"
+        if isinstance(item, Mapping):
+            for key, child in reversed(list(item.items())):
+                if isinstance(key, str):
+                    try:
+                        key.encode()
+                    except UnicodeEncodeError:
+                        return place, "a lone surrogate in a member name"
+                name = key if isinstance(key, str) and key.isidentifier() else repr(key)
+                pending.append((f"{place}.{name}", child))
+        elif isinstance(item, (list, tuple)):
+            for index in reversed(range(len(item))):
+                pending.append((f"{place}[{index}]", item[index]))
+    return "$", "a value"

@@ -4,9 +4,10 @@ item, as ``jxray test DIR`` does, and reports a regression with the diff it prin
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Set
+from typing import Any, Dict, Iterator, List, Set, Union
 
 import pytest
 
@@ -44,37 +45,52 @@ def _fixture_roots(config: pytest.Config) -> List[Path]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    roots = [root.resolve() for root in _fixture_roots(config)]
-    files: Set[Path] = set()
-    for root in roots:
+    roots: Dict[Path, List[Path]] = {}
+    for root in _fixture_roots(config):
+        root = root.resolve()
         try:
+            # Exactly the files `jxray test` replays, in its order: under build/, dist/ or
+            # dot-folders too (pytest's own collection would pass over them), and entries
+            # that cannot be read (a dangling symlink, a FIFO), which fail as they do there.
             found = _jxray.fixture_files(str(root))
         except ValueError as error:
             raise pytest.UsageError(f"--jxray-fixtures: {error}") from None
-        files.update(path.resolve() for path in found if path.is_file())
-    config.stash[_FILES] = files
-    # A fixtures folder outside the paths pytest collects is collected too.
-    collected = [Path(arg.split("::")[0]).resolve() for arg in config.args]
-    for root in roots:
-        if not any(root == path or path in root.parents for path in collected):
-            config.args.append(str(root))
+        if not found:
+            # `jxray test` exits 2 on a folder without fixtures: it is no green run.
+            raise pytest.UsageError(
+                f"--jxray-fixtures: no jxray fixtures in {_jxray._escape_line(str(root))}"
+            )
+        roots[root] = list(found)
+    config.stash[_ROOTS] = roots
 
 
-_FILES = pytest.StashKey[Set[Path]]()
+_ROOTS = pytest.StashKey[Dict[Path, List[Path]]]()
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[pytest.File]:
-    files = parent.config.stash.get(_FILES, set())
-    if file_path.resolve() in files:
-        return FixtureFile.from_parent(parent, path=file_path)
-    return None
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: List[pytest.Item]
+) -> None:
+    """The fixtures are added to what pytest collected, before -k and -m select."""
+    seen: Set[Path] = set()
+    for files in config.stash.get(_ROOTS, {}).values():
+        for path in files:
+            if path in seen:
+                continue
+            seen.add(path)
+            # Escaped as jxray escapes every name it prints: a file name can hold a
+            # terminal escape, and pytest prints node ids raw.
+            where = _jxray._escape_line(os.path.relpath(path, config.rootpath))
+            file = FixtureFile.from_parent(session, name=where, path=path, nodeid=where)
+            stem = path.name.rsplit(".", 1)[0] if "." in path.name else path.name
+            items.append(FixtureItem.from_parent(file, name=_jxray._escape_line(stem)))
 
 
 class FixtureFile(pytest.File):
-    """One fixture file: one test item."""
+    """One fixture file, the parent of its one test item."""
 
-    def collect(self) -> Iterator[pytest.Item]:
-        yield FixtureItem.from_parent(self, name=self.path.stem)
+    def collect(self) -> Iterator[Union[pytest.Item, pytest.Collector]]:
+        return iter(())
 
 
 class FixtureItem(pytest.Item):
@@ -99,3 +115,9 @@ class FixtureItem(pytest.Item):
 
     def reportinfo(self) -> Any:
         return self.path, None, f"jxray fixture {self.name}"
+
+    @property
+    def location(self) -> Any:
+        # pytest prints the location in its report: escaped like the node id.
+        path, line, _ = super().location
+        return _jxray._escape_line(path), line, f"jxray fixture {self.name}"

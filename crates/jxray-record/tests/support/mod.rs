@@ -61,20 +61,29 @@ pub async fn recorder(
     limits: Limits,
     timeouts: Timeouts,
 ) -> (SocketAddr, Arc<MemoryLog>) {
+    let (recorder, log) = bound(dir, &format!("up=http://{upstream}/v1"), limits, timeouts).await;
+    let addr = recorder.local_addr();
+    tokio::spawn(recorder.serve());
+    (addr, log)
+}
+
+/// A recorder with the one route `route` (`NAME=URL`), bound but not serving yet.
+pub async fn bound(
+    dir: &Path,
+    route: &str,
+    limits: Limits,
+    timeouts: Timeouts,
+) -> (Recorder, Arc<MemoryLog>) {
     let settings = ProxySettings {
         listen: "127.0.0.1:0".parse().unwrap(),
         to: dir.to_path_buf(),
-        routes: Routes::with(vec![
-            Route::parse(&format!("up=http://{upstream}/v1")).unwrap()
-        ]),
+        routes: Routes::with(vec![Route::parse(route).unwrap()]),
         limits,
         timeouts,
     };
     let log = Arc::new(MemoryLog::default());
     let recorder = Recorder::bind(settings, log.clone()).await.unwrap();
-    let addr = recorder.local_addr();
-    tokio::spawn(recorder.serve());
-    (addr, log)
+    (recorder, log)
 }
 
 /// A request as the upstream received it.
