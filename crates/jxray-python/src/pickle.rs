@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 
 use jxray::capture::{Capture, Provider, Unreadable};
-use jxray::engine::{Failure, Outcome};
 use jxray::check::Checked;
+use jxray::engine::{Failure, Outcome};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
