@@ -271,23 +271,16 @@ fn classify_name(name: &OsStr) -> NameKind {
     }
 }
 
-/// The name ending of the request files `jxray record` writes beside its captures.
-pub const REQUEST_SUFFIX: &str = ".request.json";
-
-/// Extensions `jxray record` gives captures (`.bin`: a body it could not decode).
-const RECORDED_EXTENSIONS: [&str; 5] = ["json", "sse", "ndjson", "txt", "bin"];
+pub use jxray_formats::recorded::REQUEST_SUFFIX;
+use jxray_formats::recorded::{request_stem, RECORDED_EXTENSIONS};
 
 /// The capture a request file at `path` was written beside, if it is one and that
 /// capture is there.
 pub fn capture_beside_request(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?.to_str()?;
-    let cut = name.len().checked_sub(REQUEST_SUFFIX.len())?;
-    if !name.is_char_boundary(cut) || !name[cut..].eq_ignore_ascii_case(REQUEST_SUFFIX) {
-        return None;
-    }
+    let stem = request_stem(path.file_name()?.to_str()?)?;
     RECORDED_EXTENSIONS
         .iter()
-        .map(|extension| path.with_file_name(format!("{}.{extension}", &name[..cut])))
+        .map(|extension| path.with_file_name(format!("{stem}.{extension}")))
         .find(|capture| capture.is_file())
 }
 

@@ -14,9 +14,9 @@
 use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
-/// jxray writes fixtures to a temporary file named with this prefix, then
-/// renames it; the watcher ignores such files wherever they appear.
-pub const TEMP_FILE_PREFIX: &str = ".jxray-tmp-";
+/// jxray writes fixtures and recorded captures to a temporary file named with this prefix,
+/// then renames or links it into place; the watcher ignores such files wherever they appear.
+pub use jxray_formats::recorded::TEMP_FILE_PREFIX;
 
 /// Folder names that hold build output or dependencies, never captures.
 const IGNORED_FOLDER_NAMES: [&str; 2] = ["target", "node_modules"];

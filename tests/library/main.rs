@@ -23,3 +23,4 @@ mod conformance;
 mod exact_numbers;
 mod fixture_replay;
 mod fixture_save;
+mod recorded_files;

@@ -6,6 +6,7 @@
 //!   Ollama, their batch lines) → the model's text, stop reason, model and tool calls;
 //! - [`record`]: one outcome as the line `jxray check --format jsonl` prints;
 //! - [`fixture`]: the fixture file format, its expectations and the replay verdict;
+//! - [`recorded`]: the names of the files `jxray record` writes, which the readers read;
 //! - [`text`]: bytes as text (UTF-8, UTF-16 with a byte-order mark) or why they are not;
 //! - [`Provider`]: which format a capture came from.
 
@@ -13,6 +14,7 @@ pub mod envelope;
 pub mod fixture;
 mod provider;
 pub mod record;
+pub mod recorded;
 pub mod text;
 
 pub use provider::Provider;

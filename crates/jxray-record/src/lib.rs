@@ -45,6 +45,7 @@ pub use naming::REQUEST_SUFFIX;
 pub use routes::{Route, Routes, DEFAULT_ROUTES};
 pub use scrub::{is_credential_header, is_credential_name, scrub_json, scrub_query};
 pub use server::{Recorder, Running, Stopped, STOP_GRACE};
+pub use write::{CaptureFiles, Folder, Written};
 
 /// The proxy's own failures, each one line naming the fix.
 #[derive(Debug, thiserror::Error)]

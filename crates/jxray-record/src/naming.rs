@@ -8,8 +8,7 @@ use serde_json::Value;
 /// The longest model part of a file name, in bytes.
 const MAX_MODEL_LEN: usize = 64;
 
-/// The name ending that marks a request file.
-pub const REQUEST_SUFFIX: &str = ".request.json";
+pub use jxray_formats::recorded::REQUEST_SUFFIX;
 
 /// The date folder and the file stem (without extension) for an exchange.
 pub fn stem(started: &DateTime<Local>, model: Option<&str>, status: u16) -> (String, String) {

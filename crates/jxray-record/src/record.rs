@@ -332,6 +332,26 @@ mod tests {
     use super::extension;
 
     #[test]
+    fn every_extension_a_capture_gets_is_one_the_readers_pair_with_a_request() {
+        let bodies: [(Option<&str>, &[u8]); 7] = [
+            (Some("text/event-stream"), b"data: {}\n\n"),
+            (Some("application/x-ndjson"), b"{}\n{}\n"),
+            (Some("application/json"), b"{}"),
+            (None, b"data: {}\n\n"),
+            (None, b"{\"a\": 1}"),
+            (None, b"plain text"),
+            (None, &[0xff, 0xfe, 0x00]),
+        ];
+        for (content_type, body) in bodies {
+            let extension = extension(content_type, body);
+            assert!(
+                jxray_formats::recorded::RECORDED_EXTENSIONS.contains(&&extension[1..]),
+                "{extension}"
+            );
+        }
+    }
+
+    #[test]
     fn the_kind_of_capture_follows_the_content_type_then_the_bytes() {
         assert_eq!(
             extension(Some("text/event-stream; charset=utf-8"), b"data: {}"),

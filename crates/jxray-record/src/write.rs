@@ -22,11 +22,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rustix::fs::{self as at, AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
-use crate::naming::REQUEST_SUFFIX;
+use jxray_formats::recorded::request_file_name;
 
 /// Temporary and claim files start with this (hidden, and the prefix jxray's watcher
-/// ignores).
-const TEMP_PREFIX: &str = ".jxray-tmp-";
+/// ignores): the file contract's.
+use jxray_formats::recorded::TEMP_FILE_PREFIX as TEMP_PREFIX;
 
 /// How many suffixes are tried before giving up on a name.
 const MAX_SUFFIX: usize = 1000;
@@ -98,7 +98,7 @@ impl Folder {
                 continue;
             };
             let capture = format!("{stem}{}", files.extension);
-            let request = format!("{stem}{REQUEST_SUFFIX}");
+            let request = request_file_name(&stem);
             if exists(&date, &request)? || exists(&date, &capture)? {
                 continue;
             }
@@ -245,6 +245,7 @@ fn unique() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jxray_formats::recorded::REQUEST_SUFFIX;
     use std::fs;
 
     fn files<'a>(capture: &'a [u8], extension: &'a str) -> CaptureFiles<'a> {
