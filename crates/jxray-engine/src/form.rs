@@ -95,7 +95,8 @@ impl Decoded {
         self.tree().is_some_and(|value| acceptor.accepts(&value))
     }
 
-    fn tree(&self) -> Option<Cow<'_, Value>> {
+    /// The value as a tree: the one held, or the compact text decoded again.
+    pub(crate) fn tree(&self) -> Option<Cow<'_, Value>> {
         match self {
             Decoded::Tree(value) => Some(Cow::Borrowed(value)),
             Decoded::Text(json) => decode(json.get()).ok().map(|(value, _)| Cow::Owned(value)),

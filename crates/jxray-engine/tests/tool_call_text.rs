@@ -165,3 +165,21 @@ fn dense_markup_and_stray_markers_end_quickly() {
     let outcome = extract(&stray, &Options::default());
     assert!(!outcome.ok());
 }
+
+#[test]
+fn the_tool_a_body_names_is_the_same_whether_the_value_is_kept_as_a_tree_or_as_text() {
+    use jxray_engine::ValueForm;
+    let text =
+        "Let me search.\n<tool_call>\n{\"name\": \"search_docs\", \"arguments\": {}}\n</tool_call>";
+    for form in [ValueForm::Tree, ValueForm::Text] {
+        let outcome = extract(text, &Options::default().with_value_form(form));
+        let call = outcome.tool_call.expect("the call is reported");
+        assert_eq!(call.tool.as_deref(), Some("search_docs"), "{form:?}");
+        let warning = &outcome.warnings[0];
+        assert!(
+            warning.message.contains("tool `search_docs`"),
+            "{form:?}: {}",
+            warning.message
+        );
+    }
+}

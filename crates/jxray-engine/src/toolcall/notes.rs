@@ -3,6 +3,7 @@
 
 use super::{call_at_candidate, find_calls, markup_end, tool_in_value, Call};
 use crate::extract::Extraction;
+use crate::form::Decoded;
 use crate::outcome::*;
 use crate::position::line_col;
 
@@ -18,13 +19,15 @@ impl Extraction<'_> {
     pub(crate) fn note_tool_call_body(
         &mut self,
         span: (usize, usize),
-        value: Option<&serde_json::Value>,
+        value: &Decoded,
         outer_end: usize,
     ) -> Option<(ToolCallText, usize)> {
         let call = self.tool_calls();
         let mut call = call.iter().find(|call| call.body == Some(span.0))?.text();
         if call.tool.is_none() {
-            call.tool = value.and_then(tool_in_value);
+            // Read from the value in either form (compact text is decoded again, only here),
+            // so `check`, which keeps values as text, names the tool as `extract` does.
+            call.tool = value.tree().as_deref().and_then(tool_in_value);
         }
         let place = self.locate(call.offset);
         self.warnings.push(Warning::new(
