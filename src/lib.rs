@@ -41,4 +41,6 @@ pub mod text;
 pub mod tui;
 pub mod watch;
 
+/// The whole `jxray` command line (what the binary and the Python package's `jxray` run).
+pub use commands::main as command_line;
 pub use engine::{extract, Options, Outcome};

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use crate::capture::shell_path;
 use crate::config::Config;
-use crate::fixture::{self, Fixture, FixtureError, Replay, ReplayStatus};
+use crate::fixture::{load_target, replay_one, write_text, Entry, FixtureRun, Verdict, REMOVE_GAP};
 use crate::report::ci::{folder_of, CiFailure, Note};
 use crate::report::github::step_summary_file;
 use crate::report::{
-    describe, write_mismatch, CiCase, CiStatus, GithubReport, JunitReport, Painter, Tone,
+    describe, write_mismatch, CiCase, CiStatus, GithubReport, JunitReport, Painter,
 };
 use crate::text::escape_line;
 use anyhow::bail;
@@ -62,26 +62,6 @@ impl Tally {
     }
 }
 
-/// What became of one fixture file.
-enum Verdict {
-    Passed,
-    ExpectedFailing,
-    /// A known gap the engine now closes (a failure under `--strict`).
-    Fixed,
-    Updated,
-    Failed,
-    /// The file is not a usable fixture, or could not be rewritten.
-    Broken(String),
-}
-
-/// One fixture file after replay, with what each format needs to tell about it.
-struct FixtureRun {
-    path: PathBuf,
-    fixture: Option<Fixture>,
-    replay: Option<Replay>,
-    verdict: Verdict,
-}
-
 pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
     let config = Config::load()?;
     let (target, from_config) = match args.path.clone().or(args.fixtures_dir.clone()) {
@@ -91,7 +71,7 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
             None => (PathBuf::from(crate::config::DEFAULT_FIXTURES), false),
         },
     };
-    let entries = select(load(&target, from_config)?, args.filter.as_deref());
+    let entries = select(load_target(&target, from_config)?, args.filter.as_deref());
     if entries.is_empty() {
         match &args.filter {
             Some(name) => bail!(
@@ -113,85 +93,6 @@ pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
         .and_then(|()| out.flush());
     drop(out);
     ended(&stdout, written, ExitStatus::from_all_ok(tally.failed == 0))
-}
-
-/// One fixture file replayed as `jxray test` replays it, for another test runner (the
-/// Python package's pytest plugin).
-#[derive(Debug, Clone)]
-pub struct FixtureReport {
-    /// The fixture's name, when the file is a fixture.
-    pub name: Option<String>,
-    /// `passed`, `failed`, `expected-failing`, `fixed` (a known gap now closed) or `broken`
-    /// (not a usable fixture).
-    pub verdict: &'static str,
-    /// What `jxray test --color never` prints for it (nothing when it passed): the label
-    /// and place, then the expected-versus-actual diff of a regression.
-    pub text: String,
-}
-
-/// The fixture files `jxray test TARGET` replays, in its order (a folder that cannot be
-/// read is named among them, and replays as broken).
-pub fn fixture_files(target: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let paths = load(target, false)?.into_iter().map(|entry| match entry {
-        Ok((path, _)) => path,
-        Err(error) => error.path().to_path_buf(),
-    });
-    Ok(paths.collect())
-}
-
-/// Replay one fixture file as `jxray test` does (never rewriting it).
-pub fn replay_file(path: &Path) -> FixtureReport {
-    let entry = fixture::load_file(path).map(|fixture| (path.to_path_buf(), fixture));
-    let run = replay_one(entry, false);
-    let mut text = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = write_text(&mut text, &run, false, Painter::plain());
-    let verdict = match run.verdict {
-        Verdict::Passed => "passed",
-        Verdict::ExpectedFailing => "expected-failing",
-        Verdict::Fixed => "fixed",
-        Verdict::Updated | Verdict::Failed => "failed",
-        Verdict::Broken(_) => "broken",
-    };
-    FixtureReport {
-        name: run.fixture.map(|fixture| fixture.name),
-        verdict,
-        text: String::from_utf8_lossy(&text).into_owned(),
-    }
-}
-
-type Entry = Result<(PathBuf, Fixture), FixtureError>;
-
-/// The fixtures of a folder, or the one fixture a file is; `from_config` when the config
-/// file's `fixtures =` named it, so a missing one is blamed on the right line.
-fn load(target: &Path, from_config: bool) -> anyhow::Result<Vec<Entry>> {
-    if target.is_dir() {
-        return Ok(fixture::load_dir(target));
-    }
-    if target.is_file() {
-        let loaded = fixture::load_file(target).map(|fixture| (target.to_path_buf(), fixture));
-        return Ok(vec![loaded]);
-    }
-    if let Some(kind) = crate::capture::special_file(target) {
-        bail!(
-            "{}: is {kind}, not a fixture file; jxray test reads only regular files and \
-             folders of them, so pass a fixture file or a fixtures folder",
-            target.display()
-        );
-    }
-    if from_config {
-        bail!(
-            "{}: no such fixtures folder; the config file {} sets `fixtures =` to it: fix \
-             that line, or pass the folder as `jxray test PATH`",
-            target.display(),
-            crate::config::path_for_help()
-        );
-    }
-    bail!(
-        "{}: no such fixtures folder or fixture file; pass one as `jxray test PATH` \
-         or set `fixtures =` in the config file",
-        target.display()
-    )
 }
 
 /// The entries `--filter NAME` keeps: a fixture whose name or file name contains NAME
@@ -246,44 +147,6 @@ fn report_all(
     }
 }
 
-/// Replay one fixture; under `--update` rewrite a failing one to what the engine does now.
-fn replay_one(entry: Entry, update: bool) -> FixtureRun {
-    let (path, fixture) = match entry {
-        Ok(entry) => entry,
-        Err(error) => {
-            return FixtureRun {
-                path: error.path().to_path_buf(),
-                fixture: None,
-                replay: None,
-                verdict: Verdict::Broken(error.to_string()),
-            }
-        }
-    };
-    let replay = fixture::replay(&fixture);
-    let verdict = match replay.status {
-        ReplayStatus::Passed => Verdict::Passed,
-        ReplayStatus::ExpectedFailing => Verdict::ExpectedFailing,
-        ReplayStatus::Fixed => Verdict::Fixed,
-        ReplayStatus::Failed if update => {
-            let updated = Fixture {
-                expect: replay.actual.clone(),
-                ..fixture.clone()
-            };
-            match fixture::rewrite(&path, &updated) {
-                Ok(()) => Verdict::Updated,
-                Err(error) => Verdict::Broken(error.to_string()),
-            }
-        }
-        ReplayStatus::Failed => Verdict::Failed,
-    };
-    FixtureRun {
-        path,
-        fixture: Some(fixture),
-        replay: Some(replay),
-        verdict,
-    }
-}
-
 fn count(tally: &mut Tally, verdict: &Verdict, strict: bool) {
     match verdict {
         Verdict::Passed => tally.passed += 1,
@@ -292,66 +155,6 @@ fn count(tally: &mut Tally, verdict: &Verdict, strict: bool) {
         Verdict::Fixed => tally.fixed += 1,
         Verdict::Updated => tally.updated += 1,
         Verdict::Failed | Verdict::Broken(_) => tally.failed += 1,
-    }
-}
-
-/// `--strict`'s reason, said wherever a fixed known gap is reported.
-const REMOVE_GAP: &str =
-    "the engine now does what this known gap expects; remove \"known_gap\" from the file";
-
-fn write_text(
-    out: &mut dyn Write,
-    run: &FixtureRun,
-    strict: bool,
-    painter: Painter,
-) -> io::Result<()> {
-    let place = place(run);
-    match (&run.verdict, &run.fixture, &run.replay) {
-        (Verdict::Broken(error), _, _) => {
-            let error = escape_line(error);
-            writeln!(out, "{} {error}", painter.paint("ERROR", Tone::Bad))
-        }
-        (Verdict::Passed, _, _) => Ok(()),
-        (Verdict::ExpectedFailing, Some(fixture), _) => {
-            let note = fixture
-                .note
-                .as_deref()
-                .map(|note| format!(": {}", escape_line(note)))
-                .unwrap_or_default();
-            let label = painter.paint("expected failing", Tone::Notice);
-            writeln!(out, "{label} {place}{note}")
-        }
-        (Verdict::Fixed, _, _) => {
-            let (label, tone, then) = if strict {
-                ("FIXED", Tone::Bad, " (--strict fails until then)")
-            } else {
-                ("FIXED", Tone::Good, "")
-            };
-            writeln!(
-                out,
-                "{} {place}: {REMOVE_GAP}{then}",
-                painter.paint(label, tone)
-            )
-        }
-        (verdict, Some(fixture), Some(replay)) => {
-            let label = match verdict {
-                Verdict::Updated => painter.paint("updated", Tone::Notice),
-                _ => painter.paint("FAIL", Tone::Bad),
-            };
-            writeln!(out, "{label} {place}")?;
-            write_mismatch(out, fixture, replay, painter)?;
-            writeln!(out)
-        }
-        _ => Ok(()),
-    }
-}
-
-/// `name (path)` as the user can open it.
-fn place(run: &FixtureRun) -> String {
-    let path = shell_path(&run.path);
-    match &run.fixture {
-        Some(fixture) => format!("{} ({path})", escape_line(&fixture.name)),
-        None => path,
     }
 }
 

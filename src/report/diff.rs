@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use similar::{ChangeTag, DiffOp, DiffTag, TextDiff};
 
 use super::{describe, Painter, Tone};
-use crate::fixture::{Fixture, Replay};
 use crate::text::escape_line;
+use jxray_formats::fixture::{Fixture, Replay};
 
 /// Unchanged lines shown around each change.
 const CONTEXT: usize = 3;

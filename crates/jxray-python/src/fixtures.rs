@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use jxray::commands::test::{fixture_files as files_of, replay_file, FixtureReport};
+use jxray::fixture::{fixture_files as files_of, replay_file, FixtureReport};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -32,8 +32,9 @@ impl From<FixtureReport> for FixtureReplay {
 /// The fixture files of a folder (or the one file given), in the order `jxray test` replays them.
 #[pyfunction]
 pub fn fixture_files(py: Python<'_>, path: PathBuf) -> PyResult<Vec<PathBuf>> {
-    py.detach(|| files_of(&path))
-        .map_err(|error| PyValueError::new_err(jxray::commands::error_line(&error)))
+    py.detach(|| files_of(&path)).map_err(|error| {
+        PyValueError::new_err(jxray::text::escape_line(&error.to_string()).into_owned())
+    })
 }
 
 /// Replay one fixture file as `jxray test` does (never rewriting it).

@@ -137,7 +137,7 @@ fn check_path(
 /// status; it writes to the process's standard output and error, as the binary does.
 #[pyfunction]
 fn main(py: Python<'_>, argv: Vec<OsString>) -> u8 {
-    py.detach(|| jxray::commands::main(argv))
+    py.detach(|| jxray::command_line(argv))
 }
 
 #[pymodule]
