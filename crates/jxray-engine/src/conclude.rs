@@ -92,11 +92,7 @@ impl Extraction<'_> {
             });
         }
         if win.layer != Layer::Direct {
-            let tree = match &value {
-                Decoded::Tree(tree) => Some(tree),
-                Decoded::Text(_) => None,
-            };
-            if let Some((call, end)) = self.note_tool_call_body(span, tree, outer_end) {
+            if let Some((call, end)) = self.note_tool_call_body(span, &value, outer_end) {
                 outer_end = end;
                 outcome.tool_call = Some(call);
             }

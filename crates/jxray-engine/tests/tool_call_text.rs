@@ -1,7 +1,7 @@
 //! Tool calls written as text: a JSON body is the value with a `tool-call-text` warning; a
 //! dialect without one is `no-json` with the cause `tool-call-text`, never `invalid`.
 
-use jxray_engine::{extract, Cause, Dialect, FailureKind, Layer, Options, WarningKind};
+use jxray_engine::{extract, Cause, Dialect, FailureKind, Layer, Options, ValueForm, WarningKind};
 use serde_json::{json, Value};
 
 fn body_of(text: &str) -> (Value, Dialect, Option<String>) {
@@ -164,4 +164,21 @@ fn dense_markup_and_stray_markers_end_quickly() {
     let stray = "<function=f><parameter=a>{tool => \"x\", [f(a=".repeat(20_000);
     let outcome = extract(&stray, &Options::default());
     assert!(!outcome.ok());
+}
+
+#[test]
+fn the_value_as_text_names_the_same_tool() {
+    for text in [
+        "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {}}\n</tool_call>",
+        "[TOOL_CALLS][{\"name\": \"read_file\", \"arguments\": {}}]",
+    ] {
+        let tree = extract(text, &Options::default());
+        let compact = extract(text, &Options::default().with_value_form(ValueForm::Text));
+        assert_eq!(tree.warnings, compact.warnings, "{text}");
+        assert_eq!(tree.tool_call, compact.tool_call, "{text}");
+        assert_eq!(
+            compact.tool_call.unwrap().tool.as_deref(),
+            Some("read_file")
+        );
+    }
 }

@@ -173,3 +173,26 @@ pub(crate) fn tool_in_value(value: &Value) -> Option<String> {
     };
     call.get("name")?.as_str().map(str::to_owned)
 }
+
+/// [`tool_in_value`] for a body kept as JSON text: only its `name` is read into memory.
+pub(crate) fn tool_in_json(json: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        name: Option<Value>,
+    }
+    // Only an object names a tool (serde would also read a list as the struct's fields).
+    let name_of = |object: &str| -> Option<String> {
+        if !object.trim_start().starts_with('{') {
+            return None;
+        }
+        let named: Named = serde_json::from_str(object).ok()?;
+        named.name?.as_str().map(str::to_owned)
+    };
+    let json = json.trim_start();
+    if json.starts_with('[') {
+        let calls: Vec<&serde_json::value::RawValue> = serde_json::from_str(json).ok()?;
+        name_of(calls.first()?.get())
+    } else {
+        name_of(json)
+    }
+}

@@ -1,8 +1,9 @@
 //! What extraction says about a tool call written as text: a warning on a value that is a
 //! call's JSON body, a `no-json` failure with its cause for a call without one.
 
-use super::{call_at_candidate, find_calls, markup_end, tool_in_value, Call};
+use super::{call_at_candidate, find_calls, markup_end, tool_in_json, tool_in_value, Call};
 use crate::extract::Extraction;
+use crate::form::Decoded;
 use crate::outcome::*;
 use crate::position::line_col;
 
@@ -18,13 +19,17 @@ impl Extraction<'_> {
     pub(crate) fn note_tool_call_body(
         &mut self,
         span: (usize, usize),
-        value: Option<&serde_json::Value>,
+        value: &Decoded,
         outer_end: usize,
     ) -> Option<(ToolCallText, usize)> {
         let call = self.tool_calls();
         let mut call = call.iter().find(|call| call.body == Some(span.0))?.text();
         if call.tool.is_none() {
-            call.tool = value.and_then(tool_in_value);
+            // The same name whether the value is a tree or compact text.
+            call.tool = match value {
+                Decoded::Tree(tree) => tool_in_value(tree),
+                Decoded::Text(json) => tool_in_json(json.get()),
+            };
         }
         let place = self.locate(call.offset);
         self.warnings.push(Warning::new(
