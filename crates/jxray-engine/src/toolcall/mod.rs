@@ -121,6 +121,29 @@ pub(crate) fn find_calls(text: &str) -> Vec<Call> {
     calls
 }
 
+/// How far before a value a call's markup may start (a header: tokens, a name, a fence).
+const HEADER_WINDOW: usize = 512;
+
+/// The calls whose markup starts in the stretch just before the value at `at`: enough to
+/// tell whether that value is a call's body without reading the whole text.
+pub(crate) fn calls_before(text: &str, at: usize) -> Vec<Call> {
+    let mut from = at.saturating_sub(HEADER_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut end = (at + 1).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut calls = find_calls(&text[from..end]);
+    for call in &mut calls {
+        call.start += from;
+        call.end += from;
+        call.body = call.body.map(|body| body + from);
+    }
+    calls
+}
+
 /// A candidate at `start` that is itself a call in a dialect without a JSON body, written
 /// without wrapper markup: `{tool => "NAME", …}`, `[NAME(k=v)]`, Gemma's `call:NAME{…}`.
 pub(crate) fn call_at_candidate(text: &str, start: usize) -> Option<Call> {
