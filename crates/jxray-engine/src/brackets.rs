@@ -13,18 +13,19 @@ const SENTENCE_WORDS: usize = 3;
 /// Whether the bracket at `start` holds prose: words with no quote, colon or nested
 /// bracket before the closer, or (`[…]`) a sentence.
 pub(crate) fn is_prose_in_brackets(bytes: &[u8], start: usize) -> bool {
-    is_words_in_brackets(bytes, start)
-        || (bytes[start] == b'[' && is_sentence_in_brackets(bytes, start))
-}
-
-/// `{Happy to help! Anything else?}`, `[citation needed]`: words before the closer, with
-/// no quote, colon or nested bracket (and in `[…]` no comma).
-fn is_words_in_brackets(bytes: &[u8], start: usize) -> bool {
-    let closer = if bytes[start] == b'{' { b'}' } else { b']' };
+    // Most brackets open a value: no word follows them, and that is all that is read.
     let (word, first_word_end) = first_word(bytes, start);
     if word.is_empty() || is_literal_like(word) {
         return false;
     }
+    is_words_in_brackets(bytes, start, first_word_end)
+        || (bytes[start] == b'[' && is_sentence_in_brackets(bytes, start, first_word_end))
+}
+
+/// `{Happy to help! Anything else?}`, `[citation needed]`: words before the closer, with
+/// no quote, colon or nested bracket (and in `[…]` no comma).
+fn is_words_in_brackets(bytes: &[u8], start: usize, first_word_end: usize) -> bool {
+    let closer = if bytes[start] == b'{' { b'}' } else { b']' };
     for &byte in bytes[first_word_end..].iter().take(LOOK_AHEAD) {
         match byte {
             b'"' | b':' | b'{' | b'[' | b'\n' => return false,
@@ -51,11 +52,8 @@ fn first_word(bytes: &[u8], start: usize) -> (&[u8], usize) {
 /// `[…]` closed on its line that starts with a word and holds a sentence — words in a row
 /// with only spaces between them, quoted phrases among them but never a quoted key — and
 /// either a colon right after its first word or no comma (a list of bare values has commas).
-fn is_sentence_in_brackets(bytes: &[u8], start: usize) -> bool {
-    let (word, mut i) = first_word(bytes, start);
-    if word.is_empty() || is_literal_like(word) {
-        return false;
-    }
+fn is_sentence_in_brackets(bytes: &[u8], start: usize, first_word_end: usize) -> bool {
+    let mut i = first_word_end;
     i += bytes[i..].iter().take_while(|&&b| is_word_byte(b)).count();
     let labelled = bytes.get(i) == Some(&b':');
     let (mut run, mut longest, mut commas) = (1, 1, false);

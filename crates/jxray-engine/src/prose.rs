@@ -16,24 +16,51 @@ use super::select::{Entry, Pool};
 /// Total validator work allowed in the scanned layer, per byte of input.
 const SCAN_BUDGET_PER_BYTE: usize = 16;
 
-/// The pass's state: the regions no candidate starts in, the openers already read as
-/// part of a value, the work left, and buffers reused from candidate to candidate.
+/// The pass's state: the regions no candidate starts in, the tool calls once needed, the
+/// openers already read as part of a value, the work left, and buffers reused from
+/// candidate to candidate.
 struct Pass {
-    skip: std::iter::Peekable<std::vec::IntoIter<(usize, usize)>>,
+    skip: Regions,
+    calls: Option<CallMarks>,
     structural: OffsetSet,
     budget: usize,
     depths: Option<Depths>,
     stack: Vec<(u8, usize)>,
 }
 
-impl Pass {
+/// Regions no candidate starts in, passed in order.
+struct Regions(std::iter::Peekable<std::vec::IntoIter<(usize, usize)>>);
+
+impl Regions {
+    fn new(mut spans: Vec<(usize, usize)>) -> Regions {
+        spans.sort_unstable();
+        Regions(spans.into_iter().peekable())
+    }
+
     /// Where to go on from when `start` lies in a region no candidate starts in.
     fn skipped(&mut self, start: usize) -> Option<usize> {
-        while self.skip.peek().is_some_and(|&(_, end)| end <= start) {
-            self.skip.next();
+        while self.0.peek().is_some_and(|&(_, end)| end <= start) {
+            self.0.next();
         }
-        let &(skip_start, skip_end) = self.skip.peek()?;
+        let &(skip_start, skip_end) = self.0.peek()?;
         (skip_start <= start).then(|| skip_end.max(start + 1))
+    }
+}
+
+/// The tool calls as the pass needs them: the calls without a JSON body (a bracket inside
+/// one is one of its arguments), and where bodies open, the next one last.
+struct CallMarks {
+    regions: Regions,
+    bodies: Vec<usize>,
+}
+
+impl CallMarks {
+    /// Whether the opener at `start` is a call's body (`<function=NAME={…}` is no assignment).
+    fn is_body(&mut self, start: usize) -> bool {
+        while self.bodies.last().is_some_and(|&body| body < start) {
+            self.bodies.pop();
+        }
+        self.bodies.last() == Some(&start)
     }
 }
 
@@ -55,22 +82,10 @@ impl Extraction<'_> {
         where_: &str,
     ) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        // Inside a tool call without a JSON body, a bracket is one of its arguments.
-        let calls = self.tool_calls();
-        let regions = calls.iter().filter(|call| call.body.is_none());
-        let call_regions: Vec<(usize, usize)> =
-            regions.map(|call| (call.start, call.end)).collect();
-        let mut bodies: Vec<usize> = calls.iter().filter_map(|call| call.body).collect();
-        bodies.reverse();
-        let mut skip: Vec<(usize, usize)> = no_start
-            .iter()
-            .chain(self.think.iter())
-            .chain(call_regions.iter())
-            .copied()
-            .collect();
-        skip.sort_unstable();
+        let skip: Vec<(usize, usize)> = no_start.iter().chain(self.think.iter()).copied().collect();
         let mut pass = Pass {
-            skip: skip.into_iter().peekable(),
+            skip: Regions::new(skip),
+            calls: None,
             structural: OffsetSet::new(bytes.len()),
             budget: SCAN_BUDGET_PER_BYTE * bytes.len() + 4096,
             depths: None,
@@ -79,20 +94,26 @@ impl Extraction<'_> {
         let mut i = 0;
         while let Some(found) = memchr::memchr2(b'{', b'[', &bytes[i..]) {
             let start = i + found;
-            if let Some(next) = pass.skipped(start) {
+            if let Some(next) = pass.skip.skipped(start) {
                 i = next;
                 continue;
             }
+            // Found when an opener outside fences and reasoning first needs them: the
+            // brackets of a fenced answer never do.
+            let calls = match pass.calls.as_mut() {
+                Some(calls) => calls,
+                None => pass.calls.insert(self.call_marks()),
+            };
+            if let Some(next) = calls.regions.skipped(start) {
+                i = next;
+                continue;
+            }
+            let is_body = calls.is_body(start);
             // `{Happy to help!}`: words in braces are prose, not a broken object.
             if pass.structural.contains(start) || is_prose_in_brackets(bytes, start) {
                 i = start + 1;
                 continue;
             }
-            while bodies.last().is_some_and(|&body| body < start) {
-                bodies.pop();
-            }
-            // `<function=NAME={…}`: a call's body after its name, not an assignment.
-            let is_body = bodies.last() == Some(&start);
             if !is_body && is_code_opener(bytes, start) {
                 // `x = [1, 2]`: code, and every bracket inside it is code too.
                 let depths = pass.depths.get_or_insert_with(|| Depths::new(bytes));
@@ -112,6 +133,18 @@ impl Extraction<'_> {
             }
         }
         None
+    }
+
+    /// The tool calls of the text, as the pass reads them.
+    fn call_marks(&mut self) -> CallMarks {
+        let calls = self.tool_calls();
+        let regions = calls.iter().filter(|call| call.body.is_none());
+        let mut bodies: Vec<usize> = calls.iter().filter_map(|call| call.body).collect();
+        bodies.reverse();
+        CallMarks {
+            regions: Regions::new(regions.map(|call| (call.start, call.end)).collect()),
+            bodies,
+        }
     }
 
     fn note_budget_spent(&mut self, start: usize) {

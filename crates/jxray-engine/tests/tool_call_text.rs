@@ -1,7 +1,7 @@
 //! Tool calls written as text: a JSON body is the value with a `tool-call-text` warning; a
 //! dialect without one is `no-json` with the cause `tool-call-text`, never `invalid`.
 
-use jxray_engine::{extract, Cause, Dialect, FailureKind, Layer, Options, WarningKind};
+use jxray_engine::{extract, Cause, Dialect, FailureKind, Layer, Options, ValueForm, WarningKind};
 use serde_json::{json, Value};
 
 fn body_of(text: &str) -> (Value, Dialect, Option<String>) {
@@ -167,19 +167,18 @@ fn dense_markup_and_stray_markers_end_quickly() {
 }
 
 #[test]
-fn the_tool_a_body_names_is_the_same_whether_the_value_is_kept_as_a_tree_or_as_text() {
-    use jxray_engine::ValueForm;
-    let text =
-        "Let me search.\n<tool_call>\n{\"name\": \"search_docs\", \"arguments\": {}}\n</tool_call>";
-    for form in [ValueForm::Tree, ValueForm::Text] {
-        let outcome = extract(text, &Options::default().with_value_form(form));
-        let call = outcome.tool_call.expect("the call is reported");
-        assert_eq!(call.tool.as_deref(), Some("search_docs"), "{form:?}");
-        let warning = &outcome.warnings[0];
-        assert!(
-            warning.message.contains("tool `search_docs`"),
-            "{form:?}: {}",
-            warning.message
+fn the_value_as_text_names_the_same_tool() {
+    for text in [
+        "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {}}\n</tool_call>",
+        "[TOOL_CALLS][{\"name\": \"read_file\", \"arguments\": {}}]",
+    ] {
+        let tree = extract(text, &Options::default());
+        let compact = extract(text, &Options::default().with_value_form(ValueForm::Text));
+        assert_eq!(tree.warnings, compact.warnings, "{text}");
+        assert_eq!(tree.tool_call, compact.tool_call, "{text}");
+        assert_eq!(
+            compact.tool_call.unwrap().tool.as_deref(),
+            Some("read_file")
         );
     }
 }

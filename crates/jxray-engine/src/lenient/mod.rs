@@ -66,9 +66,7 @@ pub(crate) struct Refusal {
 
 /// Rewrite the value that starts at `start`, reading no further than `limit`.
 pub(crate) fn rewrite(text: &str, start: usize, limit: usize) -> LenientText {
-    let mut reading = alternatives::settle(text, start, limit, false);
-    words::keep_every_word(text, &mut reading);
-    reading
+    alternatives::settle(text, start, limit, false)
 }
 
 /// Rewrite the value that starts at `start` in an output known to be finished whose
@@ -76,7 +74,9 @@ pub(crate) fn rewrite(text: &str, start: usize, limit: usize) -> LenientText {
 /// Never used for a text that may have been cut off.
 pub(crate) fn rewrite_closing(text: &str, start: usize, limit: usize) -> LenientText {
     let mut reading = alternatives::settle(text, start, limit, true);
-    words::keep_every_word(text, &mut reading);
+    if reading.parses() {
+        words::keep_every_word(text, &mut reading);
+    }
     reading
 }
 
@@ -87,8 +87,9 @@ pub(crate) fn rewrite_closing(text: &str, start: usize, limit: usize) -> Lenient
 /// Linear: every attempt starts after the whole extent of the one before.
 pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
     let limit = limit.min(text.len());
-    let first = rewrite(text, start, limit);
+    let mut first = rewrite(text, start, limit);
     if first.parses() {
+        words::keep_every_word(text, &mut first);
         return first;
     }
     // The attempts read past their extent at times (a quote read as text):
@@ -100,8 +101,9 @@ pub(crate) fn read(text: &str, start: usize, limit: usize) -> LenientText {
         None => extent_end(text.as_bytes(), first.start, limit),
     };
     while let Some(next) = at.and_then(|from| next_opener(text.as_bytes(), from, limit)) {
-        let attempt = rewrite(text, next, limit);
+        let mut attempt = rewrite(text, next, limit);
         if attempt.parses() {
+            words::keep_every_word(text, &mut attempt);
             return attempt;
         }
         budget = budget.saturating_sub(attempt.cost);

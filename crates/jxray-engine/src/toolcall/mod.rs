@@ -121,6 +121,29 @@ pub(crate) fn find_calls(text: &str) -> Vec<Call> {
     calls
 }
 
+/// How far before a value a call's markup may start (a header: tokens, a name, a fence).
+const HEADER_WINDOW: usize = 512;
+
+/// The calls whose markup starts in the stretch just before the value at `at`: enough to
+/// tell whether that value is a call's body without reading the whole text.
+pub(crate) fn calls_before(text: &str, at: usize) -> Vec<Call> {
+    let mut from = at.saturating_sub(HEADER_WINDOW);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut end = (at + 1).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let mut calls = find_calls(&text[from..end]);
+    for call in &mut calls {
+        call.start += from;
+        call.end += from;
+        call.body = call.body.map(|body| body + from);
+    }
+    calls
+}
+
 /// A candidate at `start` that is itself a call in a dialect without a JSON body, written
 /// without wrapper markup: `{tool => "NAME", …}`, `[NAME(k=v)]`, Gemma's `call:NAME{…}`.
 pub(crate) fn call_at_candidate(text: &str, start: usize) -> Option<Call> {
@@ -172,4 +195,27 @@ pub(crate) fn tool_in_value(value: &Value) -> Option<String> {
         call => call,
     };
     call.get("name")?.as_str().map(str::to_owned)
+}
+
+/// [`tool_in_value`] for a body kept as JSON text: only its `name` is read into memory.
+pub(crate) fn tool_in_json(json: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        name: Option<Value>,
+    }
+    // Only an object names a tool (serde would also read a list as the struct's fields).
+    let name_of = |object: &str| -> Option<String> {
+        if !object.trim_start().starts_with('{') {
+            return None;
+        }
+        let named: Named = serde_json::from_str(object).ok()?;
+        named.name?.as_str().map(str::to_owned)
+    };
+    let json = json.trim_start();
+    if json.starts_with('[') {
+        let calls: Vec<&serde_json::value::RawValue> = serde_json::from_str(json).ok()?;
+        name_of(calls.first()?.get())
+    } else {
+        name_of(json)
+    }
 }

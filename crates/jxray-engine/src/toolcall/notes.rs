@@ -1,7 +1,9 @@
 //! What extraction says about a tool call written as text: a warning on a value that is a
 //! call's JSON body, a `no-json` failure with its cause for a call without one.
 
-use super::{call_at_candidate, find_calls, markup_end, tool_in_value, Call};
+use super::{
+    call_at_candidate, calls_before, find_calls, markup_end, tool_in_json, tool_in_value, Call,
+};
 use crate::extract::Extraction;
 use crate::form::Decoded;
 use crate::outcome::*;
@@ -22,12 +24,22 @@ impl Extraction<'_> {
         value: &Decoded,
         outer_end: usize,
     ) -> Option<(ToolCallText, usize)> {
-        let call = self.tool_calls();
-        let mut call = call.iter().find(|call| call.body == Some(span.0))?.text();
+        // A fenced answer needs only the stretch before it read, not the whole text.
+        let near;
+        let calls = match &self.calls {
+            Some(calls) => calls.as_slice(),
+            None => {
+                near = calls_before(self.text, span.0);
+                near.as_slice()
+            }
+        };
+        let mut call = calls.iter().find(|call| call.body == Some(span.0))?.text();
         if call.tool.is_none() {
-            // Read from the value in either form (compact text is decoded again, only here),
-            // so `check`, which keeps values as text, names the tool as `extract` does.
-            call.tool = value.tree().as_deref().and_then(tool_in_value);
+            // The same name whether the value is a tree or compact text.
+            call.tool = match value {
+                Decoded::Tree(tree) => tool_in_value(tree),
+                Decoded::Text(json) => tool_in_json(json.get()),
+            };
         }
         let place = self.locate(call.offset);
         self.warnings.push(Warning::new(

@@ -217,4 +217,21 @@ fn a_body_names_its_tool() {
     assert_eq!(tool_in_value(&value), tool("lookup"));
     assert_eq!(tool_in_value(&serde_json::json!([value])), tool("lookup"));
     assert_eq!(tool_in_value(&serde_json::json!({"q": 1})), None);
+    let others = [
+        serde_json::json!({"q": 1}),
+        serde_json::json!([1]),
+        serde_json::json!(["x"]),
+        serde_json::json!([["x"]]),
+        serde_json::json!({"name": 7}),
+    ];
+    for value in [value.clone(), serde_json::json!([value])]
+        .into_iter()
+        .chain(others)
+    {
+        assert_eq!(
+            tool_in_json(&value.to_string()),
+            tool_in_value(&value),
+            "{value}"
+        );
+    }
 }
