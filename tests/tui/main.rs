@@ -12,6 +12,7 @@ mod checks;
 mod layouts;
 mod loader;
 mod record;
+mod recording;
 mod save;
 mod screens;
 mod tmux;
