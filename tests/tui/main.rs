@@ -16,6 +16,7 @@ mod recording;
 mod save;
 mod screens;
 mod tmux;
+mod tmux_record;
 mod update;
 mod watch;
 mod watch_coalesce;
