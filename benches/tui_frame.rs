@@ -31,6 +31,7 @@ fn app(captures: Vec<Capture>) -> App {
         checks: Default::default(),
         editor: None,
         root_is_file: false,
+        recording: None,
     };
     let mut app = App::new(
         settings,

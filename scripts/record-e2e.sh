@@ -5,8 +5,8 @@
 # outcome (fenced, cut off mid-value, trailing comma, tool call, refusal; streamed and not).
 #
 # Usage: scripts/record-e2e.sh [JXRAY_BINARY]   (default: builds target/debug/jxray)
-# The virtual environment is kept in $RECORD_E2E_VENV (default target/record-e2e-venv)
-# and reused while it holds the pinned versions. `cargo test` runs this (tests/record_e2e.rs).
+# The virtual environment (scripts/sdk-venv.sh: $RECORD_E2E_VENV, default
+# target/record-e2e-venv) is reused while it holds the pinned versions. `cargo test` runs this (tests/record_e2e.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,12 +16,7 @@ if [[ -z "$jxray" ]]; then
   cargo build --quiet --bin jxray
   jxray="$target/debug/jxray"
 fi
-venv="${RECORD_E2E_VENV:-$target/record-e2e-venv}"
-# The versions this was written against; a change here rebuilds the environment.
-requirements="openai==3.57.0 anthropic==2.15.0 ai-mock==0.3.1"
-
-# shellcheck disable=SC2086
-scripts/pinned-venv.sh "$venv" $requirements
+venv="$(scripts/sdk-venv.sh)"
 export PATH="$venv/bin:$PATH"
 
 work="$(mktemp -d)"

@@ -4,12 +4,14 @@
 
 use std::collections::VecDeque;
 use std::io::Write;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::text::escape_line;
-use jxray_record::{env_lines, Limits, Log, ProxySettings, Route, Routes, Running, Timeouts};
+use crate::tui::action::ProxyNote;
+use crate::tui::recording::{Feed, Recording};
+use jxray_record::{CallEnd, Limits, Log, ProxySettings, Route, Routes, Running, Timeouts};
 
 use super::USAGE_ERROR;
 use crate::cli::{Cli, RecordArgs};
@@ -26,7 +28,11 @@ pub fn run(args: &RecordArgs) -> u8 {
             settings.listen
         );
     }
-    let held = Arc::new(HeldLog::default());
+    let feed = Feed::default();
+    let held = Arc::new(HeldLog {
+        lines: Mutex::default(),
+        feed: feed.clone(),
+    });
     let log: Arc<dyn Log> = if args.tui {
         held.clone()
     } else {
@@ -36,7 +42,8 @@ pub fn run(args: &RecordArgs) -> u8 {
         Ok(running) => running,
         Err(error) => return usage_error(&error),
     };
-    print_banner(&running, &settings.routes, args);
+    let recording = Recording::new(running.addr(), &settings.routes, &args.to, feed);
+    print_banner(&recording, args.tui);
     if !args.tui {
         let signal = wait_for_stop_signal();
         eprintln!("jxray record: stopping: no new calls; writing the captures of calls in flight as far as they arrived");
@@ -57,7 +64,7 @@ pub fn run(args: &RecordArgs) -> u8 {
         ui: args.ui.clone(),
         extraction: args.extraction.clone(),
     };
-    let code = super::tui::run(&cli);
+    let code = super::tui::run_beside(&cli, Some(recording));
     drop(running);
     held.print();
     code
@@ -93,35 +100,20 @@ fn settings(args: &RecordArgs) -> Result<ProxySettings, jxray_record::RecordErro
     })
 }
 
-/// What the user needs at start: where it listens, where captures go, what to paste.
-fn print_banner(running: &Running, routes: &Routes, args: &RecordArgs) {
-    let mut addr = running.addr();
-    // Listening everywhere: the app on this machine still calls loopback, of the same
-    // family (`::` may not take IPv4 calls where IPv6 sockets are IPv6 only).
-    match addr.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST)),
-        IpAddr::V6(ip) if ip.is_unspecified() => addr.set_ip(IpAddr::V6(Ipv6Addr::LOCALHOST)),
-        _ => {}
-    }
-    let folder = escape_line(&args.to.to_string_lossy()).into_owned();
+/// What the user needs at start: where it listens, where captures go, what to paste
+/// (the workbench's recording panel shows the same `recording`).
+fn print_banner(recording: &Recording, tui: bool) {
+    let folder = &recording.folder;
     let mut text = format!(
-        "jxray record: listening on http://{addr}, saving captures under {folder}\n\
-         Point your app here (paste in its terminal, or set in its code):\n"
+        "jxray record: listening on {}, saving captures under {folder}\n\
+         Point your app here (paste in its terminal, or set in its code):\n",
+        recording.address
     );
-    for line in env_lines(addr, routes) {
-        text.push_str(&format!("  {}\n", escape_line(&line)));
+    for line in &recording.env_lines {
+        text.push_str(&format!("  {line}\n"));
     }
-    text.push_str("Routes:");
-    for route in routes.iter() {
-        text.push_str(&format!(
-            " /{} -> {};",
-            route.name,
-            escape_line(&route.to_string())
-        ));
-    }
-    text.pop();
-    text.push('\n');
-    if !args.tui {
+    text.push_str(&format!("Routes: {}\n", recording.routes.join("; ")));
+    if !tui {
         text.push_str(&format!(
             "Watch them arrive: jxray --watch {folder}    (Ctrl-C stops recording)\n"
         ));
@@ -168,17 +160,20 @@ impl Log for StderrLog {
     }
 }
 
-/// With `--tui` the screen belongs to the workbench: the proxy's lines are held (the
-/// latest [`HELD_LINES`]) and printed when it closes.
-#[derive(Default)]
+/// With `--tui` the screen belongs to the workbench: the proxy's lines go to it (its
+/// log overlay and footer), and are held (the latest [`HELD_LINES`]) to be printed when
+/// it closes.
 struct HeldLog {
     lines: Mutex<VecDeque<String>>,
+    feed: Feed,
 }
 
 const HELD_LINES: usize = 200;
 
-impl Log for HeldLog {
-    fn line(&self, line: &str) {
+impl HeldLog {
+    /// Keep the line (escaped) for the end; the escaped line.
+    fn hold(&self, line: &str) -> String {
+        let line = escape_line(line).into_owned();
         let mut lines = self
             .lines
             .lock()
@@ -186,11 +181,10 @@ impl Log for HeldLog {
         if lines.len() == HELD_LINES {
             lines.pop_front();
         }
-        lines.push_back(escape_line(line).into_owned());
+        lines.push_back(line.clone());
+        line
     }
-}
 
-impl HeldLog {
     fn print(&self) {
         let lines = self
             .lines
@@ -199,5 +193,20 @@ impl HeldLog {
         for line in lines.iter() {
             eprintln!("jxray record: {line}");
         }
+    }
+}
+
+impl Log for HeldLog {
+    fn line(&self, line: &str) {
+        let line = self.hold(line);
+        self.feed.send(ProxyNote::Line(line));
+    }
+
+    fn call(&self, end: CallEnd, line: &str) {
+        let line = self.hold(line);
+        self.feed.send(match end {
+            CallEnd::Kept => ProxyNote::Kept(line),
+            CallEnd::NotKept => ProxyNote::NotKept(line),
+        });
     }
 }

@@ -8,6 +8,7 @@ use crate::config::{self, Config, ThemeName};
 use crate::report::want_color;
 use crate::schema::Schema;
 use crate::text::escape_line;
+use crate::tui::recording::Recording;
 use crate::tui::theme::Theme;
 use crate::tui::{Checks, SessionSummary, TuiSettings};
 use anyhow::Context;
@@ -19,7 +20,12 @@ use crate::cli::{Cli, ColorChoice, ThemeChoice};
 
 /// Run the TUI; errors become one line on stderr and exit status 2.
 pub fn run(cli: &Cli) -> u8 {
-    match run_tui(cli) {
+    run_beside(cli, None)
+}
+
+/// Run the TUI beside the recording proxy `recording` (`jxray record --tui`), if any.
+pub fn run_beside(cli: &Cli, recording: Option<Recording>) -> u8 {
+    match run_tui(cli, recording) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("jxray: {}", error_line(&error));
@@ -28,7 +34,7 @@ pub fn run(cli: &Cli) -> u8 {
     }
 }
 
-fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
+fn run_tui(cli: &Cli, recording: Option<Recording>) -> anyhow::Result<u8> {
     if !cli.path.exists() {
         anyhow::bail!(
             "{}: no such file or folder; check the path",
@@ -67,6 +73,7 @@ fn run_tui(cli: &Cli) -> anyhow::Result<u8> {
         checks: checks(cli, &config)?,
         editor: crate::tui::editor::from_env(),
         root_is_file: cli.path.is_file(),
+        recording,
     };
     let summary = crate::tui::run(
         settings,

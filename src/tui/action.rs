@@ -62,6 +62,10 @@ pub enum Command {
     PauseWatch,
     /// Show the request a recorded capture was asked with (`jxray record`).
     Request,
+    /// Show how to point an app at the proxy beside the workbench (`jxray record --tui`).
+    PointApp,
+    /// Show the proxy's log lines.
+    ProxyLog,
     /// Another expectation in the save dialog.
     NextChoice,
     PrevChoice,
@@ -176,6 +180,19 @@ pub enum Action {
     SyntaxesLoaded,
     /// A big capture's panes, built in the background.
     DetailBuilt(Box<Detail>),
+    /// What the recording proxy beside the workbench said (`jxray record --tui`).
+    Proxy(ProxyNote),
+}
+
+/// One note from the recording proxy, its text one escaped line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProxyNote {
+    /// A call ended with its capture written (the log line).
+    Kept(String),
+    /// A call ended without a capture (the reason).
+    NotKept(String),
+    /// Any other log line.
+    Line(String),
 }
 
 /// Work for the event loop.

@@ -112,6 +112,7 @@ mod tests {
             checks: Default::default(),
             editor: None,
             root_is_file: false,
+            recording: None,
         };
         let lines = lines(&settings);
         let keys = lines

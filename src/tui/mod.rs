@@ -20,6 +20,7 @@ pub mod layout;
 pub mod loader;
 pub mod pacer;
 pub mod partial_line;
+pub mod recording;
 pub mod request;
 pub mod rows;
 pub mod runner;

@@ -51,6 +51,10 @@ pub fn run(
     let mut guard = TerminalGuard::enter(settings.mouse)?;
     let size = guard.terminal.size()?;
     let (events, inbox) = mpsc::channel();
+    if let Some(recording) = &settings.recording {
+        // The proxy's notes arrive as actions, like every other producer's.
+        recording.feed.connect(events.clone());
+    }
     let input = spawn_input(events.clone());
     spawn_signals(events.clone());
     let fixtures = settings.fixtures.clone();

@@ -27,6 +27,7 @@ pub fn settings() -> TuiSettings {
         checks: Default::default(),
         editor: None,
         root_is_file: false,
+        recording: None,
     }
 }
 

@@ -8,17 +8,23 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const WAIT: Duration = Duration::from_secs(20);
+pub(crate) const WAIT: Duration = Duration::from_secs(20);
 
 /// One tmux server with one window running jxray.
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
     _config_home: tempfile::TempDir,
 }
 
 impl Tmux {
     /// Start `jxray ARGS` in a `width`×`height` window.
-    fn start(name: &str, width: u16, height: u16, args: &[&str], env: &[(&str, &str)]) -> Tmux {
+    pub(crate) fn start(
+        name: &str,
+        width: u16,
+        height: u16,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Tmux {
         let socket = format!("jxray-test-{name}-{}", std::process::id());
         let config_home = tempfile::tempdir().expect("temp config folder");
         let tmux = Tmux {
@@ -73,20 +79,20 @@ impl Tmux {
         output
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "main"]).stdout)
             .into_owned()
     }
 
     /// The screen with what scrolled off it: the normal screen after exit.
-    fn history(&self) -> String {
+    pub(crate) fn history(&self) -> String {
         let output = self.run(&["capture-pane", "-p", "-J", "-S", "-100", "-t", "main"]);
         String::from_utf8_lossy(&output.stdout).into_owned()
     }
 
     /// Send keys by tmux name ("j", "Enter", "Escape", "C-c"), one at a time,
     /// so an Escape is never read as Alt plus the next key.
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         for key in keys {
             self.run(&["send-keys", "-t", "main", key]);
             thread::sleep(Duration::from_millis(60));
@@ -98,12 +104,17 @@ impl Tmux {
     }
 
     /// Wait until the screen satisfies `ready`; fail with the screen if it never does.
-    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         self.wait_longer(what, WAIT, ready)
     }
 
     /// [`Tmux::wait_for`], for work that takes long in a debug build.
-    fn wait_longer(&self, what: &str, wait: Duration, ready: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_longer(
+        &self,
+        what: &str,
+        wait: Duration,
+        ready: impl Fn(&str) -> bool,
+    ) -> String {
         let deadline = Instant::now() + wait;
         loop {
             let screen = self.screen();
@@ -130,7 +141,7 @@ impl Tmux {
     }
 
     /// The exit status once jxray has ended.
-    fn exit_status(&self) -> i32 {
+    pub(crate) fn exit_status(&self) -> i32 {
         let screen = self.wait_in_history("jxray to exit", "[jxray exited ");
         let rest = &screen[screen.find("[jxray exited ").unwrap() + "[jxray exited ".len()..];
         rest[..rest.find(']').unwrap()]
@@ -138,7 +149,7 @@ impl Tmux {
             .expect("exit status")
     }
 
-    fn wait_in_history(&self, what: &str, needle: &str) -> String {
+    pub(crate) fn wait_in_history(&self, what: &str, needle: &str) -> String {
         let deadline = Instant::now() + WAIT;
         loop {
             let history = self.history();
@@ -866,7 +877,7 @@ fn keys_are_answered_on_and_past_a_20_mb_capture_until_its_panes_appear() {
 }
 
 /// A one-shot upstream on loopback: answers one chat completion, then ends.
-fn one_answer_upstream() -> u16 {
+pub(crate) fn one_answer_upstream() -> u16 {
     use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();

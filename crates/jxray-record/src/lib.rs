@@ -140,6 +140,23 @@ pub struct ProxySettings {
 /// the terminal.
 pub trait Log: Send + Sync {
     fn line(&self, line: &str);
+
+    /// One call has ended, kept as a capture or not; `line` is its log line (for a call
+    /// not kept, the reason). A sink that does not count calls logs the line.
+    fn call(&self, end: CallEnd, line: &str) {
+        let _ = end;
+        self.line(line);
+    }
+}
+
+/// What became of one call through the proxy, told once when it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallEnd {
+    /// Written as a capture.
+    Kept,
+    /// Passed through (or answered by the proxy) without a capture: an upstream that
+    /// could not be reached, a body over a limit, no body, a failed write, a hang-up.
+    NotKept,
 }
 
 /// The log the proxy writes to.

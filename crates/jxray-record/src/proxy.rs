@@ -24,7 +24,7 @@ use crate::record::{record, Recorded};
 use crate::routes::Routes;
 use crate::tee::{End, Tee, Teed};
 use crate::write::Folder;
-use crate::{Limits, SharedLog, Timeouts};
+use crate::{CallEnd, Limits, SharedLog, Timeouts};
 
 /// What the proxy answers with: the upstream's body, or its own one-line error.
 pub type ProxyBody = Either<Tee<Incoming>, Full<Bytes>>;
@@ -75,7 +75,7 @@ pub async fn handle(
             request.uri().path(),
             names.join(", ")
         );
-        state.log.line(&message);
+        state.log.call(CallEnd::NotKept, &message);
         return Ok(own_error(StatusCode::NOT_FOUND, &message));
     };
     let upstream_uri = target.uri.clone();
@@ -104,7 +104,7 @@ pub async fn handle(
         Ok(Err(error)) => {
             hangup.disarm();
             let message = format!("cannot reach {}: {}", target.route, error_chain(&error));
-            state.log.line(&message);
+            state.log.call(CallEnd::NotKept, &message);
             return Ok(own_error(StatusCode::BAD_GATEWAY, &message));
         }
         Err(_) => {
@@ -114,7 +114,7 @@ pub async fn handle(
                 target.route,
                 state.timeouts.idle.as_secs()
             );
-            state.log.line(&message);
+            state.log.call(CallEnd::NotKept, &message);
             return Ok(own_error(StatusCode::GATEWAY_TIMEOUT, &message));
         }
     };
@@ -200,15 +200,23 @@ async fn finish(
         record(&writer.folder, exchange, &writer.limits, &writer.budget)
     })
     .await;
-    let line = match written {
+    let (end, line) = match written {
         Ok(recorded) => describe(&state, recorded, status, elapsed),
-        Err(_) => "writing the capture failed unexpectedly; the call itself went through".into(),
+        Err(_) => (
+            CallEnd::NotKept,
+            "writing the capture failed unexpectedly; the call itself went through".into(),
+        ),
     };
-    state.log.line(&line);
+    state.log.call(end, &line);
     drop(pending);
 }
 
-fn describe(state: &State, recorded: Recorded, status: StatusCode, elapsed: Duration) -> String {
+fn describe(
+    state: &State,
+    recorded: Recorded,
+    status: StatusCode,
+    elapsed: Duration,
+) -> (CallEnd, String) {
     match recorded {
         Recorded::Written { path, note } => {
             let shown = path.strip_prefix(state.folder.path()).unwrap_or(&path);
@@ -222,9 +230,9 @@ fn describe(state: &State, recorded: Recorded, status: StatusCode, elapsed: Dura
                 line.push_str("; ");
                 line.push_str(&note);
             }
-            line
+            (CallEnd::Kept, line)
         }
-        Recorded::Skipped(why) | Recorded::Failed(why) => why,
+        Recorded::Skipped(why) | Recorded::Failed(why) => (CallEnd::NotKept, why),
     }
 }
 
@@ -320,8 +328,9 @@ impl Drop for HangupNote {
         } else {
             "the client hung up"
         };
-        state.log.line(&format!(
-            "{who} before the upstream answered: call cancelled, not recorded"
-        ));
+        state.log.call(
+            CallEnd::NotKept,
+            &format!("{who} before the upstream answered: call cancelled, not recorded"),
+        );
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use jxray_record::{Limits, Timeouts};
+use jxray_record::{CallEnd, Limits, Timeouts};
 use support::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -332,6 +332,7 @@ async fn over_the_size_limit_the_stream_flows_and_is_not_recorded() {
     assert_eq!(body.len(), FIRST.len() * 10);
     server.await.unwrap();
     log.wait_for("not recorded").await;
+    assert_eq!(log.ends(), [CallEnd::NotKept]);
     assert!(
         files_under(dir.path()).is_empty(),
         "{:?}",
@@ -344,7 +345,7 @@ async fn compressed_responses_reach_the_client_as_sent_and_disk_decoded() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
+    let (proxy, log) = recorder(
         dir.path(),
         upstream_addr,
         Limits::default(),
@@ -380,6 +381,8 @@ async fn compressed_responses_reach_the_client_as_sent_and_disk_decoded() {
     assert_eq!(received.header("accept-encoding"), Some("gzip, deflate"));
     let capture = wait_for_file(dir.path(), "-claude-x.json").await;
     assert_eq!(std::fs::read_to_string(capture).unwrap(), plain);
+    log.wait_for("recorded ").await;
+    assert_eq!(log.ends(), [CallEnd::Kept]);
 }
 
 #[tokio::test]
@@ -407,6 +410,7 @@ async fn unknown_routes_and_unreachable_upstreams_get_one_line_answers() {
     assert_eq!(response.status(), 502);
     log.wait_for("cannot reach http://").await;
     assert!(files_under(dir.path()).is_empty());
+    assert_eq!(log.ends(), [CallEnd::NotKept, CallEnd::NotKept]);
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@ mod entries;
 mod filter;
 mod navigate;
 mod overlay;
+mod proxy;
 mod save;
 mod slim;
 mod update;
@@ -36,7 +37,8 @@ pub use checks::Checks;
 pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub use entries::{Entries, Entry};
 pub use filter::{Filter, Sort};
-pub use overlay::request_width;
+pub use overlay::{request_width, Overlay};
+pub use proxy::{ProxyState, LOG_LINES};
 pub use save::{Expect, SaveDialog, SaveScope};
 pub use update::update;
 pub use watch::WatchState;
@@ -58,6 +60,8 @@ pub struct TuiSettings {
     pub editor: Option<String>,
     /// Whether the root is a file (a folder otherwise), as it was at start-up.
     pub root_is_file: bool,
+    /// The recording proxy beside the workbench (`jxray record --tui`).
+    pub recording: Option<crate::tui::recording::Recording>,
 }
 
 /// Where keys go: the list, or the current pane.
@@ -66,34 +70,6 @@ pub enum Focus {
     #[default]
     List,
     Pane,
-}
-
-/// What is drawn over the main screen and takes the keys.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum Overlay {
-    #[default]
-    None,
-    Help {
-        scroll: usize,
-    },
-    /// The request beside a recorded capture (`r`).
-    Request {
-        scroll: usize,
-    },
-    Filter {
-        cursor: usize,
-    },
-    /// The search prompt; matches are marked as the user types, and Esc
-    /// brings back the search that was there before.
-    Search {
-        text: String,
-        previous: Option<Query>,
-    },
-    Save(SaveDialog),
-    /// What `y` can copy.
-    Copy {
-        cursor: usize,
-    },
 }
 
 /// A message in the footer until the next key.
@@ -170,6 +146,8 @@ pub struct App {
     pub big: BigPanes,
     /// The fixtures folder's names as last listed: where the save dialog's name would go.
     pub fixture_names: crate::fixture::TakenNames,
+    /// What the recording proxy beside the workbench said.
+    pub proxy: ProxyState,
     /// How a capture is judged (`--schema`, else its log's): the loader judges with a
     /// clone of it, so the schemas logs recorded are compiled once for both.
     checker: Checker,
@@ -188,6 +166,14 @@ impl App {
             ),
             error: false,
         });
+        // Recording: where to point the app comes first, until the first call.
+        let overlay = match settings.recording {
+            Some(_) => Overlay::Recording {
+                cursor: 0,
+                auto: true,
+            },
+            None => Overlay::None,
+        };
         App {
             settings,
             theme,
@@ -201,7 +187,7 @@ impl App {
             pane: PaneId::Raw,
             zoom: false,
             list_width: ListWidth::Normal,
-            overlay: Overlay::None,
+            overlay,
             query: None,
             detail: None,
             notice,
@@ -216,6 +202,7 @@ impl App {
             highlight: Default::default(),
             big: BigPanes::default(),
             fixture_names: Default::default(),
+            proxy: ProxyState::default(),
             checker,
             quit: false,
         }
@@ -225,8 +212,12 @@ impl App {
     pub fn mode(&self) -> KeyMode {
         match self.overlay {
             Overlay::None => KeyMode::Normal,
-            Overlay::Help { .. } | Overlay::Request { .. } => KeyMode::Help,
-            Overlay::Filter { .. } | Overlay::Copy { .. } => KeyMode::Menu,
+            Overlay::Help { .. } | Overlay::Request { .. } | Overlay::ProxyLog { .. } => {
+                KeyMode::Help
+            }
+            Overlay::Filter { .. } | Overlay::Copy { .. } | Overlay::Recording { .. } => {
+                KeyMode::Menu
+            }
             Overlay::Search { .. } | Overlay::Save(_) => KeyMode::Prompt,
         }
     }

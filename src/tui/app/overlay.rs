@@ -9,7 +9,45 @@ use crate::tui::{help, request};
 use super::copy::CopyChoice;
 use super::filter::Filter;
 use super::navigate::moved;
-use super::{act, copy, App, Overlay, SaveScope};
+use super::{act, copy, proxy, App, SaveDialog, SaveScope};
+
+/// What is drawn over the main screen and takes the keys.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Overlay {
+    #[default]
+    None,
+    Help {
+        scroll: usize,
+    },
+    /// The request beside a recorded capture (`r`).
+    Request {
+        scroll: usize,
+    },
+    Filter {
+        cursor: usize,
+    },
+    /// The search prompt; matches are marked as the user types, and Esc
+    /// brings back the search that was there before.
+    Search {
+        text: String,
+        previous: Option<Query>,
+    },
+    Save(SaveDialog),
+    /// What `y` can copy.
+    Copy {
+        cursor: usize,
+    },
+    /// Where to point an app at the proxy (`a`); `auto` when opened at start, to close
+    /// with the first call.
+    Recording {
+        cursor: usize,
+        auto: bool,
+    },
+    /// The proxy's log (`L`).
+    ProxyLog {
+        scroll: usize,
+    },
+}
 
 pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
     match app.overlay.clone() {
@@ -64,9 +102,11 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
             }
             _ => {}
         },
+        Overlay::Recording { cursor, .. } => return proxy::panel_command(app, cursor, command),
+        Overlay::ProxyLog { scroll } => proxy::log_command(app, scroll, command),
         Overlay::Copy { cursor } => match command {
             Command::Back => app.overlay = Overlay::None,
-            Command::Confirm => return copy::copy(app, cursor),
+            Command::Confirm | Command::Copy => return copy::copy(app, cursor),
             movement => {
                 let last = CopyChoice::ALL.len() - 1;
                 let cursor = moved(movement, cursor, last, CopyChoice::ALL.len());

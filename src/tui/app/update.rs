@@ -6,7 +6,7 @@ use crate::tui::action::{Action, Command, Effect};
 use crate::tui::layout::PaneId;
 
 use super::filter::Filter;
-use super::{act, overlay, watch, App, Focus, Overlay};
+use super::{act, overlay, proxy, watch, App, Focus, Overlay};
 
 /// Apply one action. Results from background work (`FileLoaded`, `Extracted`)
 /// only mark the list dirty, so a burst of them costs one re-sort: call
@@ -63,6 +63,10 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::DetailBuilt(detail) => {
             app.detail_built(*detail);
+            Vec::new()
+        }
+        Action::Proxy(note) => {
+            proxy::note(app, note);
             Vec::new()
         }
         other => {
@@ -166,7 +170,8 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
         | Action::Discovered { .. }
         | Action::LoadFailed { .. }
         | Action::FixturesFound { .. }
-        | Action::DetailBuilt(_) => Vec::new(),
+        | Action::DetailBuilt(_)
+        | Action::Proxy(_) => Vec::new(),
     }
 }
 
@@ -221,6 +226,8 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::SaveAll => return act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
         Command::Request => open_request(app),
+        Command::PointApp => proxy::open_panel(app),
+        Command::ProxyLog => proxy::open_log(app),
         Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
     }
     Vec::new()

@@ -320,6 +320,20 @@ pub const BINDINGS: &[Binding] = &[
         Group::Act,
         "show the request a recorded capture was asked with (jxray record)",
     ),
+    bind(
+        C::PointApp,
+        &[key('a')],
+        NORMAL,
+        Group::Act,
+        "show the lines that point your app at the proxy (record --tui)",
+    ),
+    bind(
+        C::ProxyLog,
+        &[key('L')],
+        NORMAL,
+        Group::Act,
+        "show the proxy's log, the last call not kept first (record --tui)",
+    ),
     hinted(
         bind(
             C::Help,
@@ -375,6 +389,13 @@ pub const BINDINGS: &[Binding] = &[
         &[KeyMode::Prompt],
         Group::Overlays,
         "previous expectation in the save dialog",
+    ),
+    bind(
+        C::Copy,
+        &[key('y')],
+        &[KeyMode::Menu],
+        Group::Overlays,
+        "copy the chosen line of the recording panel, or the copy menu's choice",
     ),
     bind(
         C::Confirm,

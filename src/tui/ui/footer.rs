@@ -167,6 +167,9 @@ fn mix(app: &App) -> Line<'static> {
             spans.extend(mix_spans(app, view).into_iter().skip(1));
         }
     }
+    if let Some(recording) = &app.settings.recording {
+        spans.extend(recording_spans(app, recording.port));
+    }
     if app.watch.active {
         spans.extend(watching(app));
     }
@@ -227,6 +230,27 @@ fn against_baseline(app: &App, path: &std::path::Path, old: &Mix) -> Vec<Span<'s
         ),
         Span::styled(delta, theme.strong()),
     ]
+}
+
+/// "│ recording :8788 · 3 calls · 1 not kept (L why)": the proxy beside the workbench.
+fn recording_spans(app: &App, port: u16) -> Vec<Span<'static>> {
+    let theme = &app.theme;
+    let proxy = &app.proxy;
+    let mut spans = vec![
+        Span::styled(" │ ", theme.label()),
+        Span::styled(format!("recording :{port}"), theme.strong()),
+        Span::styled(" · ", theme.label()),
+        Span::raw(count_of(proxy.calls, "call")),
+    ];
+    spans.push(Span::styled(" · ", theme.label()));
+    if proxy.not_kept == 0 {
+        spans.push(Span::raw("0 not kept"));
+    } else {
+        // Why is one key away.
+        let text = format!("{} not kept (L why)", proxy.not_kept);
+        spans.push(Span::styled(text, theme.error()));
+    }
+    spans
 }
 
 /// "│ watching · since start: fenced 12→3  truncated 0→2".

@@ -132,7 +132,9 @@ fn empty_message(app: &App) -> String {
     if app.progress.loading() {
         return "loading…".to_string();
     }
-    if app.entries.is_empty() {
+    if app.entries.is_empty() && app.watch.active {
+        format!("no captures yet in {}", app.settings.root.display())
+    } else if app.entries.is_empty() {
         format!("no captures found in {}", app.settings.root.display())
     } else {
         format!(

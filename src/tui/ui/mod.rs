@@ -8,6 +8,7 @@ mod header;
 mod list;
 mod overlay;
 mod pane;
+mod recording;
 mod wrap;
 
 use ratatui::buffer::Buffer;
@@ -51,6 +52,8 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Overlay::Filter { cursor } => overlay::filter_menu(app, *cursor, area, buf),
         Overlay::Save(save) => dialog::save(app, save, area, buf),
         Overlay::Copy { cursor } => copy_menu::render(app, *cursor, area, buf),
+        Overlay::Recording { cursor, .. } => recording::render(app, *cursor, area, buf),
+        Overlay::ProxyLog { scroll } => overlay::proxy_log(app, *scroll, area, buf),
         Overlay::Search { .. } | Overlay::None => {}
     }
 }

@@ -34,6 +34,19 @@ pub fn request(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     );
 }
 
+/// The recording proxy's log (`L`), the last reason a call was not kept first.
+pub fn proxy_log(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let lines = app.proxy.log_lines();
+    scrolled(
+        app,
+        " jxray record: the proxy's log ",
+        &lines,
+        scroll,
+        area,
+        buf,
+    );
+}
+
 /// A bordered overlay of lines, scrolled.
 fn scrolled(
     app: &App,

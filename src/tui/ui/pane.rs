@@ -40,12 +40,14 @@ pub fn render(app: &App, pane: PaneId, outer: Rect, buf: &mut Buffer) {
     let area = block.inner(outer);
     block.render(outer, buf);
     let Some(state) = state else {
-        let message = if app.progress.loading() {
-            "loading…"
-        } else {
-            "no capture selected"
-        };
-        Line::styled(message, theme.paint(Paint::Note)).render(area, buf);
+        let width = usize::from(area.width);
+        for (offset, text) in empty_lines(app, pane).iter().enumerate() {
+            if offset >= usize::from(area.height) {
+                break;
+            }
+            let row = Rect::new(area.x, area.y + offset as u16, area.width, 1);
+            Line::styled(fit_text(text, width), theme.paint(Paint::Note)).render(row, buf);
+        }
         return;
     };
     // The Raw pane's syntax colours, once they are parsed; with them the
@@ -68,6 +70,37 @@ pub fn render(app: &App, pane: PaneId, outer: Rect, buf: &mut Buffer) {
         }
     };
     draw_rows(state, theme, look, area, buf);
+}
+
+/// What a pane says with no capture to show: an empty folder being watched says how
+/// captures get there (in the first pane only).
+fn empty_lines(app: &App, pane: PaneId) -> Vec<String> {
+    if app.progress.loading() {
+        return vec!["loading…".to_string()];
+    }
+    if !app.entries.is_empty() || pane != PaneId::Raw || app.load_error.is_some() {
+        return vec!["no capture selected".to_string()];
+    }
+    if app.settings.recording.is_some() {
+        return vec![
+            "waiting for the first call".to_string(),
+            "a: where to point your app".to_string(),
+            "L: the proxy's log".to_string(),
+        ];
+    }
+    if !app.watch.active {
+        return vec!["no capture selected".to_string()];
+    }
+    let folder = crate::tui::sanitize::printable(&app.settings.root.to_string_lossy());
+    vec![
+        format!("waiting for captures in {folder}"),
+        String::new(),
+        "point an app at the recording proxy:".to_string(),
+        format!("  jxray record --tui --to {folder}"),
+        "  (it shows the lines to paste)".to_string(),
+        "or drop capture files into the folder:".to_string(),
+        "  each appears here as it lands".to_string(),
+    ]
 }
 
 /// The base styles of a pane's text, and a mark not to draw over them.

@@ -13,7 +13,7 @@ use http::Request;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
-use jxray_record::{Limits, Log, ProxySettings, Recorder, Route, Routes, Timeouts};
+use jxray_record::{CallEnd, Limits, Log, ProxySettings, Recorder, Route, Routes, Timeouts};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
@@ -24,15 +24,26 @@ pub const PATIENCE: Duration = Duration::from_secs(10);
 #[derive(Default)]
 pub struct MemoryLog {
     lines: Mutex<Vec<String>>,
+    ends: Mutex<Vec<CallEnd>>,
 }
 
 impl Log for MemoryLog {
     fn line(&self, line: &str) {
         self.lines.lock().unwrap().push(line.to_string());
     }
+
+    fn call(&self, end: CallEnd, line: &str) {
+        self.ends.lock().unwrap().push(end);
+        self.line(line);
+    }
 }
 
 impl MemoryLog {
+    /// What became of each call that ended, in order.
+    pub fn ends(&self) -> Vec<CallEnd> {
+        self.ends.lock().unwrap().clone()
+    }
+
     pub fn lines(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
     }

@@ -1,0 +1,129 @@
+//! `jxray record --tui` end to end, as a new user meets it: the proxy on a port it picks,
+//! the environment line read off the screen, a call made with the official `openai` SDK
+//! (pinned, in the environment scripts/sdk-venv.sh keeps) pointed by that line, and the
+//! capture, the footer's count and the proxy's log seen arriving in the workbench.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::tmux::{one_answer_upstream, Tmux};
+
+/// One call the upstream answers, then one to the route `gone`, whose upstream does not
+/// listen: the proxy answers 502 and keeps nothing. Retries off, so the count is exact.
+const CALLS: &str = r#"
+import os
+import openai
+client = openai.OpenAI(api_key="sk-never-on-disk", max_retries=0)
+gone = os.environ["OPENAI_BASE_URL"].rsplit("/", 1)[0] + "/gone"
+messages = [
+    {"role": "system", "content": "Answer in JSON."},
+    {"role": "user", "content": "Where is the Louvre?"},
+]
+answer = client.chat.completions.create(model="gpt-4o-mini", messages=messages)
+print("answer:", answer.choices[0].message.content.replace("\n", " "))
+try:
+    client.with_options(base_url=gone).chat.completions.create(
+        model="gpt-4o-mini", messages=messages
+    )
+except openai.APIStatusError as error:
+    print("second call:", error.status_code)
+"#;
+
+/// The pinned SDKs' environment (made the first time, from PyPI).
+fn sdk_python() -> String {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let output = Command::new("bash")
+        .arg(format!("{root}/scripts/sdk-venv.sh"))
+        .current_dir(root)
+        .output()
+        .expect("bash runs scripts/sdk-venv.sh");
+    assert!(
+        output.status.success(),
+        "scripts/sdk-venv.sh failed (it needs python3 with venv, and PyPI the first time): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let venv = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    let venv = Path::new(root).join(venv);
+    venv.join("bin/python3").to_string_lossy().into_owned()
+}
+
+/// `export OPENAI_BASE_URL=…` as the panel shows it: the variable's value.
+fn base_url_on(screen: &str) -> Option<String> {
+    let at = screen.find("export OPENAI_BASE_URL=")? + "export OPENAI_BASE_URL=".len();
+    let value = screen[at..].split_whitespace().next()?;
+    Some(value.trim_end_matches('│').to_string())
+}
+
+#[test]
+fn record_tui_says_where_to_point_the_sdk_and_counts_its_calls() {
+    let python = sdk_python();
+    let upstream = one_answer_upstream();
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("captures");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let openai = format!("openai=http://127.0.0.1:{upstream}/v1");
+    let gone = format!("gone=http://127.0.0.1:{closed}/v1");
+    let args = [
+        "record",
+        "--tui",
+        "--port",
+        "0",
+        "--to",
+        to.to_str().unwrap(),
+        "--upstream",
+        &openai,
+        "--upstream",
+        &gone,
+    ];
+    let tmux = Tmux::start("recordsdk", 140, 40, &args, &[]);
+    let screen = tmux.wait_for("the recording panel", |s| {
+        base_url_on(s).is_some() && s.contains("waiting for the first call")
+    });
+    let base_url = base_url_on(&screen).unwrap();
+    let port = base_url
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/openai"))
+        .unwrap_or_else(|| panic!("{base_url}"));
+    assert!(
+        screen.contains(&format!("recording :{port} · 0 calls")),
+        "{screen}"
+    );
+
+    let output = Command::new(&python)
+        .args(["-c", CALLS])
+        .env("OPENAI_BASE_URL", &base_url)
+        .env_remove("OPENAI_API_KEY")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        said.contains("answer: ```json {\"city\": \"Paris\"} ```"),
+        "{said}"
+    );
+    assert!(said.contains("second call: 502"), "{said}");
+
+    let screen = tmux.wait_for("the capture and the count", |s| {
+        s.contains("model gpt-4o-mini") && s.contains("2 calls · 1 not kept")
+    });
+    assert!(screen.contains("fenced"), "{screen}");
+    assert!(!screen.contains("waiting for the first call"), "{screen}");
+    tmux.keys(&["L"]);
+    tmux.wait_for("the reason in the log", |s| {
+        s.contains("Last call not kept") && s.contains("cannot reach")
+    });
+    tmux.keys(&["Escape", "a"]);
+    tmux.wait_for("the panel again", |s| s.contains("2 calls so far"));
+    tmux.keys(&["Escape", "q"]);
+    assert_eq!(tmux.exit_status(), 0);
+    // Still printed when the workbench closes.
+    tmux.wait_in_history("the proxy's log", "jxray record: recorded ");
+}
