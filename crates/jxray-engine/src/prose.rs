@@ -312,6 +312,12 @@ impl Extraction<'_> {
             }
             return Then::Stop(Some(start));
         }
+        if reached >= bytes.len() {
+            // It ran to the end of the text (a string whose quote never closed took in the
+            // rest): everything after its opener is inside it, never an answer of its own.
+            self.reject(rejection);
+            return Then::Stop(Some(start));
+        }
         // A substantial value that failed before the answer deserves a word.
         if reached - start >= 16 && pool.is_empty() {
             self.flag_fragment(&rejection);

@@ -232,3 +232,15 @@ fn a_closer_with_nothing_to_close_is_one_too_many_not_a_missing_format() {
     assert!(!outcome.ok());
     assert!(!outcome.failure.unwrap().message.contains("closes nothing"));
 }
+
+#[test]
+fn nothing_is_taken_from_inside_a_string_that_runs_to_the_end() {
+    // A cut inside a key whose text holds braces: the braces in the first key are not a value.
+    for text in [
+        "{\"A{}\":null,\"b{\":null,\"c}",
+        "{\"note\": \"use {} here\", \"x\": \"y}",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert!(!outcome.ok(), "{text:?} gave {:?}", outcome.value);
+    }
+}
