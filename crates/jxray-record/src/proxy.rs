@@ -65,18 +65,7 @@ pub async fn handle(
     request: Request<Incoming>,
 ) -> Result<Response<ProxyBody>, Infallible> {
     let Some(target) = state.routes.resolve(request.uri()) else {
-        let names: Vec<String> = state
-            .routes
-            .iter()
-            .map(|r| format!("/{}", r.name))
-            .collect();
-        let message = format!(
-            "no route for {}; the routes are {} (add one with --upstream NAME=URL)",
-            request.uri().path(),
-            names.join(", ")
-        );
-        state.log.call(CallEnd::NotKept, &message);
-        return Ok(own_error(StatusCode::NOT_FOUND, &message));
+        return Ok(no_route(&state, request.uri().path()));
     };
     let upstream_uri = target.uri.clone();
     let host = HeaderValue::from_str(target.route.authority().as_str());
@@ -104,18 +93,13 @@ pub async fn handle(
         Ok(Err(error)) => {
             hangup.disarm();
             let message = format!("cannot reach {}: {}", target.route, error_chain(&error));
-            state.log.call(CallEnd::NotKept, &message);
-            return Ok(own_error(StatusCode::BAD_GATEWAY, &message));
+            return Ok(not_answered(&state, StatusCode::BAD_GATEWAY, &message));
         }
         Err(_) => {
             hangup.disarm();
-            let message = format!(
-                "{} sent no answer for {} s",
-                target.route,
-                state.timeouts.idle.as_secs()
-            );
-            state.log.call(CallEnd::NotKept, &message);
-            return Ok(own_error(StatusCode::GATEWAY_TIMEOUT, &message));
+            let idle = state.timeouts.idle.as_secs();
+            let message = format!("{} sent no answer for {idle} s", target.route);
+            return Ok(not_answered(&state, StatusCode::GATEWAY_TIMEOUT, &message));
         }
     };
     hangup.disarm();
@@ -274,6 +258,27 @@ fn strip_hop_by_hop(headers: &mut HeaderMap) {
 }
 
 /// A response of the proxy's own: one line of plain text.
+/// A path no route serves: said to the app and logged as a call not kept.
+fn no_route(state: &State, path: &str) -> Response<ProxyBody> {
+    let names: Vec<String> = state
+        .routes
+        .iter()
+        .map(|r| format!("/{}", r.name))
+        .collect();
+    let message = format!(
+        "no route for {path}; the routes are {} (add one with --upstream NAME=URL)",
+        names.join(", ")
+    );
+    not_answered(state, StatusCode::NOT_FOUND, &message)
+}
+
+/// A call the upstream never answered (or that had nowhere to go): logged as not kept, and
+/// answered by the proxy itself with `status`.
+fn not_answered(state: &State, status: StatusCode, message: &str) -> Response<ProxyBody> {
+    state.log.call(CallEnd::NotKept, message);
+    own_error(status, message)
+}
+
 fn own_error(status: StatusCode, message: &str) -> Response<ProxyBody> {
     let mut response = Response::new(Either::Right(Full::new(Bytes::from(format!(
         "jxray record: {message}\n"

@@ -40,42 +40,11 @@ pub fn record(
     limits: &Limits,
     budget: &Arc<Budget>,
 ) -> Recorded {
-    let response = &exchange.response;
-    let total = response.total;
-    match response.refused {
-        Some(Refused::OverLimit) => {
-            return Recorded::Skipped(format!(
-                "the response was over {} bytes ({} bytes): passed through, not recorded; raise --max-response-bytes to keep such responses",
-                limits.response_bytes, response.total
-            ))
-        }
-        Some(Refused::OverBudget) => {
-            return Recorded::Skipped(over_budget("response", budget, NOT_RECORDED))
-        }
-        None => {}
-    }
-    if total == 0 {
-        // A 204, a HEAD, an OPTIONS, a call cancelled before its first byte: no model
-        // output to look at.
-        return Recorded::Skipped(format!(
-            "{} {} answered {} with no body: passed through, not recorded",
-            exchange.method,
-            exchange.uri.path(),
-            exchange.status.as_u16()
-        ));
+    if let Some(skipped) = not_kept(&exchange, limits, budget) {
+        return skipped;
     }
     let mut notes = Vec::new();
-    let response_note = match &response.end {
-        End::Complete => None,
-        // An SDK may stop reading at a stream's last event: what it saw is kept.
-        End::Dropped if exchange.interrupted => {
-            Some("the proxy was stopped before the response ended: kept what arrived".to_string())
-        }
-        End::Dropped => {
-            Some("the client hung up before the response ended: kept what arrived".to_string())
-        }
-        End::Failed(why) => Some(format!("the upstream broke off ({why}): kept what arrived")),
-    };
+    let response_note = response_note(&exchange);
     notes.extend(response_note.clone());
     let (body, secrets, _parsed) = request_body(&exchange, limits, budget, &mut notes);
     let model = match &body {
@@ -117,7 +86,54 @@ pub fn record(
         capture: bytes.as_slice(),
         request: &request_text,
     };
-    match folder.write(&files) {
+    write(folder, &files, notes)
+}
+
+/// Why an exchange is passed through without a capture: a response over its limit or the
+/// shared budget, or one with no body (no model output to look at).
+fn not_kept(exchange: &Exchange, limits: &Limits, budget: &Arc<Budget>) -> Option<Recorded> {
+    let response = &exchange.response;
+    match response.refused {
+        Some(Refused::OverLimit) => {
+            return Some(Recorded::Skipped(format!(
+                "the response was over {} bytes ({} bytes): passed through, not recorded; raise --max-response-bytes to keep such responses",
+                limits.response_bytes, response.total
+            )))
+        }
+        Some(Refused::OverBudget) => {
+            return Some(Recorded::Skipped(over_budget("response", budget, NOT_RECORDED)))
+        }
+        None => {}
+    }
+    // A 204, a HEAD, an OPTIONS, a call cancelled before its first byte.
+    (response.total == 0).then(|| {
+        Recorded::Skipped(format!(
+            "{} {} answered {} with no body: passed through, not recorded",
+            exchange.method,
+            exchange.uri.path(),
+            exchange.status.as_u16()
+        ))
+    })
+}
+
+/// What the request file says of a response that did not arrive whole.
+fn response_note(exchange: &Exchange) -> Option<String> {
+    match &exchange.response.end {
+        End::Complete => None,
+        // An SDK may stop reading at a stream's last event: what it saw is kept.
+        End::Dropped if exchange.interrupted => {
+            Some("the proxy was stopped before the response ended: kept what arrived".to_string())
+        }
+        End::Dropped => {
+            Some("the client hung up before the response ended: kept what arrived".to_string())
+        }
+        End::Failed(why) => Some(format!("the upstream broke off ({why}): kept what arrived")),
+    }
+}
+
+/// Write the capture and its request, and say what is on disk.
+fn write(folder: &Folder, files: &CaptureFiles<'_>, mut notes: Vec<String>) -> Recorded {
+    match folder.write(files) {
         Ok(written) => {
             if let Some(error) = written.request_error {
                 notes.push(format!(
