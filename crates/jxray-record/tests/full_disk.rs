@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use jxray_record::{Limits, Timeouts};
 use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
 use support::*;
 use tokio::io::AsyncWriteExt;
@@ -28,13 +27,7 @@ async fn a_capture_written_without_its_request_file_is_logged_as_what_is_on_disk
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let reply = r#"{"choices":[{"message":{"content":"{}"},"finish_reason":"stop"}]}"#;
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;

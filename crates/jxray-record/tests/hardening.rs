@@ -111,13 +111,7 @@ async fn a_compressed_response_is_kept_only_up_to_the_response_limit() {
 async fn credentials_under_any_name_never_reach_disk() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, _log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move { answer_json(&listener, "200 OK", JSON_REPLY).await });
     let body = r#"{"model":"m","max_tokens":64,"temperature":0.1,
         "messages":[{"role":"user","content":"hi"}],
@@ -167,13 +161,7 @@ async fn credentials_under_any_name_never_reach_disk() {
 async fn an_upstream_echoing_the_key_has_it_replaced_on_disk() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let key = "sk-proj-Zq81xY02kLmN3oPq";
     let echo = format!(
         r#"{{"error":{{"message":"Incorrect API key provided: {key}.","type":"invalid_request_error","code":"invalid_api_key"}}}}"#
@@ -367,13 +355,7 @@ async fn calls_at_once_each_get_their_own_request_file() {
     const CALLS: usize = 200;
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move {
         let mut tasks = Vec::new();
         for _ in 0..CALLS {
@@ -453,13 +435,7 @@ async fn calls_at_once_each_get_their_own_request_file() {
 async fn a_stale_length_beside_chunked_never_truncates_the_body() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, _log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;
         stream
@@ -491,13 +467,7 @@ async fn a_stale_length_beside_chunked_never_truncates_the_body() {
 async fn a_request_file_is_about_the_size_of_the_request() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, _log) = default_recorder(dir.path(), upstream_addr).await;
     let messages: Vec<String> = (0..50_000)
         .map(|_| r#"{"role":"user","content":[{"type":"text","text":"x"}]}"#.to_string())
         .collect();
@@ -589,13 +559,7 @@ async fn a_capture_folder_that_is_a_file_or_a_device_is_named_as_such() {
 async fn an_exchange_without_a_body_is_not_kept() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;
         stream

@@ -27,13 +27,7 @@ fn chat_body() -> Full<Bytes> {
 async fn streamed_chunks_arrive_before_the_upstream_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, _log) = default_recorder(dir.path(), upstream_addr).await;
     let (go, wait_for_go) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;
@@ -86,13 +80,7 @@ async fn streamed_chunks_arrive_before_the_upstream_finishes() {
 async fn status_codes_and_headers_pass_through_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, _log) = default_recorder(dir.path(), upstream_addr).await;
     let error_body = r#"{"error":{"message":"Rate limit reached","type":"requests"}}"#;
     let server = tokio::spawn(async move {
         let (mut stream, received) = accept(&listener).await;
@@ -139,13 +127,7 @@ async fn status_codes_and_headers_pass_through_unchanged() {
 async fn credentials_pass_upstream_and_never_reach_disk() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, _log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, _log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move {
         let (mut stream, received) = accept(&listener).await;
         let body =
@@ -211,13 +193,7 @@ async fn credentials_pass_upstream_and_never_reach_disk() {
 async fn a_client_hanging_up_mid_stream_cancels_the_upstream_call() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;
         stream.write_all(SSE_HEAD).await.unwrap();
@@ -254,13 +230,7 @@ async fn a_client_hanging_up_mid_stream_cancels_the_upstream_call() {
 async fn a_client_hanging_up_before_the_answer_cancels_the_upstream_call() {
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;
         // A model thinking: no answer yet. The proxy must close this when the client goes.
@@ -345,13 +315,7 @@ async fn compressed_responses_reach_the_client_as_sent_and_disk_decoded() {
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let (listener, upstream_addr) = upstream().await;
-    let (proxy, log) = recorder(
-        dir.path(),
-        upstream_addr,
-        Limits::default(),
-        Timeouts::default(),
-    )
-    .await;
+    let (proxy, log) = default_recorder(dir.path(), upstream_addr).await;
     let plain = r#"{"type":"message","content":[{"type":"text","text":"{\"a\": 1,}"}],"stop_reason":"end_turn"}"#;
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     encoder.write_all(plain.as_bytes()).unwrap();

@@ -78,6 +78,11 @@ pub async fn recorder(
     (addr, log)
 }
 
+/// [`recorder`] with the default limits and timeouts.
+pub async fn default_recorder(dir: &Path, upstream: SocketAddr) -> (SocketAddr, Arc<MemoryLog>) {
+    recorder(dir, upstream, Limits::default(), Timeouts::default()).await
+}
+
 /// A recorder with the one route `route` (`NAME=URL`), bound but not serving yet.
 pub async fn bound(
     dir: &Path,
