@@ -5,7 +5,7 @@ mod support;
 use jxray_engine::{extract, extract_accepted, Defect, FailureKind, Layer, Options};
 use proptest::prelude::*;
 use serde_json::Value;
-use support::values::{container, json_value};
+use support::values::{container, json_value, serialize};
 
 /// Prose that cannot itself look like JSON or markdown.
 fn prose() -> impl Strategy<Value = String> {
@@ -24,14 +24,6 @@ fn sub_values<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
             out.push(child);
         }
         sub_values(child, out);
-    }
-}
-
-fn serialize(value: &Value, pretty: bool) -> String {
-    if pretty {
-        serde_json::to_string_pretty(value).unwrap()
-    } else {
-        serde_json::to_string(value).unwrap()
     }
 }
 

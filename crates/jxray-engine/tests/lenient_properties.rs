@@ -2,9 +2,12 @@
 //! it leaves valid JSON alone, and one defect put into a valid document
 //! reads back as exactly that document.
 
+mod support;
+
 use jxray_engine::{extract, Defect, FailureKind, Layer, Options, RepairKind};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
+use support::values::serialize;
 
 fn lenient() -> Options {
     Options::default().with_accept_lenient(true)
@@ -42,14 +45,6 @@ fn container(
 /// quote is missing).
 fn no_brackets() -> &'static str {
     "[^\\[\\]{}]{0,12}"
-}
-
-fn serialize(value: &Value, pretty: bool) -> String {
-    if pretty {
-        serde_json::to_string_pretty(value).unwrap()
-    } else {
-        serde_json::to_string(value).unwrap()
-    }
 }
 
 proptest! {

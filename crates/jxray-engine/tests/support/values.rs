@@ -28,3 +28,12 @@ pub fn json_value() -> impl Strategy<Value = Value> {
 pub fn container() -> impl Strategy<Value = Value> {
     json_value().prop_filter("object or array", |v| v.is_object() || v.is_array())
 }
+
+/// `value` as JSON text, pretty or compact.
+pub fn serialize(value: &Value, pretty: bool) -> String {
+    if pretty {
+        serde_json::to_string_pretty(value).unwrap()
+    } else {
+        serde_json::to_string(value).unwrap()
+    }
+}
