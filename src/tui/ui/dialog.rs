@@ -3,13 +3,13 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Widget};
+use ratatui::widgets::Block;
 
 use crate::tui::app::{App, Filter, SaveDialog, SaveScope};
 use crate::tui::ids::EntryId;
 use crate::tui::layout::centered;
 use crate::tui::sanitize::printable;
-use crate::tui::ui::fit::fit;
+use crate::tui::ui::fit::render_boxed;
 use crate::tui::ui::wrap::wrap;
 
 pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
@@ -169,18 +169,5 @@ fn draw_wrapped(
     let block = Block::bordered()
         .border_style(theme.border(true))
         .title(Span::styled(title, theme.title(true)));
-    let inner = block.inner(outer);
-    Clear.render(outer, buf);
-    block.render(outer, buf);
-    let width = usize::from(inner.width);
-    for (offset, line) in lines
-        .into_iter()
-        .take(usize::from(inner.height))
-        .enumerate()
-    {
-        fit(line, width).render(
-            Rect::new(inner.x, inner.y + offset as u16, inner.width, 1),
-            buf,
-        );
-    }
+    render_boxed(block, outer, lines, buf);
 }

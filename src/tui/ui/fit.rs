@@ -1,9 +1,29 @@
 //! Fitting a line into a width: cut text always ends in `…`, so a reader
-//! knows there is more (`warnings n` becomes `warnings …`).
+//! knows there is more (`warnings n` becomes `warnings …`); and lines fitted into a box.
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Widget};
 
 use crate::tui::sanitize::display_width;
+
+/// `block` over `outer` (what was under it cleared), and `lines` inside it, one a row, each
+/// fitted to the width, as many as fit.
+pub fn render_boxed(block: Block<'_>, outer: Rect, lines: Vec<Line<'static>>, buf: &mut Buffer) {
+    let inner = block.inner(outer);
+    Clear.render(outer, buf);
+    block.render(outer, buf);
+    let width = usize::from(inner.width);
+    for (offset, line) in lines
+        .into_iter()
+        .take(usize::from(inner.height))
+        .enumerate()
+    {
+        let row = Rect::new(inner.x, inner.y + offset as u16, inner.width, 1);
+        fit(line, width).render(row, buf);
+    }
+}
 
 /// `line` cut to `width` columns, ending in `…` when anything was cut.
 pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {

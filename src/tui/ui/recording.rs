@@ -6,14 +6,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Widget};
+use ratatui::widgets::Block;
 
 use crate::text::count_of;
 use crate::tui::app::{App, ProxyState};
 use crate::tui::layout::centered;
 use crate::tui::recording::Recording;
 use crate::tui::theme::Theme;
-use crate::tui::ui::fit::fit;
+use crate::tui::ui::fit::render_boxed;
 
 /// The widest the panel grows: the longest line to paste with its comment.
 const WIDTH: u16 = 120;
@@ -32,18 +32,7 @@ pub fn render(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
             theme.title(true),
         ))
         .title_bottom(Line::from(" j/k choose  y copy  L log  Esc close ").right_aligned());
-    let inner = block.inner(outer);
-    Clear.render(outer, buf);
-    block.render(outer, buf);
-    let width = usize::from(inner.width);
-    for (offset, line) in lines
-        .into_iter()
-        .take(usize::from(inner.height))
-        .enumerate()
-    {
-        let row = Rect::new(inner.x, inner.y + offset as u16, inner.width, 1);
-        fit(line, width).render(row, buf);
-    }
+    render_boxed(block, outer, lines, buf);
 }
 
 /// The panel's lines: the address, each line to paste (the chosen one marked, its
