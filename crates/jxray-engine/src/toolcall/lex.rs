@@ -19,12 +19,31 @@ pub(super) fn at(bytes: &[u8], i: usize, pattern: &[u8]) -> bool {
     bytes.get(i..).is_some_and(|rest| rest.starts_with(pattern))
 }
 
+/// A byte a tool name may hold: letters, digits, `_`, `.` and `-`.
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// The longest tool name read backwards from markup that follows it.
+const LONGEST_NAME: usize = 64;
+
+/// The length of the tool name that ends right before `i` (`NAME[ARGS]`, `call:NAME{`),
+/// when there is one no longer than [`LONGEST_NAME`].
+pub(super) fn name_len_before(bytes: &[u8], i: usize) -> Option<usize> {
+    let len = bytes[..i]
+        .iter()
+        .rev()
+        .take(LONGEST_NAME + 1)
+        .take_while(|b| is_name_byte(**b))
+        .count();
+    (1..=LONGEST_NAME).contains(&len).then_some(len)
+}
+
 /// The end of a tool name at `i` (`get_weather`, `functions.get_weather`, `web-search`),
 /// or `i` when there is none. Bounded: a name longer than that is not a name.
 pub(super) fn name_end(bytes: &[u8], i: usize) -> usize {
-    let is_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
     let stop = bytes.len().min(i + LONGEST_TOKEN);
-    let end = (i..stop).find(|&k| !is_name(bytes[k])).unwrap_or(stop);
+    let end = (i..stop).find(|&k| !is_name_byte(bytes[k])).unwrap_or(stop);
     let starts_well = bytes
         .get(i)
         .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');

@@ -3,7 +3,8 @@
 //! dialect without one, where the call's markup ends.
 
 use super::lex::{
-    at, find_within, name_at, name_end, quoted_at, region_end, skip_space, special_token,
+    at, find_within, name_at, name_end, name_len_before, quoted_at, region_end, skip_space,
+    special_token,
 };
 use super::Call;
 use crate::outcome::Dialect;
@@ -223,16 +224,7 @@ fn mistral(bytes: &[u8], k: usize, i: usize) -> Option<Call> {
 
 /// `NAME[ARGS]{…}`: Mistral's call with its `[TOOL_CALLS]` token dropped, the `[ARGS]` at `i`.
 pub(super) fn bare_args(bytes: &[u8], i: usize) -> Option<Call> {
-    let is_name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
-    let name_len = bytes[..i]
-        .iter()
-        .rev()
-        .take(65)
-        .take_while(|b| is_name(b))
-        .count();
-    if name_len == 0 || name_len > 64 {
-        return None;
-    }
+    let name_len = name_len_before(bytes, i)?;
     let start = i - name_len;
     let tool = String::from_utf8_lossy(&bytes[start..i]).into_owned();
     body_after(
@@ -314,18 +306,10 @@ pub(super) fn pythonic_at(bytes: &[u8], k: usize) -> Option<String> {
 
 /// `call:NAME{` with the wrapper tokens dropped (Gemma): the name before the `{` at `k`.
 pub(super) fn bare_gemma_at(bytes: &[u8], k: usize) -> Option<String> {
-    let is_name = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
-    let name_len = bytes[..k]
-        .iter()
-        .rev()
-        .take(65)
-        .take_while(|b| is_name(b))
-        .count();
+    let name_len = name_len_before(bytes, k)?;
     let name_start = k - name_len;
     let head = &bytes[..name_start];
-    let called = name_len > 0
-        && name_len <= 64
-        && head.ends_with(b"call:")
+    let called = head.ends_with(b"call:")
         && !head[..head.len() - 5]
             .last()
             .is_some_and(u8::is_ascii_alphanumeric);
