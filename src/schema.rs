@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::capture::{read_regular_text, Capture};
-use crate::engine::{line_col, Acceptor, Failure, FailureKind, Outcome};
+use crate::engine::{Acceptor, Outcome};
+use jxray_formats::violation::{self, one_line, quote};
 
 pub use crate::capture::MAX_SCHEMA_BYTES;
 
@@ -27,38 +28,7 @@ impl std::fmt::Debug for Schema {
     }
 }
 
-/// Values and rules longer than this are cut with `…` in a violation.
-const QUOTE_LIMIT: usize = 60;
-
-/// One way a value breaks the schema: where, what was there, and which rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// JSON Pointer to the offending value; empty for the whole value.
-    pub pointer: String,
-    /// The offending value as compact JSON, cut with `…` when long.
-    pub value: String,
-    /// The schema keyword that failed (`enum`, `type`, `required`, …).
-    pub keyword: String,
-    /// The keyword's setting in the schema, as compact JSON, cut when long.
-    pub rule: String,
-    /// The validator's explanation, with the instance masked.
-    pub message: String,
-}
-
-impl Violation {
-    /// `/priority = "P2": value is not one of … (enum ["low","high"])`.
-    pub fn line(&self) -> String {
-        let path = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
-        format!(
-            "{path} = {}: {} ({} {})",
-            self.value, self.message, self.keyword, self.rule
-        )
-    }
-}
+pub use jxray_formats::violation::Violation;
 
 /// Why a schema could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
@@ -142,39 +112,11 @@ impl Schema {
     /// span and value are kept, so a viewer can still show what was decoded.
     /// Outcomes that are not ok are left alone.
     pub fn apply(&self, outcome: &mut Outcome, raw: &str) {
-        if !outcome.ok() {
-            return;
+        if let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) {
+            let violations = self.violations(value);
+            violation::fail(outcome, raw, &violations);
         }
-        let Some(value) = &outcome.value else {
-            return;
-        };
-        let violations = self.violations(value);
-        if violations.is_empty() {
-            return;
-        }
-        let offset = outcome.span.map_or(0, |(start, _)| start);
-        let (line, column) = line_col(raw, offset);
-        let count = violations.len();
-        let noun = if count == 1 {
-            "violation"
-        } else {
-            "violations"
-        };
-        let message = format!(
-            "the value breaks the schema ({count} {noun}): {}",
-            violations
-                .iter()
-                .map(Violation::line)
-                .collect::<Vec<_>>()
-                .join("; ")
-        );
-        outcome.failure = Some(schema_failure(offset, (line, column), message));
     }
-}
-
-/// A `schema` failure at `offset` (line and column in the raw text).
-fn schema_failure(offset: usize, (line, column): (usize, usize), message: String) -> Failure {
-    Failure::new(FailureKind::Schema, offset, (line, column), message)
 }
 
 /// The schemas that captures carry from the logs that recorded them (`llm --schema`,
@@ -207,7 +149,7 @@ impl CaptureSchemas {
             Some(Chosen::Given(schema)) => schema.apply(outcome, text),
             Some(Chosen::Recorded(Ok(schema))) => schema.apply(outcome, text),
             Some(Chosen::Recorded(Err(why))) if outcome.ok() => {
-                outcome.failure = Some(schema_failure(0, (1, 1), why));
+                outcome.failure = Some(violation::failure(0, (1, 1), why));
             }
             Some(Chosen::Recorded(Err(_))) => {}
         }
@@ -253,25 +195,10 @@ impl CaptureSchemas {
     }
 }
 
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// A value as compact JSON on one line, cut at [`QUOTE_LIMIT`] characters with `…`.
-fn quote(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() <= QUOTE_LIMIT {
-        return text;
-    }
-    let mut cut: String = text.chars().take(QUOTE_LIMIT - 1).collect();
-    cut.push('…');
-    cut
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Layer;
+    use crate::engine::{FailureKind, Layer};
     use serde_json::json;
 
     fn ok_outcome(value: Value, span: (usize, usize)) -> Outcome {
@@ -332,7 +259,7 @@ mod tests {
         assert!(violation.line().starts_with("/priority = \"P2\": "));
         let long = json!({"priority": "x".repeat(200)});
         let cut = &schema.violations(&long)[0].value;
-        assert_eq!(cut.chars().count(), QUOTE_LIMIT);
+        assert_eq!(cut.chars().count(), 60);
         assert!(cut.ends_with('…'));
     }
 

@@ -8,62 +8,9 @@
 //! diff or an XML body), and every JSON output through [`write_json`] or [`JsonSafe`]. The
 //! TUI draws the same characters as visible markers, deciding with the same [`is_unsafe`].
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
-/// Bidi controls: marks, embeddings, overrides and isolates, which reorder text around them.
-pub fn is_bidi_control(ch: char) -> bool {
-    matches!(ch,
-        '\u{061c}'                   // Arabic letter mark
-        | '\u{200e}' | '\u{200f}'    // left-to-right and right-to-left marks
-        | '\u{202a}'..='\u{202e}'    // embeddings and overrides
-        | '\u{2066}'..='\u{2069}'    // isolates
-    )
-}
-
-/// Characters that must never reach a terminal as themselves: C0 controls, DEL, C1
-/// controls, bidi controls, the Unicode line and paragraph separators, and the
-/// non-characters U+FFFE and U+FFFF (which XML reports cannot hold).
-pub fn is_unsafe(ch: char) -> bool {
-    ch.is_control()
-        || is_bidi_control(ch)
-        || matches!(ch, '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}')
-}
-
-/// `text` as one safe line: every unsafe character (newlines included) written as an
-/// escape, `\n`, `\r`, `\t` or `\u{1b}`. Text without any comes back borrowed.
-pub fn escape_line(text: &str) -> Cow<'_, str> {
-    escape_where(text, is_unsafe)
-}
-
-/// `text` safe to print over several lines: like [`escape_line`] but newlines and tabs
-/// are kept as they are.
-pub fn escape_lines(text: &str) -> Cow<'_, str> {
-    escape_where(text, |ch| ch != '\n' && ch != '\t' && is_unsafe(ch))
-}
-
-fn escape_where(text: &str, unsafe_here: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(&unsafe_here) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for ch in text.chars() {
-        if !unsafe_here(ch) {
-            out.push(ch);
-            continue;
-        }
-        match ch {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            _ => {
-                let _ = write!(out, "\\u{{{:x}}}", ch as u32);
-            }
-        }
-    }
-    Cow::Owned(out)
-}
+pub use jxray_formats::escape::{escape_line, escape_lines, is_bidi_control, is_unsafe};
 
 /// `1 capture`, `3 captures`: a count and its noun, in the plural unless it is one.
 pub fn count_of(count: usize, noun: &str) -> String {

@@ -45,7 +45,7 @@ mod trace;
 
 pub use decode::{decode_exact, same_value};
 pub use extract::{extract, extract_accepted};
-pub use options::{Acceptor, Options, Pick, ValueForm};
+pub use options::{Acceptor, Options, Pick, UnknownPick, ValueForm};
 pub use outcome::{
     Attempt, Cause, Defect, DefectAt, Dialect, Failure, FailureKind, JsonText, Layer,
     LenientReading, Outcome, Repair, RepairKind, StopClass, ToolCallText, Verdict, Warning,

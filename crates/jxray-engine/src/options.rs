@@ -25,6 +25,32 @@ impl Pick {
     }
 }
 
+/// A name that is no [`Pick`]; the message lists the names there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownPick(pub String);
+
+impl std::fmt::Display for UnknownPick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "pick must be \"first\" or \"last\", not {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownPick {}
+
+/// The one reading of a policy's name, for every front end (flags, config files,
+/// fixtures, the Python and JavaScript options).
+impl std::str::FromStr for Pick {
+    type Err = UnknownPick;
+
+    fn from_str(name: &str) -> Result<Pick, UnknownPick> {
+        match name {
+            "first" => Ok(Pick::First),
+            "last" => Ok(Pick::Last),
+            other => Err(UnknownPick(other.to_owned())),
+        }
+    }
+}
+
 /// The form an accepted value is handed back in.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

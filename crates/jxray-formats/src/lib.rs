@@ -4,18 +4,24 @@
 //!
 //! - [`envelope`]: provider response bodies (OpenAI chat and Responses, Anthropic, Gemini,
 //!   Ollama, their batch lines) → the model's text, stop reason, model and tool calls;
+//! - [`describe`]: an outcome in one line, as `check` prints it and errors say it;
+//! - [`escape`]: text made safe to print (no control, bidi or escape sequence acts);
 //! - [`record`]: one outcome as the line `jxray check --format jsonl` prints;
 //! - [`fixture`]: the fixture file format, its expectations and the replay verdict;
 //! - [`recorded`]: the names of the files `jxray record` writes, which the readers read;
 //! - [`text`]: bytes as text (UTF-8, UTF-16 with a byte-order mark) or why they are not;
+//! - [`violation`]: how a value breaks a schema, whichever validator found it;
 //! - [`Provider`]: which format a capture came from.
 
+pub mod describe;
 pub mod envelope;
+pub mod escape;
 pub mod fixture;
 mod provider;
 pub mod record;
 pub mod recorded;
 pub mod text;
+pub mod violation;
 
 pub use provider::Provider;
 pub use text::Unreadable;

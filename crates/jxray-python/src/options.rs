@@ -50,13 +50,8 @@ impl Settings {
 }
 
 fn parse_pick(pick: &str) -> PyResult<Pick> {
-    match pick {
-        "first" => Ok(Pick::First),
-        "last" => Ok(Pick::Last),
-        other => Err(PyValueError::new_err(format!(
-            "pick must be \"first\" or \"last\", not {other:?}"
-        ))),
-    }
+    pick.parse()
+        .map_err(|error: jxray::engine::UnknownPick| PyValueError::new_err(error.to_string()))
 }
 
 /// Where the fields of a JSON log's records are (`check`'s `text_path=` and friends).

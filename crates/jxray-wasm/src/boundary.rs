@@ -1,0 +1,217 @@
+//! The exported functions and the buffers they share with the host. Memory is the
+//! module's: the host asks for a buffer of a size, writes into it, and reads replies where
+//! the module says they are. Nothing here dereferences a pointer the host gave; the host
+//! only ever gets pointers to buffers this module owns.
+//!
+//! Every entry returns [`ANSWER`] when the output buffer holds the reply, [`ERROR`] when
+//! it holds a usage error's message (UTF-8), which the package throws as a `TypeError`.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use jxray_formats::record::Origin;
+
+use crate::fixture;
+use crate::reply::{self, Judged};
+use crate::request::Request;
+use crate::response;
+use crate::validator::Validator;
+
+/// The output buffer holds the reply.
+pub const ANSWER: u32 = 0;
+/// The output buffer holds an error message.
+pub const ERROR: u32 = 1;
+
+thread_local! {
+    /// The request: the options (JSON), then the text or body.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The last reply.
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// A validator's issues, written by the host while a call runs.
+    static ISSUES: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A buffer of `len` bytes for the next request; the host writes the options and the text
+/// into it. The pointer is valid until the next call of `jx_input`.
+#[no_mangle]
+pub extern "C" fn jx_input(len: usize) -> *mut u8 {
+    sized(&INPUT, len)
+}
+
+/// A buffer of `len` bytes for the issues the host's validator reports (see `host`).
+#[no_mangle]
+pub extern "C" fn jx_issues(len: usize) -> *mut u8 {
+    sized(&ISSUES, len)
+}
+
+/// Where the last reply is.
+#[no_mangle]
+pub extern "C" fn jx_output() -> *const u8 {
+    OUTPUT.with(|output| output.borrow().as_ptr())
+}
+
+/// How long the last reply is.
+#[no_mangle]
+pub extern "C" fn jx_output_len() -> usize {
+    OUTPUT.with(|output| output.borrow().len())
+}
+
+/// The quick reply about the text (see [`reply::quick`]).
+#[no_mangle]
+pub extern "C" fn jx_extract(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, request| {
+        reply::quick(&judged(text?, request)?)
+    })
+}
+
+/// The explained reply about the text (see [`reply::explained`]), its line's `source` the
+/// request's, else `-` as the Python package's `extract` names it.
+#[no_mangle]
+pub extern "C" fn jx_explain(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, request| {
+        let origin = Origin {
+            source: request.source.as_deref().unwrap_or("-"),
+            stop_reason: request.stop_reason.as_deref(),
+            ..Origin::default()
+        };
+        reply::explained(&judged(text?, request)?, origin)
+    })
+}
+
+/// The explained outcomes of a provider response's outputs (see [`response::outcomes`]).
+#[no_mangle]
+pub extern "C" fn jx_response(options_len: usize, body_len: usize) -> u32 {
+    INPUT.with(|input| {
+        let input = input.borrow();
+        let reply = Request::parse(&input[..options_len]).and_then(|request| {
+            let body = &input[options_len..options_len + body_len];
+            response::outcomes(body, &request, validator(&request)?)
+        });
+        respond(reply)
+    })
+}
+
+/// The verdict on a fixture file (see [`fixture::replay`]); the options carry its name as
+/// `source`, for errors.
+#[no_mangle]
+pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, request| {
+        fixture::replay(text?, request.source.as_deref().unwrap_or("fixture"))
+    })
+}
+
+/// The issues the host wrote, `len` bytes of the issues buffer.
+pub fn take_issues(len: usize) -> String {
+    ISSUES.with(|issues| {
+        let issues = issues.borrow();
+        String::from_utf8_lossy(&issues[..len.min(issues.len())]).into_owned()
+    })
+}
+
+type Reply = Result<Vec<u8>, String>;
+
+/// Read the request and the text from the input buffer, run `make`, keep its reply.
+fn answer(
+    options_len: usize,
+    text_len: usize,
+    make: impl FnOnce(Result<&str, String>, &Request) -> Reply,
+) -> u32 {
+    INPUT.with(|input| {
+        let input = input.borrow();
+        let text = std::str::from_utf8(&input[options_len..options_len + text_len])
+            .map_err(|error| format!("jxray: the text reached the engine as bad UTF-8: {error}"));
+        respond(Request::parse(&input[..options_len]).and_then(|request| make(text, &request)))
+    })
+}
+
+fn judged<'a>(text: &'a str, request: &'a Request) -> Result<Judged<'a>, String> {
+    Ok(Judged {
+        text,
+        request,
+        validator: validator(request)?,
+        warnings: &[],
+        refused: false,
+    })
+}
+
+fn respond(reply: Reply) -> u32 {
+    let (status, bytes) = match reply {
+        Ok(bytes) => (ANSWER, bytes),
+        Err(message) => (ERROR, message.into_bytes()),
+    };
+    OUTPUT.with(|output| *output.borrow_mut() = bytes);
+    status
+}
+
+fn sized(buffer: &'static std::thread::LocalKey<RefCell<Vec<u8>>>, len: usize) -> *mut u8 {
+    buffer.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        buffer.clear();
+        buffer.resize(len, 0);
+        buffer.as_mut_ptr()
+    })
+}
+
+/// The host's validator when the request says it holds one.
+fn validator(request: &Request) -> Result<Option<Arc<dyn Validator>>, String> {
+    if !request.validator {
+        return Ok(None);
+    }
+    host_validator()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn host_validator() -> Result<Option<Arc<dyn Validator>>, String> {
+    Ok(Some(Arc::new(crate::host::Host)))
+}
+
+/// Outside WebAssembly there is no JavaScript host to ask.
+#[cfg(not(target_arch = "wasm32"))]
+fn host_validator() -> Result<Option<Arc<dyn Validator>>, String> {
+    Err(
+        "jxray: a validator is asked through the JavaScript host, which a native build has not"
+            .into(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(entry: extern "C" fn(usize, usize) -> u32, options: &str, text: &str) -> (u32, String) {
+        let len = options.len() + text.len();
+        jx_input(len);
+        INPUT.with(|input| {
+            let mut input = input.borrow_mut();
+            input[..options.len()].copy_from_slice(options.as_bytes());
+            input[options.len()..].copy_from_slice(text.as_bytes());
+        });
+        let status = entry(options.len(), text.len());
+        let reply = OUTPUT.with(|output| String::from_utf8(output.borrow().clone()).unwrap());
+        assert_eq!(reply.len(), jx_output_len());
+        (status, reply)
+    }
+
+    #[test]
+    fn each_entry_reads_the_options_then_the_text() {
+        assert_eq!(
+            call(jx_extract, "", "```json\n[1]\n```"),
+            (ANSWER, "1fenced\t[1]".into())
+        );
+        let (status, reply) = call(jx_extract, r#"{"stopReason":"length"}"#, "[1]");
+        assert_eq!((status, reply.as_str()), (ANSWER, "0"));
+        let (status, reply) = call(jx_explain, r#"{"stopReason":"length"}"#, "[1]");
+        assert_eq!(status, ANSWER);
+        assert!(reply.contains(r#""kind":"truncated""#), "{reply}");
+    }
+
+    #[test]
+    fn a_bad_option_is_an_error_reply() {
+        let (status, reply) = call(jx_extract, r#"{"pick":"middle"}"#, "[1]");
+        assert_eq!(status, ERROR);
+        assert!(reply.contains("middle"), "{reply}");
+        let (status, reply) = call(jx_response, "", "{}");
+        assert_eq!(status, ERROR);
+        assert!(reply.starts_with("not an OpenAI"), "{reply}");
+    }
+}

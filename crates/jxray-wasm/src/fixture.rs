@@ -1,0 +1,75 @@
+//! Replaying one fixture file for a JavaScript test runner: the same verdict `jxray test`
+//! and the pytest plugin reach ([`jxray_formats::fixture::judge`]), with the expectation
+//! and the engine's outcome in fixture terms, to show side by side on a regression.
+
+use jxray_engine::{extract, Outcome};
+use jxray_formats::describe::describe;
+use jxray_formats::fixture::{judge, Fixture};
+use serde::Serialize;
+
+/// A fixture's verdict.
+#[derive(Serialize)]
+pub struct Verdict {
+    pub name: String,
+    /// `passed`, `failed`, `expected-failing` or `fixed`.
+    pub status: &'static str,
+    /// What the fixture expects, as pretty JSON (as in the file).
+    pub expected: String,
+    /// What the engine does now, in the same terms.
+    pub actual: String,
+    /// The engine's outcome in one line, as `jxray test` prints it under a regression.
+    pub described: String,
+}
+
+/// The verdict on the fixture file `text` (`origin` names it in errors).
+pub fn replay(text: &str, origin: &str) -> Result<Vec<u8>, String> {
+    let fixture: Fixture = serde_json::from_str(text)
+        .map_err(|error| format!("{origin}: not a jxray fixture ({error}); fix the file or save it again from the workbench"))?;
+    if fixture.schema.is_some() {
+        return Err(format!(
+            "{origin}: the fixture carries a JSON Schema, which the npm package does not validate; replay it with `jxray test`"
+        ));
+    }
+    let outcome = match fixture.replayed_text() {
+        Ok(input) => extract(&input, &fixture.engine_options()),
+        Err(unreadable) => Outcome::unreadable(unreadable.message),
+    };
+    let replay = judge(&fixture, outcome);
+    let verdict = Verdict {
+        name: fixture.name.clone(),
+        status: replay.status.as_str(),
+        expected: fixture.expect.to_pretty_json(),
+        actual: replay.actual.to_pretty_json(),
+        described: describe(&replay.outcome),
+    };
+    Ok(serde_json::to_vec(&verdict).expect("a verdict serializes to JSON"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(text: &str) -> serde_json::Value {
+        serde_json::from_slice(&replay(text, "f.json").unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_fixture_that_holds_passes_and_one_that_does_not_fails() {
+        let holds = r#"{"jxray_fixture":1,"name":"fenced","input":"```json\n{\"a\":1}\n```","stop_reason":null,"expect":{"ok":true,"layer":"fenced","value":{"a":1}}}"#;
+        assert_eq!(verdict(holds)["status"], "passed");
+        let broken = holds.replace("\"layer\":\"fenced\"", "\"layer\":\"direct\"");
+        let failed = verdict(&broken);
+        assert_eq!(failed["status"], "failed");
+        assert!(failed["expected"].as_str().unwrap().contains("direct"));
+        assert!(failed["actual"].as_str().unwrap().contains("fenced"));
+    }
+
+    #[test]
+    fn a_file_that_is_no_fixture_names_itself_and_the_fix() {
+        let error = replay("{}", "dir/x.json").unwrap_err();
+        assert!(
+            error.starts_with("dir/x.json: not a jxray fixture"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,24 @@
+//! The engine for JavaScript runtimes: Node, Bun, Deno, browsers and edge workers load one
+//! WebAssembly module, built from this crate, through the npm package in `npm/`.
+//!
+//! The boundary is written by hand and kept small (no generated glue, so the package's own
+//! JavaScript is the only loader and it runs unchanged everywhere). The host asks for an
+//! input buffer ([`boundary::jx_input`]), writes the request into it (the options as JSON,
+//! then the text or the response body), calls one entry with the two lengths, and reads the
+//! reply from [`boundary::jx_output`]. The entries: [`reply::quick`] (the value, or only
+//! that extraction failed), [`reply::explained`] (everything `jxray check --format jsonl`
+//! says, with the trace), [`response::outcomes`] (a provider response's outputs) and
+//! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner).
+//!
+//! A schema from the host (a Standard Schema validator such as zod or valibot) is asked
+//! through one imported function ([`host`]); its issues become the same `schema` failure a
+//! JSON Schema gives in the CLI ([`jxray_formats::violation`]).
+
+pub mod bigints;
+pub mod boundary;
+pub mod fixture;
+mod host;
+pub mod reply;
+pub mod request;
+pub mod response;
+pub mod validator;

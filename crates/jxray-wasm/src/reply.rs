@@ -1,0 +1,215 @@
+//! What the module answers about one text: quickly, only the value (or that extraction
+//! failed, decided without explaining it); or explained, everything `jxray check --format
+//! jsonl` says about it and the trace, which the package asks for the first time any of it
+//! is read.
+
+use std::sync::Arc;
+
+use jxray_engine::{
+    extract, extract_accepted, Attempt, LenientReading, Options, Outcome, ToolCallText, Warning,
+};
+use jxray_formats::describe::describe;
+use jxray_formats::record::{Origin, OutcomeRecord};
+use serde::Serialize;
+
+use crate::bigints::{unsafe_integers, BigInt};
+use crate::request::Request;
+use crate::validator::{self, Validator};
+
+/// The first byte of a quick reply: a value was accepted.
+pub const ACCEPTED: u8 = b'1';
+/// The first byte of a quick reply: a value was decoded but breaks the schema.
+pub const BREAKS_SCHEMA: u8 = b'2';
+/// The first byte of a quick reply: extraction failed (ask for the explanation).
+pub const FAILED: u8 = b'0';
+
+/// One text to judge, with the options, the host's validator and what the capture's
+/// reader said of it (a response envelope's warnings and refusal mark).
+pub struct Judged<'a> {
+    pub text: &'a str,
+    pub request: &'a Request,
+    pub validator: Option<Arc<dyn Validator>>,
+    pub warnings: &'a [Warning],
+    pub refused: bool,
+}
+
+impl Judged<'_> {
+    fn options(&self) -> Result<Options, String> {
+        let acceptor = self.validator.clone().map(validator::acceptor);
+        Ok(self
+            .request
+            .options()?
+            .with_refused(self.refused)
+            .with_acceptor(acceptor))
+    }
+
+    /// The reader's warnings added and the validator asked about the value taken, as
+    /// `jxray check` adds them and applies `--schema`.
+    fn finish(&self, outcome: &mut Outcome) -> Result<(), String> {
+        outcome.warnings.extend(self.warnings.iter().cloned());
+        match &self.validator {
+            Some(validator) => validator::check(validator.as_ref(), outcome, self.text),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The quick reply: a status byte ([`ACCEPTED`], [`BREAKS_SCHEMA`], [`FAILED`]), then the
+/// layer, a tab and the value as compact JSON, then (when asked for and any) a newline and
+/// the big integers. A failure is the status byte alone.
+pub fn quick(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
+    let options = judged.options()?;
+    let Some(mut outcome) = extract_accepted(judged.text, &options) else {
+        return Ok(vec![FAILED]);
+    };
+    judged.finish(&mut outcome)?;
+    let status = if outcome.ok() {
+        ACCEPTED
+    } else {
+        BREAKS_SCHEMA
+    };
+    let mut reply = vec![status];
+    if let Some(layer) = outcome.layer {
+        reply.extend_from_slice(layer.as_str().as_bytes());
+    }
+    reply.push(b'\t');
+    write_value(&mut reply, &outcome);
+    if judged.request.bigints {
+        let found = outcome
+            .value
+            .as_ref()
+            .map(unsafe_integers)
+            .unwrap_or_default();
+        if !found.is_empty() {
+            reply.push(b'\n');
+            write_json(&mut reply, &found);
+        }
+    }
+    Ok(reply)
+}
+
+/// Everything about one capture: its `check --format jsonl` line and what only a viewer
+/// needs (the trace, the normalized candidate, the span in UTF-16 code units).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explained<'a> {
+    pub record: OutcomeRecord<'a>,
+    /// The outcome in one line, as `jxray extract` prints it: the errors' message.
+    pub described: String,
+    /// `record.span` counted in UTF-16 code units, as JavaScript strings index.
+    pub span_utf16: Option<[usize; 2]>,
+    /// The text the decoder saw: the repaired candidate, or the raw span.
+    pub normalized: Option<&'a str>,
+    pub trace: &'a [Attempt],
+    pub trace_omitted: usize,
+    pub lenient: Option<&'a LenientReading>,
+    pub tool_call: Option<&'a ToolCallText>,
+    pub bigints: Vec<BigInt>,
+}
+
+/// The whole outcome of `judged`, said as [`Explained`] with `origin` on its line.
+pub fn explained(judged: &Judged<'_>, origin: Origin<'_>) -> Result<Vec<u8>, String> {
+    let mut outcome = match &judged.request.unreadable {
+        Some(message) => Outcome::unreadable(message.clone()),
+        None => extract(judged.text, &judged.options()?),
+    };
+    judged.finish(&mut outcome)?;
+    let bigints = match (&outcome.value, judged.request.bigints) {
+        (Some(value), true) => unsafe_integers(value),
+        _ => Vec::new(),
+    };
+    let explained = Explained {
+        record: OutcomeRecord::new(origin, &outcome),
+        described: describe(&outcome),
+        span_utf16: outcome.span.map(|(start, end)| {
+            let start16 = utf16_len(&judged.text[..start]);
+            [start16, start16 + utf16_len(&judged.text[start..end])]
+        }),
+        normalized: outcome.normalized(judged.text),
+        trace: &outcome.trace,
+        trace_omitted: outcome.trace_omitted,
+        lenient: outcome.lenient.as_ref(),
+        tool_call: outcome.tool_call.as_ref(),
+        bigints,
+    };
+    let mut reply = Vec::new();
+    write_json(&mut reply, &explained);
+    Ok(reply)
+}
+
+fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+fn write_value(reply: &mut Vec<u8>, outcome: &Outcome) {
+    if let Some(value) = &outcome.value {
+        write_json(reply, value);
+    } else if let Some(text) = &outcome.value_json {
+        reply.extend_from_slice(text.get().as_bytes());
+    }
+}
+
+/// Serializing into a `Vec` fails only for a map with non-string keys, which no type
+/// here has.
+fn write_json<T: Serialize + ?Sized>(reply: &mut Vec<u8>, value: &T) {
+    serde_json::to_writer(reply, value).expect("jxray's types serialize to JSON");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged<'a>(text: &'a str, request: &'a Request) -> Judged<'a> {
+        Judged {
+            text,
+            request,
+            validator: None,
+            warnings: &[],
+            refused: false,
+        }
+    }
+
+    #[test]
+    fn a_quick_reply_is_the_status_and_the_compact_value() {
+        let request = Request::default();
+        let reply = quick(&judged("Sure:\n```json\n{\"a\": [1, 2]}\n```", &request)).unwrap();
+        assert_eq!(String::from_utf8(reply).unwrap(), "1fenced\t{\"a\":[1,2]}");
+        let reply = quick(&judged("{\"a\": [1,", &request)).unwrap();
+        assert_eq!(reply, vec![FAILED]);
+    }
+
+    #[test]
+    fn big_integers_follow_the_value_when_asked_for() {
+        let request = Request {
+            bigints: true,
+            ..Request::default()
+        };
+        let reply = quick(&judged("{\"id\": 12345678901234567890}", &request)).unwrap();
+        assert_eq!(
+            String::from_utf8(reply).unwrap(),
+            "1direct\t{\"id\":12345678901234567890}\n[{\"path\":[\"id\"],\"digits\":\"12345678901234567890\"}]"
+        );
+    }
+
+    #[test]
+    fn an_explained_reply_carries_the_check_line_and_utf16_span() {
+        let request = Request {
+            stop_reason: Some("stop".into()),
+            ..Request::default()
+        };
+        let text = "é 😀 {\"a\": 1}";
+        let origin = Origin {
+            source: "-",
+            stop_reason: Some("stop"),
+            ..Origin::default()
+        };
+        let reply = explained(&judged(text, &request), origin).unwrap();
+        let reply: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+        assert_eq!(reply["record"]["layer"], "scanned");
+        assert_eq!(reply["record"]["span"], serde_json::json!([8, 16]));
+        assert_eq!(reply["spanUtf16"], serde_json::json!([5, 13]));
+        assert_eq!(reply["record"]["stop_reason"], "stop");
+        assert_eq!(reply["normalized"], "{\"a\": 1}");
+        assert_eq!(reply["described"], "scanned");
+    }
+}

@@ -1,0 +1,117 @@
+//! A validator the host holds (a Standard Schema such as zod or valibot): asked about each
+//! candidate value, so the first one that validates wins, as with `--schema` in the CLI,
+//! and asked for its issues about the value that is finally taken when none validates.
+
+use std::sync::Arc;
+
+use jxray_engine::{Acceptor, Outcome};
+use jxray_formats::violation::{self, Violation};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The host's validator, reached through the boundary on wasm32 ([`crate::host`]) and
+/// through a closure in tests.
+pub trait Validator: Send + Sync {
+    /// Whether the value (compact JSON) validates.
+    fn valid(&self, value: &str) -> bool;
+    /// The validator's issues about the value (compact JSON), as a JSON array of
+    /// `{"path": [key or index, …], "message": "…"}`; empty when it validates.
+    fn issues(&self, value: &str) -> String;
+}
+
+/// One issue as the host reports it.
+#[derive(Debug, Deserialize)]
+struct Issue {
+    #[serde(default)]
+    path: Vec<Value>,
+    message: String,
+}
+
+/// The engine's test of a candidate: the validator's answer.
+pub fn acceptor(validator: Arc<dyn Validator>) -> Acceptor {
+    Acceptor::new(move |value| validator.valid(&value.to_string()))
+}
+
+/// Turn an ok outcome whose value the validator rejects into a `schema` failure listing
+/// its issues (each at its path), as a JSON Schema's violations are listed.
+pub fn check(validator: &dyn Validator, outcome: &mut Outcome, raw: &str) -> Result<(), String> {
+    let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) else {
+        return Ok(());
+    };
+    let reply = validator.issues(&value.to_string());
+    if reply.is_empty() {
+        return Ok(());
+    }
+    let issues: Vec<Issue> = serde_json::from_str(&reply)
+        .map_err(|error| format!("jxray: the validator's issues are not readable: {error}"))?;
+    let violations: Vec<Violation> = issues
+        .iter()
+        .map(|issue| {
+            let steps: Vec<String> = issue.path.iter().map(step).collect();
+            let pointer = violation::pointer(steps.iter().map(String::as_str));
+            Violation::at(value, pointer, &issue.message)
+        })
+        .collect();
+    violation::fail(outcome, raw, &violations);
+    Ok(())
+}
+
+/// A path step as text: a key as it is, an index in digits (Standard Schema allows
+/// `{key}` objects too).
+fn step(step: &Value) -> String {
+    match step {
+        Value::String(key) => key.clone(),
+        Value::Object(object) => object.get("key").map_or_else(String::new, |key| match key {
+            Value::String(key) => key.clone(),
+            other => other.to_string(),
+        }),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jxray_engine::{extract, FailureKind, Options};
+
+    /// Accepts objects with a string `city`, as a zod object would.
+    struct City;
+
+    impl Validator for City {
+        fn valid(&self, value: &str) -> bool {
+            let value: Value = serde_json::from_str(value).unwrap();
+            value.get("city").is_some_and(Value::is_string)
+        }
+        fn issues(&self, value: &str) -> String {
+            if self.valid(value) {
+                String::new()
+            } else {
+                r#"[{"path":["city"],"message":"Invalid input: expected string"},{"path":[{"key":"tags"},0],"message":"Too small"}]"#.into()
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_candidate_that_validates_wins() {
+        let raw = "Draft: {\"city\": 1}\nFinal: {\"city\": \"Paris\"}";
+        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City))));
+        let mut outcome = extract(raw, &options);
+        check(&City, &mut outcome, raw).unwrap();
+        assert!(outcome.ok());
+        assert_eq!(outcome.value, Some(serde_json::json!({"city": "Paris"})));
+    }
+
+    #[test]
+    fn a_value_that_never_validates_is_a_schema_failure_with_each_issue() {
+        let raw = "{\"city\": 1, \"tags\": [\"\"]}";
+        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City))));
+        let mut outcome = extract(raw, &options);
+        check(&City, &mut outcome, raw).unwrap();
+        let failure = outcome.failure.expect("a schema failure");
+        assert_eq!(failure.kind, FailureKind::Schema);
+        assert_eq!(
+            failure.message,
+            "the value breaks the schema (2 violations): /city = 1: Invalid input: expected string; /tags/0 = \"\": Too small"
+        );
+    }
+}

@@ -1,0 +1,14 @@
+// What every entry point exports, given the compiled module.
+
+import { createJxray } from "./core.js";
+
+export { createJxray };
+export { Outcome } from "./outcome.js";
+export {
+  ExtractError,
+  TruncatedError,
+  NoJsonError,
+  InvalidJsonError,
+  SchemaError,
+  UnreadableError,
+} from "./errors.js";

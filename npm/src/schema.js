@@ -1,0 +1,49 @@
+// The `schema` option: any validator that implements Standard Schema (zod ≥ 3.24, valibot,
+// arktype), asked through the engine about every candidate value, so the first one that
+// validates wins and a value that fails is the `schema` failure with the validator's issues.
+
+/** The Standard Schema interface of `schema`, or a TypeError saying what to pass. */
+export function standardOf(schema) {
+  if (schema === undefined || schema === null) return null;
+  const standard = (typeof schema === "object" || typeof schema === "function")
+    ? schema["~standard"]
+    : undefined;
+  if (standard && typeof standard.validate === "function") return standard;
+  if (typeof schema === "object" && ("type" in schema || "properties" in schema || "$schema" in schema)) {
+    throw new TypeError(
+      "jxray: schema is a JSON Schema object; pass a Standard Schema validator (zod, valibot, arktype) " +
+        "made from it, or check the value yourself (see docs/typescript.md, \"Schemas\")",
+    );
+  }
+  throw new TypeError(
+    "jxray: schema must implement Standard Schema (a zod, valibot or arktype schema); got " +
+      describeType(schema),
+  );
+}
+
+/** The validator's verdict on `value`: null when it validates, else its issues. */
+export function issuesOf(standard, value) {
+  const result = standard.validate(value);
+  if (result && typeof result.then === "function") {
+    // Its settling is of no use now; a rejection must not go unhandled.
+    result.then(undefined, () => {});
+    throw new TypeError(
+      "jxray: the schema validates asynchronously (an async refinement or transform); extract() is " +
+        "synchronous, so pass a schema whose checks are synchronous",
+    );
+  }
+  if (!result.issues) return null;
+  return result.issues.map((issue) => ({
+    path: (issue.path ?? []).map((step) => {
+      const key = typeof step === "object" && step !== null ? step.key : step;
+      return typeof key === "number" ? key : String(key);
+    }),
+    message: String(issue.message),
+  }));
+}
+
+function describeType(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}

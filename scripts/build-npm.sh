@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Build the npm package `jxray` (npm/): the engine compiled to WebAssembly
+# (crates/jxray-wasm), the package's JavaScript and its CommonJS entry, then `npm pack`,
+# leaving the tarball in dist/npm/.
+#
+# The module is built like the pure core (scripts/build-wasm-core.sh): Debian's rustc-web
+# with its std sources (`-Zbuild-std`), driven by the usual cargo, linked by rustup's own
+# rust-lld. The CommonJS entry is bundled by esbuild, from the npm registry. Nothing else
+# is needed: no wasm-bindgen, no wasm-pack (the boundary is written by hand).
+#
+# Usage: scripts/build-npm.sh            (build, pack)
+#        JXRAY_NPM_SKIP_PACK=1 scripts/build-npm.sh   (build in place only)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+rustc_web=/usr/bin/rustc
+sources=/usr/lib/rustlib/src/rust/library
+if [[ ! -x "$rustc_web" || ! -d "$sources" ]]; then
+  echo "build-npm: needs Debian's rustc-web and rust-web-src (apt-get install rustc-web rust-web-src)" >&2
+  exit 2
+fi
+lld="$(rustc --print sysroot)/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld"
+if [[ ! -x "$lld" ]]; then
+  echo "build-npm: rustup's rust-lld is missing at $lld; reinstall the toolchain with rustup" >&2
+  exit 2
+fi
+# The same target dir as the pure core's build: std is built once for both.
+target="${CARGO_TARGET_DIR:-$root/target}/wasm-core"
+CARGO_TARGET_DIR="$target" RUSTC="$rustc_web" RUSTC_BOOTSTRAP=1 \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$lld" \
+  cargo build --locked -p jxray-wasm --lib --target wasm32-unknown-unknown --profile wasm \
+  -Zbuild-std=std,panic_abort
+mkdir -p npm/dist
+cp "$target/wasm32-unknown-unknown/wasm/jxray_wasm.wasm" npm/dist/jxray.wasm
+
+cd npm
+# esbuild (and the test dependencies) at the versions package-lock.json pins.
+if [[ ! -d node_modules/esbuild ]]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+node scripts/bundle.mjs
+raw=$(wc -c < dist/jxray.wasm)
+packed=$(gzip -9c dist/jxray.wasm | wc -c)
+echo "build-npm: dist/jxray.wasm is $raw bytes ($packed gzipped)"
+if [[ -z "${JXRAY_NPM_SKIP_PACK:-}" ]]; then
+  mkdir -p "$root/dist/npm"
+  npm pack --silent --pack-destination "$root/dist/npm" >/dev/null
+  echo "build-npm: $(ls "$root"/dist/npm/jxray-*.tgz)"
+fi
