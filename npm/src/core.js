@@ -96,7 +96,7 @@ class Engine {
     const inputs = responseInputs(response, request);
     if (inputs.texts) {
       return inputs.texts.map(({ text, stopReason, source }) =>
-        Outcome.explained(this, text, { ...request, wire: { ...request.wire, stopReason } }, source),
+        Outcome.explained(this, text, request.with({ stopReason }), source),
       );
     }
     const explained = JSON.parse(decoder.decode(this.call("jx_response", request, inputs.body)));
