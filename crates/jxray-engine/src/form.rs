@@ -2,6 +2,9 @@
 //! ([`ValueForm::Text`]) and nothing needed the tree.
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use memchr::memmem;
 
 use serde_json::Value;
 
@@ -9,6 +12,13 @@ use super::compact::{compact, Compacted};
 use super::decode::{decode, skip_string};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
+
+/// The keys that may make a value a JSON Schema, searched for in compact text with
+/// searchers built once.
+static SCHEMA_KEY: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new("\"$schema\""));
+static PROPERTIES_KEY: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new("\"properties\""));
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Decoded {
@@ -77,7 +87,9 @@ impl Decoded {
         if let Decoded::Text(json) = self {
             // Compact text that names neither key cannot be one: no tree is built.
             let text = json.get();
-            if !(text.contains("\"$schema\"") || text.contains("\"properties\"")) {
+            if SCHEMA_KEY.find(text.as_bytes()).is_none()
+                && PROPERTIES_KEY.find(text.as_bytes()).is_none()
+            {
                 return false;
             }
         }

@@ -8,6 +8,8 @@ mod notes;
 #[cfg(test)]
 mod tests;
 
+use std::sync::LazyLock;
+
 use memchr::memmem;
 use serde_json::Value;
 
@@ -83,11 +85,16 @@ fn next_marker(bytes: &[u8], finder: &memmem::Finder, index: usize, from: usize)
     }
 }
 
+/// A searcher for each marker, built once: setting one up costs more than searching a
+/// short reply with it.
+static FINDERS: LazyLock<[memmem::Finder<'static>; MARKERS.len()]> =
+    LazyLock::new(|| MARKERS.map(|(marker, skipped, _)| memmem::Finder::new(&marker[skipped..])));
+
 /// Every tool call in the text, in order. Linear: each marker's next occurrence is found
 /// once, and a call without a JSON body is passed whole.
 pub(crate) fn find_calls(text: &str) -> Vec<Call> {
     let bytes = text.as_bytes();
-    let finders = MARKERS.map(|(marker, skipped, _)| memmem::Finder::new(&marker[skipped..]));
+    let finders = &*FINDERS;
     let find = |index: usize, from: usize| next_marker(bytes, &finders[index], index, from);
     let mut next: Vec<Option<usize>> = (0..MARKERS.len()).map(|index| find(index, 0)).collect();
     let mut calls = Vec::new();

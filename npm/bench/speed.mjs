@@ -1,0 +1,111 @@
+// The npm package against what TypeScript teams use instead, side by side in one Node
+// process on the same replies (BENCHMARKS.md, "From TypeScript").
+//
+//   node bench/speed.mjs [--data /tmp/jxray-bench] [--replies 5000] [--rounds 20]
+//
+// The replies are the first --replies raw text captures (.txt and .md, in path order) of
+// DATA/small (python3 scripts/make-bench-data.py DATA), read into memory first. Each round
+// calls, over every reply and in an order that rotates each round, `extract(t).value`,
+// `JSON.parse(jsonrepair(t))` (a throw counts as that reply's answer) and seed 004's
+// `extractJson(t)`; a row is the best of its rounds. Then the same per jxray outcome, and
+// the time to import each package (best of five fresh processes, less an empty one).
+
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { jsonrepair } from "jsonrepair";
+import { extract } from "jxray";
+import { extractJson } from "./seed004.mjs";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
+);
+const data = args.data ?? "/tmp/jxray-bench";
+const count = Number(args.replies ?? 5000);
+const rounds = Number(args.rounds ?? 20);
+
+function files(dir) {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [path];
+    });
+}
+
+const paths = files(join(data, "small")).filter((p) => p.endsWith(".txt") || p.endsWith(".md"));
+if (paths.length < count) {
+  console.error(`${data}/small holds ${paths.length} raw replies; run python3 scripts/make-bench-data.py ${data}`);
+  process.exit(2);
+}
+const replies = paths.slice(0, count).map((p) => readFileSync(p, "utf8"));
+
+const calls = {
+  "extract(t).value": (t) => extract(t).value,
+  "JSON.parse(jsonrepair(t))": (t) => {
+    try {
+      return JSON.parse(jsonrepair(t));
+    } catch (error) {
+      return error;
+    }
+  },
+  "seed 004 extractJson(t)": (t) => extractJson(t),
+};
+
+function best(texts, names) {
+  const times = Object.fromEntries(names.map((name) => [name, Infinity]));
+  for (let round = 0; round < rounds; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]);
+    for (const name of order) {
+      const call = calls[name];
+      const start = performance.now();
+      for (const text of texts) call(text);
+      times[name] = Math.min(times[name], performance.now() - start);
+    }
+  }
+  return times;
+}
+
+const names = Object.keys(calls);
+const whole = best(replies, names);
+const ours = whole[names[0]];
+console.log(`${replies.length} replies, ${(replies.reduce((n, t) => n + t.length, 0) / 1e6).toFixed(1)} MB; best of ${rounds} rounds; node ${process.version}\n`);
+console.log("| call | time | per reply | jxray is faster by |\n| --- | ---: | ---: | ---: |");
+for (const name of names) {
+  const ms = whole[name];
+  const ratio = name === names[0] ? "" : `**${(ms / ours).toFixed(1)}×**`;
+  console.log(`| \`${name}\` | ${(ms / 1000).toFixed(3)} s | ${((ms * 1000) / replies.length).toFixed(1)} µs | ${ratio} |`);
+}
+
+const groups = new Map();
+for (const text of replies) {
+  const outcome = extract(text);
+  const key = outcome.ok ? outcome.layer : outcome.failure.kind;
+  groups.set(key, [...(groups.get(key) ?? []), text]);
+}
+console.log(`\n| outcome (replies) | ${names.map((n) => `\`${n}\``).join(" | ")} |\n| --- |${names.map(() => " ---: |").join("")}`);
+for (const [key, texts] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
+  const times = best(texts, names);
+  console.log(`| ${key} (${texts.length}) | ${names.map((n) => `${((times[n] * 1000) / texts.length).toFixed(1)} µs`).join(" | ")} |`);
+}
+
+function importMs(code) {
+  const timesOf = (source) => {
+    let fastest = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const start = performance.now();
+      execFileSync(process.execPath, ["--input-type=module", "-e", source]);
+      fastest = Math.min(fastest, performance.now() - start);
+    }
+    return fastest;
+  };
+  return timesOf(code) - timesOf("");
+}
+console.log("\n| import | time |\n| --- | ---: |");
+for (const [name, code] of [
+  ["import { extract } from \"jxray\"", 'import { extract } from "jxray";'],
+  ["import { jsonrepair } from \"jsonrepair\"", 'import { jsonrepair } from "jsonrepair";'],
+]) {
+  console.log(`| \`${name}\` | ${importMs(code).toFixed(1)} ms |`);
+}

@@ -1,0 +1,193 @@
+// Types of the `jxray` package: the engine of the jxray workbench, in WebAssembly.
+
+/** Where an accepted value came from: cheapest first. */
+export type Layer = "direct" | "fenced" | "scanned" | "lenient" | (string & {});
+
+/** Why nothing was accepted: each kind points at a different fix. */
+export type FailureKind = "truncated" | "no-json" | "invalid" | "schema" | "unreadable";
+
+/** Why an output failed beyond its form. */
+export type Cause = "refusal" | "filtered" | "runaway" | "reasoning" | "tool-call-text" | (string & {});
+
+/** How the stop reason reads. */
+export type StopClass = "complete" | "truncated" | "filtered" | "tool-call" | "absent" | "unknown";
+
+/** One defect found in a candidate, with its place. */
+export interface DefectAt {
+  kind: string;
+  offset: number;
+  line: number;
+  column: number;
+  message: string;
+  [more: string]: unknown;
+}
+
+/** Why nothing was accepted: the kind, the headline defect, the place (1-based) and the fix. */
+export interface Failure {
+  kind: FailureKind;
+  /** The headline defect of an `invalid` failure (`trailing-comma`, `single-quotes`, …). */
+  defect: string | null;
+  cause: Cause | null;
+  line: number;
+  column: number;
+  /** What is wrong and what to do about it. */
+  message: string;
+  /** Every defect found, in text order. */
+  defects: DefectAt[];
+  /** The byte offset of the place (UTF-8). */
+  offset: number;
+}
+
+/** A repair made to the accepted candidate. */
+export interface Repair {
+  kind: string;
+  offset: number;
+  [more: string]: unknown;
+}
+
+/** A fact worth seeing even on success. */
+export interface WarningDetail {
+  kind: string;
+  offset: number | null;
+  message: string;
+}
+
+/** The line `jxray check --format jsonl` writes for the same text (contract §3). */
+export interface OutcomeRecord {
+  source: string;
+  ok: boolean;
+  layer: Layer | null;
+  value: unknown;
+  span: [number, number] | null;
+  repairs: Repair[];
+  warnings: string[];
+  failure: Failure | null;
+  stop_reason: string | null;
+  provider: string | null;
+  repaired: boolean;
+  stop: StopClass;
+  warning_details: WarningDetail[];
+  model: string | null;
+}
+
+interface OutcomeBase {
+  /** The accepted candidate's [start, end) in the text, in UTF-16 code units: `text.slice(...span)`. */
+  readonly span: [number, number] | null;
+  /** The same in UTF-8 bytes, as the jsonl line and the CLI count. */
+  readonly byteSpan: [number, number] | null;
+  readonly repairs: Repair[];
+  /** Warning kinds, in order, without repeats (`trailing-prose`, `duplicate-key`, …). */
+  readonly warnings: string[];
+  readonly warningDetails: WarningDetail[];
+  readonly repaired: boolean;
+  /** Every candidate tried, in order. */
+  readonly trace: unknown[];
+  /** The lenient reading of the best invalid candidate, if there was one. */
+  readonly lenient: unknown | null;
+  /** The tool call written as text the value is the body of, or that the failure is. */
+  readonly toolCall: unknown | null;
+  /** The text the decoder saw: the repaired candidate, or the raw span. */
+  readonly normalized: string | null;
+  readonly stop: StopClass;
+  readonly stopReason: string | null;
+  readonly provider: string | null;
+  readonly model: string | null;
+  /** `-` for a text; `response`, `response#call-N` for a response's outputs. */
+  readonly source: string;
+  /** The `jxray check --format jsonl` line (what JSON.stringify writes). */
+  toJSON(): OutcomeRecord;
+  /** The outcome in one line, as `jxray extract` prints it. */
+  toString(): string;
+}
+
+/** A value was accepted. */
+export interface Accepted<T> extends OutcomeBase {
+  readonly ok: true;
+  readonly layer: Layer;
+  readonly value: T;
+  readonly failure: null;
+  valueOrThrow(): T;
+}
+
+/** Nothing was accepted; `failure` says why. A `schema` failure keeps the value it judged. */
+export interface Failed extends OutcomeBase {
+  readonly ok: false;
+  readonly layer: Layer | null;
+  readonly value: unknown;
+  readonly failure: Failure;
+  /** Throws the error of the failure's kind. */
+  valueOrThrow(): never;
+}
+
+/** What extraction says about one text: a union on `ok`. */
+export type Outcome<T = unknown> = Accepted<T> | Failed;
+export declare const Outcome: { prototype: OutcomeBase };
+
+/** A validator that implements Standard Schema v1 (zod ≥ 3.24, valibot, arktype). */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+
+type OutputOf<S> = S extends StandardSchemaV1<unknown, infer O> ? O : unknown;
+
+export interface ExtractOptions<S extends StandardSchemaV1 | undefined = undefined> {
+  /** The provider's stop or finish reason (`length`, `max_tokens`, …): a cut is `truncated`. */
+  stopReason?: string | null;
+  /** Accept a candidate after meaning-changing lenient fixes (contract §4). */
+  acceptLenient?: boolean;
+  /** Replace strings that hold JSON by the decoded value. */
+  decodeStringified?: boolean;
+  /** Which candidate wins when several parse: `first` (default) or `last`. */
+  pick?: "first" | "last";
+  /** A Standard Schema validator: the first candidate that validates wins. */
+  schema?: S;
+  /** Integers beyond ±(2^53 − 1) as exact `bigint`s instead of JSON.parse's numbers. */
+  bigints?: boolean;
+}
+
+/** Find, judge and decode the JSON in a model's text. */
+export declare function extract<S extends StandardSchemaV1 | undefined = undefined>(
+  text: string,
+  options?: ExtractOptions<S>,
+): Outcome<S extends StandardSchemaV1 ? OutputOf<S> : unknown>;
+
+/**
+ * Every output of a provider response — an OpenAI (chat or Responses), Anthropic, Gemini or
+ * Ollama response as the SDK returns it, its JSON text, or a Vercel AI SDK `generateText`
+ * result — each its own outcome: the text, then each tool call's arguments.
+ */
+export declare function extractResponse<S extends StandardSchemaV1 | undefined = undefined>(
+  response: unknown,
+  options?: Omit<ExtractOptions<S>, "stopReason">,
+): Outcome<S extends StandardSchemaV1 ? OutputOf<S> : unknown>[];
+
+/** The API over a compiled module, for runtimes no entry point fits. */
+export declare function createJxray(module: WebAssembly.Module): {
+  extract: typeof extract;
+  extractResponse: typeof extractResponse;
+};
+
+/** No value was accepted; a subclass names the kind. Also a SyntaxError, as JSON.parse throws. */
+export declare class ExtractError extends SyntaxError {
+  readonly outcome: Failed;
+  readonly failure: Failure;
+}
+/** The output was cut off: raise the limit or shrink the request. */
+export declare class TruncatedError extends ExtractError {}
+/** No JSON object or array in the output (or a refusal, or a filtered output). */
+export declare class NoJsonError extends ExtractError {}
+/** A candidate is there but is not valid JSON; `failure.defect` names the problem. */
+export declare class InvalidJsonError extends ExtractError {}
+/** Valid JSON that breaks the schema; the message lists each failing path. */
+export declare class SchemaError extends ExtractError {}
+/** The text could not be read (not well-formed Unicode, an envelope without its text). */
+export declare class UnreadableError extends ExtractError {}

@@ -1,0 +1,43 @@
+// Compiled by types.test.mjs with `tsc --noEmit --strict`: the declarations describe how
+// the package is used, and the lines marked @ts-expect-error must stay errors.
+
+import { z } from "zod";
+import { extract, extractResponse, ExtractError, TruncatedError, type Outcome } from "jxray";
+import { assertExtracts, fixtures } from "jxray/testing";
+
+const Invoice = z.object({ total: z.number(), currency: z.string() });
+
+const outcome = extract("```json\n{\"total\": 1, \"currency\": \"EUR\"}\n```", { schema: Invoice, stopReason: "stop" });
+if (outcome.ok) {
+  const total: number = outcome.value.total;
+  const layer: string = outcome.layer;
+  console.log(total, layer);
+} else {
+  const kind: "truncated" | "no-json" | "invalid" | "schema" | "unreadable" = outcome.failure.kind;
+  const line: number = outcome.failure.line;
+  console.log(kind, line);
+}
+
+const plain: Outcome = extract("{}");
+const value: unknown = plain.valueOrThrow();
+console.log(value, JSON.stringify(plain.toJSON().span));
+
+try {
+  extract("{").valueOrThrow();
+} catch (error) {
+  if (error instanceof TruncatedError) console.log(error.failure.message);
+  if (error instanceof ExtractError && error instanceof SyntaxError) console.log(error.outcome.ok);
+}
+
+for (const each of extractResponse({ choices: [] })) console.log(each.source);
+assertExtracts("{}", { ok: true, layer: "direct" });
+for (const fixture of fixtures("fixtures")) console.log(fixture.name, fixture.check().status);
+
+// @ts-expect-error: the text is a string
+extract(42);
+// @ts-expect-error: pick is first or last
+extract("{}", { pick: "middle" });
+if (outcome.ok) {
+  // @ts-expect-error: the schema's output has no such key
+  console.log(outcome.value.missing);
+}
