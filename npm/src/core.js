@@ -54,10 +54,11 @@ class Engine {
       },
     };
     this.exports = new WebAssembly.Instance(this.module, imports).exports;
+    this.view = new Uint8Array(this.exports.memory.buffer);
   }
 
   bytes(ptr, len) {
-    return new Uint8Array(this.exports.memory.buffer, ptr, len);
+    return this.memory().subarray(ptr, ptr + len);
   }
 
   extract(text, options) {
@@ -103,7 +104,8 @@ class Engine {
     return explained.map((one) => Outcome.fromExplained(this, one, request));
   }
 
-  /** One call across the boundary: the options, then the text; the reply's bytes. */
+  /** One call across the boundary: the options, then the text; the reply's bytes, a view of
+   * the module's memory that is good until the next call. */
   call(entry, request, text) {
     const options = request.encoded;
     const room = options.length + text.length * 3;
@@ -112,8 +114,9 @@ class Engine {
     let status;
     try {
       const at = exports.jx_input(room);
-      this.bytes(at, options.length).set(options);
-      const { written } = encoder.encodeInto(text, this.bytes(at + options.length, room - options.length));
+      const memory = this.memory();
+      if (options.length > 0) memory.set(options, at);
+      const { written } = encoder.encodeInto(text, memory.subarray(at + options.length, at + room));
       status = exports[entry](options.length, written);
     } catch (error) {
       // A trap (a bug in jxray) or a validator that threw leaves the instance midway.
@@ -125,9 +128,16 @@ class Engine {
     } finally {
       this.standard = null;
     }
-    const reply = this.bytes(exports.jx_output(), exports.jx_output_len()).slice();
+    const at = exports.jx_output();
+    const reply = this.memory().subarray(at, at + exports.jx_output_len());
     if (status !== 0) throw new TypeError(decoder.decode(reply));
     return reply;
+  }
+
+  /** A view of the module's memory, made again when growing it detached the last one. */
+  memory() {
+    if (this.view.byteLength === 0) this.view = new Uint8Array(this.exports.memory.buffer);
+    return this.view;
   }
 }
 
