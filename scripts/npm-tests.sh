@@ -2,7 +2,7 @@
 # The npm package's tests: build it (scripts/build-npm.sh), then run its node:test suite
 # against this build's jxray binary, with a real mock server (ai-mock, as in the record
 # end-to-end test) for the official SDKs, and load the packed tarball in the other runtimes
-# (Bun, headless Chromium, workerd: npm/test/runtimes/).
+# (Bun, Deno, headless Chromium, workerd: npm/test/runtimes/).
 #
 # Usage: scripts/npm-tests.sh [JXRAY_BINARY]   (default: builds target/debug/jxray)
 # `cargo test` runs this (tests/npm_package.rs).

@@ -3,7 +3,7 @@
 //! against this build's jxray binary (the conformance fixtures, a property test against
 //! `jxray check`, zod and valibot, the official openai and anthropic SDKs against a real
 //! mock server, the `ai` package's generateText) and loads the packed tarball in Node (ESM
-//! and CommonJS), Bun, headless Chromium and workerd.
+//! and CommonJS), Bun, Deno, headless Chromium and workerd.
 
 mod support;
 
