@@ -60,8 +60,7 @@ export function makeTesting(jxray) {
           const verdict = this.replay();
           if (verdict.status === "failed") {
             throw new JxrayAssertionError(
-              `${name}: regression: the engine no longer does what the fixture expects\n` +
-                `  engine: ${verdict.described}\n${lineDiff(verdict.expected, verdict.actual)}`,
+              `FAIL ${verdict.name} (${path})\n${verdict.mismatch.trimEnd()}`,
               JSON.parse(verdict.expected),
               JSON.parse(verdict.actual),
             );
@@ -130,20 +129,4 @@ function fixtureFiles(folder) {
     throw new Error(`jxray: ${folder}: no fixture files (*.json) in the folder; save some from the workbench first`);
   }
   return found;
-}
-
-/** The expectation against the outcome, line by line: `-` expected, `+` actual. */
-function lineDiff(expected, actual) {
-  const a = expected.split("\n");
-  const b = actual.split("\n");
-  const lines = [];
-  const length = Math.max(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    if (a[i] === b[i]) lines.push(`    ${a[i]}`);
-    else {
-      if (a[i] !== undefined) lines.push(`  - ${a[i]}`);
-      if (b[i] !== undefined) lines.push(`  + ${b[i]}`);
-    }
-  }
-  return lines.join("\n");
 }

@@ -83,10 +83,13 @@ test("a regression fails with the expectation, the engine's outcome and a diff",
       () => regression.check(),
       (error) => {
         assert.ok(error instanceof JxrayAssertionError);
-        assert.match(error.message, /^fenced\.json: regression/);
-        assert.match(error.message, /engine: fenced/);
-        assert.match(error.message, /- {3}"layer": "direct"/);
-        assert.match(error.message, /\+ {3}"layer": "fenced"/);
+        const printed = runJxray(["test", join(dir, "fenced.json")]).stdout;
+        const block = printed.slice(printed.indexOf("FAIL"), printed.indexOf("  engine:"));
+        assert.ok(block.includes("--- expected (fixture)"), printed);
+        assert.equal(error.message.slice(0, error.message.indexOf("  engine:")), block);
+        assert.match(error.message, /│-\s+"layer": "direct"/);
+        assert.match(error.message, /│\+\s+"layer": "fenced"/);
+        assert.match(error.message, /engine: fenced$/);
         assert.equal(error.expected.layer, "direct");
         assert.equal(error.actual.layer, "fenced");
         return true;

@@ -3,7 +3,6 @@
 //! the expected-versus-actual diff that `jxray test` shows.
 
 pub mod ci;
-mod diff;
 pub mod gate;
 pub mod github;
 mod json;
@@ -11,20 +10,19 @@ mod jsonl;
 mod junit;
 mod marks;
 mod sink;
-mod style;
 mod summary;
 mod text;
 
 pub use ci::{CiCase, CiStatus};
-pub use diff::{write_diff, write_mismatch};
 pub use gate::DriftGate;
 pub use github::{GithubReport, GithubSink, StepSummary};
 pub use json::JsonSink;
 pub use jsonl::JsonlSink;
 pub use junit::{JunitReport, JunitSink};
+pub use jxray_formats::fixture::diff::{write_diff, write_mismatch};
 pub use jxray_formats::record::{FailureRecord, Origin, OutcomeRecord, RecordValue};
+pub use jxray_formats::style::{want_color, Painter, Tone};
 pub use sink::{write_all, OnlyFailures, Sink};
-pub use style::{want_color, Painter, Tone};
 pub use summary::Summary;
 pub(crate) use text::visible;
 pub use text::{describe, detail, write_text, TextSink, LINE_UP};

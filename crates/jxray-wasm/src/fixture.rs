@@ -4,7 +4,9 @@
 
 use jxray_engine::{extract, Outcome};
 use jxray_formats::describe::describe;
+use jxray_formats::fixture::diff::write_mismatch;
 use jxray_formats::fixture::{judge, Fixture};
+use jxray_formats::style::Painter;
 use serde::Serialize;
 
 /// A fixture's verdict.
@@ -19,6 +21,9 @@ pub struct Verdict {
     pub actual: String,
     /// The engine's outcome in one line, as `jxray test` prints it under a regression.
     pub described: String,
+    /// What `jxray test` prints under `FAIL name` for a regression: the numbered diff of
+    /// the expectation against the engine's outcome, then the engine's account (plain).
+    pub mismatch: String,
 }
 
 /// The verdict on the fixture file `text` (`origin` names it in errors).
@@ -35,12 +40,16 @@ pub fn replay(text: &str, origin: &str) -> Result<Vec<u8>, String> {
         Err(unreadable) => Outcome::unreadable(unreadable.message),
     };
     let replay = judge(&fixture, outcome);
+    let mut mismatch = Vec::new();
+    write_mismatch(&mut mismatch, &fixture, &replay, Painter::plain())
+        .expect("writing into memory cannot fail");
     let verdict = Verdict {
         name: fixture.name.clone(),
         status: replay.status.as_str(),
         expected: fixture.expect.to_pretty_json(),
         actual: replay.actual.to_pretty_json(),
         described: describe(&replay.outcome),
+        mismatch: String::from_utf8_lossy(&mismatch).into_owned(),
     };
     Ok(serde_json::to_vec(&verdict).expect("a verdict serializes to JSON"))
 }
@@ -62,6 +71,20 @@ mod tests {
         assert_eq!(failed["status"], "failed");
         assert!(failed["expected"].as_str().unwrap().contains("direct"));
         assert!(failed["actual"].as_str().unwrap().contains("fenced"));
+        let mismatch = failed["mismatch"].as_str().unwrap();
+        assert!(
+            mismatch.starts_with("  --- expected (fixture)\n  +++ actual (engine now)\n"),
+            "{mismatch}"
+        );
+        assert!(
+            mismatch.contains("│-  \"layer\": \"direct\","),
+            "{mismatch}"
+        );
+        assert!(
+            mismatch.contains("│+  \"layer\": \"fenced\","),
+            "{mismatch}"
+        );
+        assert!(mismatch.ends_with("  engine: fenced\n"), "{mismatch}");
     }
 
     #[test]
