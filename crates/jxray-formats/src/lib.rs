@@ -9,6 +9,7 @@
 //! - [`record`]: one outcome as the line `jxray check --format jsonl` prints;
 //! - [`fixture`]: the fixture file format, its expectations and the replay verdict;
 //! - [`style`]: terminal colour, only when asked for;
+//! - [`repair`]: whether a failure is worth one repair request, and its text;
 //! - [`recorded`]: the names of the files `jxray record` writes, which the readers read;
 //! - [`text`]: bytes as text (UTF-8, UTF-16 with a byte-order mark) or why they are not;
 //! - [`violation`]: how a value breaks a schema, whichever validator found it;
@@ -21,6 +22,7 @@ pub mod fixture;
 mod provider;
 pub mod record;
 pub mod recorded;
+pub mod repair;
 pub mod style;
 pub mod text;
 pub mod violation;
