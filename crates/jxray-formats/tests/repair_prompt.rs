@@ -151,7 +151,7 @@ fn the_policy_pays_only_for_what_a_repair_can_fix() {
     );
     assert_eq!(
         decide(
-            "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"x\": 1}}\n</tool_call>",
+            "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n</tool_call>",
             None
         ),
         Action::FixServing
