@@ -4,6 +4,7 @@ import { createJxray } from "./core.js";
 
 export { createJxray };
 export { Outcome } from "./outcome.js";
+export { repairPrompt } from "./repair.js";
 export {
   ExtractError,
   TruncatedError,

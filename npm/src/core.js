@@ -6,6 +6,7 @@ import { withBigInts } from "./bigints.js";
 import { errorFor } from "./errors.js";
 import { issuesOf, standardOf } from "./schema.js";
 import { Outcome } from "./outcome.js";
+import { makeRepair } from "./repair.js";
 import { responseInputs } from "./response.js";
 
 const encoder = new TextEncoder();
@@ -19,13 +20,15 @@ const BREAKS_SCHEMA = 0x32;
 /** The API over a compiled `WebAssembly.Module`. */
 export function createJxray(module) {
   const engine = new Engine(module);
-  return {
+  const jxray = {
     extract: (text, options) => engine.extract(text, options),
     extractResponse: (response, options) => engine.extractResponse(response, options),
     /** The verdict on a fixture file's text (jxray/testing). */
     replayFixture: (text, source) =>
       JSON.parse(decoder.decode(engine.call("jx_fixture", DEFAULT_REQUEST.with({ source }), text))),
   };
+  jxray.repair = makeRepair(jxray).repair;
+  return jxray;
 }
 
 class Engine {
@@ -85,6 +88,11 @@ class Engine {
     return status === ACCEPTED
       ? Outcome.accepted(this, text, request, layer, value)
       : Outcome.breaksSchema(this, text, request, layer, value);
+  }
+
+  /** The repair loop's decision about `text` (crates/jxray-wasm/src/repair.rs). */
+  decide(text, request) {
+    return JSON.parse(decoder.decode(this.call("jx_repair", request, text)));
   }
 
   /** The whole outcome of `text` (asked the first time an explanation is read). */

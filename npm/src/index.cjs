@@ -7,4 +7,4 @@ const api = require("./api.js");
 
 const jxray = api.createJxray(new WebAssembly.Module(readFileSync(path.join(__dirname, "jxray.wasm"))));
 
-module.exports = { ...api, extract: jxray.extract, extractResponse: jxray.extractResponse };
+module.exports = { ...api, extract: jxray.extract, extractResponse: jxray.extractResponse, repair: jxray.repair };

@@ -191,3 +191,90 @@ export declare class InvalidJsonError extends ExtractError {}
 export declare class SchemaError extends ExtractError {}
 /** The text could not be read (not well-formed Unicode, an envelope without its text). */
 export declare class UnreadableError extends ExtractError {}
+
+/** What to do about an outcome before paying for another call (contract §6). */
+export type RepairAction = "accept" | "repair" | "raise-limit" | "change-request" | "fix-serving" | "fix-capture";
+
+/** What `generate` returns: the text, or the text with its stop reason and usage. */
+export type GenerateReply = string | { text: string; stopReason?: string | null; finishReason?: string | null; usage?: unknown };
+
+export interface RepairContext {
+  /** 1 for the first call, 2 for the first repair request, … */
+  attempt: number;
+  signal?: AbortSignal;
+  /** The attempt being repaired: its prompt, text, outcome and the repair request alone
+   * (to send as a follow-up message in a conversation, instead of the combined prompt). */
+  previous: { prompt: string; text: string; outcome: Outcome; repairRequest: string } | null;
+}
+
+export interface RepairAttempt {
+  attempt: number;
+  prompt: string;
+  text: string;
+  outcome: Outcome;
+  stopReason: string | null;
+  usage: unknown;
+  latencyMs: number;
+}
+
+/** Seed 003's record of one logical request; the raw output only as a digest. */
+export interface RepairTelemetry {
+  schema_version: string | null;
+  initial_failure: FailureKind | null;
+  repair_failure: FailureKind | null;
+  attempt_count: number;
+  fallback_kind: string | null;
+  /** `sha256:` and the hex digest of the last output. */
+  raw_output_hash: string;
+}
+
+export interface RepairResult<T> {
+  /** `success` (a value was accepted), `fallback` (the fallback's value), `failure`. */
+  status: "success" | "fallback" | "failure";
+  value: T | undefined;
+  /** A repair request was made and its answer accepted. */
+  repaired: boolean;
+  /** The value is an accepted lenient reading (`acceptLenient`), taken without a call. */
+  lenient: boolean;
+  /** The last outcome. */
+  outcome: Outcome<T>;
+  /** Why the loop stopped without a value: the policy's action for the failure, `max-repairs` or `budget`. */
+  stopped: RepairAction | "max-repairs" | "budget" | null;
+  attempts: RepairAttempt[];
+  telemetry: RepairTelemetry;
+}
+
+export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefined>
+  extends Omit<ExtractOptions<S>, "stopReason"> {
+  /** Repair requests after the first call (default 1): generate is called at most 1 + maxRepairs times. */
+  maxRepairs?: number;
+  /** Stop before a repair call once this many tokens (from each reply's usage) or milliseconds are spent. */
+  budget?: { maxTokens?: number; maxMs?: number };
+  /** The value (or a function of the last outcome) to return when no value was accepted; never marked success. */
+  fallback?: unknown;
+  /** The fallback's name in the telemetry (`human_review`, …); default `value` or `function`. */
+  fallbackKind?: string;
+  /** Your output schema's version, for the telemetry. */
+  schemaVersion?: string;
+  /** Override the policy: a failure's cause (else its kind) → an action. */
+  policy?: Record<string, RepairAction>;
+  /** Stops the loop between attempts: it rejects with the signal's reason and returns no fallback. */
+  signal?: AbortSignal;
+  /** The output is quoted in a repair request up to this many characters (default 8000). */
+  maxOutputChars?: number;
+  /** The schema's required keys, named in the repair request (read from the schema when it publishes a JSON Schema). */
+  required?: string[];
+}
+
+/** Call `generate`, extract, and — only when the policy says a repair request can fix the failure — re-ask. */
+export declare function repair<S extends StandardSchemaV1 | undefined = undefined>(
+  generate: (prompt: string, context: RepairContext) => GenerateReply | Promise<GenerateReply>,
+  prompt: string,
+  options?: RepairOptions<S>,
+): Promise<RepairResult<S extends StandardSchemaV1 ? OutputOf<S> : unknown>>;
+
+/** The text of one repair request for a failed outcome; null when it is ok. */
+export declare function repairPrompt(
+  outcome: Outcome,
+  options?: { maxOutputChars?: number; required?: string[]; policy?: Record<string, RepairAction> },
+): string | null;

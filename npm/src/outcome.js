@@ -6,6 +6,9 @@
 import { withBigInts } from "./bigints.js";
 import { errorFor } from "./errors.js";
 
+/** The outcome's decision for the repair loop (repair.js): module-private, not API. */
+export const DECIDE = Symbol("jxray.decide");
+
 export class Outcome {
   #engine;
   #text;
@@ -38,8 +41,8 @@ export class Outcome {
   }
 
   static unreadable(engine, text, request, message) {
-    const explained = engine.explain("", request.with({ unreadable: message }));
-    return Outcome.fromExplained(engine, explained, request, text);
+    const unreadable = request.with({ unreadable: message });
+    return Outcome.fromExplained(engine, engine.explain("", unreadable), unreadable, text);
   }
 
   /** An outcome explained at once, named `source` on its line. */
@@ -50,6 +53,7 @@ export class Outcome {
 
   static fromExplained(engine, explained, request, text) {
     const { record } = explained;
+    text ??= explained.text ?? null;
     const value = record.value === null && !record.ok ? undefined : withBigInts(record.value, explained.bigints);
     return new Outcome(engine, text ?? null, request, record.ok, record.layer, value, explained);
   }
@@ -145,6 +149,12 @@ export class Outcome {
   toString() {
     const { record, described } = this.#whole();
     return record.source === "-" ? described : `${record.source}: ${described}`;
+  }
+
+  /** What the repair loop should do about this outcome, and the repair request's text. */
+  [DECIDE](more) {
+    if (this.#text === null) throw new TypeError("jxray: this outcome does not carry its text, so no repair request can quote it");
+    return this.#engine.decide(this.#text, this.#request.with(more));
   }
 
   /** The value, or the error of this failure's kind (a SyntaxError), with the CLI's message. */

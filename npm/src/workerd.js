@@ -13,3 +13,5 @@ const jxray = createJxray(module);
 export const extract = jxray.extract;
 /** Every output of a provider response (its text, each tool call), each its own outcome. */
 export const extractResponse = jxray.extractResponse;
+/** Generate, extract, and re-ask once when the verdict says a repair request can fix it. */
+export const repair = jxray.repair;

@@ -10,7 +10,7 @@ test("the declarations type-check code that uses the package (tsc --strict)", ()
   const usage = fileURLToPath(new URL("./types/usage.ts", import.meta.url));
   const run = spawnSync(
     process.execPath,
-    [tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", usage],
+    [tsc, "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--lib", "es2022,dom", "--moduleResolution", "nodenext", "--skipLibCheck", usage],
     { encoding: "utf8" },
   );
   assert.equal(run.status, 0, run.stdout + run.stderr);

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use jxray_formats::record::Origin;
 
 use crate::fixture;
+use crate::repair;
 use crate::reply::{self, Judged};
 use crate::request::Request;
 use crate::response;
@@ -97,6 +98,14 @@ pub extern "C" fn jx_response(options_len: usize, body_len: usize) -> u32 {
 pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, request| {
         fixture::replay(text?, request.source.as_deref().unwrap_or("fixture"))
+    })
+}
+
+/// The repair loop's decision about the text (see [`repair::decide`]).
+#[no_mangle]
+pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, request| {
+        repair::decide(&judged(text?, request)?)
     })
 }
 

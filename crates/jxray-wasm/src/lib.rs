@@ -8,7 +8,8 @@
 //! reply from [`boundary::jx_output`]. The entries: [`reply::quick`] (the value, or only
 //! that extraction failed), [`reply::explained`] (everything `jxray check --format jsonl`
 //! says, with the trace), [`response::outcomes`] (a provider response's outputs) and
-//! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner).
+//! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner) and
+//! [`repair::decide`] (the repair loop's decision and request).
 //!
 //! A schema from the host (a Standard Schema validator such as zod or valibot) is asked
 //! through one imported function ([`host`]); its issues become the same `schema` failure a
@@ -18,6 +19,7 @@ pub mod bigints;
 pub mod boundary;
 pub mod fixture;
 mod host;
+pub mod repair;
 pub mod reply;
 pub mod request;
 pub mod response;

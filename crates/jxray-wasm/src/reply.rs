@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::bigints::{unsafe_integers, BigInt};
 use crate::request::Request;
 use crate::validator::{self, Validator};
+use jxray_formats::violation::Violation;
 
 /// The first byte of a quick reply: a value was accepted.
 pub const ACCEPTED: u8 = b'1';
@@ -44,13 +45,23 @@ impl Judged<'_> {
     }
 
     /// The reader's warnings added and the validator asked about the value taken, as
-    /// `jxray check` adds them and applies `--schema`.
-    fn finish(&self, outcome: &mut Outcome) -> Result<(), String> {
+    /// `jxray check` adds them and applies `--schema`; how the value breaks the schema.
+    fn finish(&self, outcome: &mut Outcome) -> Result<Vec<Violation>, String> {
         outcome.warnings.extend(self.warnings.iter().cloned());
         match &self.validator {
             Some(validator) => validator::check(validator.as_ref(), outcome, self.text),
-            None => Ok(()),
+            None => Ok(Vec::new()),
         }
+    }
+
+    /// The whole outcome, and how its value breaks the schema.
+    pub fn outcome(&self) -> Result<(Outcome, Vec<Violation>), String> {
+        let mut outcome = match &self.request.unreadable {
+            Some(message) => Outcome::unreadable(message.clone()),
+            None => extract(self.text, &self.options()?),
+        };
+        let violations = self.finish(&mut outcome)?;
+        Ok((outcome, violations))
     }
 }
 
@@ -105,15 +116,23 @@ pub struct Explained<'a> {
     pub lenient: Option<&'a LenientReading>,
     pub tool_call: Option<&'a ToolCallText>,
     pub bigints: Vec<BigInt>,
+    /// The text judged, for outputs the host did not hand over itself (a response's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<&'a str>,
 }
 
 /// The whole outcome of `judged`, said as [`Explained`] with `origin` on its line.
 pub fn explained(judged: &Judged<'_>, origin: Origin<'_>) -> Result<Vec<u8>, String> {
-    let mut outcome = match &judged.request.unreadable {
-        Some(message) => Outcome::unreadable(message.clone()),
-        None => extract(judged.text, &judged.options()?),
-    };
-    judged.finish(&mut outcome)?;
+    explained_with_text(judged, origin, false)
+}
+
+/// [`explained`], carrying the text judged when `with_text`.
+pub fn explained_with_text(
+    judged: &Judged<'_>,
+    origin: Origin<'_>,
+    with_text: bool,
+) -> Result<Vec<u8>, String> {
+    let (outcome, _) = judged.outcome()?;
     let bigints = match (&outcome.value, judged.request.bigints) {
         (Some(value), true) => unsafe_integers(value),
         _ => Vec::new(),
@@ -131,6 +150,7 @@ pub fn explained(judged: &Judged<'_>, origin: Origin<'_>) -> Result<Vec<u8>, Str
         lenient: outcome.lenient.as_ref(),
         tool_call: outcome.tool_call.as_ref(),
         bigints,
+        text: with_text.then_some(judged.text),
     };
     let mut reply = Vec::new();
     write_json(&mut reply, &explained);

@@ -22,12 +22,24 @@ pub struct Request {
     pub bigints: bool,
     /// The name on the explained line (`-` when not given).
     pub source: Option<String>,
+    /// A caller's policy table for the repair loop: a cause or kind, and the action's name.
+    pub repair_table: Vec<(String, String)>,
+    /// The schema's required keys at the top level, for a repair request to name.
+    pub required: Vec<String>,
+    /// The output is quoted in a repair request up to this many characters.
+    pub max_output_chars: Option<usize>,
     /// The host could not hand the text over (a JavaScript string that is not Unicode):
     /// the outcome is `unreadable` with this message.
     pub unreadable: Option<String>,
 }
 
 impl Request {
+    /// The cap on the output a repair request quotes.
+    pub fn max_output_chars(&self) -> usize {
+        self.max_output_chars
+            .unwrap_or(jxray_formats::repair::DEFAULT_MAX_OUTPUT_CHARS)
+    }
+
     /// The request in `bytes` (empty: the defaults), or what is wrong with it.
     pub fn parse(bytes: &[u8]) -> Result<Request, String> {
         if bytes.is_empty() {

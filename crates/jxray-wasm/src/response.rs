@@ -11,7 +11,7 @@ use jxray_formats::envelope::{self, Contents};
 use jxray_formats::record::{Origin, OutcomeRecord};
 use serde_json::Value;
 
-use crate::reply::{explained, Judged};
+use crate::reply::{explained_with_text, Judged};
 use crate::request::Request;
 use crate::validator::Validator;
 
@@ -66,7 +66,7 @@ pub fn outcomes(
             provider,
             model: model.as_deref(),
         };
-        reply.extend(explained(&judged, origin)?);
+        reply.extend(explained_with_text(&judged, origin, true)?);
     }
     reply.push(b']');
     Ok(reply)

@@ -33,14 +33,19 @@ pub fn acceptor(validator: Arc<dyn Validator>) -> Acceptor {
 }
 
 /// Turn an ok outcome whose value the validator rejects into a `schema` failure listing
-/// its issues (each at its path), as a JSON Schema's violations are listed.
-pub fn check(validator: &dyn Validator, outcome: &mut Outcome, raw: &str) -> Result<(), String> {
+/// its issues (each at its path), as a JSON Schema's violations are listed; the violations,
+/// for a repair request to name.
+pub fn check(
+    validator: &dyn Validator,
+    outcome: &mut Outcome,
+    raw: &str,
+) -> Result<Vec<Violation>, String> {
     let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     let reply = validator.issues(&value.to_string());
     if reply.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let issues: Vec<Issue> = serde_json::from_str(&reply)
         .map_err(|error| format!("jxray: the validator's issues are not readable: {error}"))?;
@@ -53,7 +58,7 @@ pub fn check(validator: &dyn Validator, outcome: &mut Outcome, raw: &str) -> Res
         })
         .collect();
     violation::fail(outcome, raw, &violations);
-    Ok(())
+    Ok(violations)
 }
 
 /// A path step as text: a key as it is, an index in digits (Standard Schema allows

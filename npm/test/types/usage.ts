@@ -2,7 +2,7 @@
 // the package is used, and the lines marked @ts-expect-error must stay errors.
 
 import { z } from "zod";
-import { extract, extractResponse, ExtractError, TruncatedError, type Outcome } from "jxray";
+import { extract, extractResponse, repair, repairPrompt, ExtractError, TruncatedError, type Outcome } from "jxray";
 import { assertExtracts, fixtures } from "jxray/testing";
 
 const Invoice = z.object({ total: z.number(), currency: z.string() });
@@ -32,6 +32,18 @@ try {
 for (const each of extractResponse({ choices: [] })) console.log(each.source);
 assertExtracts("{}", { ok: true, layer: "direct" });
 for (const fixture of fixtures("fixtures")) console.log(fixture.name, fixture.check().status);
+
+const repaired = await repair(async (prompt) => ({ text: prompt, stopReason: "stop" }), "Invoice as JSON", {
+  schema: Invoice,
+  maxRepairs: 1,
+  fallback: null,
+  signal: new AbortController().signal,
+});
+if (repaired.status === "success" && repaired.value) console.log(repaired.value.currency, repaired.telemetry.raw_output_hash);
+const again: string | null = repairPrompt(plain);
+console.log(again);
+// @ts-expect-error: the policy's actions are named
+await repair(async () => "{}", "p", { policy: { truncated: "retry" } });
 
 // @ts-expect-error: the text is a string
 extract(42);

@@ -1,0 +1,160 @@
+// The loop the seeds end with: generate, extract, and — only when the verdict says a repair
+// request can fix it — one bounded re-ask naming the failure (contract §6). The decision and
+// the request's text are the engine's (crates/jxray-formats/src/repair.rs), the same as in
+// Python; this file only calls `generate` and keeps the record.
+
+import { DECIDE, Outcome } from "./outcome.js";
+
+const EXTRACT_OPTIONS = ["schema", "acceptLenient", "decodeStringified", "pick", "bigints"];
+const REPAIR_OPTIONS = new Set([
+  ...EXTRACT_OPTIONS,
+  "maxRepairs",
+  "budget",
+  "fallback",
+  "fallbackKind",
+  "schemaVersion",
+  "policy",
+  "signal",
+  "maxOutputChars",
+  "required",
+]);
+
+/** The repair request's text for a failed outcome (null when it is ok). */
+export function repairPrompt(outcome, options = {}) {
+  if (!(outcome instanceof Outcome)) throw new TypeError("jxray: repairPrompt() takes an outcome from extract()");
+  return outcome[DECIDE](decisionOptions(options)).prompt;
+}
+
+export function makeRepair(jxray) {
+  /**
+   * Call `generate(prompt)`, extract its output and, when the policy says a repair request
+   * can fix the failure, call it again (at most `maxRepairs` times) with the request.
+   */
+  async function repair(generate, prompt, options = {}) {
+    if (typeof generate !== "function") throw new TypeError("jxray: repair() takes generate, a function of the prompt");
+    if (typeof prompt !== "string") throw new TypeError("jxray: repair() takes the prompt as a string");
+    for (const name of Object.keys(options)) {
+      if (!REPAIR_OPTIONS.has(name)) {
+        throw new TypeError(`jxray: unknown option ${JSON.stringify(name)}; the options are ${[...REPAIR_OPTIONS].join(", ")}`);
+      }
+    }
+    const maxRepairs = options.maxRepairs ?? 1;
+    if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new TypeError("jxray: maxRepairs must be a whole number, 0 or more");
+    const { signal, budget = {} } = options;
+    const extractOptions = Object.fromEntries(EXTRACT_OPTIONS.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]));
+    const decide = decisionOptions(options);
+    const started = Date.now();
+    const attempts = [];
+    let spentTokens = 0;
+    let request = prompt;
+    let previous = null;
+    let stopped = null;
+    let decision = null;
+    for (let attempt = 1; attempt <= 1 + maxRepairs; attempt++) {
+      if (signal?.aborted) throw signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
+      if (attempt > 1 && overBudget(budget, spentTokens, Date.now() - started)) {
+        stopped = "budget";
+        break;
+      }
+      const callStarted = Date.now();
+      const reply = readReply(await generate(request, { attempt, signal, previous }));
+      const latencyMs = Date.now() - callStarted;
+      const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason ?? undefined });
+      spentTokens += tokensOf(reply.usage);
+      decision = outcome[DECIDE](decide);
+      attempts.push({ attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs });
+      if (outcome.ok) break;
+      if (decision.action !== "repair") {
+        stopped = decision.action;
+        break;
+      }
+      if (attempt === 1 + maxRepairs) {
+        stopped = "max-repairs";
+        break;
+      }
+      previous = { prompt: request, text: reply.text, outcome, repairRequest: decision.prompt };
+      request = `${prompt}\n\n${decision.prompt}`;
+    }
+    return result(attempts, stopped, decision, options);
+  }
+
+  return { repair, repairPrompt };
+}
+
+function decisionOptions(options) {
+  const more = {};
+  if (options.policy !== undefined) {
+    if (typeof options.policy !== "object" || options.policy === null) throw new TypeError("jxray: policy maps a failure kind or cause to an action");
+    more.repairTable = Object.entries(options.policy).map(([name, action]) => [name, String(action)]);
+  }
+  if (options.maxOutputChars !== undefined) more.maxOutputChars = options.maxOutputChars;
+  const required = options.required ?? requiredKeys(options.schema);
+  if (required.length > 0) more.required = required;
+  return more;
+}
+
+/** The schema's required top-level keys, when it can say them (Standard JSON Schema). */
+function requiredKeys(schema) {
+  const jsonSchema = schema?.["~standard"]?.jsonSchema;
+  if (typeof jsonSchema?.output !== "function") return [];
+  try {
+    const document = jsonSchema.output({ target: "draft-2020-12" });
+    return Array.isArray(document?.required) ? document.required.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What `generate` gave: a text, or an object with `text`, `stopReason` and `usage`. */
+function readReply(reply) {
+  if (typeof reply === "string") return { text: reply };
+  if (reply && typeof reply.text === "string") {
+    return { text: reply.text, stopReason: reply.stopReason ?? reply.finishReason ?? reply.stop_reason, usage: reply.usage };
+  }
+  throw new TypeError("jxray: generate() must return the model's text, or an object with text, stopReason and usage");
+}
+
+/** Tokens a call used, whichever SDK spelled its usage. */
+function tokensOf(usage) {
+  if (!usage || typeof usage !== "object") return 0;
+  const total = usage.totalTokens ?? usage.total_tokens;
+  if (typeof total === "number") return total;
+  const parts = [usage.inputTokens, usage.outputTokens, usage.input_tokens, usage.output_tokens, usage.prompt_tokens, usage.completion_tokens];
+  return parts.reduce((sum, n) => sum + (typeof n === "number" ? n : 0), 0);
+}
+
+function overBudget(budget, tokens, elapsedMs) {
+  return (budget.maxTokens !== undefined && tokens >= budget.maxTokens) || (budget.maxMs !== undefined && elapsedMs >= budget.maxMs);
+}
+
+function result(attempts, stopped, decision, options) {
+  const last = attempts.at(-1);
+  const outcome = last.outcome;
+  const failures = attempts.map((a) => (a.outcome.ok ? null : a.outcome.failure.kind));
+  let status = outcome.ok ? "success" : "failure";
+  let value = outcome.ok ? outcome.value : undefined;
+  let fallbackKind = null;
+  if (!outcome.ok && "fallback" in options) {
+    status = "fallback";
+    const fallback = options.fallback;
+    value = typeof fallback === "function" ? fallback(outcome) : fallback;
+    fallbackKind = options.fallbackKind ?? (typeof fallback === "function" ? "function" : "value");
+  }
+  return {
+    status,
+    value,
+    repaired: outcome.ok && attempts.length > 1,
+    lenient: outcome.ok && outcome.layer === "lenient",
+    outcome,
+    stopped: outcome.ok ? null : stopped,
+    attempts,
+    telemetry: {
+      schema_version: options.schemaVersion ?? null,
+      initial_failure: failures[0],
+      repair_failure: attempts.length > 1 ? failures.at(-1) : null,
+      attempt_count: attempts.length,
+      fallback_kind: fallbackKind,
+      raw_output_hash: decision.rawOutputHash,
+    },
+  };
+}
