@@ -5,6 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { extract, repair, repairPrompt } from "jxray";
 
@@ -168,4 +169,17 @@ test("bad arguments are TypeErrors", async () => {
   await assert.rejects(repair("not a function", "p"), TypeError);
   await assert.rejects(repair(async () => 42, "p"), /must return the model's text/);
   await assert.rejects(repair(async () => "{}", "p", { maxRepair: 1 }), /unknown option "maxRepair"/);
+});
+
+test("repairPrompt gives the engine's golden wording word for word", () => {
+  const golden = (name) =>
+    readFileSync(new URL(`../../crates/jxray-formats/tests/snapshots/repair_prompt__${name}.snap`, import.meta.url), "utf8")
+      .split("---\n")
+      .slice(2)
+      .join("---\n")
+      .trimEnd();
+  const raw = "Here it is:\n```json\n{'city': 'Paris', \"zip\": 75001,}\n```";
+  assert.equal(repairPrompt(extract(raw)).trimEnd(), golden("invalid_lists_every_defect_with_its_place_and_advice"));
+  const cut = `{"items": [${Array.from({ length: 40 }, (_, i) => i).join(", ")}],}`;
+  assert.equal(repairPrompt(extract(cut), { maxOutputChars: 60 }).trimEnd(), golden("an_output_over_the_cap_is_cut_and_says_so"));
 });

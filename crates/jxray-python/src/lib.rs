@@ -12,6 +12,7 @@ mod keys;
 mod options;
 mod outcome;
 mod pickle;
+mod repair;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -147,6 +148,7 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(extract_response_body, module)?)?;
     module.add_function(wrap_pyfunction!(check_path, module)?)?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
+    module.add_function(wrap_pyfunction!(repair::repair_decision, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::fixture_files, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::replay_fixture, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::escape_line, module)?)?;

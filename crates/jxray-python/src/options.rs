@@ -113,8 +113,12 @@ static SCHEMAS: Mutex<Option<HashMap<String, Arc<Schema>>>> = Mutex::new(None);
 /// Most schemas kept compiled; the cache starts over past it.
 const SCHEMAS_KEPT: usize = 64;
 
-/// `schema=`: a JSON Schema as a dict (or a list or bool), or the path of a schema file.
-fn compiled_schema(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Arc<Schema>> {
+/// `schema=`: a JSON Schema as a dict (or a list or bool), the path of a schema file, or a
+/// Pydantic model (its `model_json_schema()`) or `TypeAdapter` (its `json_schema()`).
+pub fn compiled_schema(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Arc<Schema>> {
+    if let Some(document) = pydantic_schema(schema)? {
+        return compiled_schema(py, &document);
+    }
     let is_document = schema.is_instance_of::<PyDict>()
         || schema.is_instance_of::<PyList>()
         || schema.is_exact_instance_of::<pyo3::types::PyBool>();
@@ -145,9 +149,25 @@ fn compiled_schema(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Arc<Sc
         });
     }
     Err(PyTypeError::new_err(format!(
-        "schema must be a JSON Schema as a dict, or the path of a schema file, not {}",
+        "schema must be a JSON Schema as a dict, the path of a schema file, or a Pydantic \
+         model, not {}",
         schema.get_type().name()?
     )))
+}
+
+/// The JSON Schema a Pydantic model class (`model_json_schema`) or `TypeAdapter`
+/// (`json_schema`) publishes, as a dict; `None` for anything else.
+fn pydantic_schema<'py>(schema: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    for method in ["model_json_schema", "json_schema"] {
+        if schema.is_instance_of::<PyDict>() || !schema.hasattr(method)? {
+            continue;
+        }
+        let document = schema.call_method0(method)?;
+        if document.is_instance_of::<PyDict>() {
+            return Ok(Some(document));
+        }
+    }
+    Ok(None)
 }
 
 fn cached(key: String, compile: impl FnOnce() -> PyResult<Schema>) -> PyResult<Arc<Schema>> {

@@ -126,6 +126,14 @@ impl PyOutcome {
         }
     }
 
+    /// The whole engine outcome and the text it was extracted from (empty when the capture
+    /// could not be read), for the repair loop's decision.
+    pub fn engine_outcome(&self, py: Python<'_>) -> PyResult<(&jxray::engine::Outcome, &str)> {
+        let whole = self.whole(py)?;
+        let raw = whole.checked.capture.text.as_deref().unwrap_or("");
+        Ok((&whole.checked.outcome, raw))
+    }
+
     /// The whole engine outcome.
     fn outcome(&self, py: Python<'_>) -> PyResult<&jxray::engine::Outcome> {
         Ok(&self.whole(py)?.checked.outcome)

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, List
 
 from . import _jxray
+from ._repair import Attempt, RepairResult, arepair, repair, repair_prompt
 from ._jxray import (
     CheckRun,
     ExtractError,
@@ -35,18 +36,23 @@ from ._jxray import (
 __version__: str = _jxray.__version__
 
 __all__ = [
+    "Attempt",
     "CheckRun",
     "ExtractError",
     "Failure",
     "InvalidJsonError",
     "NoJsonError",
     "Outcome",
+    "RepairResult",
     "SchemaError",
     "TruncatedError",
     "UnreadableError",
+    "arepair",
     "check",
     "extract",
     "extract_response",
+    "repair",
+    "repair_prompt",
     "__version__",
 ]
 

@@ -7,7 +7,7 @@ __version__: str
 
 Pick = Literal["first", "last"]
 Decimals = Literal["float", "decimal"]
-SchemaArg = Union[Mapping[str, Any], bool, str, PathLike[str], None]
+SchemaArg = Union[Mapping[str, Any], bool, str, PathLike[str], type, None]
 
 class Failure:
     """Why nothing was accepted: the kind, the defect, the place and the fix."""
@@ -100,6 +100,14 @@ def extract(
     schema: SchemaArg = None,
     decimals: Decimals = "float",
 ) -> Outcome: ...
+def repair_decision(
+    outcome: Outcome,
+    *,
+    schema: SchemaArg = None,
+    policy: Optional[List[Tuple[str, str]]] = None,
+    max_output_chars: Optional[int] = None,
+    required: Optional[List[str]] = None,
+) -> Tuple[str, Optional[str]]: ...
 def extract_response_body(
     body: bytes,
     *,

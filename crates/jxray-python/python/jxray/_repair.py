@@ -1,0 +1,255 @@
+"""The loop the seeds end with (contract §6): generate, extract, and — only when the verdict
+says a repair request can fix it — one bounded re-ask that names the failure.
+
+The decision and the request's text are the engine's (``jxray_formats::repair``, the same in
+TypeScript); this module only calls ``generate`` and keeps the record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, List, Optional, Union
+
+from . import _jxray
+from ._jxray import Outcome, extract
+
+__all__ = ["Attempt", "RepairResult", "arepair", "repair", "repair_prompt"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One call of ``generate``: what was sent, what came back, what it came out as."""
+
+    attempt: int
+    prompt: str
+    text: Union[str, bytes]
+    outcome: Outcome
+    stop_reason: Optional[str]
+    usage: Any
+    latency: float
+
+
+@dataclass(frozen=True)
+class RepairResult:
+    """How one logical request ended.
+
+    ``status`` is ``success`` (a value was accepted), ``fallback`` (the fallback's value) or
+    ``failure``; ``repaired`` says a repair request was made and its answer accepted;
+    ``lenient`` that the value is an accepted lenient reading taken without a call;
+    ``stopped`` why the loop ended without a value (the policy's action, ``max-repairs`` or
+    ``budget``); ``telemetry`` is seed 003's record, the raw output only as a digest.
+    """
+
+    status: str
+    value: Any
+    repaired: bool
+    lenient: bool
+    outcome: Outcome
+    stopped: Optional[str]
+    attempts: List[Attempt] = field(default_factory=list)
+    telemetry: dict = field(default_factory=dict)
+
+
+def repair_prompt(
+    outcome: Outcome,
+    *,
+    schema: Any = None,
+    max_output_chars: Optional[int] = None,
+    required: Optional[List[str]] = None,
+) -> Optional[str]:
+    """The text of one repair request for a failed outcome (``None`` when it is ok): the
+    failure, each defect with line, column and advice, the schema's failing paths and
+    required keys, and the output between markers as untrusted data."""
+    return _jxray.repair_decision(
+        outcome, schema=schema, max_output_chars=max_output_chars, required=required
+    )[1]
+
+
+_EXTRACT_OPTIONS = ("accept_lenient", "decode_stringified", "pick", "decimals")
+
+
+class _Loop:
+    """What one call of ``repair`` or ``arepair`` keeps between attempts."""
+
+    def __init__(self, prompt: str, options: dict) -> None:
+        if not isinstance(prompt, str):
+            raise TypeError(f"prompt must be str, not {type(prompt).__name__}")
+        self.prompt = prompt
+        self.schema = options.pop("schema", None)
+        self.max_repairs = options.pop("max_repairs", 1)
+        if not isinstance(self.max_repairs, int) or self.max_repairs < 0:
+            raise ValueError("max_repairs must be a whole number, 0 or more")
+        self.budget = _budget(options.pop("budget", None))
+        self.fallback = options.pop("fallback", None)
+        self.fallback_kind = options.pop("fallback_kind", None)
+        self.schema_version = options.pop("schema_version", None)
+        policy = options.pop("policy", None) or {}
+        if not isinstance(policy, Mapping):
+            raise TypeError("policy must map a failure kind or cause to an action's name")
+        self.policy = [(str(name), str(action)) for name, action in policy.items()]
+        self.max_output_chars = options.pop("max_output_chars", None)
+        self.required = options.pop("required", None)
+        self.extract_options = {n: options.pop(n) for n in _EXTRACT_OPTIONS if n in options}
+        if options:
+            raise TypeError(f"unknown option {sorted(options)[0]!r}")
+        self.started = time.monotonic()
+        self.tokens = 0
+        self.attempts: List[Attempt] = []
+        self.request = prompt
+        self.stopped: Optional[str] = None
+        self.decision: tuple = ("accept", None)
+
+    def may_call(self) -> bool:
+        """Whether another call is allowed: within ``1 + max_repairs`` and the budget."""
+        if len(self.attempts) > 0 and self.budget.spent(self.tokens, time.monotonic() - self.started):
+            self.stopped = "budget"
+            return False
+        return True
+
+    def took(self, reply: Any, latency: float) -> bool:
+        """Record one reply; whether to call again."""
+        text, stop_reason, usage = _read_reply(reply)
+        outcome = extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
+        self.tokens += _tokens(usage)
+        self.decision = _jxray.repair_decision(
+            outcome,
+            schema=self.schema,
+            policy=self.policy,
+            max_output_chars=self.max_output_chars,
+            required=self.required,
+        )
+        self.attempts.append(
+            Attempt(len(self.attempts) + 1, self.request, text, outcome, stop_reason, usage, latency)
+        )
+        if outcome.ok:
+            return False
+        action, request = self.decision
+        if action != "repair":
+            self.stopped = action
+            return False
+        if len(self.attempts) == 1 + self.max_repairs:
+            self.stopped = "max-repairs"
+            return False
+        self.request = f"{self.prompt}\n\n{request}"
+        return True
+
+    def result(self) -> RepairResult:
+        last = self.attempts[-1]
+        outcome = last.outcome
+        kinds = [None if a.outcome.ok else a.outcome.failure.kind for a in self.attempts]
+        status, value, fallback_kind = ("success", outcome.value, None) if outcome.ok else ("failure", None, None)
+        if not outcome.ok and self.fallback is not None:
+            status = "fallback"
+            value = self.fallback(outcome) if callable(self.fallback) else self.fallback
+            fallback_kind = self.fallback_kind or ("function" if callable(self.fallback) else "value")
+        return RepairResult(
+            status=status,
+            value=value,
+            repaired=outcome.ok and len(self.attempts) > 1,
+            lenient=outcome.ok and outcome.layer == "lenient",
+            outcome=outcome,
+            stopped=None if outcome.ok else self.stopped,
+            attempts=list(self.attempts),
+            telemetry={
+                "schema_version": self.schema_version,
+                "initial_failure": kinds[0],
+                "repair_failure": kinds[-1] if len(self.attempts) > 1 else None,
+                "attempt_count": len(self.attempts),
+                "fallback_kind": fallback_kind,
+                "raw_output_hash": "sha256:" + hashlib.sha256(_bytes(last.text)).hexdigest(),
+            },
+        )
+
+
+def repair(generate: Callable[[str], Any], prompt: str, **options: Any) -> RepairResult:
+    """Call ``generate(prompt)``, extract its output and, when the policy says a repair
+    request can fix the failure (``invalid``, ``no-json`` without a cause, ``schema``), call
+    it again with the prompt and the request — at most ``1 + max_repairs`` calls in all.
+
+    ``generate`` returns the text, or a dict or object with ``text``, ``stop_reason`` and
+    ``usage``; an exception it raises is the caller's and ends the loop. Options: ``schema``
+    (a JSON Schema dict, a schema file's path or a Pydantic model), ``max_repairs`` (1),
+    ``budget`` (``{"max_tokens": N, "max_seconds": S}``, checked before each repair call),
+    ``fallback`` (a value, or a function of the last outcome; never marked success),
+    ``fallback_kind``, ``schema_version`` (for the telemetry), ``policy`` (a failure's
+    cause, else its kind, to an action), ``max_output_chars``, ``required``, and
+    ``extract``'s ``accept_lenient``, ``decode_stringified``, ``pick`` and ``decimals``.
+    """
+    if inspect.iscoroutinefunction(generate):
+        raise TypeError("generate is a coroutine function: use jxray.arepair")
+    loop = _Loop(prompt, dict(options))
+    while loop.may_call():
+        started = time.monotonic()
+        reply = generate(loop.request)
+        if not loop.took(reply, time.monotonic() - started):
+            break
+    return loop.result()
+
+
+async def arepair(generate: Callable[[str], Awaitable[Any]], prompt: str, **options: Any) -> RepairResult:
+    """:func:`repair` for an async ``generate``. Cancelling the task stops the loop at the
+    call it is in: ``CancelledError`` propagates, nothing is written, no fallback is given."""
+    loop = _Loop(prompt, dict(options))
+    while loop.may_call():
+        started = time.monotonic()
+        reply = generate(loop.request)
+        if inspect.isawaitable(reply):
+            reply = await reply
+        if not loop.took(reply, time.monotonic() - started):
+            break
+    return loop.result()
+
+
+def _bytes(text: Union[str, bytes]) -> bytes:
+    return text if isinstance(text, bytes) else text.encode()
+
+
+@dataclass(frozen=True)
+class _Budget:
+    max_tokens: Optional[int] = None
+    max_seconds: Optional[float] = None
+
+    def spent(self, tokens: int, seconds: float) -> bool:
+        return (self.max_tokens is not None and tokens >= self.max_tokens) or (
+            self.max_seconds is not None and seconds >= self.max_seconds
+        )
+
+
+def _budget(budget: Any) -> _Budget:
+    if budget is None:
+        return _Budget()
+    if not isinstance(budget, Mapping) or set(budget) - {"max_tokens", "max_seconds"}:
+        raise TypeError('budget must be a dict with "max_tokens" and/or "max_seconds"')
+    return _Budget(budget.get("max_tokens"), budget.get("max_seconds"))
+
+
+def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any]":
+    """``generate``'s answer: a text (or its bytes, read as a capture file's are), or a dict
+    or object with ``text``, ``stop_reason`` (or ``finish_reason``) and ``usage``."""
+    if isinstance(reply, (str, bytes)):
+        return reply, None, None
+    get = reply.get if isinstance(reply, Mapping) else lambda name, default=None: getattr(reply, name, default)
+    text = get("text", None)
+    if not isinstance(text, (str, bytes)):
+        raise TypeError(
+            "generate must return the model's text, or a dict or object with text, stop_reason "
+            f"and usage, not {type(reply).__name__}"
+        )
+    stop = get("stop_reason", None) or get("finish_reason", None)
+    return text, stop, get("usage", None)
+
+
+def _tokens(usage: Any) -> int:
+    """Tokens one call used, whichever SDK spelled its usage."""
+    if usage is None:
+        return 0
+    get = usage.get if isinstance(usage, Mapping) else lambda name, default=None: getattr(usage, name, default)
+    total = get("total_tokens", None)
+    if isinstance(total, int):
+        return total
+    names = ("input_tokens", "output_tokens", "prompt_tokens", "completion_tokens")
+    return sum(n for n in (get(name, None) for name in names) if isinstance(n, int))

@@ -1,0 +1,203 @@
+"""jxray.repair / jxray.arepair: seed 003's matrix (each first failure kind and cause, crossed
+with what the repair call returns), asserting the status, ``repaired``, the fallback and the
+exact number of ``generate`` calls; the budget, cancellation, a ``generate`` that raises, a
+Pydantic schema, and ``repair_prompt`` giving the engine's golden wording."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from pathlib import Path
+
+import pydantic
+import pytest
+
+import jxray
+
+SCHEMA = {
+    "type": "object",
+    "required": ["ticketId", "severity"],
+    "properties": {
+        "ticketId": {"type": "string", "minLength": 1},
+        "severity": {"enum": ["low", "medium", "high", "critical"]},
+    },
+}
+GOOD = '{"ticketId": "T-1", "severity": "high"}'
+
+
+class Scripted:
+    """A generate that answers from a script and counts its calls."""
+
+    def __init__(self, *replies):
+        self.replies = replies
+        self.prompts = []
+
+    def __call__(self, prompt):
+        self.prompts.append(prompt)
+        reply = self.replies[min(len(self.prompts) - 1, len(self.replies) - 1)]
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
+
+
+FIRST = [
+    ("invalid", '{"ticketId": "T-1", "severity": "high",}', "repair"),
+    ("no-json", "The ticket is T-1 and it is high.", "repair"),
+    ("schema", '{"ticketId": "", "severity": "urgent"}', "repair"),
+    ("truncated", '{"ticketId": "T-1", "sev', "raise-limit"),
+    ("truncated-stop", {"text": GOOD[:20], "stop_reason": "length"}, "raise-limit"),
+    ("runaway", {"text": '{"summary": "' + "very " * 200, "stop_reason": "max_tokens"}, "raise-limit"),
+    ("reasoning", '<think>\nThe user wants {"name": ..., "age": ...}. First I will check', "raise-limit"),
+    ("refusal", "I'm sorry, but I can't provide that information.", "change-request"),
+    ("filtered", {"text": "", "stop_reason": "SAFETY"}, "change-request"),
+    ("tool-call-text", "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Oslo</arg_value>\n</tool_call>", "fix-serving"),
+    ("unreadable", b'{"ticketId": "\xff"}', "fix-capture"),
+]
+SECOND = [
+    ("answers-well", GOOD, "success", True),
+    ("still-invalid", "{'ticketId': 'T-1'}", "failure", False),
+    ("cut-off", {"text": '{"ticketId": "T-1"', "stop_reason": "length"}, "failure", False),
+]
+
+
+@pytest.mark.parametrize("with_fallback", [False, True], ids=["no-fallback", "fallback"])
+@pytest.mark.parametrize("second, repair_reply, status, repaired", SECOND, ids=[s[0] for s in SECOND])
+@pytest.mark.parametrize("first, reply, action", FIRST, ids=[f[0] for f in FIRST])
+def test_the_matrix(first, reply, action, second, repair_reply, status, repaired, with_fallback):
+    generate = Scripted(reply, repair_reply)
+    options = {"fallback": {"ticketId": "fallback"}, "fallback_kind": "human_review"} if with_fallback else {}
+    result = jxray.repair(generate, "Triage this ticket as JSON.", schema=SCHEMA, **options)
+    assert len(result.attempts) == len(generate.prompts) <= 2
+    if action != "repair":
+        assert len(generate.prompts) == 1, "no call after " + action
+        assert result.stopped == action
+        assert result.repaired is False
+        assert result.status == ("fallback" if with_fallback else "failure")
+        assert result.telemetry["repair_failure"] is None
+        return
+    assert len(generate.prompts) == 2
+    expected = "success" if status == "success" else ("fallback" if with_fallback else "failure")
+    assert result.status == expected
+    assert result.repaired is repaired
+    assert result.telemetry["attempt_count"] == 2
+    assert result.telemetry["initial_failure"] == result.attempts[0].outcome.failure.kind
+    assert generate.prompts[1].startswith("Triage this ticket as JSON.\n\nYour previous reply could not be used")
+    if expected == "success":
+        assert result.value == {"ticketId": "T-1", "severity": "high"}
+    elif expected == "fallback":
+        assert result.value == {"ticketId": "fallback"}
+        assert result.telemetry["fallback_kind"] == "human_review"
+    else:
+        assert result.value is None
+        assert result.telemetry["repair_failure"] == result.attempts[1].outcome.failure.kind
+
+
+def test_success_first_time_makes_one_call_and_hashes_the_output():
+    text = "```json\n" + GOOD + "\n```"
+    generate = Scripted(text)
+    result = jxray.repair(generate, "p", schema=SCHEMA, schema_version="triage-v3")
+    assert len(generate.prompts) == 1
+    assert (result.status, result.repaired) == ("success", False)
+    assert result.telemetry == {
+        "schema_version": "triage-v3",
+        "initial_failure": None,
+        "repair_failure": None,
+        "attempt_count": 1,
+        "fallback_kind": None,
+        "raw_output_hash": "sha256:" + hashlib.sha256(text.encode()).hexdigest(),
+    }
+
+
+@pytest.mark.parametrize("max_repairs", [0, 1, 3])
+def test_never_more_than_one_plus_max_repairs_calls(max_repairs):
+    generate = Scripted('{"a": 1,}')
+    result = jxray.repair(generate, "p", max_repairs=max_repairs)
+    assert len(generate.prompts) == 1 + max_repairs
+    assert (result.status, result.stopped) == ("failure", "max-repairs")
+
+
+def test_an_accepted_lenient_reading_is_taken_without_a_call_and_marked():
+    generate = Scripted("{'ticketId': 'T-1', 'severity': 'high'}")
+    result = jxray.repair(generate, "p", schema=SCHEMA, accept_lenient=True)
+    assert len(generate.prompts) == 1
+    assert (result.status, result.lenient, result.repaired) == ("success", True, False)
+
+
+def test_the_budget_stops_the_loop_before_a_repair_call():
+    generate = Scripted({"text": '{"a": 1,}', "usage": {"input_tokens": 700, "output_tokens": 400}})
+    result = jxray.repair(generate, "p", budget={"max_tokens": 1000}, max_repairs=3)
+    assert len(generate.prompts) == 1
+    assert (result.status, result.stopped) == ("failure", "budget")
+
+
+def test_a_generate_that_raises_is_the_callers_error():
+    generate = Scripted(RuntimeError("503 from the provider"))
+    with pytest.raises(RuntimeError, match="503"):
+        jxray.repair(generate, "p", fallback=1)
+    assert len(generate.prompts) == 1
+
+
+def test_arepair_runs_an_async_generate_and_cancelling_stops_it():
+    calls = []
+
+    async def generate(prompt):
+        calls.append(prompt)
+        if len(calls) == 1:
+            return '{"a": 1,}'
+        await asyncio.sleep(60)
+
+    async def main():
+        task = asyncio.create_task(jxray.arepair(generate, "p", fallback={"a": 0}))
+        while len(calls) < 2:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    assert len(calls) == 2
+
+    async def good(prompt):
+        return GOOD
+
+    result = asyncio.run(jxray.arepair(good, "p", schema=SCHEMA))
+    assert result.status == "success"
+
+
+def test_a_pydantic_model_is_a_schema():
+    class Triage(pydantic.BaseModel):
+        ticketId: str
+        severity: str
+
+    assert jxray.extract('Example: {"ticketId": 1}\nAnswer: {"ticketId": "T-1", "severity": "high"}', schema=Triage).value == {
+        "ticketId": "T-1",
+        "severity": "high",
+    }
+    outcome = jxray.extract('{"ticketId": 1}', schema=Triage)
+    assert outcome.failure.kind == "schema"
+    prompt = jxray.repair_prompt(outcome, schema=Triage)
+    assert "The value must have these keys: ticketId, severity." in prompt
+
+
+def test_a_callers_policy_overrides_by_cause_or_kind():
+    generate = Scripted('{"a": [1, 2', '{"a": [1, 2, 3]}')
+    result = jxray.repair(generate, "p", policy={"truncated": "repair"})
+    assert (len(generate.prompts), result.status) == (2, "success")
+    with pytest.raises(ValueError, match='unknown action "retry"'):
+        jxray.repair(Scripted("x"), "p", policy={"no-json": "retry"})
+
+
+GOLDEN = Path(__file__).resolve().parents[2] / "jxray-formats" / "tests" / "snapshots"
+
+
+def golden(name: str) -> str:
+    text = (GOLDEN / f"repair_prompt__{name}.snap").read_text()
+    return text.split("---\n", 2)[2].rstrip("\n")
+
+
+def test_repair_prompt_is_the_engines_wording_word_for_word():
+    raw = "Here it is:\n```json\n{'city': 'Paris', \"zip\": 75001,}\n```"
+    assert jxray.repair_prompt(jxray.extract(raw)).rstrip("\n") == golden("invalid_lists_every_defect_with_its_place_and_advice")
+    cut = '{"items": [' + ", ".join(str(i) for i in range(40)) + "],}"
+    assert jxray.repair_prompt(jxray.extract(cut), max_output_chars=60).rstrip("\n") == golden("an_output_over_the_cap_is_cut_and_says_so")
+    assert jxray.repair_prompt(jxray.extract('{"a": 1}')) is None
