@@ -3,6 +3,7 @@
 
 import { build } from "esbuild";
 
-const common = { bundle: true, format: "cjs", platform: "node", target: "node18", logLevel: "warning" };
+// The OpenTelemetry API stays an optional peer: required at run time when installed.
+const common = { bundle: true, format: "cjs", platform: "node", target: "node18", logLevel: "warning", external: ["@opentelemetry/api"] };
 await build({ ...common, entryPoints: ["src/index.cjs"], outfile: "dist/index.cjs" });
 await build({ ...common, entryPoints: ["src/testing.cjs"], outfile: "dist/testing.cjs" });

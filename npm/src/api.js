@@ -5,6 +5,7 @@ import { createJxray } from "./core.js";
 export { createJxray };
 export { Outcome } from "./outcome.js";
 export { repairPrompt } from "./repair.js";
+export { instrument } from "./telemetry.js";
 export {
   ExtractError,
   TruncatedError,

@@ -7,6 +7,7 @@ import { errorFor } from "./errors.js";
 import { issuesOf, standardOf } from "./schema.js";
 import { Outcome } from "./outcome.js";
 import { makeRepair } from "./repair.js";
+import { countOutcome, countsExtract } from "./telemetry.js";
 import { responseInputs } from "./response.js";
 
 const encoder = new TextEncoder();
@@ -65,6 +66,12 @@ class Engine {
   }
 
   extract(text, options) {
+    const outcome = this.judge(text, options);
+    if (countsExtract()) countOutcome(outcome, "extract");
+    return outcome;
+  }
+
+  judge(text, options) {
     if (typeof text !== "string") {
       throw new TypeError(`jxray: extract() takes the model's text as a string, not ${kindOf(text)}`);
     }

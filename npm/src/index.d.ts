@@ -278,3 +278,12 @@ export declare function repairPrompt(
   outcome: Outcome,
   options?: { maxOutputChars?: number; required?: string[]; policy?: Record<string, RepairAction> },
 ): string | null;
+
+/**
+ * Switch OpenTelemetry on: `api` is the `@opentelemetry/api` module (imported when not
+ * given; the package's optional peer dependency). The repair loop's spans and counts need
+ * only the API to be installed; with `extract: true`, every `extract` call is counted too
+ * (`jxray.outcomes`, by `jxray.outcome`: the layer or failure kind). Resolves to whether
+ * the API was found.
+ */
+export declare function instrument(options?: { api?: unknown; extract?: boolean }): Promise<boolean>;

@@ -4,6 +4,7 @@
 // Python; this file only calls `generate` and keeps the record.
 
 import { DECIDE, Outcome } from "./outcome.js";
+import { otelApi, RepairSpans } from "./telemetry.js";
 
 const EXTRACT_OPTIONS = ["schema", "acceptLenient", "decodeStringified", "pick", "bigints"];
 const REPAIR_OPTIONS = new Set([
@@ -43,6 +44,7 @@ export function makeRepair(jxray) {
     const { signal, budget = {} } = options;
     const extractOptions = Object.fromEntries(EXTRACT_OPTIONS.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]));
     const decide = decisionOptions(options);
+    const spans = new RepairSpans(await otelApi());
     const started = Date.now();
     const attempts = [];
     let spentTokens = 0;
@@ -51,18 +53,30 @@ export function makeRepair(jxray) {
     let stopped = null;
     let decision = null;
     for (let attempt = 1; attempt <= 1 + maxRepairs; attempt++) {
-      if (signal?.aborted) throw signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
+      if (signal?.aborted) {
+        spans.end(null, signal.reason);
+        throw signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
+      }
       if (attempt > 1 && overBudget(budget, spentTokens, Date.now() - started)) {
         stopped = "budget";
         break;
       }
+      const span = spans.attempt(attempt);
       const callStarted = Date.now();
-      const reply = readReply(await generate(request, { attempt, signal, previous }));
+      let reply;
+      try {
+        reply = readReply(await generate(request, { attempt, signal, previous }));
+      } catch (error) {
+        spans.failed(span, error);
+        throw error;
+      }
       const latencyMs = Date.now() - callStarted;
       const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason ?? undefined });
       spentTokens += tokensOf(reply.usage);
       decision = outcome[DECIDE](decide);
-      attempts.push({ attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs });
+      const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs };
+      attempts.push(record);
+      spans.judged(span, record, decision.action, outcome.ok && attempt > 1);
       if (outcome.ok) break;
       if (decision.action !== "repair") {
         stopped = decision.action;
@@ -75,7 +89,9 @@ export function makeRepair(jxray) {
       previous = { prompt: request, text: reply.text, outcome, repairRequest: decision.prompt };
       request = `${prompt}\n\n${decision.prompt}`;
     }
-    return result(attempts, stopped, decision, options);
+    const finished = result(attempts, stopped, decision, options);
+    spans.end(finished);
+    return finished;
   }
 
   return { repair, repairPrompt };
