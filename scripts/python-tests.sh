@@ -23,7 +23,8 @@ fi
 venv="${PYTHON_TESTS_VENV:-$CARGO_TARGET_DIR/python-tests-venv}"
 # The versions this was written against; a change here rebuilds the environment.
 scripts/pinned-venv.sh "$venv" maturin==1.16.0 pytest==9.2.0 hypothesis==6.170.17 \
-  mypy==2.4.1 openai==3.57.0 anthropic==2.15.0 google-genai==3.6.1 ollama==0.6.3
+  mypy==2.4.1 openai==3.57.0 anthropic==2.15.0 google-genai==3.6.1 ollama==0.6.3 \
+  opentelemetry-api==1.45.2 opentelemetry-sdk==1.45.2
 
 wheels="$CARGO_TARGET_DIR/python-wheels"
 rm -rf "$wheels"

@@ -165,6 +165,94 @@ class _Loop:
         )
 
 
+class _Spans:
+    """The loop's OpenTelemetry spans and outcome counts when ``opentelemetry-api`` is
+    installed (an optional dependency); without it every method does nothing."""
+
+    def __init__(self) -> None:
+        try:
+            from opentelemetry import metrics, trace
+        except ImportError:
+            self.trace = None
+            return
+        self.trace = trace
+        self.tracer = trace.get_tracer("jxray")
+        self.counter = metrics.get_meter("jxray").create_counter(
+            "jxray.outcomes", unit="{outcome}", description="Outputs judged, by the layer that fired or the failure kind"
+        )
+        self.request = self.tracer.start_span("jxray.repair", attributes={"gen_ai.operation.name": "chat"})
+
+    def attempt(self, number: int) -> Any:
+        if self.trace is None:
+            return None
+        context = self.trace.set_span_in_context(self.request)
+        return self.tracer.start_span("jxray.repair.attempt", context=context, attributes={"jxray.attempt": number})
+
+    def judged(self, span: Any, attempt: Attempt, action: str) -> None:
+        if span is None:
+            return
+        outcome = attempt.outcome
+        attributes: dict = {"jxray.action": action, "jxray.repaired": outcome.ok and attempt.attempt > 1}
+        if outcome.ok:
+            attributes["jxray.layer"] = outcome.layer
+        else:
+            failure = outcome.failure
+            attributes["jxray.failure.kind"] = failure.kind
+            for name, value in (("defect", failure.defect), ("cause", failure.cause)):
+                if value:
+                    attributes[f"jxray.failure.{name}"] = value
+        if attempt.stop_reason:
+            attributes["gen_ai.response.finish_reasons"] = [attempt.stop_reason]
+        attributes.update(_usage_attributes(attempt.usage))
+        span.set_attributes(attributes)
+        span.end()
+        kind = outcome.layer if outcome.ok else outcome.failure.kind
+        self.counter.add(1, {"jxray.outcome": kind, "jxray.source": "repair"})
+
+    def failed(self, span: Any, error: BaseException) -> None:
+        if span is None:
+            return
+        from opentelemetry.trace import Status, StatusCode
+
+        for each in (span, self.request):
+            each.record_exception(error)
+            each.set_status(Status(StatusCode.ERROR, str(error)))
+            each.end()
+
+    def end(self, result: RepairResult) -> None:
+        if self.trace is None:
+            return
+        telemetry = result.telemetry
+        attributes = {
+            "jxray.status": result.status,
+            "jxray.repaired": result.repaired,
+            "jxray.attempt_count": telemetry["attempt_count"],
+            "jxray.raw_output_hash": telemetry["raw_output_hash"],
+        }
+        for name in ("initial_failure", "repair_failure", "fallback_kind", "schema_version"):
+            if telemetry[name] is not None:
+                attributes[f"jxray.{name}"] = telemetry[name]
+        if result.stopped is not None:
+            attributes["jxray.stopped"] = result.stopped
+        self.request.set_attributes(attributes)
+        self.request.end()
+
+
+def _usage_attributes(usage: Any) -> dict:
+    if usage is None:
+        return {}
+    get = usage.get if isinstance(usage, Mapping) else lambda name, default=None: getattr(usage, name, default)
+    found = {}
+    for attribute, names in (
+        ("gen_ai.usage.input_tokens", ("input_tokens", "prompt_tokens")),
+        ("gen_ai.usage.output_tokens", ("output_tokens", "completion_tokens")),
+    ):
+        value = next((v for v in (get(n, None) for n in names) if isinstance(v, int)), None)
+        if value is not None:
+            found[attribute] = value
+    return found
+
+
 def repair(generate: Callable[[str], Any], prompt: str, **options: Any) -> RepairResult:
     """Call ``generate(prompt)``, extract its output and, when the policy says a repair
     request can fix the failure (``invalid``, ``no-json`` without a cause, ``schema``), call
@@ -182,26 +270,46 @@ def repair(generate: Callable[[str], Any], prompt: str, **options: Any) -> Repai
     if inspect.iscoroutinefunction(generate):
         raise TypeError("generate is a coroutine function: use jxray.arepair")
     loop = _Loop(prompt, dict(options))
+    spans = _Spans()
     while loop.may_call():
+        span = spans.attempt(len(loop.attempts) + 1)
         started = time.monotonic()
-        reply = generate(loop.request)
-        if not loop.took(reply, time.monotonic() - started):
+        try:
+            reply = generate(loop.request)
+        except BaseException as error:
+            spans.failed(span, error)
+            raise
+        again = loop.took(reply, time.monotonic() - started)
+        spans.judged(span, loop.attempts[-1], loop.decision[0])
+        if not again:
             break
-    return loop.result()
+    result = loop.result()
+    spans.end(result)
+    return result
 
 
 async def arepair(generate: Callable[[str], Awaitable[Any]], prompt: str, **options: Any) -> RepairResult:
     """:func:`repair` for an async ``generate``. Cancelling the task stops the loop at the
     call it is in: ``CancelledError`` propagates, nothing is written, no fallback is given."""
     loop = _Loop(prompt, dict(options))
+    spans = _Spans()
     while loop.may_call():
+        span = spans.attempt(len(loop.attempts) + 1)
         started = time.monotonic()
-        reply = generate(loop.request)
-        if inspect.isawaitable(reply):
-            reply = await reply
-        if not loop.took(reply, time.monotonic() - started):
+        try:
+            reply = generate(loop.request)
+            if inspect.isawaitable(reply):
+                reply = await reply
+        except BaseException as error:
+            spans.failed(span, error)
+            raise
+        again = loop.took(reply, time.monotonic() - started)
+        spans.judged(span, loop.attempts[-1], loop.decision[0])
+        if not again:
             break
-    return loop.result()
+    result = loop.result()
+    spans.end(result)
+    return result
 
 
 def _bytes(text: Union[str, bytes]) -> bytes:
