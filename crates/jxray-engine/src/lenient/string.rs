@@ -133,25 +133,14 @@ impl Rewriter<'_> {
             }
             let byte = self.bytes[j];
             if byte == b'\\' {
-                if self.escaped_close_at(j, from, string) {
-                    return self.close_escaped(j);
+                match self.backslash(j, from, string, stop) {
+                    Ok(next) => {
+                        j = next;
+                        last_comma = None;
+                        continue;
+                    }
+                    Err(end) => return end,
                 }
-                if self.refused.is_some() {
-                    return j;
-                }
-                if j + 1 >= stop && stop < self.limit {
-                    self.guess(
-                        j,
-                        "a backslash just before the place the closing quote belongs",
-                    );
-                    return j;
-                }
-                j = self.escape(j, string.quote);
-                if self.refused.is_some() {
-                    return j;
-                }
-                last_comma = None;
-                continue;
             }
             if string.key && byte == b':' && self.key_ends_at_colon(j, string) {
                 return j;
@@ -197,6 +186,35 @@ impl Rewriter<'_> {
             return stop;
         }
         self.unterminated(from, string, marks)
+    }
+
+    /// A backslash in a string body at `j`: an escaped closing quote ends the string, else
+    /// the escape is read. `Err(end)` when the body ends here, `Ok(next)` where it goes on.
+    fn backslash(
+        &mut self,
+        j: usize,
+        from: usize,
+        string: Body,
+        stop: usize,
+    ) -> Result<usize, usize> {
+        if self.escaped_close_at(j, from, string) {
+            return Err(self.close_escaped(j));
+        }
+        if self.refused.is_some() {
+            return Err(j);
+        }
+        if j + 1 >= stop && stop < self.limit {
+            self.guess(
+                j,
+                "a backslash just before the place the closing quote belongs",
+            );
+            return Err(j);
+        }
+        let next = self.escape(j, string.quote);
+        if self.refused.is_some() {
+            return Err(next);
+        }
+        Ok(next)
     }
 
     /// Where a string of straight double quotes ends, the quotes it holds as text (straight
