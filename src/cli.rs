@@ -220,6 +220,10 @@ pub struct CompareArgs {
     #[arg(long)]
     pub fail_on_change: bool,
 
+    /// Also exit 1 when a value stayed the same but came from another layer (`fenced → direct`)
+    #[arg(long)]
+    pub fail_on_layer_change: bool,
+
     /// A JSON Schema file every decoded value must satisfy, in both runs
     #[arg(long, value_name = "FILE")]
     pub schema: Option<PathBuf>,

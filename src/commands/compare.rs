@@ -1,5 +1,6 @@
 //! `jxray compare OLD NEW`: did the prompt change help? Exit 1 when a capture
-//! that was ok has failed, and with `--fail-on-change` when a value changed.
+//! that was ok has failed, with `--fail-on-change` when a value changed, and with
+//! `--fail-on-layer-change` when the same value came from another layer.
 
 use std::io::{BufWriter, Write};
 
@@ -51,7 +52,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
         CompareFormat::Jsonl => compare::write_jsonl(&mut out, &comparison),
     };
-    let changed = args.fail_on_change && comparison.count(Movement::ValueChanged) > 0;
+    let changed = (args.fail_on_change && comparison.count(Movement::ValueChanged) > 0)
+        || (args.fail_on_layer_change && comparison.count(Movement::LayerMoved) > 0);
     let written = written.and_then(|()| out.flush());
     drop(out);
     ended(

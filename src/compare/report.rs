@@ -94,10 +94,11 @@ fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) 
     );
     writeln!(
         out,
-        "{}: {} same, {} value changed, {} fixed, {broke}, {} different failure; {} only in \
-         new, {} only in old",
+        "{}: {} same, {} same value from another layer, {} value changed, {} fixed, {broke}, \
+         {} different failure; {} only in new, {} only in old",
         count_of(comparison.matched, "matched capture"),
         count(Movement::Same),
+        count(Movement::LayerMoved),
         count(Movement::ValueChanged),
         count(Movement::Fixed),
         count(Movement::DifferentFailure),

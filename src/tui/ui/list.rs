@@ -116,7 +116,7 @@ fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
 /// changed, `~` a different failure, `+` not in the baseline; blank when the same.
 pub fn baseline_mark(change: Option<Movement>) -> char {
     match change {
-        None | Some(Movement::Same | Movement::Removed) => ' ',
+        None | Some(Movement::Same | Movement::LayerMoved | Movement::Removed) => ' ',
         Some(Movement::Fixed) => '↑',
         Some(Movement::Broke) => '↓',
         Some(Movement::ValueChanged) => '≠',
