@@ -24,8 +24,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         load_options(&args.extraction, &config)?,
         engine_options(&args.extraction, &config),
     );
-    let old = Run::load(&args.old, &load, &options, schema.as_ref())?;
-    let new = Run::load(&args.new, &load, &options, schema.as_ref())?;
+    let old = Run::load_by(&args.old, &load, &options, schema.as_ref(), args.by)?;
+    let new = Run::load_by(&args.new, &load, &options, schema.as_ref(), args.by)?;
     for (path, run) in [(&args.old, &old), (&args.new, &new)] {
         if run.is_empty() {
             anyhow::bail!(
@@ -34,7 +34,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
             );
         }
     }
-    let comparison = Comparison::new(&old, &new);
+    let mut comparison = Comparison::new(&old, &new);
+    if let Some(by) = args.by {
+        comparison = comparison.with_groups(by, &old, &new);
+    }
     let names = (
         args.old.to_string_lossy().into_owned(),
         args.new.to_string_lossy().into_owned(),

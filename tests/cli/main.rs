@@ -19,3 +19,4 @@ mod pipes;
 mod record;
 mod stream;
 mod test_command;
+mod triage;

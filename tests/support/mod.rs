@@ -8,4 +8,5 @@
 pub mod capture;
 pub mod cases;
 pub mod cli;
+pub mod triage;
 pub mod tui;
