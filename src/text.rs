@@ -65,6 +65,24 @@ fn escape_where(text: &str, unsafe_here: impl Fn(char) -> bool) -> Cow<'_, str> 
     Cow::Owned(out)
 }
 
+/// The largest char boundary at or before `offset`.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary at or after `offset`.
+pub fn ceil_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// `1 capture`, `3 captures`: a count and its noun, in the plural unless it is one.
 pub fn count_of(count: usize, noun: &str) -> String {
     if count == 1 {

@@ -11,8 +11,8 @@ use crate::config::Config;
 use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
-    self, ByGroup, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, Summary,
-    TextSink,
+    self, ByGroup, GithubSink, HtmlSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink,
+    Summary, TextSink,
 };
 use crate::schema::Schema;
 use anyhow::{anyhow, bail};
@@ -130,6 +130,7 @@ fn sink<'a, W: Write + 'a>(
         Format::Text => Box::new(TextSink::new(out, painter, line_up).ending_with(skipped)),
         Format::Junit => Box::new(JunitSink::new(out, &suite)),
         Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
+        Format::Html => Box::new(HtmlSink::new(out, &suite)),
     };
     let shown: Box<dyn Sink + 'a> = if args.only_failures {
         Box::new(OnlyFailures::new(format))

@@ -14,6 +14,7 @@ mod docs;
 mod extract;
 mod golden;
 mod hardening;
+mod html;
 mod misc;
 mod pipes;
 mod record;
