@@ -3,6 +3,7 @@
 //! group are the reports' (`report::Groups`).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::ValueEnum;
@@ -42,8 +43,8 @@ const NAME_WORDS: usize = 5;
 /// How many hex digits of the digest tell two prompts apart.
 const DIGEST_DIGITS: usize = 8;
 
-/// Names the group of each capture. The captures of one file share its request and its
-/// date, so the last file's are kept (captures arrive file by file).
+/// Names the group of each capture read from disk. The captures of one file share its
+/// request and its date, so the last file's are kept (captures arrive file by file).
 #[derive(Debug)]
 pub struct Grouper {
     by: GroupBy,
@@ -53,9 +54,8 @@ pub struct Grouper {
 /// What the file a capture came from says, read once per file.
 #[derive(Debug, Clone, Default)]
 struct FileFacts {
-    /// The request beside it: its model and its prompt's group name.
-    request: Option<(Option<String>, String)>,
-    day: Option<String>,
+    request: Option<Arc<RecordedRequest>>,
+    modified: Option<SystemTime>,
 }
 
 impl Grouper {
@@ -67,58 +67,67 @@ impl Grouper {
         self.by
     }
 
-    /// The group `capture` belongs to; a capture that does not say is in a group that
-    /// says what is missing (`(no model)`).
+    /// The group `capture` belongs to (see [`label_of`]).
     pub fn label(&mut self, capture: &Capture) -> String {
-        match self.by {
-            GroupBy::Provider => capture
-                .provider
-                .map(|provider| provider.as_str().to_string())
-                .unwrap_or_else(|| "(no provider)".to_string()),
-            GroupBy::Folder => folder_of(capture),
-            GroupBy::Model => match &capture.model {
-                Some(model) => model.clone(),
-                None => self
-                    .facts(&capture.path)
-                    .request
-                    .and_then(|(model, _)| model)
-                    .unwrap_or_else(|| "(no model)".to_string()),
-            },
-            GroupBy::Prompt => self
-                .facts(&capture.path)
-                .request
-                .map(|(_, prompt)| prompt)
-                .unwrap_or_else(|| "(no recorded request)".to_string()),
-            GroupBy::Day => self
-                .facts(&capture.path)
-                .day
-                .unwrap_or_else(|| "(no date)".to_string()),
+        let needs_file = match self.by {
+            GroupBy::Model => capture.model.is_none(),
+            GroupBy::Prompt | GroupBy::Day => true,
+            GroupBy::Provider | GroupBy::Folder => false,
+        };
+        if !needs_file {
+            return label_of(self.by, capture, None, None);
         }
-    }
-
-    fn facts(&mut self, path: &Path) -> FileFacts {
-        match &self.last {
-            Some((last, facts)) if last == path => facts.clone(),
+        let facts = match &self.last {
+            Some((last, facts)) if *last == capture.path => facts.clone(),
             _ => {
                 let facts = FileFacts {
                     request: match self.by {
-                        GroupBy::Model | GroupBy::Prompt => request_of(path),
+                        GroupBy::Day => None,
+                        _ => RecordedRequest::shared_beside(&capture.path),
+                    },
+                    modified: match self.by {
+                        GroupBy::Day => std::fs::metadata(&capture.path)
+                            .and_then(|meta| meta.modified())
+                            .ok(),
                         _ => None,
                     },
-                    day: (self.by == GroupBy::Day).then(|| day_of(path)).flatten(),
                 };
-                self.last = Some((path.to_path_buf(), facts.clone()));
+                self.last = Some((capture.path.clone(), facts.clone()));
                 facts
             }
-        }
+        };
+        label_of(self.by, capture, facts.request.as_deref(), facts.modified)
     }
 }
 
-/// The model and the prompt's group name of the request recorded beside `path`.
-fn request_of(path: &Path) -> Option<(Option<String>, String)> {
-    let request = RecordedRequest::beside(path)?.ok()?;
-    let prompt = prompt_name(request.system.as_deref(), request.format.as_deref());
-    Some((request.model, prompt))
+/// The group a capture belongs to `by`, given the request recorded beside it and its file's
+/// modification time where known; a capture that does not say is in a group that says
+/// what is missing (`(no model)`).
+pub fn label_of(
+    by: GroupBy,
+    capture: &Capture,
+    request: Option<&RecordedRequest>,
+    modified: Option<SystemTime>,
+) -> String {
+    let missing = |what: &str| format!("(no {what})");
+    match by {
+        GroupBy::Provider => capture
+            .provider
+            .map_or_else(|| missing("provider"), |p| p.as_str().to_string()),
+        GroupBy::Folder => folder_of(capture),
+        GroupBy::Model => capture
+            .model
+            .clone()
+            .or_else(|| request.and_then(|r| r.model.clone()))
+            .unwrap_or_else(|| missing("model")),
+        GroupBy::Prompt => match request {
+            Some(request) if request.body_note.is_none() || request.system.is_some() => {
+                prompt_name(request.system.as_deref(), request.format.as_deref())
+            }
+            _ => missing("recorded request"),
+        },
+        GroupBy::Day => day_of(&capture.path, modified).unwrap_or_else(|| missing("date")),
+    }
 }
 
 /// `Extract the invoice fields as… · 3f9a2c1d`: the system prompt's first words and the
@@ -163,18 +172,17 @@ fn folder_of(capture: &Capture) -> String {
     }
 }
 
-/// The nearest `YYYY-MM-DD` folder above `path`, else the file's modification date (UTC).
-fn day_of(path: &Path) -> Option<String> {
+/// The nearest `YYYY-MM-DD` folder above `path`, else the date (UTC) of `modified`.
+fn day_of(path: &Path, modified: Option<SystemTime>) -> Option<String> {
     let named = path
         .parent()?
         .ancestors()
         .filter_map(|folder| folder.file_name()?.to_str())
         .find(|name| is_date(name));
-    if let Some(name) = named {
-        return Some(name.to_string());
+    match named {
+        Some(name) => Some(name.to_string()),
+        None => modified.map(utc_date),
     }
-    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
-    Some(utc_date(modified))
 }
 
 fn is_date(name: &str) -> bool {
