@@ -9,6 +9,7 @@ mod support;
 mod big;
 mod bytes;
 mod checks;
+mod groups;
 mod layouts;
 mod loader;
 mod record;
