@@ -18,6 +18,7 @@ mod save;
 mod screens;
 mod tmux;
 mod tmux_record;
+mod tmux_triage;
 mod update;
 mod watch;
 mod watch_coalesce;
