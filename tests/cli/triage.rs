@@ -176,3 +176,24 @@ fn compare_by_model_sets_each_group_in_both_runs_side_by_side() {
             .ends_with(&format!("{}.json", row["group"].as_str().unwrap()))
     }));
 }
+
+#[test]
+fn by_model_junit_makes_each_group_a_class() {
+    let dir = recorded();
+    let run = check(dir.path(), &["--by", "model", "--format", "junit"]);
+    let document = roxmltree::Document::parse(&run.stdout).expect("JUnit XML");
+    let cases: Vec<(&str, &str)> = document
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .map(|node| {
+            (
+                node.attribute("classname").unwrap(),
+                node.attribute("name").unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(cases.len(), 12);
+    for (class, name) in cases {
+        assert!(name.ends_with(&format!("{class}.json")), "{class} {name}");
+    }
+}
