@@ -333,7 +333,9 @@ mod tests {
         );
         new.insert(new_root, "b.txt".into(), truncated());
         new.insert(new_root, "c.txt".into(), ok(Layer::Direct, json!(1)));
-        new.insert(new_root, "same.txt".into(), ok(Layer::Direct, json!([1])));
+        new.insert(new_root, "same.txt".into(), ok(Layer::Fenced, json!([1])));
+        old.insert(old_root, "moved.txt".into(), ok(Layer::Fenced, json!([2])));
+        new.insert(new_root, "moved.txt".into(), ok(Layer::Direct, json!([2])));
         let comparison = Comparison::new(&old, &new);
         let listed: Vec<(&str, Movement)> = comparison
             .pairs
@@ -347,12 +349,13 @@ mod tests {
                 ("b.txt", Movement::Broke),
                 ("c.txt", Movement::Added),
                 ("gone.txt", Movement::Removed),
+                ("moved.txt", Movement::LayerMoved),
                 ("same.txt", Movement::Same),
             ]
         );
         assert_eq!(comparison.pairs[0].diff.changed, ["$.v"]);
-        assert_eq!(comparison.changes().count(), 4);
-        assert_eq!(comparison.matched, 3);
+        assert_eq!(comparison.changes().count(), 5);
+        assert_eq!(comparison.matched, 4);
         assert!(comparison.regressed());
         assert_eq!(comparison.old.count(MixKey::Layer(Layer::Direct)), 2);
         assert_eq!(comparison.new.count(MixKey::Layer(Layer::Direct)), 3);
