@@ -11,18 +11,19 @@ use sha2::{Digest, Sha256};
 
 use crate::capture::{Capture, RecordedRequest};
 
-/// What captures are grouped by.
+/// What captures are grouped by (the variants' notes are comments, not docs: clap would
+/// turn docs into a long help that `-h` and `--help` no longer share).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GroupBy {
-    /// The model that answered (from the capture, else its recorded request)
+    // The model that answered (from the capture, else its recorded request)
     Model,
-    /// The provider whose envelope or stream the capture is
+    // The provider whose envelope or stream the capture is
     Provider,
-    /// The recorded request's system prompt and response format: their first words and digest
+    // The recorded request's system prompt and response format: their first words and digest
     Prompt,
-    /// The folder the capture's file is in
+    // The folder the capture's file is in
     Folder,
-    /// The day: a `YYYY-MM-DD` folder (as `jxray record` writes), else the file's date (UTC)
+    // The day: a `YYYY-MM-DD` folder (as `jxray record` writes), else the file's date (UTC)
     Day,
 }
 
