@@ -161,27 +161,9 @@ fn the_report_renders_in_chromium_with_the_counts_of_json_filters_and_text_kept_
     assert_eq!(hostile["alerted"], json!([]), "nothing ran: {hostile}");
     assert_eq!(hostile["resources"], json!([]), "nothing loaded: {hostile}");
 
-    let errors: Vec<&Value> = browser
-        .events
-        .iter()
-        .filter(|event| match event["method"].as_str().unwrap_or_default() {
-            "Runtime.exceptionThrown" => true,
-            "Runtime.consoleAPICalled" => event["params"]["type"] == "error",
-            "Log.entryAdded" => event["params"]["entry"]["level"] == "error",
-            _ => false,
-        })
-        .collect();
+    let errors = console_errors(&browser);
     assert!(errors.is_empty(), "console errors: {errors:?}");
-    let requests: Vec<&str> = browser
-        .events_of("Network.requestWillBeSent")
-        .iter()
-        .map(|event| {
-            event["params"]["request"]["url"]
-                .as_str()
-                .unwrap_or_default()
-        })
-        .filter(|requested| *requested != url)
-        .collect();
+    let requests = requests_beside(&browser, &url);
     assert!(requests.is_empty(), "requests left the file: {requests:?}");
     assert!(
         !browser.events_of("Page.loadEventFired").is_empty(),
@@ -209,4 +191,57 @@ fn past_the_row_cap_the_page_lists_a_sample_and_says_so() {
     assert!(run
         .stdout
         .contains("<span data-count=\"total\">1500</span>"));
+}
+
+/// The console errors, uncaught exceptions and browser log errors (a blocked script, a
+/// failed load) the page caused.
+fn console_errors(browser: &Browser) -> Vec<&Value> {
+    browser
+        .events
+        .iter()
+        .filter(|event| match event["method"].as_str().unwrap_or_default() {
+            "Runtime.exceptionThrown" => true,
+            "Runtime.consoleAPICalled" => event["params"]["type"] == "error",
+            "Log.entryAdded" => event["params"]["entry"]["level"] == "error",
+            _ => false,
+        })
+        .collect()
+}
+
+/// Every request the page made other than for `url` itself.
+fn requests_beside<'a>(browser: &'a Browser, url: &str) -> Vec<&'a str> {
+    browser
+        .events_of("Network.requestWillBeSent")
+        .into_iter()
+        .map(|event| {
+            event["params"]["request"]["url"]
+                .as_str()
+                .unwrap_or_default()
+        })
+        .filter(|requested| *requested != url)
+        .collect()
+}
+
+#[test]
+fn the_checks_see_a_script_the_policy_blocks_a_console_error_and_a_request() {
+    // A page that does each thing the report must not: the checks above would fail on it.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("bad.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><html><head><meta http-equiv=\"Content-Security-Policy\" \
+         content=\"script-src 'none'\"></head><body><script>window.ran = 1;</script>\
+         <iframe srcdoc=\"<script>console.error('boom')</script>\"></iframe>\
+         <img src=\"http://127.0.0.1:9/pixel.png\"></body></html>",
+    )
+    .unwrap();
+    let mut browser = Browser::launch();
+    let url = format!("file://{}", page.display());
+    browser.open(&url);
+    assert!(!console_errors(&browser).is_empty(), "{:?}", browser.events);
+    assert_eq!(
+        requests_beside(&browser, &url),
+        ["http://127.0.0.1:9/pixel.png"]
+    );
+    assert_eq!(browser.eval("window.ran === undefined"), true);
 }
