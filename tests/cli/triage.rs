@@ -163,11 +163,13 @@ fn compare_by_model_sets_each_group_in_both_runs_side_by_side() {
     assert_eq!(document["by"], "model");
     assert_eq!(document["groups"][0]["group"], "claude-3-5-haiku");
     assert_eq!(document["groups"][0]["new"]["failed"], 1);
+    insta::assert_snapshot!("compare_by_model_json", json.stdout);
     let jsonl = jxray_in(
         dir.path(),
         &[&args[..], &["--by", "model", "--format", "jsonl"]].concat(),
         b"",
     );
+    insta::assert_snapshot!("compare_by_model_jsonl", jsonl.stdout);
     assert!(jsonl.stdout.lines().all(|line| {
         let row: serde_json::Value = serde_json::from_str(line).unwrap();
         row["source"]
