@@ -28,4 +28,5 @@ pub enum Format {
     Jsonl,
     Junit,
     Github,
+    Html,
 }

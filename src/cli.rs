@@ -194,6 +194,10 @@ pub struct CheckArgs {
     #[arg(long, short = 'q')]
     pub only_failures: bool,
 
+    /// Also give the layer and failure mix of each group, the worst first
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub by: Option<crate::group::GroupBy>,
+
     #[command(flatten)]
     pub extraction: ExtractionArgs,
 }
@@ -219,6 +223,14 @@ pub struct CompareArgs {
     /// Also exit 1 when an accepted value changed (not only when a capture broke)
     #[arg(long)]
     pub fail_on_change: bool,
+
+    /// Also exit 1 when a value stayed the same but came from another layer (`fenced → direct`)
+    #[arg(long)]
+    pub fail_on_layer_change: bool,
+
+    /// Also give the mix of each group in both runs and the change, the worst group first
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub by: Option<crate::group::GroupBy>,
 
     /// A JSON Schema file every decoded value must satisfy, in both runs
     #[arg(long, value_name = "FILE")]

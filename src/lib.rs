@@ -33,6 +33,7 @@ pub mod compare;
 pub mod config;
 pub use jxray_engine as engine;
 pub mod fixture;
+pub mod group;
 pub mod mix;
 pub mod pipeline;
 pub mod report;

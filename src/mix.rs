@@ -83,10 +83,18 @@ impl Mix {
 
     /// The non-zero counts as (badge, count), layers first, each in vocabulary order.
     pub fn parts(&self) -> Vec<(&'static str, usize)> {
+        self.entries()
+            .into_iter()
+            .map(|(key, count)| (key.as_str(), count))
+            .collect()
+    }
+
+    /// The non-zero counts by key, layers first, each in vocabulary order.
+    pub fn entries(&self) -> Vec<(MixKey, usize)> {
         self.counts
             .iter()
             .filter(|(_, &count)| count > 0)
-            .map(|(key, &count)| (key.as_str(), count))
+            .map(|(key, &count)| (*key, count))
             .collect()
     }
 }

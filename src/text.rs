@@ -12,6 +12,24 @@ use std::io::{self, Write};
 
 pub use jxray_formats::escape::{escape_line, escape_lines, is_bidi_control, is_unsafe};
 
+/// The largest char boundary at or before `offset`.
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary at or after `offset`.
+pub fn ceil_char_boundary(text: &str, offset: usize) -> usize {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
 /// `1 capture`, `3 captures`: a count and its noun, in the plural unless it is one.
 pub fn count_of(count: usize, noun: &str) -> String {
     if count == 1 {

@@ -11,7 +11,8 @@ use crate::config::Config;
 use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
-    self, GithubSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink, Summary, TextSink,
+    self, ByGroup, GithubSink, HtmlSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink,
+    Summary, TextSink,
 };
 use crate::schema::Schema;
 use anyhow::{anyhow, bail};
@@ -129,11 +130,16 @@ fn sink<'a, W: Write + 'a>(
         Format::Text => Box::new(TextSink::new(out, painter, line_up).ending_with(skipped)),
         Format::Junit => Box::new(JunitSink::new(out, &suite)),
         Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
+        Format::Html => Box::new(HtmlSink::new(out, &suite)),
     };
-    if args.only_failures {
+    let shown: Box<dyn Sink + 'a> = if args.only_failures {
         Box::new(OnlyFailures::new(format))
     } else {
         format
+    };
+    match args.by {
+        Some(by) => Box::new(ByGroup::new(shown, by)),
+        None => shown,
     }
 }
 

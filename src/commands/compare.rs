@@ -1,5 +1,6 @@
 //! `jxray compare OLD NEW`: did the prompt change help? Exit 1 when a capture
-//! that was ok has failed, and with `--fail-on-change` when a value changed.
+//! that was ok has failed, with `--fail-on-change` when a value changed, and with
+//! `--fail-on-layer-change` when the same value came from another layer.
 
 use std::io::{BufWriter, Write};
 
@@ -23,8 +24,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         load_options(&args.extraction, &config)?,
         engine_options(&args.extraction, &config),
     );
-    let old = Run::load(&args.old, &load, &options, schema.as_ref())?;
-    let new = Run::load(&args.new, &load, &options, schema.as_ref())?;
+    let old = Run::load_by(&args.old, &load, &options, schema.as_ref(), args.by)?;
+    let new = Run::load_by(&args.new, &load, &options, schema.as_ref(), args.by)?;
     for (path, run) in [(&args.old, &old), (&args.new, &new)] {
         if run.is_empty() {
             anyhow::bail!(
@@ -33,7 +34,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
             );
         }
     }
-    let comparison = Comparison::new(&old, &new);
+    let mut comparison = Comparison::new(&old, &new);
+    if let Some(by) = args.by {
+        comparison = comparison.with_groups(by, &old, &new);
+    }
     let names = (
         args.old.to_string_lossy().into_owned(),
         args.new.to_string_lossy().into_owned(),
@@ -51,7 +55,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         CompareFormat::Json => compare::write_json(&mut out, &comparison, names),
         CompareFormat::Jsonl => compare::write_jsonl(&mut out, &comparison),
     };
-    let changed = args.fail_on_change && comparison.count(Movement::ValueChanged) > 0;
+    let changed = (args.fail_on_change && comparison.count(Movement::ValueChanged) > 0)
+        || (args.fail_on_layer_change && comparison.count(Movement::LayerMoved) > 0);
     let written = written.and_then(|()| out.flush());
     drop(out);
     ended(

@@ -10,7 +10,7 @@ mod diff;
 mod movement;
 mod report;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::capture::{self, LoadError, LoadOptions};
 use crate::check::Checker;
 use crate::engine::Options;
+use crate::group::{GroupBy, Grouper};
 use crate::mix::Mix;
 use crate::schema::Schema;
 
@@ -32,6 +33,9 @@ pub struct Run {
     pub mix: Mix,
     /// Match key to (source as reported, what it came out as).
     verdicts: HashMap<String, (String, Observed)>,
+    /// With `--by`: each capture's group, by match key, and each group's mix.
+    group_of: HashMap<String, String>,
+    groups: BTreeMap<String, Mix>,
 }
 
 impl Run {
@@ -43,7 +47,25 @@ impl Run {
         options: &Options,
         schema: Option<&Arc<Schema>>,
     ) -> Result<Run, LoadError> {
+        Run::load_by(path, load, options, schema, None)
+    }
+
+    /// [`Run::load`], naming each capture's group when `by` is given.
+    pub fn load_by(
+        path: &Path,
+        load: &LoadOptions,
+        options: &Options,
+        schema: Option<&Arc<Schema>>,
+        by: Option<GroupBy>,
+    ) -> Result<Run, LoadError> {
         let captures = capture::load(path, load)?;
+        let labels: Vec<Option<String>> = match by {
+            Some(by) => {
+                let mut grouper = Grouper::new(by);
+                captures.iter().map(|c| Some(grouper.label(c))).collect()
+            }
+            None => vec![None; captures.len()],
+        };
         // Checked as `check` checks: `--schema`, else the schema a capture's log recorded.
         let checker = Checker::new(options.clone(), schema.cloned());
         let verdicts: Vec<(String, Observed)> = captures
@@ -54,16 +76,40 @@ impl Run {
             })
             .collect();
         let mut run = Run::default();
-        for (source, verdict) in verdicts {
-            run.insert(path, source, verdict);
+        for ((source, verdict), group) in verdicts.into_iter().zip(labels) {
+            run.insert_in(path, source, verdict, group);
         }
         Ok(run)
     }
 
     /// Record one capture's verdict; `root` is the path the run was loaded from.
     pub fn insert(&mut self, root: &Path, source: String, verdict: Observed) {
+        self.insert_in(root, source, verdict, None);
+    }
+
+    /// [`Run::insert`], in `group` when there is one.
+    pub fn insert_in(
+        &mut self,
+        root: &Path,
+        source: String,
+        verdict: Observed,
+        group: Option<String>,
+    ) {
         self.mix.add(verdict.standing.key);
         let key = match_key(root, &source);
+        if let Some(group) = group {
+            self.groups
+                .entry(group.clone())
+                .or_default()
+                .add(verdict.standing.key);
+            if let Some(previous) = self.group_of.insert(key.clone(), group) {
+                if let Some((_, before)) = self.verdicts.get(&key) {
+                    if let Some(mix) = self.groups.get_mut(&previous) {
+                        mix.remove(before.standing.key);
+                    }
+                }
+            }
+        }
         if let Some((_, previous)) = self.verdicts.insert(key, (source, verdict)) {
             self.mix.remove(previous.standing.key);
         }
@@ -109,6 +155,26 @@ pub struct Paired {
     pub new: Option<Observed>,
     /// For `value changed`, where the values differ.
     pub diff: ValueDiff,
+    /// With `--by`: its group (in the new run, else in the old).
+    pub group: Option<String>,
+}
+
+/// One group's mix in both runs (`--by`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupChange {
+    pub name: String,
+    pub old: Mix,
+    pub new: Mix,
+}
+
+impl GroupChange {
+    /// The share of a mix that failed, in percent.
+    pub fn failed_share(mix: &Mix) -> f64 {
+        match mix.total() {
+            0 => 0.0,
+            total => mix.failed() as f64 * 100.0 / total as f64,
+        }
+    }
 }
 
 /// Two runs compared.
@@ -120,6 +186,9 @@ pub struct Comparison {
     pub matched: usize,
     /// Every capture of either run (`same` ones too), sorted by source.
     pub pairs: Vec<Paired>,
+    /// With `--by`: what each group was grouped by, and each group's mixes, the worst
+    /// group now first.
+    pub groups: Option<(GroupBy, Vec<GroupChange>)>,
 }
 
 impl Comparison {
@@ -135,6 +204,7 @@ impl Comparison {
                 diff: before.map(|b| b.value_diff(after)).unwrap_or_default(),
                 old: before.cloned(),
                 new: Some(after.clone()),
+                group: new.group_of.get(key).cloned(),
             });
         }
         for (key, (source, before)) in &old.verdicts {
@@ -145,6 +215,7 @@ impl Comparison {
                     old: Some(before.clone()),
                     new: None,
                     diff: ValueDiff::default(),
+                    group: old.group_of.get(key).cloned(),
                 });
             }
         }
@@ -154,7 +225,38 @@ impl Comparison {
             new: new.mix.clone(),
             matched,
             pairs,
+            groups: None,
         }
+    }
+
+    /// The same comparison with each group's mixes, grouped `by`, the worst group now
+    /// first (then the worst before, then by name).
+    pub fn with_groups(mut self, by: GroupBy, old: &Run, new: &Run) -> Comparison {
+        let names: std::collections::BTreeSet<&String> =
+            old.groups.keys().chain(new.groups.keys()).collect();
+        let mut groups: Vec<GroupChange> = names
+            .into_iter()
+            .map(|name| GroupChange {
+                name: name.clone(),
+                old: old.groups.get(name).cloned().unwrap_or_default(),
+                new: new.groups.get(name).cloned().unwrap_or_default(),
+            })
+            .collect();
+        groups.sort_by(|a, b| {
+            let share = |group: &GroupChange| {
+                (
+                    GroupChange::failed_share(&group.new),
+                    GroupChange::failed_share(&group.old),
+                )
+            };
+            let ((a_new, a_old), (b_new, b_old)) = (share(a), share(b));
+            b_new
+                .total_cmp(&a_new)
+                .then(b_old.total_cmp(&a_old))
+                .then(a.name.cmp(&b.name))
+        });
+        self.groups = Some((by, groups));
+        self
     }
 
     /// How many captures moved this way.
@@ -231,7 +333,9 @@ mod tests {
         );
         new.insert(new_root, "b.txt".into(), truncated());
         new.insert(new_root, "c.txt".into(), ok(Layer::Direct, json!(1)));
-        new.insert(new_root, "same.txt".into(), ok(Layer::Direct, json!([1])));
+        new.insert(new_root, "same.txt".into(), ok(Layer::Fenced, json!([1])));
+        old.insert(old_root, "moved.txt".into(), ok(Layer::Fenced, json!([2])));
+        new.insert(new_root, "moved.txt".into(), ok(Layer::Direct, json!([2])));
         let comparison = Comparison::new(&old, &new);
         let listed: Vec<(&str, Movement)> = comparison
             .pairs
@@ -245,12 +349,13 @@ mod tests {
                 ("b.txt", Movement::Broke),
                 ("c.txt", Movement::Added),
                 ("gone.txt", Movement::Removed),
+                ("moved.txt", Movement::LayerMoved),
                 ("same.txt", Movement::Same),
             ]
         );
         assert_eq!(comparison.pairs[0].diff.changed, ["$.v"]);
-        assert_eq!(comparison.changes().count(), 4);
-        assert_eq!(comparison.matched, 3);
+        assert_eq!(comparison.changes().count(), 5);
+        assert_eq!(comparison.matched, 4);
         assert!(comparison.regressed());
         assert_eq!(comparison.old.count(MixKey::Layer(Layer::Direct)), 2);
         assert_eq!(comparison.new.count(MixKey::Layer(Layer::Direct)), 3);

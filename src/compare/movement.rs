@@ -65,9 +65,12 @@ impl Observed {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Movement {
-    /// Ok both times with the same value (the layer may differ), or failed
-    /// both times the same way.
+    /// Ok both times from the same layer with the same value, or failed both times the
+    /// same way.
     Same,
+    /// Ok both times with the same value, from another layer (`fenced → direct`): what a
+    /// prompt change often aims for.
+    LayerMoved,
     /// Ok both times, with different values.
     ValueChanged,
     /// Failed before, ok now.
@@ -83,8 +86,9 @@ pub enum Movement {
 }
 
 impl Movement {
-    pub const ALL: [Movement; 7] = [
+    pub const ALL: [Movement; 8] = [
         Movement::Same,
+        Movement::LayerMoved,
         Movement::ValueChanged,
         Movement::Fixed,
         Movement::Broke,
@@ -108,6 +112,7 @@ impl Movement {
                 (Some(before), Some(after)) if !ValueDiff::between(before, after).is_empty() => {
                     Movement::ValueChanged
                 }
+                _ if old.standing.key != new.standing.key => Movement::LayerMoved,
                 _ => Movement::Same,
             },
             (false, false) if old.standing == new.standing => Movement::Same,
@@ -119,6 +124,7 @@ impl Movement {
     pub fn as_str(self) -> &'static str {
         match self {
             Movement::Same => "same",
+            Movement::LayerMoved => "layer-moved",
             Movement::ValueChanged => "value-changed",
             Movement::Fixed => "fixed",
             Movement::Broke => "broke",
@@ -128,9 +134,11 @@ impl Movement {
         }
     }
 
-    /// The words a reader sees: `value changed`, `different failure`.
+    /// The words a reader sees: `value changed`, `different failure`, `same value` (its
+    /// line goes on `fenced → direct`).
     pub fn words(self) -> &'static str {
         match self {
+            Movement::LayerMoved => "same value",
             Movement::ValueChanged => "value changed",
             Movement::DifferentFailure => "different failure",
             other => other.as_str(),
@@ -170,9 +178,11 @@ mod tests {
         let acme = ok(Layer::Fenced, json!({"vendor": "Acme"}));
         let truncated = failed(FailureKind::Truncated, None);
         assert_eq!(between(&acme, &acme), Movement::Same);
-        // The layer moved, the value did not: the answer is the same.
+        // The layer moved, the value did not: its own movement.
         let direct = ok(Layer::Direct, json!({"vendor": "Acme"}));
-        assert_eq!(between(&acme, &direct), Movement::Same);
+        assert_eq!(between(&acme, &direct), Movement::LayerMoved);
+        assert_eq!(between(&direct, &direct), Movement::Same);
+        assert_eq!(Movement::LayerMoved.words(), "same value");
         let evil = ok(Layer::Fenced, json!({"vendor": "Evil Corp"}));
         assert_eq!(between(&acme, &evil), Movement::ValueChanged);
         assert_eq!(between(&acme, &truncated), Movement::Broke);

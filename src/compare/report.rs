@@ -5,9 +5,9 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Comparison, Movement, Observed, Paired, ValueDiff};
+use super::{Comparison, GroupChange, Movement, Observed, Paired, ValueDiff};
 use crate::engine::{FailureKind, Layer};
-use crate::mix::MixKey;
+use crate::mix::{delta_text, Mix, MixKey};
 use crate::report::{visible, Painter, Summary, Tone};
 use crate::text::count_of;
 
@@ -36,7 +36,61 @@ pub fn write_text(
     write_mixes(out, comparison, painter)?;
     writeln!(out)?;
     write_counts(out, comparison, painter)?;
+    write_groups(out, comparison, painter)?;
     write_changes(out, comparison, painter)
+}
+
+/// `--by`: each group's captures and share failed in both runs, and how its mix moved.
+fn write_groups(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -> io::Result<()> {
+    let Some((by, groups)) = &comparison.groups else {
+        return Ok(());
+    };
+    writeln!(out)?;
+    let heading = format!("by {}, the worst now first", by.as_str());
+    writeln!(out, "{}", painter.paint(&heading, Tone::Strong))?;
+    let pad = groups
+        .iter()
+        .map(|group| visible(&group.name).chars().count())
+        .filter(|width| *width <= 48)
+        .max()
+        .unwrap_or(0);
+    for group in groups {
+        let (before, after) = (
+            GroupChange::failed_share(&group.old),
+            GroupChange::failed_share(&group.new),
+        );
+        let tone = match after.total_cmp(&before) {
+            std::cmp::Ordering::Less => Tone::Good,
+            std::cmp::Ordering::Greater => Tone::Bad,
+            std::cmp::Ordering::Equal => Tone::Dim,
+        };
+        let change = painter.paint(&format!("{:+.1} points", after - before), tone);
+        writeln!(
+            out,
+            "{:<pad$}  old {}  new {}  {change}",
+            visible(&group.name),
+            failed_words(&group.old),
+            failed_words(&group.new),
+        )?;
+        let moved = delta_text(&group.old, &group.new);
+        let moved = if moved.is_empty() {
+            "no change".to_string()
+        } else {
+            moved
+        };
+        writeln!(out, "    {moved}")?;
+    }
+    Ok(())
+}
+
+/// `12 captures, 3 failed (25.0%)`.
+fn failed_words(mix: &Mix) -> String {
+    format!(
+        "{}, {} failed ({:.1}%)",
+        count_of(mix.total(), "capture"),
+        mix.failed(),
+        GroupChange::failed_share(mix)
+    )
 }
 
 fn write_mixes(out: &mut dyn Write, comparison: &Comparison, painter: Painter) -> io::Result<()> {
@@ -94,10 +148,11 @@ fn write_counts(out: &mut dyn Write, comparison: &Comparison, painter: Painter) 
     );
     writeln!(
         out,
-        "{}: {} same, {} value changed, {} fixed, {broke}, {} different failure; {} only in \
-         new, {} only in old",
+        "{}: {} same, {} same value from another layer, {} value changed, {} fixed, {broke}, \
+         {} different failure; {} only in new, {} only in old",
         count_of(comparison.matched, "matched capture"),
         count(Movement::Same),
+        count(Movement::LayerMoved),
         count(Movement::ValueChanged),
         count(Movement::Fixed),
         count(Movement::DifferentFailure),
@@ -174,6 +229,8 @@ struct Item<'a> {
     old: Option<SideOutcome>,
     new: Option<SideOutcome>,
     paths: &'a ValueDiff,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<&'a str>,
 }
 
 impl<'a> Item<'a> {
@@ -191,6 +248,7 @@ impl<'a> Item<'a> {
             old: outcome(paired.old.as_ref()),
             new: outcome(paired.new.as_ref()),
             paths: &paired.diff,
+            group: paired.group.as_deref(),
         }
     }
 }
@@ -207,12 +265,22 @@ pub fn write_json(
         summary: Summary,
     }
     #[derive(Serialize)]
+    struct Group<'a> {
+        group: &'a str,
+        old: Summary,
+        new: Summary,
+    }
+    #[derive(Serialize)]
     struct Document<'a> {
         old: Side<'a>,
         new: Side<'a>,
         matched: usize,
         counts: serde_json::Map<String, serde_json::Value>,
         changes: Vec<Item<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        by: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        groups: Option<Vec<Group<'a>>>,
     }
     let document = Document {
         old: Side {
@@ -229,6 +297,17 @@ pub fn write_json(
             .map(|c| (c.as_str().to_string(), comparison.count(*c).into()))
             .collect(),
         changes: comparison.changes().map(Item::of).collect(),
+        by: comparison.groups.as_ref().map(|(by, _)| by.as_str()),
+        groups: comparison.groups.as_ref().map(|(_, groups)| {
+            groups
+                .iter()
+                .map(|group| Group {
+                    group: &group.name,
+                    old: Summary::from_mix(group.old.clone()),
+                    new: Summary::from_mix(group.new.clone()),
+                })
+                .collect()
+        }),
     };
     crate::text::write_json(&mut *out, &document, true)?;
     out.write_all(b"\n")

@@ -137,6 +137,10 @@ impl<W: Write> Sink for GithubSink<W> {
             summary.ok(),
             summary.failed()
         );
+        let mut report = report;
+        if let Some(groups) = summary.groups() {
+            report.step.also(super::groups::markdown(groups, &cell));
+        }
         report.finish(
             &mut self.out,
             &closing,
@@ -181,6 +185,8 @@ pub struct StepSummary {
     rows: String,
     listed: usize,
     unlisted: usize,
+    /// Markdown written after the counts (`--by`: the mix of each group).
+    after: String,
 }
 
 impl StepSummary {
@@ -191,7 +197,13 @@ impl StepSummary {
             rows: String::new(),
             listed: 0,
             unlisted: 0,
+            after: String::new(),
         }
+    }
+
+    /// Write `markdown` after the counts.
+    pub fn also(&mut self, markdown: String) {
+        self.after.push_str(&markdown);
     }
 
     /// A row for a failed case; other cases leave no row.
@@ -249,6 +261,7 @@ impl StepSummary {
             text.push_str(&format!("| {} | {count} | {share:.1}% |\n", cell(label)));
         }
         text.push('\n');
+        text.push_str(&self.after);
         text
     }
 

@@ -4,8 +4,7 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-
+use super::jsonl::add_group;
 use super::{Checked, Sink, Summary};
 use crate::text::JsonSafe;
 
@@ -26,15 +25,11 @@ impl<W: Write> JsonSink<W> {
 
 impl<W: Write> Sink for JsonSink<W> {
     fn record(&mut self, item: &Checked) -> io::Result<()> {
-        let opening: &[u8] = if self.written == 0 {
-            b"{\n  \"captures\": [\n"
-        } else {
-            b",\n"
-        };
-        self.out.write_all(opening)?;
-        write_indented(&mut self.out, &item.record(), "    ")?;
-        self.written += 1;
-        Ok(())
+        self.write_record(item, None)
+    }
+
+    fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
+        self.write_record(item, Some(group))
     }
 
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
@@ -48,6 +43,15 @@ impl<W: Write> Sink for JsonSink<W> {
         let mut text = serde_json::to_vec_pretty(summary)?;
         text = indent(&text, "  ", false);
         self.out.write_all(&text)?;
+        if let Some(groups) = summary.groups() {
+            write!(
+                self.out,
+                ",\n  \"by\": \"{}\",\n  \"groups\": ",
+                groups.by().as_str()
+            )?;
+            let text = serde_json::to_vec_pretty(&groups.records())?;
+            self.out.write_all(&indent(&text, "  ", false))?;
+        }
         self.out.write_all(b"\n}\n")
     }
 
@@ -56,10 +60,23 @@ impl<W: Write> Sink for JsonSink<W> {
     }
 }
 
-/// `value` pretty-printed as an element nested one level deeper than serde_json starts.
-fn write_indented(out: &mut impl Write, value: &impl Serialize, by: &str) -> io::Result<()> {
-    let text = serde_json::to_vec_pretty(value)?;
-    out.write_all(&indent(&text, by, true))
+impl<W: Write> JsonSink<W> {
+    /// One element of `captures`, with its group when there is one.
+    fn write_record(&mut self, item: &Checked, group: Option<&str>) -> io::Result<()> {
+        let opening: &[u8] = if self.written == 0 {
+            b"{\n  \"captures\": [\n"
+        } else {
+            b",\n"
+        };
+        self.out.write_all(opening)?;
+        let mut text = serde_json::to_vec_pretty(&item.record())?;
+        if let Some(group) = group {
+            add_group(&mut text, group, true)?;
+        }
+        self.out.write_all(&indent(&text, "    ", true))?;
+        self.written += 1;
+        Ok(())
+    }
 }
 
 /// Every line of pretty JSON indented by `by` (the first too when `first`). JSON strings

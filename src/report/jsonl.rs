@@ -29,11 +29,50 @@ impl<W: Write> Sink for JsonlSink<W> {
         self.out.write_all(&self.line)
     }
 
+    fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, &item.record())?;
+        add_group(&mut self.line, group, false)?;
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
+    }
+
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
         Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// Add `"group": NAME` as the last member of the JSON object serialized in `object`
+/// (compact, or pretty at the top level as serde_json writes it).
+pub(super) fn add_group(object: &mut Vec<u8>, group: &str, pretty: bool) -> io::Result<()> {
+    let closing = if pretty { 2 } else { 1 };
+    let at = object.len().saturating_sub(closing);
+    let mut member = if pretty {
+        b",\n  \"group\": ".to_vec()
+    } else {
+        b",\"group\":".to_vec()
+    };
+    serde_json::to_writer(&mut member, group)?;
+    object.splice(at..at, member);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_group_is_the_last_member_compact_or_pretty() {
+        let mut compact = br#"{"a":1}"#.to_vec();
+        add_group(&mut compact, "gpt-\"4o\"", false).unwrap();
+        assert_eq!(compact, br#"{"a":1,"group":"gpt-\"4o\""}"#);
+        let mut pretty = serde_json::to_vec_pretty(&serde_json::json!({"a": 1})).unwrap();
+        add_group(&mut pretty, "m", true).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&pretty).unwrap();
+        assert_eq!(value, serde_json::json!({"a": 1, "group": "m"}));
     }
 }

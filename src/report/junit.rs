@@ -66,6 +66,17 @@ impl<W: Write> Sink for JunitSink<W> {
         Ok(())
     }
 
+    /// With `--by`, the group is the test case's class: CI systems list cases by class, so
+    /// they show each model's (prompt's, day's) failures together.
+    fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
+        if let Some(report) = &mut self.report {
+            let mut case = CiCase::of_checked(item);
+            case.classname = group.to_string();
+            report.add(&case);
+        }
+        Ok(())
+    }
+
     fn finish(&mut self, _summary: &Summary) -> io::Result<()> {
         match self.report.take() {
             Some(report) => report.write(&mut self.out),

@@ -5,12 +5,19 @@
 
 use std::io;
 
-use super::{Checked, Summary};
+use super::{Checked, Groups, Summary};
+use crate::group::{GroupBy, Grouper};
 
 /// One report format being written.
 pub trait Sink {
     /// One capture's outcome, in report order. Called once per capture.
     fn record(&mut self, item: &Checked) -> io::Result<()>;
+
+    /// One capture's outcome and the group it is in (`--by`). Formats that show the group
+    /// beside each capture write it; the others write the capture as [`Sink::record`] does.
+    fn record_in(&mut self, item: &Checked, _group: &str) -> io::Result<()> {
+        self.record(item)
+    }
 
     /// The end of the report, with the counts of every capture recorded.
     fn finish(&mut self, summary: &Summary) -> io::Result<()>;
@@ -54,6 +61,13 @@ impl<S: Sink> Sink for OnlyFailures<S> {
         self.inner.record(item)
     }
 
+    fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
+        if item.outcome.ok() {
+            return Ok(());
+        }
+        self.inner.record_in(item, group)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         self.inner.finish(summary)
     }
@@ -68,11 +82,50 @@ impl<S: Sink + ?Sized> Sink for Box<S> {
         (**self).record(item)
     }
 
+    fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
+        (**self).record_in(item, group)
+    }
+
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         (**self).finish(summary)
     }
 
     fn flush(&mut self) -> io::Result<()> {
         (**self).flush()
+    }
+}
+
+/// `--by`: names each capture's group, passes it on with the capture, counts the mix of
+/// every group, and finishes `inner` with those mixes beside the summary.
+pub struct ByGroup<S> {
+    inner: S,
+    grouper: Grouper,
+    groups: Groups,
+}
+
+impl<S: Sink> ByGroup<S> {
+    pub fn new(inner: S, by: GroupBy) -> ByGroup<S> {
+        ByGroup {
+            inner,
+            grouper: Grouper::new(by),
+            groups: Groups::new(by),
+        }
+    }
+}
+
+impl<S: Sink> Sink for ByGroup<S> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        let group = self.grouper.label(&item.capture);
+        self.groups.add(&group, &item.outcome);
+        self.inner.record_in(item, &group)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        let groups = std::mem::replace(&mut self.groups, Groups::new(self.grouper.by()));
+        self.inner.finish(&summary.clone().with_groups(groups))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }

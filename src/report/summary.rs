@@ -4,6 +4,7 @@
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
+use super::groups::Groups;
 use super::marks::Marks;
 use crate::engine::{Cause, FailureKind, Layer, Outcome, WarningKind};
 use crate::mix::{Mix, MixKey};
@@ -15,6 +16,8 @@ use crate::mix::{Mix, MixKey};
 pub struct Summary {
     mix: Mix,
     marks: Option<Marks>,
+    /// With `--by`: the mix of each group (boxed: most summaries have none).
+    groups: Option<Box<Groups>>,
 }
 
 impl Summary {
@@ -34,7 +37,22 @@ impl Summary {
 
     /// The summary of a mix counted elsewhere (a compared run).
     pub fn from_mix(mix: Mix) -> Summary {
-        Summary { mix, marks: None }
+        Summary {
+            mix,
+            marks: None,
+            groups: None,
+        }
+    }
+
+    /// The same counts with the mix of each group beside them.
+    pub fn with_groups(mut self, groups: Groups) -> Summary {
+        self.groups = Some(Box::new(groups));
+        self
+    }
+
+    /// The mix of each group, with `--by`.
+    pub fn groups(&self) -> Option<&Groups> {
+        self.groups.as_deref()
     }
 
     /// Captures with the cause or warning of this name (`refusal`, `tool-call-text`).

@@ -94,6 +94,10 @@ impl<W: Write> Sink for TextSink<W> {
             self.release()?;
         }
         write_summary(&mut self.out, summary, self.painter)?;
+        if let Some(groups) = summary.groups() {
+            writeln!(self.out)?;
+            super::groups::write_text(&mut self.out, groups, self.painter)?;
+        }
         match &self.ending {
             Some(line) => writeln!(self.out, "{line}"),
             None => Ok(()),

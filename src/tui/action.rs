@@ -41,6 +41,9 @@ pub enum Command {
     SearchNext,
     SearchPrev,
     Filter,
+    /// The group view: the captures by model, prompt, provider, folder or day (`b`); in
+    /// it, group by the next key.
+    Groups,
     Sort,
     NextFailure,
     PrevFailure,

@@ -39,6 +39,9 @@ impl PaneId {
 pub const SIDE_BY_SIDE_WIDTH: u16 = 120;
 /// Below this width the list goes above the panes instead of beside them.
 const LIST_BESIDE_WIDTH: u16 = 60;
+/// The list's width (borders included) that shows a file name of 24 characters whole beside
+/// the pointer, the widest badge (`unreadable`) and a mark.
+const WHOLE_NAME_LIST: u32 = 2 + 1 + 10 + 1 + 1 + 1 + 24;
 /// Rows of the header.
 pub const HEADER_HEIGHT: u16 = 3;
 
@@ -131,6 +134,8 @@ pub fn layout(area: Rect, zoom: bool, current: PaneId, list_width: ListWidth) ->
         let (least, most): (u32, u32) = match list_width {
             ListWidth::Wide => (24, u32::from(area.width / 2 + 12).min(72)),
             ListWidth::Narrow => (16, 44),
+            // With the panes as tabs there is room for a whole file name.
+            ListWidth::Normal if area.width < SIDE_BY_SIDE_WIDTH => (WHOLE_NAME_LIST, 44),
             _ => (24, 44),
         };
         let width = (u32::from(area.width) * share / 100).clamp(least, most) as u16;

@@ -71,7 +71,8 @@ fn folders_json() {
     assert_eq!(document["counts"]["broke"], 2);
     assert_eq!(document["counts"]["value-changed"], 1);
     assert_eq!(document["counts"]["different-failure"], 1);
-    assert_eq!(document["counts"]["same"], 3);
+    assert_eq!(document["counts"]["same"], 2);
+    assert_eq!(document["counts"]["layer-moved"], 1);
     insta::assert_snapshot!(run.stdout);
 }
 
@@ -98,7 +99,9 @@ fn folders_jsonl_has_a_line_per_capture_with_the_changed_paths() {
         })
     );
     let same = lines.iter().find(|l| l["source"] == "a.txt").unwrap();
-    assert_eq!(same["change"], "same", "fenced → direct, same value");
+    assert_eq!(same["change"], "layer-moved", "fenced → direct, same value");
+    assert_eq!(same["old"]["outcome"], "fenced");
+    assert_eq!(same["new"]["outcome"], "direct");
     insta::assert_snapshot!(run.stdout);
 }
 
@@ -115,8 +118,9 @@ fn a_changed_value_fails_only_with_fail_on_change() {
     let run = compare(dir.path(), &["old", "new"]);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stdout
-            .contains("1 matched capture: 0 same, 1 value changed"),
+        run.stdout.contains(
+            "1 matched capture: 0 same, 0 same value from another layer, 1 value changed"
+        ),
         "{}",
         run.stdout
     );
@@ -132,6 +136,36 @@ fn a_changed_value_fails_only_with_fail_on_change() {
         run.stdout
     );
     let run = compare(dir.path(), &["old", "new", "--fail-on-change"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn the_same_value_from_another_layer_is_listed_and_fails_only_with_fail_on_layer_change() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("old/a.txt", "```json\n{\"vendor\": \"Acme\"}\n```"),
+            ("new/a.txt", "{\"vendor\": \"Acme\"}"),
+        ],
+    );
+    for flags in [&[][..], &["--fail-on-change"]] {
+        let run = compare(dir.path(), &[&["old", "new"][..], flags].concat());
+        assert_eq!(run.code, 0, "{flags:?}: {}{}", run.stdout, run.stderr);
+        assert!(
+            run.stdout
+                .contains("1 matched capture: 0 same, 1 same value from another layer,"),
+            "{}",
+            run.stdout
+        );
+        assert!(
+            run.stdout
+                .contains("same value        a.txt  fenced → direct"),
+            "{}",
+            run.stdout
+        );
+    }
+    let run = compare(dir.path(), &["old", "new", "--fail-on-layer-change"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
 }
 
@@ -155,12 +189,17 @@ fn two_logs_match_line_by_line_and_no_regression_exits_zero() {
     assert_eq!(run.code, 0, "nothing broke: {}{}", run.stdout, run.stderr);
     assert!(
         run.stdout
-            .contains("2 matched captures: 1 same, 0 value changed, 1 fixed, 0 broke"),
+            .contains("2 matched captures: 0 same, 1 same value from another layer, 0 value changed, 1 fixed, 0 broke"),
         "{}",
         run.stdout
     );
-    // The same value from another layer is not listed as a change.
-    assert!(!run.stdout.contains("tuesday.jsonl:1"), "{}", run.stdout);
+    // The same value from another layer is listed as its own movement.
+    assert!(
+        run.stdout
+            .contains("same value        tuesday.jsonl:1  fenced → direct"),
+        "{}",
+        run.stdout
+    );
     assert!(
         run.stdout
             .contains("tuesday.jsonl:2  invalid (trailing-comma) → direct"),

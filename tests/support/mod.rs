@@ -7,5 +7,7 @@
 
 pub mod capture;
 pub mod cases;
+pub mod chromium;
 pub mod cli;
+pub mod triage;
 pub mod tui;

@@ -147,6 +147,42 @@ fn the_raw_pane_highlighted_as_markdown_with_fenced_json() {
 }
 
 #[test]
+fn at_80_columns_file_names_of_24_characters_show_whole_beside_any_badge_and_marks() {
+    let names = [
+        "runs/support-ticket-fenced.md",
+        "runs/invoice-trail-comma1.txt",
+        "runs/products-cut-at-lim1.txt",
+        "runs/unreadable-capture-1.txt",
+    ];
+    let texts = [
+        (TICKET, None),
+        (INVOICE, None),
+        (CUT, Some("length")),
+        (PROSE, None),
+    ];
+    let mut captures: Vec<_> = names
+        .iter()
+        .zip(texts)
+        .map(|(name, (text, stop))| capture(name, text, stop))
+        .collect();
+    // The widest badge, `unreadable`.
+    captures[3].text = Err(jxray::capture::Unreadable::new("not UTF-8"));
+    let app = app_with(captures, 80, 24);
+    let shown = screen(&app);
+    for name in names {
+        let file = name.trim_start_matches("runs/");
+        assert_eq!(file.chars().count(), 24);
+        assert!(shown.contains(&format!(" {file}")), "{file}\n{shown}");
+    }
+    let list: Vec<&str> = shown
+        .lines()
+        .filter_map(|line| line.split('│').nth(1))
+        .collect();
+    assert!(list.iter().all(|row| !row.contains('…')), "{shown}");
+    assert!(list.iter().any(|row| row.contains(" W ")), "{shown}");
+}
+
+#[test]
 fn at_80_columns_sources_keep_22_characters_and_the_key_bar_keeps_help_and_quit() {
     let app = workbench(80, 24);
     let shown = screen(&app);
@@ -170,8 +206,10 @@ fn badges_and_the_failure_headline_are_whole_at_80x24_and_160x45() {
         let shown = screen(&app);
         assert!(!shown.contains("trunca…"), "{shown}");
         assert!(shown.contains("│ truncated "), "{shown}");
+        // At 80 columns the list keeps 24-character file names whole: the headline and
+        // the count of further defects stay whole, the word after them may be cut.
         assert!(
-            shown.contains("invalid (trailing-comma) at 4:39 +1 more"),
+            shown.contains("invalid (trailing-comma) at 4:39 +1 mo"),
             "{width}x{height}\n{shown}"
         );
     }

@@ -213,7 +213,7 @@ fn header_source(screen: &str) -> String {
         .to_string()
 }
 
-fn loaded(screen: &str) -> bool {
+pub(crate) fn loaded(screen: &str) -> bool {
     let footer = screen
         .lines()
         .rfind(|line| !line.trim().is_empty())

@@ -206,3 +206,41 @@ fn at_80x24_the_watch_delta_is_abbreviated_not_cut() {
     assert!(!footer.contains('…'), "{footer}");
     assert!(footer.contains("Δ dir 1→2 fen 1→0 trunc 0→1"), "{footer}");
 }
+
+#[test]
+fn the_failure_share_of_arriving_captures_is_a_sparkline_at_80x24_and_160x45() {
+    for (width, height) in [(80, 24), (160, 45)] {
+        let mut app = watching();
+        update(&mut app, Action::Resize { width, height });
+        // The first load and watching's own re-read are not arrivals.
+        assert!(app.watch.arrivals.is_empty());
+        assert!(!screen(&app).contains("arrived"), "{}", screen(&app));
+        let arriving: Vec<(String, &str)> = (0..12)
+            .map(|n| {
+                let text = if n < 6 && n % 2 == 0 {
+                    "{\"a\": 1,}"
+                } else {
+                    "{\"a\": 1}"
+                };
+                (format!("new-{n:02}.txt"), text)
+            })
+            .collect();
+        let paths = arriving
+            .iter()
+            .map(|(name, _)| PathChange::Changed(PathBuf::from(name)))
+            .collect();
+        changes(&mut app, paths);
+        for (name, text) in &arriving {
+            load(&mut app, name, text);
+        }
+        let shares = app.watch.failure_shares(12);
+        assert_eq!(shares[..3], [100, 50, 66], "{shares:?}");
+        assert_eq!(shares[9..], [30, 20, 20], "{shares:?}");
+        let shown = screen(&app);
+        assert!(
+            shown.contains("failed 20% of last 10 · 12 arrived"),
+            "{shown}"
+        );
+        insta::assert_snapshot!(format!("sparkline_{width}x{height}"), shown);
+    }
+}

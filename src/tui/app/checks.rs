@@ -27,7 +27,8 @@ impl Checks {
         let (_, run) = self.baseline.as_deref()?;
         let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
         let moved = Movement::between(old, Some(&Observed::of(&entry.outcome)));
-        (moved != Movement::Same).then_some(moved)
+        // The same value from another layer is the same here: the footer's mix shows the move.
+        (!matches!(moved, Movement::Same | Movement::LayerMoved)).then_some(moved)
     }
 
     /// Where `entry`'s value differs from the baseline's value for it; `None`

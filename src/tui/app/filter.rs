@@ -1,9 +1,15 @@
 //! Which captures the list shows, in which order, and the layer mix.
 
-use crate::engine::{Cause, Defect, FailureKind, Layer, Outcome, WarningKind};
+use std::collections::BTreeSet;
+use std::sync::Arc;
 
-/// A filter by outcome (`f`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+use super::entries::Entry;
+use crate::engine::{Cause, Defect, FailureKind, Layer, Outcome, WarningKind};
+use crate::group::{label_of, GroupBy};
+
+/// A filter by outcome (`f`), or by the group a capture is in (`f`'s model and prompt
+/// entries, and the group view `b`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Filter {
     #[default]
     All,
@@ -18,6 +24,8 @@ pub enum Filter {
     Warning(WarningKind),
     /// Failures with this cause (refusal, filtered, runaway).
     Cause(Cause),
+    /// Captures in this group (`--by`'s names: a model, a prompt's words and digest).
+    Group(GroupBy, Arc<str>),
 }
 
 impl Filter {
@@ -46,6 +54,8 @@ impl Filter {
             causes,
             defects,
             warnings,
+            models,
+            prompts,
         } = kinds;
         let mut warnings = warnings.clone();
         let mut choices = Filter::choices();
@@ -66,11 +76,23 @@ impl Filter {
         warnings.sort();
         warnings.dedup();
         choices.extend(warnings.into_iter().map(Filter::Warning));
+        for (by, names) in [(GroupBy::Model, models), (GroupBy::Prompt, prompts)] {
+            choices.extend(names.iter().map(|name| Filter::Group(by, Arc::clone(name))));
+        }
         choices
     }
 
-    pub fn label(self) -> &'static str {
+    /// What the list's title, the menu and the footer call it.
+    pub fn label(&self) -> &str {
         match self {
+            Filter::Group(_, name) => name,
+            other => other.kind_label(),
+        }
+    }
+
+    fn kind_label(&self) -> &'static str {
+        match *self {
+            Filter::Group(by, _) => by.as_str(),
             Filter::All => "all",
             Filter::Failures => "any failure",
             Filter::Layer(layer) => layer.as_str(),
@@ -83,18 +105,30 @@ impl Filter {
         }
     }
 
-    /// What the menu groups a choice under: "defect", "warning", "cause", or nothing.
-    pub fn group(self) -> Option<&'static str> {
+    /// What the menu groups a choice under: "defect", "warning", "cause", "model",
+    /// "prompt", or nothing.
+    pub fn group(&self) -> Option<&'static str> {
         match self {
             Filter::Defect(_) => Some("defect"),
             Filter::Warning(_) => Some("warning"),
             Filter::Cause(_) => Some("cause"),
+            Filter::Group(by, _) => Some(by.as_str()),
             _ => None,
         }
     }
 
-    pub fn matches(self, outcome: &Outcome) -> bool {
+    /// Whether the list shows `entry`.
+    pub fn admits(&self, entry: &Entry) -> bool {
         match self {
+            Filter::Group(by, name) => group_of(*by, entry) == **name,
+            other => other.matches(&entry.outcome),
+        }
+    }
+
+    /// Whether an outcome passes (a group filter passes every outcome: see [`Filter::admits`]).
+    pub fn matches(&self, outcome: &Outcome) -> bool {
+        match *self {
+            Filter::Group(..) => true,
             Filter::All => true,
             Filter::Failures => !outcome.ok(),
             Filter::Layer(layer) => outcome.ok() && outcome.layer == Some(layer),
@@ -161,9 +195,35 @@ pub struct Kinds {
     causes: Vec<Cause>,
     defects: Vec<Defect>,
     warnings: Vec<WarningKind>,
+    /// The models and recorded prompts the captures name.
+    models: BTreeSet<Arc<str>>,
+    prompts: BTreeSet<Arc<str>>,
+}
+
+/// The group `entry` is in, `by` model, prompt, …, as `check --by` names it.
+pub fn group_of(by: GroupBy, entry: &Entry) -> String {
+    label_of(by, &entry.capture, entry.request.as_deref(), entry.modified)
 }
 
 impl Kinds {
+    /// The model and the recorded prompt of `entry`, when it names them.
+    pub fn add_groups(&mut self, entry: &Entry) {
+        let model = entry
+            .capture
+            .model
+            .as_deref()
+            .or_else(|| entry.request.as_ref().and_then(|r| r.model.as_deref()));
+        if let Some(model) = model.filter(|m| !self.models.contains(*m)) {
+            self.models.insert(Arc::from(model));
+        }
+        if entry.request.is_some() {
+            let prompt = group_of(GroupBy::Prompt, entry);
+            if !self.prompts.contains(prompt.as_str()) {
+                self.prompts.insert(Arc::from(prompt));
+            }
+        }
+    }
+
     pub fn add(&mut self, outcome: &Outcome) {
         if let Some(failure) = &outcome.failure {
             add_new(&mut self.causes, failure.cause);

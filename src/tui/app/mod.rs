@@ -7,6 +7,7 @@ mod checks;
 mod copy;
 mod entries;
 mod filter;
+pub mod groups;
 mod navigate;
 mod overlay;
 mod proxy;
@@ -40,6 +41,10 @@ pub use filter::{Filter, Sort};
 pub use overlay::{request_width, Overlay};
 pub use proxy::{ProxyState, LOG_LINES};
 pub use save::{Expect, SaveDialog, SaveScope};
+pub use watch::SHARE_WINDOW;
+
+/// Rows of the watch sparkline under the list (its border included).
+pub const SPARKLINE_ROWS: u16 = 3;
 pub use update::update;
 pub use watch::WatchState;
 
@@ -215,9 +220,10 @@ impl App {
             Overlay::Help { .. } | Overlay::Request { .. } | Overlay::ProxyLog { .. } => {
                 KeyMode::Help
             }
-            Overlay::Filter { .. } | Overlay::Copy { .. } | Overlay::Recording { .. } => {
-                KeyMode::Menu
-            }
+            Overlay::Filter { .. }
+            | Overlay::Copy { .. }
+            | Overlay::Recording { .. }
+            | Overlay::Groups { .. } => KeyMode::Menu,
             Overlay::Search { .. } | Overlay::Save(_) => KeyMode::Prompt,
         }
     }
@@ -246,9 +252,21 @@ impl App {
 
     /// Rows of the list on screen (inside its border).
     pub fn list_height(&self) -> usize {
-        self.screen()
-            .list
-            .map_or(0, |rect| usize::from(rect.height.saturating_sub(2)))
+        self.screen().list.map_or(0, |rect| {
+            let height = rect.height.saturating_sub(self.sparkline_rows(rect.height));
+            usize::from(height.saturating_sub(2))
+        })
+    }
+
+    /// Rows the watch sparkline takes under a list `height` rows high: while watching,
+    /// once captures have arrived, when the list has room.
+    pub fn sparkline_rows(&self, height: u16) -> u16 {
+        let shown = self.watch.active && !self.watch.arrivals.is_empty() && height >= 12;
+        if shown {
+            SPARKLINE_ROWS
+        } else {
+            0
+        }
     }
 
     /// Load whole captures at once, through the same actions the background

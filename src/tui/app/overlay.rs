@@ -9,7 +9,8 @@ use crate::tui::{help, request};
 use super::copy::CopyChoice;
 use super::filter::Filter;
 use super::navigate::moved;
-use super::{act, copy, proxy, App, SaveDialog, SaveScope};
+use super::{act, copy, groups, proxy, App, SaveDialog, SaveScope};
+use crate::group::GroupBy;
 
 /// What is drawn over the main screen and takes the keys.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -47,6 +48,24 @@ pub enum Overlay {
     ProxyLog {
         scroll: usize,
     },
+    /// The captures grouped `by` a key, each group with its mix (`b`).
+    Groups {
+        by: GroupBy,
+        cursor: usize,
+    },
+}
+
+/// Show only what `filter` admits, close the overlay and say how many that is.
+pub(super) fn apply_filter(app: &mut App, filter: Filter) {
+    let label = filter.label().to_string();
+    app.entries.set_filter(filter);
+    app.overlay = Overlay::None;
+    app.settle();
+    app.say(format!(
+        "filter: {label} ({} of {})",
+        app.entries.view.len(),
+        app.entries.len()
+    ));
 }
 
 pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
@@ -73,16 +92,7 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
             match command {
                 Command::Back => app.overlay = Overlay::None,
                 Command::Confirm => {
-                    let filter = choices.get(cursor).copied().unwrap_or_default();
-                    app.entries.set_filter(filter);
-                    app.overlay = Overlay::None;
-                    app.settle();
-                    app.say(format!(
-                        "filter: {} ({} of {})",
-                        filter.label(),
-                        app.entries.view.len(),
-                        app.entries.len()
-                    ));
+                    apply_filter(app, choices.get(cursor).cloned().unwrap_or_default());
                 }
                 movement => {
                     let last = choices.len() - 1;
@@ -104,6 +114,7 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
         },
         Overlay::Recording { cursor, .. } => return proxy::panel_command(app, cursor, command),
         Overlay::ProxyLog { scroll } => proxy::log_command(app, scroll, command),
+        Overlay::Groups { by, cursor } => groups::command(app, by, cursor, command),
         Overlay::Copy { cursor } => match command {
             Command::Back => app.overlay = Overlay::None,
             Command::Confirm | Command::Copy => return copy::copy(app, cursor),

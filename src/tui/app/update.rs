@@ -98,6 +98,10 @@ fn file_part(
     let ids = app
         .entries
         .add_to_file(&path, captures, app.query.as_ref(), slim);
+    let arrived = std::mem::take(&mut app.entries.arrived);
+    if app.watch.active {
+        app.watch.arrived(arrived);
+    }
     if last {
         app.entries.end_file(&path);
         if app.progress.loading() {
@@ -208,6 +212,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::SearchNext => app.next_match(true),
         Command::SearchPrev => app.next_match(false),
         Command::Filter => open_filter(app),
+        Command::Groups => super::groups::open(app),
         Command::Sort => {
             let sort = app.entries.sort.toggled();
             app.entries.set_sort(sort);
@@ -261,7 +266,7 @@ fn back(app: &mut App) {
 fn open_filter(app: &mut App) {
     let current = Filter::menu_of(&app.entries.kinds)
         .iter()
-        .position(|&f| f == app.entries.filter)
+        .position(|f| *f == app.entries.filter)
         .unwrap_or(0);
     app.overlay = Overlay::Filter { cursor: current };
 }

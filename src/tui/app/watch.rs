@@ -1,7 +1,7 @@
 //! Watch mode in the app: which re-reads the watcher asked for, what is new
 //! or gone, and the mix when watching started (the footer shows the change).
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 
 use crate::capture::{capture_beside_request, is_capture_name};
@@ -28,7 +28,15 @@ pub struct WatchState {
     /// Why the root is not being watched now (gone, or replaced by another kind), for
     /// the footer; `None` while it is.
     pub root_problem: Option<&'static str>,
+    /// Whether each capture read since the first load failed, the latest last (at most
+    /// [`ARRIVALS_KEPT`]): the sparkline of the failure share.
+    pub arrivals: VecDeque<bool>,
 }
+
+/// How many arrivals the sparkline remembers.
+pub const ARRIVALS_KEPT: usize = 512;
+/// How many arrivals each point of the sparkline is the failure share of.
+pub const SHARE_WINDOW: usize = 10;
 
 impl WatchState {
     pub fn new(active: bool) -> WatchState {
@@ -36,6 +44,30 @@ impl WatchState {
             active,
             ..WatchState::default()
         }
+    }
+
+    /// Remember captures that arrived while watching, each failed or not.
+    pub fn arrived(&mut self, failed: impl IntoIterator<Item = bool>) {
+        for failed in failed {
+            if self.arrivals.len() == ARRIVALS_KEPT {
+                self.arrivals.pop_front();
+            }
+            self.arrivals.push_back(failed);
+        }
+    }
+
+    /// The failure share, in percent, of the [`SHARE_WINDOW`] arrivals up to each of the
+    /// last `points` arrivals (fewer at the start), oldest first.
+    pub fn failure_shares(&self, points: usize) -> Vec<u64> {
+        let failed: Vec<bool> = self.arrivals.iter().copied().collect();
+        let first = failed.len().saturating_sub(points);
+        (first..failed.len())
+            .map(|end| {
+                let window = &failed[(end + 1).saturating_sub(SHARE_WINDOW)..=end];
+                let count = window.iter().filter(|f| **f).count();
+                (count * 100 / window.len()) as u64
+            })
+            .collect()
     }
 
     /// Whether a loaded file was re-read for the watcher (and so marks changes).

@@ -99,14 +99,7 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-/// The largest char boundary at or before `offset`.
-pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut at = offset.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
+pub use crate::text::floor_char_boundary;
 
 /// The byte range of the character at `offset` (empty at the end of the text).
 pub fn char_range(text: &str, offset: usize) -> (usize, usize) {

@@ -218,10 +218,17 @@ pub const BINDINGS: &[Binding] = &[
             &[key('f')],
             NORMAL,
             Group::Find,
-            "filter the list by outcome, defect, warning or cause",
+            "filter by outcome, defect, warning, cause, model or prompt",
         ),
         "filter",
         None,
+    ),
+    bind(
+        C::Groups,
+        &[key('b')],
+        &[KeyMode::Normal, KeyMode::Menu],
+        Group::Find,
+        "groups by model, prompt, provider, folder, day (b: next key)",
     ),
     bind(
         C::Sort,

@@ -100,7 +100,7 @@ fn one_capture(app: &App, dialog: &SaveDialog, id: EntryId) -> Vec<Line<'static>
 /// many are left out.
 fn the_list(app: &App, ids: &[EntryId]) -> Vec<Line<'static>> {
     let label = |text: &'static str| Span::styled(text, app.theme.label());
-    let filter = match app.entries.filter {
+    let filter = match &app.entries.filter {
         Filter::All => String::new(),
         filter => format!(" (filter: {})", filter.label()),
     };

@@ -13,6 +13,18 @@ use crate::tui::sanitize::{display_width, printable};
 use crate::tui::ui::fit::fit_text;
 
 pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
+    let spark = app.sparkline_rows(outer.height);
+    let outer = if spark > 0 {
+        let list = Rect {
+            height: outer.height - spark,
+            ..outer
+        };
+        let below = Rect::new(outer.x, list.bottom(), outer.width, spark);
+        super::sparkline::render(app, below, buf);
+        list
+    } else {
+        outer
+    };
     let theme = &app.theme;
     let focused = app.focus == Focus::List;
     let entries = &app.entries;
@@ -116,7 +128,7 @@ fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
 /// changed, `~` a different failure, `+` not in the baseline; blank when the same.
 pub fn baseline_mark(change: Option<Movement>) -> char {
     match change {
-        None | Some(Movement::Same | Movement::Removed) => ' ',
+        None | Some(Movement::Same | Movement::LayerMoved | Movement::Removed) => ' ',
         Some(Movement::Fixed) => '↑',
         Some(Movement::Broke) => '↓',
         Some(Movement::ValueChanged) => '≠',

@@ -4,11 +4,13 @@ mod copy_menu;
 mod dialog;
 pub mod fit;
 mod footer;
+mod groups;
 mod header;
 mod list;
 mod overlay;
 mod pane;
 mod recording;
+mod sparkline;
 mod wrap;
 
 use ratatui::buffer::Buffer;
@@ -54,6 +56,7 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Overlay::Copy { cursor } => copy_menu::render(app, *cursor, area, buf),
         Overlay::Recording { cursor, .. } => recording::render(app, *cursor, area, buf),
         Overlay::ProxyLog { scroll } => overlay::proxy_log(app, *scroll, area, buf),
+        Overlay::Groups { by, cursor } => groups::render(app, *by, *cursor, area, buf),
         Overlay::Search { .. } | Overlay::None => {}
     }
 }

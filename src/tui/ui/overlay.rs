@@ -110,11 +110,7 @@ pub fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
         .take(usize::from(inner.height))
         .enumerate()
     {
-        let count = app
-            .entries
-            .iter()
-            .filter(|e| filter.matches(&e.outcome))
-            .count();
+        let count = app.entries.iter().filter(|e| filter.admits(e)).count();
         let label = filter.label();
         let style = match filter {
             Filter::Layer(_) | Filter::Failure(_) => theme.badge(label),

@@ -98,6 +98,9 @@ pub struct Entries {
     pub folder: String,
     /// The causes, defects and warnings the captures have: the filter menu's choices.
     pub kinds: Kinds,
+    /// Whether each capture that came new or changed in a watched re-read failed, in
+    /// the order read; taken by the watch sparkline.
+    pub arrived: Vec<bool>,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,

@@ -90,7 +90,7 @@ impl Entries {
                 }
             };
             last = Some(Arc::clone(&outcome));
-            let (id, saved, changed) = match previous {
+            let (id, saved, changed, fresh) = match previous {
                 Some(previous) => carried_over(
                     previous,
                     (&capture, &outcome),
@@ -99,9 +99,17 @@ impl Entries {
                 ),
                 None => {
                     self.next_id += 1;
-                    (self.next_id, None, reading.mark_changes)
+                    (
+                        self.next_id,
+                        None,
+                        reading.mark_changes,
+                        reading.mark_changes,
+                    )
                 }
             };
+            if fresh {
+                self.arrived.push(!outcome.ok());
+            }
             let (file_end, line) = sort_key(&capture);
             let saved = saved.or_else(|| self.fixture_of(&capture));
             self.index.insert(id, self.all.len());
@@ -148,7 +156,7 @@ fn carried_over(
     (capture, outcome): (&Capture, &Arc<Outcome>),
     slim_outcomes: bool,
     mark_changes: bool,
-) -> (EntryId, Option<PathBuf>, bool) {
+) -> (EntryId, Option<PathBuf>, bool, bool) {
     let same_text = previous.capture.text == capture.text;
     // A slim outcome only says what the list shows, so when either side is slim (a file
     // once read in parts is read whole now, or the other way) the slim forms are compared.
@@ -157,9 +165,11 @@ fn carried_over(
         false => previous.outcome == *outcome,
     };
     let differs = !same_text || !same_outcome;
+    let fresh = mark_changes && differs;
     (
         previous.id,
         previous.saved.filter(|_| same_text),
-        previous.changed || (mark_changes && differs),
+        previous.changed || fresh,
+        fresh,
     )
 }

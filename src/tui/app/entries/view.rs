@@ -73,7 +73,8 @@ impl Entries {
     fn count(&mut self, from: usize) {
         for (i, entry) in self.all.iter().enumerate().skip(from) {
             self.kinds.add(&entry.outcome);
-            let shown = self.filter.matches(&entry.outcome);
+            self.kinds.add_groups(entry);
+            let shown = self.filter.admits(entry);
             if shown {
                 self.view.push(i);
             }
