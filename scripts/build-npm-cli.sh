@@ -48,6 +48,8 @@ package="$target_dir/npm-cli/$platform"
 rm -rf "$package"
 mkdir -p "$package"
 cp "$binary" "$package/jxray"
+libc_line=""
+[[ -n "$libc" ]] && libc_line="\"libc\": [\"$libc\"],"
 cat >"$package/package.json" <<JSON
 {
   "name": "@jxray/cli-$platform",
@@ -55,8 +57,8 @@ cat >"$package/package.json" <<JSON
   "description": "The jxray command for $platform; installed by the jxray package",
   "license": "MIT",
   "os": ["$os"],
-  "cpu": ["$cpu"],${libc:+
-  "libc": ["$libc"],}
+  "cpu": ["$cpu"],
+  $libc_line
   "files": ["jxray"],
   "preferUnplugged": true
 }

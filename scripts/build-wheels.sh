@@ -17,7 +17,7 @@ mkdir -p dist
 rm -f dist/jxray-*.whl dist/jxray-*.tar.gz
 maturin build --quiet --release --zig --compatibility manylinux2014 --locked \
   --manifest-path crates/jxray-python/Cargo.toml --out dist
-maturin sdist --quiet --manifest-path crates/jxray-python/Cargo.toml --out dist
+maturin sdist --manifest-path crates/jxray-python/Cargo.toml --out dist >/dev/null
 wheel=$(ls dist/jxray-*.whl)
 shown=$(auditwheel show "$wheel")
 if ! grep -q 'manylinux_2_17' <<<"$shown"; then

@@ -24,3 +24,4 @@ mod exact_numbers;
 mod fixture_replay;
 mod fixture_save;
 mod recorded_files;
+mod versions;

@@ -1,0 +1,47 @@
+//! One version for every package (CHANGELOG.md): the workspace's, which the crates inherit,
+//! the npm package and its platform packages repeat, and the changelog names.
+
+use std::fs;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn every_crate_takes_the_workspace_version() {
+    for entry in fs::read_dir(root().join("crates")).unwrap() {
+        let manifest = entry.unwrap().path().join("Cargo.toml");
+        let text = fs::read_to_string(&manifest).unwrap();
+        assert!(
+            text.lines()
+                .any(|line| line.trim() == "version.workspace = true"),
+            "{} sets its own version",
+            manifest.display()
+        );
+    }
+}
+
+#[test]
+fn the_npm_package_and_its_platform_packages_have_the_same_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let text = fs::read_to_string(root().join("npm/package.json")).unwrap();
+    let package: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(package["version"], version);
+    let platforms = package["optionalDependencies"].as_object().unwrap();
+    assert!(!platforms.is_empty());
+    for (name, wanted) in platforms {
+        assert!(name.starts_with("@jxray/cli-"), "{name}");
+        assert_eq!(wanted, version, "{name}");
+    }
+}
+
+#[test]
+fn the_changelog_names_the_version() {
+    let changelog = fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    let heading = format!("## {} ", env!("CARGO_PKG_VERSION"));
+    assert!(
+        changelog.lines().any(|line| line.starts_with(&heading)),
+        "CHANGELOG.md has no `{heading}…` section"
+    );
+}
