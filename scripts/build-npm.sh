@@ -44,7 +44,10 @@ raw=$(wc -c < dist/jxray.wasm)
 packed=$(gzip -9c dist/jxray.wasm | wc -c)
 echo "build-npm: dist/jxray.wasm is $raw bytes ($packed gzipped)"
 if [[ -z "${JXRAY_NPM_SKIP_PACK:-}" ]]; then
+  # Packed from a staging copy whose package.json lists the platform packages.
+  stage="${CARGO_TARGET_DIR:-$root/target}/npm-stage"
+  node scripts/stage.mjs "$stage"
   mkdir -p "$root/dist/npm"
-  npm pack --silent --pack-destination "$root/dist/npm" >/dev/null
+  (cd "$stage" && npm pack --silent --pack-destination "$root/dist/npm" >/dev/null)
   echo "build-npm: $(ls "$root"/dist/npm/jxray-*.tgz)"
 fi

@@ -17,7 +17,7 @@ if [[ -z "$jxray" ]]; then
 fi
 export JXRAY_BIN="$(cd "$(dirname "$jxray")" && pwd)/$(basename "$jxray")"
 
-rm -f dist/npm/jxray-*.tgz
+rm -f dist/npm/jxray-[0-9]*.tgz
 scripts/build-npm.sh >&2
 venv="$(scripts/sdk-venv.sh)"
 # ai-mock starts its server through the venv's uvicorn.
@@ -41,7 +41,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 export AI_MOCK_URL="http://127.0.0.1:$port"
-export JXRAY_NPM_TARBALL="$(ls "$PWD"/dist/npm/jxray-*.tgz)"
+export JXRAY_NPM_TARBALL="$(ls "$PWD"/dist/npm/jxray-[0-9]*.tgz)"
 
 cd npm
 node --test --test-reporter=spec test/*.test.mjs test/*.test.cjs test/runtimes/*.test.mjs

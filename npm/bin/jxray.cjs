@@ -8,16 +8,9 @@
 
 const { spawn } = require("node:child_process");
 
-/** The platform packages, by `os-arch[-libc]`. */
-const PACKAGES = {
-  "linux-x64-gnu": "@jxray/cli-linux-x64-gnu",
-  "linux-x64-musl": "@jxray/cli-linux-x64-musl",
-  "linux-arm64-gnu": "@jxray/cli-linux-arm64-gnu",
-  "linux-arm64-musl": "@jxray/cli-linux-arm64-musl",
-  "darwin-x64": "@jxray/cli-darwin-x64",
-  "darwin-arm64": "@jxray/cli-darwin-arm64",
-  "win32-x64": "@jxray/cli-win32-x64-msvc",
-};
+/** The platform packages, by `os-arch[-libc]` (the packed package lists them as optional
+ * dependencies: scripts/stage.mjs). */
+const PACKAGES = require("../platforms.json");
 
 function fail(message) {
   process.stderr.write(`jxray: ${message}\n`);

@@ -23,16 +23,23 @@ fn every_crate_takes_the_workspace_version() {
 }
 
 #[test]
-fn the_npm_package_and_its_platform_packages_have_the_same_version() {
-    let version = env!("CARGO_PKG_VERSION");
-    let text = fs::read_to_string(root().join("npm/package.json")).unwrap();
-    let package: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(package["version"], version);
-    let platforms = package["optionalDependencies"].as_object().unwrap();
-    assert!(!platforms.is_empty());
-    for (name, wanted) in platforms {
+fn the_npm_package_has_the_same_version_and_names_its_platform_packages() {
+    let read = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(root().join(path)).unwrap()).unwrap()
+    };
+    // The platform packages are packed as optional dependencies at this same version
+    // (npm/scripts/stage.mjs).
+    assert_eq!(
+        read("npm/package.json")["version"],
+        env!("CARGO_PKG_VERSION")
+    );
+    let platforms = read("npm/platforms.json");
+    let platforms = platforms.as_object().unwrap();
+    assert!(platforms.contains_key("linux-x64-gnu"));
+    for (platform, name) in platforms {
+        let name = name.as_str().unwrap();
         assert!(name.starts_with("@jxray/cli-"), "{name}");
-        assert_eq!(wanted, version, "{name}");
+        assert!(name.contains(platform.as_str()), "{platform} → {name}");
     }
 }
 
