@@ -102,7 +102,7 @@ pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// A value as compact JSON on one line, cut at [`QUOTE_LIMIT`] characters with `…`.
+/// A value as compact JSON on one line, cut at 60 characters with `…`.
 pub fn quote(value: &Value) -> String {
     let text = value.to_string();
     if text.chars().count() <= QUOTE_LIMIT {
