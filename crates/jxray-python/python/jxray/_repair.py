@@ -12,7 +12,7 @@ import inspect
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, List, Optional, Union
+from typing import Any, Awaitable, Callable, Generator, List, Optional, Union
 
 from . import _jxray
 from ._jxray import Outcome, extract
@@ -269,37 +269,47 @@ def repair(generate: Callable[[str], Any], prompt: str, **options: Any) -> Repai
     """
     if inspect.iscoroutinefunction(generate):
         raise TypeError("generate is a coroutine function: use jxray.arepair")
-    loop = _Loop(prompt, dict(options))
-    spans = _Spans()
-    while loop.may_call():
-        span = spans.attempt(len(loop.attempts) + 1)
-        started = time.monotonic()
+    steps = _steps(_Loop(prompt, dict(options)))
+    request = next(steps)
+    while True:
         try:
-            reply = generate(loop.request)
+            reply = generate(request)
         except BaseException as error:
-            spans.failed(span, error)
-            raise
-        again = loop.took(reply, time.monotonic() - started)
-        spans.judged(span, loop.attempts[-1], loop.decision[0])
-        if not again:
-            break
-    result = loop.result()
-    spans.end(result)
-    return result
+            steps.throw(error)
+        try:
+            request = steps.send(reply)
+        except StopIteration as done:
+            return done.value
 
 
 async def arepair(generate: Callable[[str], Awaitable[Any]], prompt: str, **options: Any) -> RepairResult:
     """:func:`repair` for an async ``generate``. Cancelling the task stops the loop at the
     call it is in: ``CancelledError`` propagates, nothing is written, no fallback is given."""
-    loop = _Loop(prompt, dict(options))
+    steps = _steps(_Loop(prompt, dict(options)))
+    request = next(steps)
+    while True:
+        try:
+            reply = generate(request)
+            if inspect.isawaitable(reply):
+                reply = await reply
+        except BaseException as error:
+            steps.throw(error)
+        try:
+            request = steps.send(reply)
+        except StopIteration as done:
+            return done.value
+
+
+def _steps(loop: _Loop) -> Generator[str, Any, RepairResult]:
+    """The loop, as the calls it wants: yields each request to send to ``generate``, is sent
+    the reply (or thrown what ``generate`` raised, which it records and raises again), and
+    returns the result. Both ``repair`` and ``arepair`` drive it."""
     spans = _Spans()
     while loop.may_call():
         span = spans.attempt(len(loop.attempts) + 1)
         started = time.monotonic()
         try:
-            reply = generate(loop.request)
-            if inspect.isawaitable(reply):
-                reply = await reply
+            reply = yield loop.request
         except BaseException as error:
             spans.failed(span, error)
             raise
