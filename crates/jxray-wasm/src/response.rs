@@ -5,10 +5,8 @@
 
 use std::sync::Arc;
 
-use jxray_engine::Outcome;
-use jxray_formats::describe::describe;
 use jxray_formats::envelope::{self, Contents};
-use jxray_formats::record::{Origin, OutcomeRecord};
+use jxray_formats::record::Origin;
 use serde_json::Value;
 
 use crate::reply::{explained_with_text, Judged};
@@ -29,10 +27,12 @@ pub fn outcomes(
         format!("the response is not JSON ({error}), so it cannot be read as an OpenAI, Anthropic, Gemini or Ollama response")
     })?;
     let detected = envelope::detect(&value).or_else(|| envelope::detect_array_stream(&value));
-    let contents = match detected {
+    // A response that claims a provider's format but lacks its text is one `unreadable`
+    // outcome saying what it lacks, as the same file would be.
+    let (contents, unreadable) = match detected {
         None => return Err(not_a_response()),
-        Some(Err(message)) => return Ok(unreadable(&message)),
-        Some(Ok(contents)) => contents,
+        Some(Err(message)) => (Contents::default(), Some(message)),
+        Some(Ok(contents)) => (contents, None),
     };
     let Contents {
         provider,
@@ -45,6 +45,7 @@ pub fn outcomes(
     } = contents;
     let request = Request {
         stop_reason: stop_reason.clone(),
+        unreadable,
         ..request.clone()
     };
     let mut reply = vec![b'['];
@@ -70,25 +71,6 @@ pub fn outcomes(
     }
     reply.push(b']');
     Ok(reply)
-}
-
-/// A response that claims a provider's format but lacks its text: one `unreadable`
-/// outcome saying what it lacks, as the same file would be.
-fn unreadable(message: &str) -> Vec<u8> {
-    let outcome = Outcome::unreadable(message);
-    let origin = Origin {
-        source: SOURCE,
-        ..Origin::default()
-    };
-    let record = OutcomeRecord::new(origin, &outcome);
-    let explained = serde_json::json!([{
-        "record": record,
-        "described": describe(&outcome),
-        "trace": [],
-        "traceOmitted": 0,
-        "bigints": [],
-    }]);
-    explained.to_string().into_bytes()
 }
 
 fn not_a_response() -> String {
