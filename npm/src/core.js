@@ -3,7 +3,7 @@
 // browser.js, workerd.js) only find the module and hand it here.
 
 import { withBigInts } from "./bigints.js";
-import { errorFor } from "./errors.js";
+import { kindOf } from "./errors.js";
 import { issuesOf, standardOf } from "./schema.js";
 import { Outcome } from "./outcome.js";
 import { makeRepair } from "./repair.js";
@@ -213,11 +213,3 @@ function isWellFormed(text) {
 function wellFormedSlow(text) {
   return !/(?:[\uD800-\uDBFF](?![\uDC00-\uDFFF]))|(?:(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/.test(text);
 }
-
-function kindOf(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
-}
-
-export { errorFor };

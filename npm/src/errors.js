@@ -37,3 +37,10 @@ export function errorFor(outcome, message) {
   const Class = BY_KIND[outcome.failure.kind] ?? ExtractError;
   return new Class(message, outcome);
 }
+
+/** How a usage error names a wrong argument: `null`, `an array`, `a number`, … */
+export function kindOf(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}

@@ -5,6 +5,7 @@
 
 import { DECIDE, Outcome } from "./outcome.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
+import { usageCounts } from "./usage.js";
 
 const EXTRACT_OPTIONS = ["schema", "acceptLenient", "decodeStringified", "pick", "bigints"];
 const REPAIR_OPTIONS = new Set([
@@ -72,7 +73,7 @@ export function makeRepair(jxray) {
       }
       const latencyMs = Date.now() - callStarted;
       const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason ?? undefined });
-      spentTokens += tokensOf(reply.usage);
+      spentTokens += usageCounts(reply.usage).total;
       decision = outcome[DECIDE](decide);
       const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs };
       attempts.push(record);
@@ -128,15 +129,6 @@ function readReply(reply) {
     return { text: reply.text, stopReason: reply.stopReason ?? reply.finishReason ?? reply.stop_reason, usage: reply.usage };
   }
   throw new TypeError("jxray: generate() must return the model's text, or an object with text, stopReason and usage");
-}
-
-/** Tokens a call used, whichever SDK spelled its usage. */
-function tokensOf(usage) {
-  if (!usage || typeof usage !== "object") return 0;
-  const total = usage.totalTokens ?? usage.total_tokens;
-  if (typeof total === "number") return total;
-  const parts = [usage.inputTokens, usage.outputTokens, usage.input_tokens, usage.output_tokens, usage.prompt_tokens, usage.completion_tokens];
-  return parts.reduce((sum, n) => sum + (typeof n === "number" ? n : 0), 0);
 }
 
 function overBudget(budget, tokens, elapsedMs) {

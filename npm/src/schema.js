@@ -2,6 +2,8 @@
 // arktype), asked through the engine about every candidate value, so the first one that
 // validates wins and a value that fails is the `schema` failure with the validator's issues.
 
+import { kindOf } from "./errors.js";
+
 /** The Standard Schema interface of `schema`, or a TypeError saying what to pass. */
 export function standardOf(schema) {
   if (schema === undefined || schema === null) return null;
@@ -17,7 +19,7 @@ export function standardOf(schema) {
   }
   throw new TypeError(
     "jxray: schema must implement Standard Schema (a zod, valibot or arktype schema); got " +
-      describeType(schema),
+      kindOf(schema),
   );
 }
 
@@ -40,10 +42,4 @@ export function issuesOf(standard, value) {
     }),
     message: String(issue.message),
   }));
-}
-
-function describeType(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
 }

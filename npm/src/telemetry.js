@@ -3,6 +3,8 @@
 // the `gen_ai.*` attributes that apply and `jxray.*` ones, and counts outcomes by layer or
 // failure kind — plain `extract` calls too, once switched on. Without it, nothing happens.
 
+import { usageCounts } from "./usage.js";
+
 const state = { api: undefined, loading: null, extract: false, counters: new WeakMap() };
 
 /** The API's package name, kept from bundlers: a bundle without it must still build. */
@@ -128,9 +130,7 @@ export class RepairSpans {
 }
 
 function usageAttributes(usage) {
-  if (!usage || typeof usage !== "object") return {};
-  const input = usage.inputTokens ?? usage.input_tokens ?? usage.prompt_tokens;
-  const output = usage.outputTokens ?? usage.output_tokens ?? usage.completion_tokens;
+  const { input, output } = usageCounts(usage);
   return {
     ...(typeof input === "number" ? { "gen_ai.usage.input_tokens": input } : {}),
     ...(typeof output === "number" ? { "gen_ai.usage.output_tokens": output } : {}),
