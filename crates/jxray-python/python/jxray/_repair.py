@@ -114,7 +114,7 @@ class _Loop:
         """Record one reply; whether to call again."""
         text, stop_reason, usage = _read_reply(reply)
         outcome = extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
-        self.tokens += _tokens(usage)
+        self.tokens += _usage_counts(usage)[2]
         self.decision = _jxray.repair_decision(
             outcome,
             schema=self.schema,
@@ -239,17 +239,12 @@ class _Spans:
 
 
 def _usage_attributes(usage: Any) -> dict:
-    if usage is None:
-        return {}
-    get = usage.get if isinstance(usage, Mapping) else lambda name, default=None: getattr(usage, name, default)
+    inputs, outputs, _ = _usage_counts(usage)
     found = {}
-    for attribute, names in (
-        ("gen_ai.usage.input_tokens", ("input_tokens", "prompt_tokens")),
-        ("gen_ai.usage.output_tokens", ("output_tokens", "completion_tokens")),
-    ):
-        value = next((v for v in (get(n, None) for n in names) if isinstance(v, int)), None)
-        if value is not None:
-            found[attribute] = value
+    if inputs is not None:
+        found["gen_ai.usage.input_tokens"] = inputs
+    if outputs is not None:
+        found["gen_ai.usage.output_tokens"] = outputs
     return found
 
 
@@ -350,24 +345,31 @@ def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any]":
     or object with ``text``, ``stop_reason`` (or ``finish_reason``) and ``usage``."""
     if isinstance(reply, (str, bytes)):
         return reply, None, None
-    get = reply.get if isinstance(reply, Mapping) else lambda name, default=None: getattr(reply, name, default)
-    text = get("text", None)
+    text = _field(reply, "text")
     if not isinstance(text, (str, bytes)):
         raise TypeError(
             "generate must return the model's text, or a dict or object with text, stop_reason "
             f"and usage, not {type(reply).__name__}"
         )
-    stop = get("stop_reason", None) or get("finish_reason", None)
-    return text, stop, get("usage", None)
+    stop = _field(reply, "stop_reason") or _field(reply, "finish_reason")
+    return text, stop, _field(reply, "usage")
 
 
-def _tokens(usage: Any) -> int:
-    """Tokens one call used, whichever SDK spelled its usage."""
+def _field(item: Any, name: str) -> Any:
+    """A dict's key or an object's attribute, whichever ``item`` is; ``None`` when absent."""
+    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
+
+
+def _usage_counts(usage: Any) -> "tuple[Optional[int], Optional[int], int]":
+    """Input, output and total tokens one call used, whichever SDK spelled its usage; a count
+    the usage does not give is ``None`` (the total then adds what there is)."""
     if usage is None:
-        return 0
-    get = usage.get if isinstance(usage, Mapping) else lambda name, default=None: getattr(usage, name, default)
-    total = get("total_tokens", None)
-    if isinstance(total, int):
-        return total
-    names = ("input_tokens", "output_tokens", "prompt_tokens", "completion_tokens")
-    return sum(n for n in (get(name, None) for name in names) if isinstance(n, int))
+        return None, None, 0
+
+    def first(*names: str) -> Optional[int]:
+        return next((v for v in (_field(usage, n) for n in names) if isinstance(v, int)), None)
+
+    inputs = first("input_tokens", "prompt_tokens")
+    outputs = first("output_tokens", "completion_tokens")
+    total = first("total_tokens")
+    return inputs, outputs, total if total is not None else (inputs or 0) + (outputs or 0)
