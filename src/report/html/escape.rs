@@ -10,12 +10,11 @@ use crate::text::is_unsafe;
 /// when `lines` (a `<pre>` block), else written as `\n`.
 pub fn push_escaped(out: &mut String, text: &str, lines: bool) {
     for ch in text.chars() {
+        if let Some(entity) = entity(ch) {
+            out.push_str(entity);
+            continue;
+        }
         match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
             '\n' | '\t' if lines => out.push(ch),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
@@ -40,12 +39,11 @@ pub fn escaped(text: &str) -> String {
 pub fn attribute(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for ch in text.chars() {
+        if let Some(entity) = entity(ch) {
+            out.push_str(entity);
+            continue;
+        }
         match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
             ch if is_unsafe(ch) => {
                 let _ = write!(out, "\\u{{{:x}}}", ch as u32);
             }
@@ -53,6 +51,18 @@ pub fn attribute(text: &str) -> String {
         }
     }
     out
+}
+
+/// The entity for a character that is markup in content and in quoted attributes.
+fn entity(ch: char) -> Option<&'static str> {
+    match ch {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
