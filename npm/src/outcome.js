@@ -154,7 +154,10 @@ export class Outcome {
   /** What the repair loop should do about this outcome, and the repair request's text. */
   [DECIDE](more) {
     if (this.#text === null) throw new TypeError("jxray: this outcome does not carry its text, so no repair request can quote it");
-    return this.#engine.decide(this.#text, this.#request.with(more));
+    const decision = this.#engine.decide(this.#text, this.#request.with(more));
+    // The decision came with this outcome explained: reading it later runs nothing again.
+    this.#explained ??= decision.explained;
+    return decision;
   }
 
   /** The value, or the error of this failure's kind (a SyntaxError), with the CLI's message. */

@@ -9,8 +9,6 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use jxray_formats::record::Origin;
-
 use crate::fixture;
 use crate::repair;
 use crate::reply::{self, Judged};
@@ -65,17 +63,12 @@ pub extern "C" fn jx_extract(options_len: usize, text_len: usize) -> u32 {
     })
 }
 
-/// The explained reply about the text (see [`reply::explained`]), its line's `source` the
-/// request's, else `-` as the Python package's `extract` names it.
+/// The explained reply about the text (see [`reply::explained`]), named by the request
+/// ([`Request::origin`]).
 #[no_mangle]
 pub extern "C" fn jx_explain(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, request| {
-        let origin = Origin {
-            source: request.source.as_deref().unwrap_or("-"),
-            stop_reason: request.stop_reason.as_deref(),
-            ..Origin::default()
-        };
-        reply::explained(&judged(text?, request)?, origin)
+        reply::explained(&judged(text?, request)?, request.origin())
     })
 }
 

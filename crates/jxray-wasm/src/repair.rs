@@ -7,18 +7,21 @@ use jxray_formats::repair::{action_with, repair_prompt, Action, RepairRequest};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::reply::Judged;
+use crate::reply::{Explained, Judged};
 
 /// The decision about one output.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Decision {
+pub struct Decision<'a> {
     /// `accept`, `repair`, `raise-limit`, `change-request`, `fix-serving` or `fix-capture`.
     pub action: Action,
     /// The repair request for this output; `null` when the outcome is ok.
     pub prompt: Option<String>,
     /// `sha256:` and the hex digest of the output, to correlate repeats without keeping it.
     pub raw_output_hash: String,
+    /// The outcome the decision is about, explained: the host keeps it, so reading the
+    /// failure afterwards does not run the engine again.
+    pub explained: Explained<'a>,
 }
 
 /// The decision about `judged` (its options carry the caller's table, the cap and the
@@ -48,6 +51,7 @@ pub fn decide(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
         action: action_with(&outcome, &table),
         prompt,
         raw_output_hash: digest(judged.text),
+        explained: Explained::of(judged, request.origin(), &outcome, false),
     };
     Ok(serde_json::to_vec(&decision).expect("a decision serializes to JSON"))
 }

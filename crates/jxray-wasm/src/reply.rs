@@ -133,28 +133,43 @@ pub fn explained_with_text(
     with_text: bool,
 ) -> Result<Vec<u8>, String> {
     let (outcome, _) = judged.outcome()?;
-    let bigints = match (&outcome.value, judged.request.bigints) {
-        (Some(value), true) => unsafe_integers(value),
-        _ => Vec::new(),
-    };
-    let explained = Explained {
-        record: OutcomeRecord::new(origin, &outcome),
-        described: describe(&outcome),
-        span_utf16: outcome.span.map(|(start, end)| {
-            let start16 = utf16_len(&judged.text[..start]);
-            [start16, start16 + utf16_len(&judged.text[start..end])]
-        }),
-        normalized: outcome.normalized(judged.text),
-        trace: &outcome.trace,
-        trace_omitted: outcome.trace_omitted,
-        lenient: outcome.lenient.as_ref(),
-        tool_call: outcome.tool_call.as_ref(),
-        bigints,
-        text: with_text.then_some(judged.text),
-    };
     let mut reply = Vec::new();
-    write_json(&mut reply, &explained);
+    write_json(
+        &mut reply,
+        &Explained::of(judged, origin, &outcome, with_text),
+    );
     Ok(reply)
+}
+
+impl<'a> Explained<'a> {
+    /// `outcome`, the outcome of `judged`, said with `origin` on its line; carrying the text
+    /// judged when `with_text`.
+    pub fn of(
+        judged: &Judged<'a>,
+        origin: Origin<'a>,
+        outcome: &'a Outcome,
+        with_text: bool,
+    ) -> Explained<'a> {
+        let bigints = match (&outcome.value, judged.request.bigints) {
+            (Some(value), true) => unsafe_integers(value),
+            _ => Vec::new(),
+        };
+        Explained {
+            record: OutcomeRecord::new(origin, outcome),
+            described: describe(outcome),
+            span_utf16: outcome.span.map(|(start, end)| {
+                let start16 = utf16_len(&judged.text[..start]);
+                [start16, start16 + utf16_len(&judged.text[start..end])]
+            }),
+            normalized: outcome.normalized(judged.text),
+            trace: &outcome.trace,
+            trace_omitted: outcome.trace_omitted,
+            lenient: outcome.lenient.as_ref(),
+            tool_call: outcome.tool_call.as_ref(),
+            bigints,
+            text: with_text.then_some(judged.text),
+        }
+    }
 }
 
 fn utf16_len(text: &str) -> usize {

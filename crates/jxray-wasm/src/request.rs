@@ -2,6 +2,7 @@
 //! spelling and types first, so an error here is a bug in the package or a bad `pick`).
 
 use jxray_engine::{Options, Pick, ValueForm};
+use jxray_formats::record::Origin;
 use serde::Deserialize;
 
 /// One call's options. An empty buffer is the defaults, what `jxray check` does.
@@ -34,6 +35,16 @@ pub struct Request {
 }
 
 impl Request {
+    /// What the explained line says of where the text came from: the request's `source`
+    /// (`-` when not given, as the Python package's `extract` names it) and stop reason.
+    pub fn origin(&self) -> Origin<'_> {
+        Origin {
+            source: self.source.as_deref().unwrap_or("-"),
+            stop_reason: self.stop_reason.as_deref(),
+            ..Origin::default()
+        }
+    }
+
     /// The cap on the output a repair request quotes.
     pub fn max_output_chars(&self) -> usize {
         self.max_output_chars
