@@ -18,7 +18,7 @@ pub struct BigInt {
 }
 
 /// A key of an object or an index of an array.
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 #[serde(untagged)]
 pub enum Step {
     Key(String),
@@ -54,11 +54,7 @@ pub fn unsafe_integers(value: &Value) -> Vec<BigInt> {
 }
 
 fn extended(path: &[Step], step: Step) -> Vec<Step> {
-    let mut longer = Vec::with_capacity(path.len() + 1);
-    longer.extend(path.iter().map(|step| match step {
-        Step::Key(key) => Step::Key(key.clone()),
-        Step::Index(index) => Step::Index(*index),
-    }));
+    let mut longer = path.to_vec();
     longer.push(step);
     longer
 }
