@@ -38,14 +38,17 @@ pub fn run(args: &RecordArgs) -> u8 {
     } else {
         Arc::new(StderrLog)
     };
+    // Catch the stop signals before the banner says "listening": a script that sends
+    // SIGTERM as soon as it reads that line must get the clean stop, never the default death.
+    let stop = (!args.tui).then(StopSignals::catch);
     let running = match Running::start(settings.clone(), log) {
         Ok(running) => running,
         Err(error) => return usage_error(&error),
     };
     let recording = Recording::new(running.addr(), &settings.routes, &args.to, feed);
     print_banner(&recording, args.tui);
-    if !args.tui {
-        let signal = wait_for_stop_signal();
+    if let Some(stop) = stop {
+        let signal = stop.wait();
         eprintln!("jxray record: stopping: no new calls; writing the captures of calls in flight as far as they arrived");
         let stopped = running.stop();
         if stopped.unwritten > 0 {
@@ -123,30 +126,51 @@ fn print_banner(recording: &Recording, tui: bool) {
     let _ = out.flush();
 }
 
-/// Block until SIGINT or SIGTERM; its number. A second signal ends the process at once.
-#[cfg(unix)]
-fn wait_for_stop_signal() -> u8 {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    use signal_hook::iterator::Signals;
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
-        // No handler: the default action (ending the process) still stops the proxy.
+/// SIGINT and SIGTERM, caught from [`StopSignals::catch`] on, for [`StopSignals::wait`].
+struct StopSignals {
+    #[cfg(unix)]
+    signals: Option<signal_hook::iterator::Signals>,
+}
+
+impl StopSignals {
+    #[cfg(unix)]
+    fn catch() -> Self {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        // Without a handler the default action (ending the process) still stops the proxy.
+        let signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).ok();
+        Self { signals }
+    }
+
+    #[cfg(not(unix))]
+    fn catch() -> Self {
+        Self {}
+    }
+
+    /// Block until SIGINT or SIGTERM; its number. A second signal ends the process at once.
+    #[cfg(unix)]
+    fn wait(self) -> u8 {
+        let Some(mut signals) = self.signals else {
+            loop {
+                std::thread::park();
+            }
+        };
+        let first = signals
+            .forever()
+            .next()
+            .unwrap_or(signal_hook::consts::SIGTERM);
+        std::thread::spawn(move || {
+            if let Some(second) = signals.forever().next() {
+                std::process::exit(128 + second);
+            }
+        });
+        u8::try_from(first).unwrap_or(15)
+    }
+
+    #[cfg(not(unix))]
+    fn wait(self) -> u8 {
         loop {
             std::thread::park();
         }
-    };
-    let first = signals.forever().next().unwrap_or(SIGTERM);
-    std::thread::spawn(move || {
-        if let Some(second) = signals.forever().next() {
-            std::process::exit(128 + second);
-        }
-    });
-    u8::try_from(first).unwrap_or(15)
-}
-
-#[cfg(not(unix))]
-fn wait_for_stop_signal() -> u8 {
-    loop {
-        std::thread::park();
     }
 }
 

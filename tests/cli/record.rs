@@ -343,3 +343,32 @@ fn loopback_in_any_spelling_is_not_warned_about_and_everywhere_prints_its_own_fa
         "{first}"
     );
 }
+
+/// A script may stop the proxy the moment it reads "listening on": the stop is the clean
+/// one (exit 143), never the default death by the signal.
+#[cfg(unix)]
+#[test]
+fn sigterm_as_soon_as_it_listens_is_a_clean_stop() {
+    for run in 0..20 {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jxray"))
+            .args(["record", "--port", "0", "--to"])
+            .arg(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Byte by byte: the signal leaves the moment the words have arrived.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut seen = Vec::new();
+        let mut byte = [0u8; 1];
+        while !seen.ends_with(b"listening on") {
+            assert_eq!(std::io::Read::read(&mut stdout, &mut byte).unwrap(), 1);
+            seen.push(byte[0]);
+        }
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(143), "run {run}: {status:?}");
+    }
+}
