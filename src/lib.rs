@@ -25,6 +25,7 @@
 //! ```
 
 pub mod capture;
+pub mod chain;
 pub mod check;
 pub mod choices;
 pub mod cli;

@@ -147,6 +147,21 @@ fn message_text(message: &Value) -> Option<String> {
     content_text(message.get("content").or_else(|| message.get("parts"))?)
 }
 
+/// The text of every message of these roles, in order, and a bare `prompt` / `input`
+/// string (Ollama generate, Responses) as a user's: what a request carries of a
+/// conversation, for linking a re-ask to the output it repeats.
+pub fn message_texts(body: &Value, roles: &[&str]) -> Vec<String> {
+    let mut texts: Vec<String> = messages(body, roles).filter_map(message_text).collect();
+    if roles.contains(&"user") {
+        for key in ["prompt", "input"] {
+            if let Some(text) = body.get(key).and_then(Value::as_str) {
+                texts.push(text.to_string());
+            }
+        }
+    }
+    texts
+}
+
 /// Anthropic `system`, Responses `instructions`, Gemini `systemInstruction`, Ollama
 /// generate `system`, else the system (or developer) messages.
 fn system(body: &Value) -> Option<String> {

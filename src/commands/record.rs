@@ -8,6 +8,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::chain::recorder::RecordChains;
 use crate::text::escape_line;
 use crate::tui::action::ProxyNote;
 use crate::tui::recording::{Feed, Recording};
@@ -100,6 +101,7 @@ fn settings(args: &RecordArgs) -> Result<ProxySettings, jxray_record::RecordErro
             connect: Duration::from_secs(args.connect_timeout),
             idle: Duration::from_secs(args.idle_timeout),
         },
+        chains: Some(Arc::new(RecordChains::default())),
     })
 }
 

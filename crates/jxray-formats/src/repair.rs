@@ -181,6 +181,41 @@ pub fn repair_prompt(request: &RepairRequest<'_>) -> Option<String> {
     Some(text)
 }
 
+/// The previous reply a repair request quotes (as [`repair_prompt`] writes it), found in a
+/// later request's text: how `jxray record` links a re-ask to the capture it re-asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotedReply<'a> {
+    pub text: &'a str,
+    /// The quote is only the reply's first characters (the request said it was cut).
+    pub cut: bool,
+}
+
+/// The reply quoted in `request` between the markers, when it holds a repair request.
+pub fn quoted_reply(request: &str) -> Option<QuotedReply<'_>> {
+    let opening = format!("\n{}", BEGIN.trim_end_matches(">>>"));
+    let begin_at = request.find(&opening)? + 1;
+    let marker_end = begin_at + request[begin_at..].find(">>>\n")? + ">>>".len();
+    let begin = &request[begin_at..marker_end];
+    let suffix = &begin[BEGIN.len() - ">>>".len()..begin.len() - ">>>".len()];
+    if !(suffix.is_empty()
+        || suffix.len() > 1
+            && suffix.starts_with('_')
+            && suffix[1..].bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let end = END.replace(">>>", &format!("{suffix}>>>"));
+    let body_at = marker_end + 1;
+    let end_at = body_at + request[body_at..].find(&format!("\n{end}"))?;
+    let after = &request[end_at + 1 + end.len()..];
+    Some(QuotedReply {
+        text: &request[body_at..end_at],
+        cut: after
+            .trim_start_matches('\n')
+            .starts_with("(The reply was cut to its first "),
+    })
+}
+
 fn summary(kind: FailureKind) -> &'static str {
     match kind {
         FailureKind::Invalid => "it is not valid JSON",

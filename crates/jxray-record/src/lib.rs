@@ -133,6 +133,25 @@ pub struct ProxySettings {
     pub routes: Routes,
     pub limits: Limits,
     pub timeouts: Timeouts,
+    /// Links a re-ask to the capture it re-asks, when given (the binary reads outputs).
+    pub chains: Option<Arc<dyn Chains>>,
+}
+
+/// Repair chains: a request that re-asks an earlier recorded output (it quotes it, or
+/// carries it as the model's turn) is linked to that output's capture in its request file.
+/// The proxy does not read outputs itself; the caller that does implements this.
+pub trait Chains: Send + Sync + std::fmt::Debug {
+    /// The `chain` member of the request file for a request with this body, when the
+    /// request re-asks an earlier capture (`{"id", "attempt", "re_ask_of"}`).
+    fn link(&self, request: &serde_json::Value) -> Option<serde_json::Value>;
+
+    /// A capture was written at `capture` (inside `folder`), with this `chain` member.
+    fn written(
+        &self,
+        folder: &std::path::Path,
+        capture: &std::path::Path,
+        chain: Option<&serde_json::Value>,
+    );
 }
 
 /// Where the proxy's one-line messages go (stderr for the command, a buffer in tests).

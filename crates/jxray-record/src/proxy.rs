@@ -57,6 +57,8 @@ pub struct State {
     pub pending: Arc<Tracker>,
     /// Set when the proxy is stopping: a body cut off now was cut off by the stop.
     pub stopping: AtomicBool,
+    /// Links re-asks to the captures they re-ask, when the caller reads outputs.
+    pub chains: Option<Arc<dyn crate::Chains>>,
 }
 
 /// Handle one request from a client.
@@ -181,7 +183,12 @@ async fn finish(
     let status = exchange.status;
     let writer = state.clone();
     let written = tokio::task::spawn_blocking(move || {
-        record(&writer.folder, exchange, &writer.limits, &writer.budget)
+        record(
+            &writer.folder,
+            exchange,
+            (&writer.limits, &writer.budget),
+            writer.chains.as_deref(),
+        )
     })
     .await;
     let (end, line) = match written {

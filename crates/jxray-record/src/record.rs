@@ -33,12 +33,13 @@ pub enum Recorded {
 }
 
 /// Write `exchange` into `folder`, each body bounded by its side's limit in `limits` and
-/// every copy by `budget`.
+/// every copy by `budget`; its request file links it to the capture it re-asks when
+/// `chains` finds one.
 pub fn record(
     folder: &Folder,
     mut exchange: Exchange,
-    limits: &Limits,
-    budget: &Arc<Budget>,
+    (limits, budget): (&Limits, &Arc<Budget>),
+    chains: Option<&dyn crate::Chains>,
 ) -> Recorded {
     if let Some(skipped) = not_kept(&exchange, limits, budget) {
         return skipped;
@@ -67,7 +68,16 @@ pub fn record(
         model.as_deref(),
         exchange.status.as_u16(),
     );
-    let request = document(&exchange, body, model.as_deref(), response_note.as_deref());
+    let chain = match (&body, chains) {
+        (RequestBody::Json(value), Some(chains)) => chains.link(value),
+        _ => None,
+    };
+    let request = document(
+        &exchange,
+        body,
+        model.as_deref(),
+        (response_note.as_deref(), chain.as_ref()),
+    );
     // Compact: a request file is about the size of the request, never a multiple of it.
     let mut request_text = serde_json::to_vec(&request).unwrap_or_default();
     drop(request);
@@ -86,7 +96,11 @@ pub fn record(
         capture: bytes.as_slice(),
         request: &request_text,
     };
-    write(folder, &files, notes)
+    let recorded = write(folder, &files, notes);
+    if let (Recorded::Written { path, .. }, Some(chains)) = (&recorded, chains) {
+        chains.written(folder.path(), path, chain.as_ref());
+    }
+    recorded
 }
 
 /// Why an exchange is passed through without a capture: a response over its limit or the

@@ -69,6 +69,7 @@ impl Recorder {
             budget: Budget::new(settings.limits.memory_bytes),
             pending: Arc::new(Tracker::default()),
             stopping: Default::default(),
+            chains: settings.chains,
         };
         Ok(Recorder {
             listener,

@@ -13,7 +13,8 @@
 //! `body` is the request's JSON (messages or input, tools, response format and the rest);
 //! a body that is not JSON, or too large to keep, is `null` with `body_note` saying why.
 //! A response that did not arrive whole (the client hung up, the upstream broke off, the
-//! proxy was stopped) has `response_note` saying so.
+//! proxy was stopped) has `response_note` saying so. A request that re-asks an earlier
+//! capture has `chain`: `{"id", "attempt", "re_ask_of"}` (see [`crate::Chains`]).
 
 use serde_json::{json, Map, Value};
 
@@ -31,7 +32,7 @@ pub fn document(
     exchange: &Exchange,
     body: RequestBody,
     model: Option<&str>,
-    response_note: Option<&str>,
+    (response_note, chain): (Option<&str>, Option<&Value>),
 ) -> Value {
     let mut doc = Map::new();
     doc.insert("jxray_request".into(), json!(1));
@@ -82,6 +83,9 @@ pub fn document(
         "headers".into(),
         Value::Object(kept_headers(&exchange.request_headers)),
     );
+    if let Some(chain) = chain {
+        doc.insert("chain".into(), chain.clone());
+    }
     match body {
         RequestBody::Json(value) => {
             doc.insert("body".into(), value);

@@ -539,6 +539,7 @@ async fn a_capture_folder_that_is_a_file_or_a_device_is_named_as_such() {
             routes: jxray_record::Routes::default(),
             limits: Limits::default(),
             timeouts: Timeouts::default(),
+            chains: None,
         };
         let log = std::sync::Arc::new(MemoryLog::default());
         let error = jxray_record::Recorder::bind(settings, log)

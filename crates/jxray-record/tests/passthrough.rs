@@ -387,6 +387,7 @@ async fn a_port_in_use_is_a_one_line_error() {
         routes: jxray_record::Routes::default(),
         limits: Limits::default(),
         timeouts: Timeouts::default(),
+        chains: None,
     };
     let log = std::sync::Arc::new(MemoryLog::default());
     let error = jxray_record::Recorder::bind(settings, log)

@@ -96,6 +96,7 @@ pub async fn bound(
         routes: Routes::with(vec![Route::parse(route).unwrap()]),
         limits,
         timeouts,
+        chains: None,
     };
     let log = Arc::new(MemoryLog::default());
     let recorder = Recorder::bind(settings, log.clone()).await.unwrap();

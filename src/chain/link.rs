@@ -1,0 +1,170 @@
+//! One attempt's link: what its request file's `chain` member says.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::capture::{read_regular, request_path};
+
+/// The longest chain id kept; a longer one is not a link (ids are short hex strings).
+const MAX_ID_CHARS: usize = 128;
+/// The largest request file read for its link (as for showing the request).
+const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Where one attempt sits in its chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainLink {
+    pub id: String,
+    /// From 1.
+    pub attempt: u32,
+    /// The previous attempt's capture, relative to the capture folder (`/`-separated).
+    pub re_ask_of: Option<String>,
+}
+
+/// What a capture's file says of chains: nothing (no request file beside it), a recorded
+/// request without a link, or a link.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ChainState {
+    #[default]
+    NotRecorded,
+    Recorded,
+    Linked(ChainLink),
+}
+
+impl ChainState {
+    pub fn link(&self) -> Option<&ChainLink> {
+        match self {
+            ChainState::Linked(link) => Some(link),
+            _ => None,
+        }
+    }
+
+    /// What the request file beside `capture` says. A request file that cannot be read
+    /// is still a recorded request (the workbench names the reason); it links nothing.
+    pub fn beside(capture: &Path) -> ChainState {
+        let Some(path) = request_path(capture) else {
+            return ChainState::NotRecorded;
+        };
+        let too_large = |size: u64| format!("{size} bytes");
+        let bytes = match read_regular(&path, MAX_REQUEST_BYTES, &too_large) {
+            Ok(bytes) => bytes,
+            Err(_) if !path.exists() => return ChainState::NotRecorded,
+            Err(_) => return ChainState::Recorded,
+        };
+        // Only the link is kept; the rest of the request is skimmed, never built.
+        #[derive(Deserialize)]
+        struct OnlyTheLink {
+            chain: Option<Value>,
+        }
+        match serde_json::from_slice::<OnlyTheLink>(&bytes) {
+            Ok(OnlyTheLink { chain: Some(chain) }) => {
+                ChainLink::from_value(&chain).map_or(ChainState::Recorded, ChainState::Linked)
+            }
+            _ => ChainState::Recorded,
+        }
+    }
+}
+
+impl ChainLink {
+    /// The link a `chain` member holds; none when it is not one (no id, an attempt that is
+    /// not a positive integer).
+    pub fn from_value(chain: &Value) -> Option<ChainLink> {
+        let id = chain.get("id")?.as_str()?;
+        let attempt = u32::try_from(chain.get("attempt")?.as_u64()?).ok()?;
+        if id.is_empty() || id.chars().count() > MAX_ID_CHARS || attempt == 0 {
+            return None;
+        }
+        let re_ask_of = chain
+            .get("re_ask_of")
+            .and_then(Value::as_str)
+            .filter(|path| !path.is_empty())
+            .map(str::to_string);
+        Some(ChainLink {
+            id: id.to_string(),
+            attempt,
+            re_ask_of,
+        })
+    }
+
+    /// The previous attempt's capture file, for the capture at `capture`: its name under
+    /// the capture folder, the folder that holds `capture`'s date folder.
+    pub fn previous(&self, capture: &Path) -> Option<PathBuf> {
+        let relative = self.re_ask_of.as_deref()?;
+        let folder = capture.parent()?.parent()?;
+        Some(
+            relative
+                .split('/')
+                .fold(folder.to_path_buf(), |path, part| path.join(part)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_link_needs_an_id_and_a_positive_attempt() {
+        let link =
+            ChainLink::from_value(&json!({"id": "ab", "attempt": 2, "re_ask_of": "d/x.json"}));
+        assert_eq!(
+            link,
+            Some(ChainLink {
+                id: "ab".into(),
+                attempt: 2,
+                re_ask_of: Some("d/x.json".into())
+            })
+        );
+        for bad in [
+            json!({"attempt": 1}),
+            json!({"id": "", "attempt": 1}),
+            json!({"id": "a", "attempt": 0}),
+            json!({"id": "a", "attempt": -1}),
+            json!({"id": "a", "attempt": "2"}),
+            json!({"id": "a".repeat(129), "attempt": 1}),
+            json!("a"),
+        ] {
+            assert_eq!(ChainLink::from_value(&bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_previous_attempt_is_found_from_the_capture_folder() {
+        let link = ChainLink::from_value(
+            &json!({"id": "a", "attempt": 2, "re_ask_of": "2026-12-01/x.jsonl"}),
+        )
+        .unwrap();
+        assert_eq!(
+            link.previous(Path::new("captures/2026-12-02/y.jsonl")),
+            Some(Path::new("captures").join("2026-12-01").join("x.jsonl"))
+        );
+    }
+
+    #[test]
+    fn the_state_beside_a_capture_reads_only_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let capture = dir.path().join("a.json");
+        std::fs::write(&capture, "{}").unwrap();
+        assert_eq!(ChainState::beside(&capture), ChainState::NotRecorded);
+        let request = dir.path().join("a.request.json");
+        std::fs::write(
+            &request,
+            r#"{"jxray_request": 1, "body": {"messages": []}}"#,
+        )
+        .unwrap();
+        assert_eq!(ChainState::beside(&capture), ChainState::Recorded);
+        std::fs::write(
+            &request,
+            r#"{"body": {}, "chain": {"id": "c", "attempt": 1}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            ChainState::beside(&capture).link().map(|link| link.attempt),
+            Some(1)
+        );
+        std::fs::write(&request, "not json").unwrap();
+        assert_eq!(ChainState::beside(&capture), ChainState::Recorded);
+    }
+}
