@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 
 use super::disk::read_regular;
 use super::walk::REQUEST_SUFFIX;
+use crate::chain::ChainLink;
 
 /// The largest request file read, in bytes (`jxray record` keeps bodies up to 16 MiB).
 const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
@@ -36,6 +37,8 @@ pub struct RecordedRequest {
     pub tools: Option<String>,
     /// Why the body is not there (too large, not JSON), as the recorder said.
     pub body_note: Option<String>,
+    /// Its place in a repair chain, when the request file links it (`crate::chain`).
+    pub chain: Option<ChainLink>,
 }
 
 impl RecordedRequest {
@@ -69,6 +72,7 @@ impl RecordedRequest {
             format: None,
             tools: None,
             body_note: Some(format!("the request file cannot be shown: {why}")),
+            chain: None,
         }
     }
 
@@ -87,16 +91,21 @@ impl RecordedRequest {
             path: path.to_path_buf(),
             digest: format!("sha256:{hex}"),
             model: text("model"),
-            call: format!(
-                "{} {}",
-                text("method").unwrap_or_default(),
-                text("path").unwrap_or_default()
-            ),
+            // The repair loops' request files name the loop that sent them instead.
+            call: match (text("method"), text("source")) {
+                (None, Some(source)) => source,
+                (method, _) => format!(
+                    "{} {}",
+                    method.unwrap_or_default(),
+                    text("path").unwrap_or_default()
+                ),
+            },
             system: system(body),
             last_user: last_user(body),
             format: format(body).map(pretty),
             tools: body.get("tools").map(pretty),
             body_note: text("body_note"),
+            chain: doc.get("chain").and_then(ChainLink::from_value),
         })
     }
 }

@@ -22,12 +22,10 @@ pub struct ChainLink {
     pub re_ask_of: Option<String>,
 }
 
-/// What a capture's file says of chains: nothing (no request file beside it), a recorded
-/// request without a link, or a link.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// What the request file beside a capture says of chains: a recorded request without a
+/// link, or a link.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChainState {
-    #[default]
-    NotRecorded,
     Recorded,
     Linked(ChainLink),
 }
@@ -40,29 +38,28 @@ impl ChainState {
         }
     }
 
-    /// What the request file beside `capture` says. A request file that cannot be read
-    /// is still a recorded request (the workbench names the reason); it links nothing.
-    pub fn beside(capture: &Path) -> ChainState {
-        let Some(path) = request_path(capture) else {
-            return ChainState::NotRecorded;
-        };
+    /// What the request file beside `capture` says; none without one. A request file that
+    /// cannot be read is still a recorded request (the workbench names the reason); it
+    /// links nothing.
+    pub fn beside(capture: &Path) -> Option<ChainState> {
+        let path = request_path(capture)?;
         let too_large = |size: u64| format!("{size} bytes");
         let bytes = match read_regular(&path, MAX_REQUEST_BYTES, &too_large) {
             Ok(bytes) => bytes,
-            Err(_) if !path.exists() => return ChainState::NotRecorded,
-            Err(_) => return ChainState::Recorded,
+            Err(_) if !path.exists() => return None,
+            Err(_) => return Some(ChainState::Recorded),
         };
         // Only the link is kept; the rest of the request is skimmed, never built.
         #[derive(Deserialize)]
         struct OnlyTheLink {
             chain: Option<Value>,
         }
-        match serde_json::from_slice::<OnlyTheLink>(&bytes) {
+        Some(match serde_json::from_slice::<OnlyTheLink>(&bytes) {
             Ok(OnlyTheLink { chain: Some(chain) }) => {
                 ChainLink::from_value(&chain).map_or(ChainState::Recorded, ChainState::Linked)
             }
             _ => ChainState::Recorded,
-        }
+        })
     }
 }
 
@@ -147,24 +144,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let capture = dir.path().join("a.json");
         std::fs::write(&capture, "{}").unwrap();
-        assert_eq!(ChainState::beside(&capture), ChainState::NotRecorded);
+        assert_eq!(ChainState::beside(&capture), None);
         let request = dir.path().join("a.request.json");
         std::fs::write(
             &request,
             r#"{"jxray_request": 1, "body": {"messages": []}}"#,
         )
         .unwrap();
-        assert_eq!(ChainState::beside(&capture), ChainState::Recorded);
+        assert_eq!(ChainState::beside(&capture), Some(ChainState::Recorded));
         std::fs::write(
             &request,
             r#"{"body": {}, "chain": {"id": "c", "attempt": 1}}"#,
         )
         .unwrap();
         assert_eq!(
-            ChainState::beside(&capture).link().map(|link| link.attempt),
+            ChainState::beside(&capture)
+                .as_ref()
+                .and_then(ChainState::link)
+                .map(|link| link.attempt),
             Some(1)
         );
         std::fs::write(&request, "not json").unwrap();
-        assert_eq!(ChainState::beside(&capture), ChainState::Recorded);
+        assert_eq!(ChainState::beside(&capture), Some(ChainState::Recorded));
     }
 }

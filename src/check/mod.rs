@@ -14,6 +14,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 
 use crate::capture::{Capture, Unreadable};
+use crate::chain::ChainState;
 use crate::engine::{self, Options, Outcome, ValueForm};
 use crate::schema::{CaptureSchemas, Schema};
 use jxray_formats::record::{Origin, OutcomeRecord};
@@ -25,6 +26,9 @@ pub use jobs::{captures_under, skipped_note, Found};
 pub struct Checked {
     pub capture: Capture,
     pub outcome: Outcome,
+    /// What the request file beside its file says of repair chains, when there is one
+    /// (read for captures read from disk; see [`crate::chain`]).
+    pub chain: Option<Arc<ChainState>>,
 }
 
 impl Checked {
@@ -106,7 +110,11 @@ impl Checker {
     /// Judge `capture`; a panic is this capture's failure, never the caller's.
     pub fn check(&self, capture: Capture) -> Checked {
         let outcome = self.outcome(&capture);
-        Checked { capture, outcome }
+        Checked {
+            capture,
+            outcome,
+            chain: None,
+        }
     }
 
     /// What `capture` comes out as: the first candidate that validates against its schema
@@ -170,6 +178,7 @@ pub fn panicked(source: String, path: std::path::PathBuf, line: Option<usize>) -
             ..Capture::from_text(source, "")
         },
         outcome: Outcome::unreadable(PANICKED),
+        chain: None,
     }
 }
 

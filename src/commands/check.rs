@@ -12,7 +12,7 @@ use crate::pipeline::{self, PipelineSettings};
 use crate::report::github::step_summary_file;
 use crate::report::{
     self, ByGroup, GithubSink, HtmlSink, JsonSink, JsonlSink, JunitSink, OnlyFailures, Sink,
-    Summary, TextSink,
+    Summary, TextSink, WithChains,
 };
 use crate::schema::Schema;
 use anyhow::{anyhow, bail};
@@ -43,6 +43,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     }
     let settings = PipelineSettings {
         flush_when_idle: from_stdin,
+        read_chains: !from_stdin,
         ..PipelineSettings::default()
     }
     .with_most_workers(most_workers);
@@ -137,9 +138,14 @@ fn sink<'a, W: Write + 'a>(
     } else {
         format
     };
-    match args.by {
+    let grouped: Box<dyn Sink + 'a> = match args.by {
         Some(by) => Box::new(ByGroup::new(shown, by)),
         None => shown,
+    };
+    if from_stdin {
+        grouped
+    } else {
+        Box::new(WithChains::new(grouped))
     }
 }
 

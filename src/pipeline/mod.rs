@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use crate::capture::{shell_path, Job, Jobs};
+use crate::chain::ChainState;
 use crate::check::{self, Checked, Checker};
 use crate::report::{Sink, Summary};
 
@@ -39,6 +40,9 @@ pub struct PipelineSettings {
     /// Flush the sink whenever the next outcome is not ready yet, so a reader at the other
     /// end of a pipe sees each outcome as soon as it is known.
     pub flush_when_idle: bool,
+    /// Read each capture file's request file for its repair-chain link (`Checked::chain`):
+    /// captures read from disk, for reports that show chains.
+    pub read_chains: bool,
 }
 
 impl Default for PipelineSettings {
@@ -48,6 +52,7 @@ impl Default for PipelineSettings {
             window_records: 1024,
             window_bytes: 16 * 1024 * 1024,
             flush_when_idle: false,
+            read_chains: false,
         }
     }
 }
@@ -100,6 +105,7 @@ pub fn run(
         for _ in 0..settings.workers.max(1) {
             let done_sender = done_sender.clone();
             let queue = &queue;
+            let mut chains = settings.read_chains.then(Chains::default);
             scope.spawn(move || loop {
                 let batch = take_batch(queue);
                 if batch.is_empty() {
@@ -107,7 +113,13 @@ pub fn run(
                 }
                 let done: Vec<Done> = batch
                     .into_iter()
-                    .map(|(number, job, weight)| (number, finished(checker, job), weight))
+                    .map(|(number, job, weight)| {
+                        let mut finished = finished(checker, job);
+                        if let Some(chains) = &mut chains {
+                            chains.attach(&mut finished);
+                        }
+                        (number, finished, weight)
+                    })
                     .collect();
                 if done_sender.send(done).is_err() {
                     break;
@@ -134,6 +146,36 @@ type Done = (u64, Finished, usize);
 enum Finished {
     One(Checked),
     File(Vec<Checked>),
+}
+
+/// A worker's reading of request files for chain links: the captures of one file (a whole
+/// file's, or the lines of a log, which come one job each) share one reading.
+#[derive(Default)]
+struct Chains {
+    last: Option<(std::path::PathBuf, Option<Arc<ChainState>>)>,
+}
+
+impl Chains {
+    fn attach(&mut self, finished: &mut Finished) {
+        let items = match finished {
+            Finished::One(item) => std::slice::from_mut(item),
+            Finished::File(items) => items.as_mut_slice(),
+        };
+        for item in items {
+            item.chain = self.beside(&item.capture.path);
+        }
+    }
+
+    fn beside(&mut self, path: &std::path::Path) -> Option<Arc<ChainState>> {
+        match &self.last {
+            Some((last, chain)) if last == path => chain.clone(),
+            _ => {
+                let chain = ChainState::beside(path).map(Arc::new);
+                self.last = Some((path.to_path_buf(), chain.clone()));
+                chain
+            }
+        }
+    }
 }
 
 /// Most jobs a worker takes at once.
@@ -329,6 +371,7 @@ mod tests {
                 window_records,
                 window_bytes,
                 flush_when_idle: false,
+                read_chains: false,
             };
             let mut sink = Collect::default();
             let checker = Checker::new(Options::default(), None);

@@ -59,7 +59,9 @@ pub struct CiFailure {
 impl CiCase {
     /// A capture of `check`: failed with its failure, warned when it has warnings.
     pub fn of_checked(checked: &Checked) -> CiCase {
-        let Checked { capture, outcome } = checked;
+        let Checked {
+            capture, outcome, ..
+        } = checked;
         let file = shell_path(&capture.path);
         let (line, column) = place_in_file(capture, outcome);
         let status = if outcome.ok() {

@@ -3,7 +3,10 @@
 
 use std::io::{self, Write};
 
+use serde::Serialize;
+
 use super::{Checked, Sink, Summary};
+use crate::chain::ChainState;
 use crate::text::JsonSafe;
 
 pub struct JsonlSink<W: Write> {
@@ -25,6 +28,7 @@ impl<W: Write> Sink for JsonlSink<W> {
     fn record(&mut self, item: &Checked) -> io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, &item.record())?;
+        add_chain(&mut self.line, item, false)?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)
     }
@@ -32,6 +36,7 @@ impl<W: Write> Sink for JsonlSink<W> {
     fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, &item.record())?;
+        add_chain(&mut self.line, item, false)?;
         add_group(&mut self.line, group, false)?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)
@@ -49,14 +54,40 @@ impl<W: Write> Sink for JsonlSink<W> {
 /// Add `"group": NAME` as the last member of the JSON object serialized in `object`
 /// (compact, or pretty at the top level as serde_json writes it).
 pub(super) fn add_group(object: &mut Vec<u8>, group: &str, pretty: bool) -> io::Result<()> {
+    add_member(object, "group", &group, pretty)
+}
+
+/// Add the capture's repair-chain link, when it has one: `"chain"`, `"attempt"` and
+/// `"re_ask_of"` (see `crate::chain`).
+pub(super) fn add_chain(object: &mut Vec<u8>, item: &Checked, pretty: bool) -> io::Result<()> {
+    let Some(link) = item.chain.as_deref().and_then(ChainState::link) else {
+        return Ok(());
+    };
+    add_member(object, "chain", &link.id, pretty)?;
+    add_member(object, "attempt", &link.attempt, pretty)?;
+    match &link.re_ask_of {
+        Some(previous) => add_member(object, "re_ask_of", previous, pretty),
+        None => Ok(()),
+    }
+}
+
+/// Add `"key": value` as the last member of the JSON object serialized in `object`.
+fn add_member(
+    object: &mut Vec<u8>,
+    key: &str,
+    value: &impl Serialize,
+    pretty: bool,
+) -> io::Result<()> {
     let closing = if pretty { 2 } else { 1 };
     let at = object.len().saturating_sub(closing);
     let mut member = if pretty {
-        b",\n  \"group\": ".to_vec()
+        b",\n  ".to_vec()
     } else {
-        b",\"group\":".to_vec()
+        b",".to_vec()
     };
-    serde_json::to_writer(&mut member, group)?;
+    serde_json::to_writer(&mut member, key)?;
+    member.extend_from_slice(if pretty { b": " } else { b":" });
+    serde_json::to_writer(&mut member, value)?;
     object.splice(at..at, member);
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! the CI formats (junit, github), each a [`Sink`] that takes a capture at a time; plus
 //! the expected-versus-actual diff that `jxray test` shows.
 
+mod chains;
 pub mod ci;
 pub mod gate;
 pub mod github;
@@ -15,6 +16,7 @@ mod sink;
 mod summary;
 mod text;
 
+pub use chains::{ChainTally, RepairChains};
 pub use ci::{CiCase, CiStatus};
 pub use gate::DriftGate;
 pub use github::{GithubReport, GithubSink, StepSummary};
@@ -26,7 +28,7 @@ pub use junit::{JunitReport, JunitSink};
 pub use jxray_formats::fixture::diff::{write_diff, write_mismatch};
 pub use jxray_formats::record::{FailureRecord, Origin, OutcomeRecord, RecordValue};
 pub use jxray_formats::style::{want_color, Painter, Tone};
-pub use sink::{write_all, ByGroup, OnlyFailures, Sink};
+pub use sink::{write_all, ByGroup, OnlyFailures, Sink, WithChains};
 pub use summary::Summary;
 pub(crate) use text::visible;
 pub use text::{describe, detail, write_text, TextSink, LINE_UP};

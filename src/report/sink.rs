@@ -5,7 +5,7 @@
 
 use std::io;
 
-use super::{Checked, Groups, Summary};
+use super::{ChainTally, Checked, Groups, Summary};
 use crate::group::{GroupBy, Grouper};
 
 /// One report format being written.
@@ -123,6 +123,45 @@ impl<S: Sink> Sink for ByGroup<S> {
     fn finish(&mut self, summary: &Summary) -> io::Result<()> {
         let groups = std::mem::replace(&mut self.groups, Groups::new(self.grouper.by()));
         self.inner.finish(&summary.clone().with_groups(groups))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Counts repair chains (`crate::chain`) as captures pass on to `inner`, and finishes
+/// `inner` with those counts beside the summary.
+pub struct WithChains<S> {
+    inner: S,
+    tally: ChainTally,
+}
+
+impl<S: Sink> WithChains<S> {
+    pub fn new(inner: S) -> WithChains<S> {
+        WithChains {
+            inner,
+            tally: ChainTally::default(),
+        }
+    }
+}
+
+impl<S: Sink> Sink for WithChains<S> {
+    fn record(&mut self, item: &Checked) -> io::Result<()> {
+        self.tally.add(item);
+        self.inner.record(item)
+    }
+
+    fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
+        self.tally.add(item);
+        self.inner.record_in(item, group)
+    }
+
+    fn finish(&mut self, summary: &Summary) -> io::Result<()> {
+        match self.tally.finish() {
+            Some(chains) => self.inner.finish(&summary.clone().with_chains(chains)),
+            None => self.inner.finish(summary),
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -4,6 +4,7 @@
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
+use super::chains::RepairChains;
 use super::groups::Groups;
 use super::marks::Marks;
 use crate::engine::{Cause, FailureKind, Layer, Outcome, WarningKind};
@@ -16,8 +17,16 @@ use crate::mix::{Mix, MixKey};
 pub struct Summary {
     mix: Mix,
     marks: Option<Marks>,
-    /// With `--by`: the mix of each group (boxed: most summaries have none).
-    groups: Option<Box<Groups>>,
+    /// The counts some runs have beside the mix (boxed: most summaries have none).
+    beside: Option<Box<Beside>>,
+}
+
+/// With `--by`, the mix of each group; the repair chains among recorded captures, when a
+/// request was re-asked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Beside {
+    groups: Option<Groups>,
+    chains: Option<RepairChains>,
 }
 
 impl Summary {
@@ -40,19 +49,30 @@ impl Summary {
         Summary {
             mix,
             marks: None,
-            groups: None,
+            beside: None,
         }
     }
 
     /// The same counts with the mix of each group beside them.
     pub fn with_groups(mut self, groups: Groups) -> Summary {
-        self.groups = Some(Box::new(groups));
+        self.beside.get_or_insert_with(Box::default).groups = Some(groups);
         self
+    }
+
+    /// The same counts with the repair chains beside them.
+    pub fn with_chains(mut self, chains: RepairChains) -> Summary {
+        self.beside.get_or_insert_with(Box::default).chains = Some(chains);
+        self
+    }
+
+    /// The repair chains counted, when a request was re-asked.
+    pub fn chains(&self) -> Option<&RepairChains> {
+        self.beside.as_ref()?.chains.as_ref()
     }
 
     /// The mix of each group, with `--by`.
     pub fn groups(&self) -> Option<&Groups> {
-        self.groups.as_deref()
+        self.beside.as_ref()?.groups.as_ref()
     }
 
     /// Captures with the cause or warning of this name (`refusal`, `tool-call-text`).
@@ -134,6 +154,9 @@ impl Serialize for Summary {
                     (k.as_str(), marks.warning(k))
                 }),
             )?;
+        }
+        if let Some(chains) = self.chains() {
+            map.serialize_entry("repair_chains", chains)?;
         }
         map.end()
     }

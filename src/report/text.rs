@@ -94,6 +94,9 @@ impl<W: Write> Sink for TextSink<W> {
             self.release()?;
         }
         write_summary(&mut self.out, summary, self.painter)?;
+        if let Some(chains) = summary.chains() {
+            writeln!(self.out, "{}", chains.line())?;
+        }
         if let Some(groups) = summary.groups() {
             writeln!(self.out)?;
             super::groups::write_text(&mut self.out, groups, self.painter)?;
@@ -240,6 +243,7 @@ mod tests {
         Checked {
             capture: Capture::from_text(source, ""),
             outcome,
+            chain: None,
         }
     }
 

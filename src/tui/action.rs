@@ -65,6 +65,8 @@ pub enum Command {
     PauseWatch,
     /// Show the request a recorded capture was asked with (`jxray record`).
     Request,
+    /// Select the next attempt of the selected capture's repair chain (wrapping).
+    NextInChain,
     /// Show how to point an app at the proxy beside the workbench (`jxray record --tui`).
     PointApp,
     /// Show the proxy's log lines.

@@ -58,6 +58,7 @@ mod tests {
             format: None,
             tools: None,
             body_note: None,
+            chain: None,
         };
         let lines = lines(&request, 10);
         assert!(lines.contains(&HelpLine::Heading("System prompt")));

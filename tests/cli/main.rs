@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod chains;
 mod check;
 mod ci;
 mod compare;

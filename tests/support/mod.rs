@@ -7,6 +7,7 @@
 
 pub mod capture;
 pub mod cases;
+pub mod chains;
 pub mod chromium;
 pub mod cli;
 pub mod triage;

@@ -139,3 +139,80 @@ fn a_request_file_arriving_rereads_its_capture_in_watch_mode() {
         .collect();
     assert_eq!(reloaded, [&capture]);
 }
+
+/// The header line of the screen that names the selected capture.
+fn header_of(app: &App) -> String {
+    let source = app.selected_entry().unwrap().capture.source.clone();
+    screen(app)
+        .lines()
+        .find(|line| line.contains(&source))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_repair_chain_shows_its_attempts_and_c_walks_it() {
+    use crate::support::chains::{self, DAY, RECORDED_FIRST, RECORDED_SECOND};
+    let dir = chains::folder();
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    assert_eq!(captures.len(), 5, "request files are not captures");
+    let mut app = app_with(captures, 240, 40);
+    // The list starts at the recorded re-ask's first attempt.
+    while !app
+        .selected_entry()
+        .unwrap()
+        .capture
+        .source
+        .ends_with(RECORDED_FIRST)
+    {
+        command(&mut app, Command::Down);
+    }
+    let header = header_of(&app);
+    assert!(
+        header.contains("attempt 1 of 2 c"),
+        "{header}\n{}",
+        screen(&app)
+    );
+    command(&mut app, Command::NextInChain);
+    assert!(app
+        .selected_entry()
+        .unwrap()
+        .capture
+        .source
+        .ends_with(RECORDED_SECOND));
+    let header = header_of(&app);
+    assert!(
+        header.contains(&format!(
+            "attempt 2 of 2 · re-ask of {DAY}/{RECORDED_FIRST} c"
+        )),
+        "{header}\n{}",
+        screen(&app)
+    );
+    // It wraps to the first attempt.
+    command(&mut app, Command::NextInChain);
+    assert!(app
+        .selected_entry()
+        .unwrap()
+        .capture
+        .source
+        .ends_with(RECORDED_FIRST));
+    // A capture in no chain says so, and stays selected.
+    while !app
+        .selected_entry()
+        .unwrap()
+        .capture
+        .source
+        .ends_with("plain.txt")
+    {
+        command(&mut app, Command::Down);
+    }
+    assert!(!header_of(&app).contains("attempt"));
+    command(&mut app, Command::NextInChain);
+    assert!(app
+        .selected_entry()
+        .unwrap()
+        .capture
+        .source
+        .ends_with("plain.txt"));
+    assert!(screen(&app).contains("not part of a repair chain"));
+}

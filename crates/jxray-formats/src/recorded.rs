@@ -13,8 +13,9 @@ pub const REQUEST_SUFFIX: &str = ".request.json";
 pub const TEMP_FILE_PREFIX: &str = ".jxray-tmp-";
 
 /// The extensions a recorded capture may have, without the dot: a JSON response, a saved
-/// event stream, NDJSON chunks, plain text, or `bin` for a body that could not be decoded.
-pub const RECORDED_EXTENSIONS: [&str; 5] = ["json", "sse", "ndjson", "txt", "bin"];
+/// event stream, NDJSON chunks, plain text, `bin` for a body that could not be decoded,
+/// or `jsonl` for an attempt a repair loop wrote (`{"output", "stop_reason"}`).
+pub const RECORDED_EXTENSIONS: [&str; 6] = ["json", "sse", "ndjson", "txt", "bin", "jsonl"];
 
 /// The request file's name for the capture stem `stem`.
 pub fn request_file_name(stem: &str) -> String {

@@ -61,7 +61,15 @@ pub fn utf8<'a>(text: &'a Bound<'_, PyString>, argument: &str) -> PyResult<Cow<'
 pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyResult<PyOutcome> {
     let outcome = py.detach(|| settings.checker.accepted(&capture));
     match outcome {
-        Some(outcome) => PyOutcome::new(py, Checked { capture, outcome }, settings.decimals),
+        Some(outcome) => PyOutcome::new(
+            py,
+            Checked {
+                capture,
+                outcome,
+                chain: None,
+            },
+            settings.decimals,
+        ),
         None => Ok(PyOutcome::unexplained(py, capture, settings)),
     }
 }

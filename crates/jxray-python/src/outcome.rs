@@ -112,6 +112,7 @@ impl PyOutcome {
                 let checked = Checked {
                     capture: capture.clone(),
                     outcome,
+                    chain: None,
                 };
                 Whole::new(py, checked).map(Box::new)
             })

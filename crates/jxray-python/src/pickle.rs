@@ -106,6 +106,7 @@ pub fn restore_outcome(py: Python<'_>, state_bytes: &[u8]) -> PyResult<PyOutcome
     let checked = Checked {
         capture,
         outcome: snapshot.outcome,
+        chain: None,
     };
     PyOutcome::new(py, checked, decimals)
 }

@@ -3,6 +3,8 @@
 
 mod act;
 mod big;
+mod chains;
+pub use chains::ChainPlace;
 mod checks;
 mod copy;
 mod entries;

@@ -231,6 +231,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::SaveAll => return act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
         Command::Request => open_request(app),
+        Command::NextInChain => app.next_in_chain(),
         Command::PointApp => proxy::open_panel(app),
         Command::ProxyLog => proxy::open_log(app),
         Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
@@ -308,9 +309,11 @@ fn moves_selection(app: &App, command: Command) -> bool {
         | Command::PageUp
         | Command::HalfDown
         | Command::HalfUp => app.focus == Focus::List,
-        Command::NextFailure | Command::PrevFailure | Command::SearchNext | Command::SearchPrev => {
-            true
-        }
+        Command::NextFailure
+        | Command::PrevFailure
+        | Command::SearchNext
+        | Command::SearchPrev
+        | Command::NextInChain => true,
         _ => false,
     }
 }

@@ -328,6 +328,13 @@ pub const BINDINGS: &[Binding] = &[
         "show the request a recorded capture was asked with (jxray record)",
     ),
     bind(
+        C::NextInChain,
+        &[key('c')],
+        NORMAL,
+        Group::Move,
+        "next attempt of a repair chain (a re-ask and what it re-asked), wrapping",
+    ),
+    bind(
         C::PointApp,
         &[key('a')],
         NORMAL,

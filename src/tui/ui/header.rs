@@ -8,7 +8,7 @@ use ratatui::widgets::Widget;
 use crate::capture::{Capture, RecordedRequest};
 use crate::compare::ValueDiff;
 use crate::engine::{Cause, Layer, Outcome, RepairKind};
-use crate::tui::app::App;
+use crate::tui::app::{App, ChainPlace};
 use crate::tui::detail::value_title;
 use crate::tui::doc::Paint;
 use crate::tui::sanitize::printable;
@@ -24,7 +24,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let lines = if entry.gone {
         // What the file said is history: say so before anything about it.
         [
-            origin(&entry.capture, request, theme),
+            origin(&entry.capture, (request, app.selected_chain()), theme),
             Line::styled(
                 "✗ gone: the file was deleted or moved",
                 theme.paint(Paint::Bad),
@@ -49,7 +49,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             },
         };
         [
-            origin(&entry.capture, request, theme),
+            origin(&entry.capture, (request, app.selected_chain()), theme),
             summary(&entry.outcome, theme),
             third,
         ]
@@ -67,8 +67,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 /// Source, provider, stop reason; for a recorded capture, the model asked for and the key
-/// that shows the request.
-fn origin(capture: &Capture, request: Option<&RecordedRequest>, theme: &Theme) -> Line<'static> {
+/// that shows the request, and its place in a repair chain with the key that walks it.
+fn origin(
+    capture: &Capture,
+    (request, chain): (Option<&RecordedRequest>, Option<ChainPlace>),
+    theme: &Theme,
+) -> Line<'static> {
     let mut spans = vec![Span::styled(printable(&capture.source), theme.strong())];
     if let Some(request) = request {
         let model = request.model.as_deref().or(capture.model.as_deref());
@@ -76,6 +80,15 @@ fn origin(capture: &Capture, request: Option<&RecordedRequest>, theme: &Theme) -
         spans.push(Span::raw(model.map_or("(none)".to_string(), printable)));
         spans.push(label("  request ", theme));
         spans.push(Span::styled("r", theme.key_hint()));
+    }
+    if let Some(chain) = chain {
+        let mut place = format!("  attempt {} of {}", chain.attempt, chain.of);
+        if let Some(previous) = &chain.re_ask_of {
+            place.push_str(&format!(" · re-ask of {}", printable(previous)));
+        }
+        spans.push(Span::styled(place, theme.paint(Paint::Literal)));
+        spans.push(label(" ", theme));
+        spans.push(Span::styled("c", theme.key_hint()));
     }
     if let Some(provider) = capture.provider {
         spans.push(label("  provider ", theme));
