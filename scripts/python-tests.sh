@@ -33,6 +33,11 @@ rm -rf "$wheels"
 wheel=$(echo "$wheels"/jxray-*.whl)
 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --force-reinstall "$wheel"
 
+# ai-mock (a mock server from PyPI) for the repair loop's end-to-end test through
+# `jxray record`, from the record end-to-end test's environment.
+sdk_venv="$(scripts/sdk-venv.sh)"
+[[ "$sdk_venv" = /* ]] || sdk_venv="$root/$sdk_venv"
+
 cd crates/jxray-python
-JXRAY_BIN="$jxray" JXRAY_WHEEL="$wheel" \
+JXRAY_BIN="$jxray" JXRAY_WHEEL="$wheel" AI_MOCK="$sdk_venv/bin/ai-mock" \
   "$venv/bin/python" -m pytest -p no:cacheprovider -q tests "$@"
