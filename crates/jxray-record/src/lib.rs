@@ -30,6 +30,7 @@ mod scrub;
 mod server;
 mod sidecar;
 mod tee;
+mod turns;
 mod write;
 
 use std::net::SocketAddr;

@@ -59,6 +59,8 @@ pub struct State {
     pub stopping: AtomicBool,
     /// Links re-asks to the captures they re-ask, when the caller reads outputs.
     pub chains: Option<Arc<dyn crate::Chains>>,
+    /// The recordings in the order they started, for the links.
+    pub turns: Arc<crate::turns::Turns>,
 }
 
 /// Handle one request from a client.
@@ -182,12 +184,15 @@ async fn finish(
     };
     let status = exchange.status;
     let writer = state.clone();
+    // The turn is taken as the exchange ends, before the thread that writes it runs.
+    let turn = state.turns.begin();
     let written = tokio::task::spawn_blocking(move || {
+        let chains = writer.chains.as_deref().map(|chains| (chains, &turn));
         record(
             &writer.folder,
             exchange,
             (&writer.limits, &writer.budget),
-            writer.chains.as_deref(),
+            chains,
         )
     })
     .await;

@@ -13,6 +13,7 @@ use crate::naming::{request_model, stem};
 use crate::scrub::{scrub_json, Secrets};
 use crate::sidecar::{document, RequestBody};
 use crate::tee::End;
+use crate::turns::{Turn, LINK_WAIT};
 use crate::write::{CaptureFiles, Folder};
 use crate::Limits;
 
@@ -39,7 +40,7 @@ pub fn record(
     folder: &Folder,
     mut exchange: Exchange,
     (limits, budget): (&Limits, &Arc<Budget>),
-    chains: Option<&dyn crate::Chains>,
+    chains: Option<(&dyn crate::Chains, &Turn)>,
 ) -> Recorded {
     if let Some(skipped) = not_kept(&exchange, limits, budget) {
         return skipped;
@@ -69,7 +70,11 @@ pub fn record(
         exchange.status.as_u16(),
     );
     let chain = match (&body, chains) {
-        (RequestBody::Json(value), Some(chains)) => chains.link(value),
+        (RequestBody::Json(value), Some((chains, turn))) => {
+            // An output recorded just before this exchange ended must be known to link to.
+            turn.wait_for_earlier(LINK_WAIT);
+            chains.link(value)
+        }
         _ => None,
     };
     let request = document(
@@ -97,7 +102,7 @@ pub fn record(
         request: &request_text,
     };
     let recorded = write(folder, &files, notes);
-    if let (Recorded::Written { path, .. }, Some(chains)) = (&recorded, chains) {
+    if let (Recorded::Written { path, .. }, Some((chains, _))) = (&recorded, chains) {
         chains.written(folder.path(), path, chain.as_ref());
     }
     recorded
