@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Generator, List, Optional, Union
 
 from . import _jxray
+from ._instrument import count_outcome, outcome_counter
 from ._jxray import Outcome, extract
 
 __all__ = ["Attempt", "RepairResult", "arepair", "repair", "repair_prompt"]
@@ -177,9 +178,7 @@ class _Spans:
             return
         self.trace = trace
         self.tracer = trace.get_tracer("jxray")
-        self.counter = metrics.get_meter("jxray").create_counter(
-            "jxray.outcomes", unit="{outcome}", description="Outputs judged, by the layer that fired or the failure kind"
-        )
+        self.counter = outcome_counter(metrics)
         self.request = self.tracer.start_span("jxray.repair", attributes={"gen_ai.operation.name": "chat"})
 
     def attempt(self, number: int) -> Any:
@@ -206,8 +205,7 @@ class _Spans:
         attributes.update(_usage_attributes(attempt.usage))
         span.set_attributes(attributes)
         span.end()
-        kind = outcome.layer if outcome.ok else outcome.failure.kind
-        self.counter.add(1, {"jxray.outcome": kind, "jxray.source": "repair"})
+        count_outcome(self.counter, outcome, "repair")
 
     def failed(self, span: Any, error: BaseException) -> None:
         if span is None:
