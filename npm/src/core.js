@@ -18,8 +18,12 @@ const OPTION_NAMES = new Set(["stopReason", "acceptLenient", "decodeStringified"
 const ACCEPTED = 0x31;
 const BREAKS_SCHEMA = 0x32;
 
-/** The API over a compiled `WebAssembly.Module`. */
-export function createJxray(module) {
+/**
+ * The API over a compiled `WebAssembly.Module`. `host` is what the runtime lends the package
+ * beyond the module: the Node, Bun and Deno entries give `files` (see node-files.js), which
+ * the repair loop's `captures` write with.
+ */
+export function createJxray(module, host = {}) {
   const engine = new Engine(module);
   const jxray = {
     extract: (text, options) => engine.extract(text, options),
@@ -28,7 +32,7 @@ export function createJxray(module) {
     replayFixture: (text, source) =>
       JSON.parse(decoder.decode(engine.call("jx_fixture", DEFAULT_REQUEST.with({ source }), text))),
   };
-  jxray.repair = makeRepair(jxray).repair;
+  jxray.repair = makeRepair(jxray, host).repair;
   return jxray;
 }
 

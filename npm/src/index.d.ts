@@ -195,8 +195,8 @@ export declare class UnreadableError extends ExtractError {}
 /** What to do about an outcome before paying for another call (contract §6). */
 export type RepairAction = "accept" | "repair" | "raise-limit" | "change-request" | "fix-serving" | "fix-capture";
 
-/** What `generate` returns: the text, or the text with its stop reason and usage. */
-export type GenerateReply = string | { text: string; stopReason?: string | null; finishReason?: string | null; usage?: unknown };
+/** What `generate` returns: the text, or the text with its stop reason, usage and the model that answered. */
+export type GenerateReply = string | { text: string; stopReason?: string | null; finishReason?: string | null; usage?: unknown; model?: string | null };
 
 export interface RepairContext {
   /** 1 for the first call, 2 for the first repair request, … */
@@ -215,6 +215,11 @@ export interface RepairAttempt {
   stopReason: string | null;
   usage: unknown;
   latencyMs: number;
+  /** The model the reply named (its `model`); undefined when it named none. */
+  model?: string;
+  /** With `captures`: this attempt's capture file, relative to that folder, `/`-separated
+   * (`2026-12-02/07-50-01.123-gpt-4o-mini-1a2b3c4d-a1.jsonl`); undefined when it could not be written. */
+  capture?: string;
 }
 
 /** Seed 003's record of one logical request; the raw output only as a digest. */
@@ -242,6 +247,8 @@ export interface RepairResult<T> {
   stopped: RepairAction | "max-repairs" | "budget" | null;
   attempts: RepairAttempt[];
   telemetry: RepairTelemetry;
+  /** With `captures`: the 16 hex digits every attempt's request file names as its chain. */
+  chain?: string;
 }
 
 export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefined>
@@ -258,12 +265,20 @@ export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefine
   schemaVersion?: string;
   /** Override the policy: a failure's cause (else its kind) → an action. */
   policy?: Record<string, RepairAction>;
-  /** Stops the loop between attempts: it rejects with the signal's reason and returns no fallback. */
+  /** Stops the loop: it rejects with the signal's reason before the next call, or when a call
+   * returns after the abort (that reply is neither judged nor written), and returns no fallback. */
   signal?: AbortSignal;
   /** The output is quoted in a repair request up to this many characters (default 8000). */
   maxOutputChars?: number;
   /** The schema's required keys, named in the repair request (read from the schema when it publishes a JSON Schema). */
   required?: string[];
+  /**
+   * A folder: each attempt is written there as a capture (`YYYY-MM-DD/HH-MM-SS.mmm-MODEL-CHAIN8-aN.jsonl`)
+   * with its request file, one chain that `jxray check` and the workbench show. Needs a file
+   * system (Node, Bun or Deno): elsewhere a TypeError before the first call. A write that
+   * fails is a warning (`process.emitWarning`), never the loop's end.
+   */
+  captures?: string;
 }
 
 /** Call `generate`, extract, and — only when the policy says a repair request can fix the failure — re-ask. */

@@ -2,5 +2,8 @@
 
 import { readFileSync } from "node:fs";
 import { createJxray } from "./core.js";
+import { nodeFiles } from "./node-files.js";
 
-export const jxray = createJxray(new WebAssembly.Module(readFileSync(new URL("../dist/jxray.wasm", import.meta.url))));
+export const jxray = createJxray(new WebAssembly.Module(readFileSync(new URL("../dist/jxray.wasm", import.meta.url))), {
+  files: nodeFiles,
+});

@@ -3,6 +3,7 @@
 // the request's text are the engine's (crates/jxray-formats/src/repair.rs), the same as in
 // Python; this file only calls `generate` and keeps the record.
 
+import { openChain } from "./captures.js";
 import { DECIDE, Outcome } from "./outcome.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
 import { usageCounts } from "./usage.js";
@@ -19,6 +20,7 @@ const REPAIR_OPTIONS = new Set([
   "signal",
   "maxOutputChars",
   "required",
+  "captures",
 ]);
 
 /** The repair request's text for a failed outcome (null when it is ok). */
@@ -27,10 +29,12 @@ export function repairPrompt(outcome, options = {}) {
   return outcome[DECIDE](decisionOptions(options)).prompt;
 }
 
-export function makeRepair(jxray) {
+/** `host.files`, when the runtime has a file system, resolves to what `captures` writes with. */
+export function makeRepair(jxray, host = {}) {
   /**
    * Call `generate(prompt)`, extract its output and, when the policy says a repair request
-   * can fix the failure, call it again (at most `maxRepairs` times) with the request.
+   * can fix the failure, call it again (at most `maxRepairs` times) with the request; with
+   * `captures`, each attempt is written there as a capture of one chain.
    */
   async function repair(generate, prompt, options = {}) {
     if (typeof generate !== "function") throw new TypeError("jxray: repair() takes generate, a function of the prompt");
@@ -45,6 +49,7 @@ export function makeRepair(jxray) {
     const { signal, budget = {} } = options;
     const extractOptions = Object.fromEntries(EXTRACT_OPTIONS.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]));
     const decide = decisionOptions(options);
+    const chain = options.captures == null ? null : await openChain(options.captures, host.files);
     const spans = new RepairSpans(await otelApi());
     const started = Date.now();
     const attempts = [];
@@ -56,26 +61,29 @@ export function makeRepair(jxray) {
     for (let attempt = 1; attempt <= 1 + maxRepairs; attempt++) {
       if (signal?.aborted) {
         spans.end(null, signal.reason);
-        throw signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
+        throw abortError(signal);
       }
       if (attempt > 1 && overBudget(budget, spentTokens, Date.now() - started)) {
         stopped = "budget";
         break;
       }
       const span = spans.attempt(attempt);
-      const callStarted = Date.now();
+      const began = new Date();
       let reply;
       try {
         reply = readReply(await generate(request, { attempt, signal, previous }));
+        // A reply that came back after the abort is neither judged nor written.
+        if (signal?.aborted) throw abortError(signal);
       } catch (error) {
         spans.failed(span, error);
         throw error;
       }
-      const latencyMs = Date.now() - callStarted;
+      const latencyMs = Date.now() - began.getTime();
       const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason ?? undefined });
       spentTokens += usageCounts(reply.usage).total;
       decision = outcome[DECIDE](decide);
-      const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs };
+      const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs, model: reply.model };
+      if (chain) record.capture = chain.write(record, began);
       attempts.push(record);
       spans.judged(span, record, decision.action, outcome.ok && attempt > 1);
       if (outcome.ok) break;
@@ -91,6 +99,7 @@ export function makeRepair(jxray) {
       request = `${prompt}\n\n${decision.prompt}`;
     }
     const finished = result(attempts, stopped, decision, options);
+    if (chain) finished.chain = chain.id;
     spans.end(finished);
     return finished;
   }
@@ -122,13 +131,18 @@ function requiredKeys(schema) {
   }
 }
 
-/** What `generate` gave: a text, or an object with `text`, `stopReason` and `usage`. */
+/** What `generate` gave: a text, or an object with `text`, `stopReason`, `usage` and `model`. */
 function readReply(reply) {
   if (typeof reply === "string") return { text: reply };
   if (reply && typeof reply.text === "string") {
-    return { text: reply.text, stopReason: reply.stopReason ?? reply.finishReason ?? reply.stop_reason, usage: reply.usage };
+    const model = typeof reply.model === "string" && reply.model !== "" ? reply.model : undefined;
+    return { text: reply.text, stopReason: reply.stopReason ?? reply.finishReason ?? reply.stop_reason, usage: reply.usage, model };
   }
   throw new TypeError("jxray: generate() must return the model's text, or an object with text, stopReason and usage");
+}
+
+function abortError(signal) {
+  return signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
 }
 
 function overBudget(budget, tokens, elapsedMs) {

@@ -18,3 +18,20 @@ test("require('jxray/testing') asserts", () => {
   testing.assertExtracts('{"a": 1}', { ok: true, layer: "direct" });
   assert.throws(() => testing.assertExtracts('{"a": 1}', { layer: "fenced" }), testing.JxrayAssertionError);
 });
+
+test("require('jxray') writes a repair loop's captures with Node's file system", async () => {
+  const fs = require("node:fs");
+  const path = require("node:path");
+  const root = fs.mkdtempSync(path.join(require("node:os").tmpdir(), "jxray-cjs-"));
+  try {
+    const replies = ['{"a": 1,}', '{"a": 1}'];
+    const result = await jxray.repair(async () => replies.shift(), "p", { captures: root });
+    assert.equal(result.status, "success");
+    for (const attempt of result.attempts) {
+      assert.ok(fs.existsSync(path.join(root, attempt.capture)), attempt.capture);
+      assert.ok(fs.existsSync(path.join(root, attempt.capture.replace(/\.jsonl$/, ".request.json"))));
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

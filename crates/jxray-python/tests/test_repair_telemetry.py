@@ -1,7 +1,11 @@
-"""jxray.repair's OpenTelemetry spans and outcome counter, read back with the SDK's in-memory
-exporter and reader (opentelemetry-api is an optional dependency of the package)."""
+"""jxray.repair's OpenTelemetry spans and outcome counter, and plain extract calls counted
+once jxray.instrument(extract=True) says so, read back with the SDK's in-memory exporter and
+reader (opentelemetry-api is an optional dependency of the package)."""
 
 from __future__ import annotations
+
+import pickle
+import sys
 
 from opentelemetry import metrics, trace
 from opentelemetry.sdk.metrics import MeterProvider
@@ -26,7 +30,8 @@ def providers():
     metrics.set_meter_provider(MeterProvider(metric_readers=[READER]))
 
 
-def counts() -> dict:
+def counts(source: str = "repair") -> dict:
+    """The `jxray.outcomes` count of each outcome, for one `jxray.source`."""
     found = {}
     data = READER.get_metrics_data()
     for resource in data.resource_metrics if data else []:
@@ -34,8 +39,13 @@ def counts() -> dict:
             for metric in scope.metrics:
                 if metric.name == "jxray.outcomes":
                     for point in metric.data.data_points:
-                        found[point.attributes["jxray.outcome"]] = point.value
+                        if point.attributes["jxray.source"] == source:
+                            found[point.attributes["jxray.outcome"]] = point.value
     return found
+
+
+def added(before: dict, after: dict) -> dict:
+    return {kind: after[kind] - before.get(kind, 0) for kind in after if after[kind] != before.get(kind, 0)}
 
 
 def test_one_span_per_attempt_under_the_requests_with_gen_ai_and_jxray_attributes():
@@ -83,3 +93,46 @@ def test_outcomes_are_counted_by_layer_or_failure_kind():
     after = counts()
     assert after.get("truncated", 0) - before.get("truncated", 0) == 1
     assert after.get("direct", 0) - before.get("direct", 0) == 1
+
+
+CHAT = {
+    "object": "chat.completion",
+    "model": "gpt-4o-mini",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": '{"a": [1,'}, "finish_reason": "length"}],
+}
+
+
+def test_plain_extract_calls_are_counted_once_switched_on_and_not_after():
+    from jxray import extract  # a name bound before the switch counts too
+
+    before = {source: counts(source) for source in ("extract", "extract_response", "repair")}
+    jxray.extract('```json\n{"a": 1}\n```')
+    assert counts("extract") == before["extract"], "not counted until switched on"
+    assert jxray.instrument(extract=True) is True
+    try:
+        jxray.extract('```json\n{"a": 1}\n```')
+        extract("no json here")
+        extract('{"a": 1,}')
+        jxray.extract_response(CHAT)
+        jxray.repair(lambda prompt: '{"a": 1}', "p")
+    finally:
+        assert jxray.instrument(extract=False) is True
+    jxray.extract('{"a": 1}')
+    assert added(before["extract"], counts("extract")) == {"fenced": 1, "no-json": 1, "invalid": 1}
+    assert added(before["extract_response"], counts("extract_response")) == {"truncated": 1}
+    assert added(before["repair"], counts("repair")) == {"direct": 1}, "the loop's own calls count once, as repair"
+
+
+def test_counting_keeps_extract_what_it_was():
+    assert jxray.extract.__module__ == "jxray" and jxray.extract.__name__ == "extract"
+    assert pickle.loads(pickle.dumps(jxray.extract)) is jxray.extract
+    assert pickle.loads(pickle.dumps(jxray.extract_response)) is jxray.extract_response
+    assert jxray.extract.__wrapped__ is jxray._jxray.extract
+
+
+def test_instrument_does_nothing_without_the_api(monkeypatch):
+    monkeypatch.setitem(sys.modules, "opentelemetry", None)
+    before = counts("extract")
+    assert jxray.instrument(extract=True) is False
+    assert jxray.extract('{"a": 1}').ok
+    assert counts("extract") == before

@@ -31,6 +31,11 @@ try:
 except jxray.TruncatedError as error:
     cut: jxray.Outcome = error.outcome
 assert_outcome("[1]", layer="direct")
+repaired: jxray.RepairResult = jxray.repair(lambda prompt: "{}", "p", captures=Path("captures"))
+chain: Optional[str] = repaired.chain
+capture: Optional[str] = repaired.attempts[0].capture
+model: Optional[str] = repaired.attempts[0].model
+counting: bool = jxray.instrument(extract=True)
 '''
 
 

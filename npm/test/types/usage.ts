@@ -40,6 +40,12 @@ const repaired = await repair(async (prompt) => ({ text: prompt, stopReason: "st
   signal: new AbortController().signal,
 });
 if (repaired.status === "success" && repaired.value) console.log(repaired.value.currency, repaired.telemetry.raw_output_hash);
+const chained = await repair(async () => ({ text: "{}", model: "gpt-4o-mini" }), "p", { captures: "captures" });
+const chainId: string | undefined = chained.chain;
+const captured: (string | undefined)[] = chained.attempts.map((attempt) => attempt.capture ?? attempt.model);
+console.log(chainId, captured);
+// @ts-expect-error: captures is a folder's path
+await repair(async () => "{}", "p", { captures: 3 });
 const again: string | null = repairPrompt(plain);
 console.log(again);
 // @ts-expect-error: the policy's actions are named

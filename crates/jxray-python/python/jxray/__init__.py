@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, List
 
 from . import _jxray
+from ._instrument import counted as _counted, instrument
 from ._repair import Attempt, RepairResult, arepair, repair, repair_prompt
 from ._jxray import (
     CheckRun,
@@ -30,7 +31,6 @@ from ._jxray import (
     TruncatedError,
     UnreadableError,
     check,
-    extract,
 )
 
 __version__: str = _jxray.__version__
@@ -51,12 +51,18 @@ __all__ = [
     "check",
     "extract",
     "extract_response",
+    "instrument",
     "repair",
     "repair_prompt",
     "__version__",
 ]
 
 
+# Counted in OpenTelemetry once `instrument(extract=True)` says so (`_instrument`).
+extract = _counted("extract")(_jxray.extract)
+
+
+@_counted("extract_response")
 def extract_response(response: Any, **options: Any) -> List[Outcome]:
     """The outcomes of one provider response: OpenAI (chat or Responses), Anthropic,
     Gemini or Ollama, given as the SDK's response object, as a dict (``model_dump()``),

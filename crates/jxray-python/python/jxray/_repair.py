@@ -11,10 +11,13 @@ import hashlib
 import inspect
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Awaitable, Callable, Generator, List, Optional, Union
 
 from . import _jxray
+from ._captures import Chain
+from ._instrument import count_outcome, outcome_counter
 from ._jxray import Outcome, extract
 
 __all__ = ["Attempt", "RepairResult", "arepair", "repair", "repair_prompt"]
@@ -22,7 +25,11 @@ __all__ = ["Attempt", "RepairResult", "arepair", "repair", "repair_prompt"]
 
 @dataclass(frozen=True)
 class Attempt:
-    """One call of ``generate``: what was sent, what came back, what it came out as."""
+    """One call of ``generate``: what was sent, what came back, what it came out as.
+
+    ``model`` is the model the reply named (``None`` when it named none); ``capture`` the
+    attempt's capture file relative to the ``captures`` folder (``None`` without
+    ``captures``, or when it could not be written)."""
 
     attempt: int
     prompt: str
@@ -31,6 +38,8 @@ class Attempt:
     stop_reason: Optional[str]
     usage: Any
     latency: float
+    model: Optional[str] = None
+    capture: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,8 @@ class RepairResult:
     ``failure``; ``repaired`` says a repair request was made and its answer accepted;
     ``lenient`` that the value is an accepted lenient reading taken without a call;
     ``stopped`` why the loop ended without a value (the policy's action, ``max-repairs`` or
-    ``budget``); ``telemetry`` is seed 003's record, the raw output only as a digest.
+    ``budget``); ``telemetry`` is seed 003's record, the raw output only as a digest;
+    ``chain`` the id the attempts' captures share (``None`` without ``captures``).
     """
 
     status: str
@@ -52,6 +62,7 @@ class RepairResult:
     stopped: Optional[str]
     attempts: List[Attempt] = field(default_factory=list)
     telemetry: dict = field(default_factory=dict)
+    chain: Optional[str] = None
 
 
 def repair_prompt(
@@ -70,6 +81,8 @@ def repair_prompt(
 
 
 _EXTRACT_OPTIONS = ("accept_lenient", "decode_stringified", "pick", "decimals")
+# The request files' `source`: which loop wrote the chain.
+_CAPTURES_SOURCE = "jxray.repair (python)"
 
 
 class _Loop:
@@ -94,6 +107,8 @@ class _Loop:
         self.max_output_chars = options.pop("max_output_chars", None)
         self.required = options.pop("required", None)
         self.extract_options = {n: options.pop(n) for n in _EXTRACT_OPTIONS if n in options}
+        captures = options.pop("captures", None)
+        self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE)
         if options:
             raise TypeError(f"unknown option {sorted(options)[0]!r}")
         self.started = time.monotonic()
@@ -110,9 +125,10 @@ class _Loop:
             return False
         return True
 
-    def took(self, reply: Any, latency: float) -> bool:
-        """Record one reply; whether to call again."""
-        text, stop_reason, usage = _read_reply(reply)
+    def took(self, reply: Any, latency: float, started: datetime) -> bool:
+        """Record one reply to the call begun at ``started`` (and write it when there is a
+        captures folder); whether to call again."""
+        text, stop_reason, usage, model = _read_reply(reply)
         outcome = extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
         self.tokens += _usage_counts(usage)[2]
         self.decision = _jxray.repair_decision(
@@ -122,9 +138,10 @@ class _Loop:
             max_output_chars=self.max_output_chars,
             required=self.required,
         )
-        self.attempts.append(
-            Attempt(len(self.attempts) + 1, self.request, text, outcome, stop_reason, usage, latency)
-        )
+        attempt = Attempt(len(self.attempts) + 1, self.request, text, outcome, stop_reason, usage, latency, model)
+        if self.chain is not None:
+            attempt = replace(attempt, capture=self.chain.write(attempt, started))
+        self.attempts.append(attempt)
         if outcome.ok:
             return False
         action, request = self.decision
@@ -162,6 +179,7 @@ class _Loop:
                 "fallback_kind": fallback_kind,
                 "raw_output_hash": "sha256:" + hashlib.sha256(_bytes(last.text)).hexdigest(),
             },
+            chain=None if self.chain is None else self.chain.id,
         )
 
 
@@ -177,9 +195,7 @@ class _Spans:
             return
         self.trace = trace
         self.tracer = trace.get_tracer("jxray")
-        self.counter = metrics.get_meter("jxray").create_counter(
-            "jxray.outcomes", unit="{outcome}", description="Outputs judged, by the layer that fired or the failure kind"
-        )
+        self.counter = outcome_counter(metrics)
         self.request = self.tracer.start_span("jxray.repair", attributes={"gen_ai.operation.name": "chat"})
 
     def attempt(self, number: int) -> Any:
@@ -206,8 +222,7 @@ class _Spans:
         attributes.update(_usage_attributes(attempt.usage))
         span.set_attributes(attributes)
         span.end()
-        kind = outcome.layer if outcome.ok else outcome.failure.kind
-        self.counter.add(1, {"jxray.outcome": kind, "jxray.source": "repair"})
+        count_outcome(self.counter, outcome, "repair")
 
     def failed(self, span: Any, error: BaseException) -> None:
         if span is None:
@@ -259,8 +274,10 @@ def repair(generate: Callable[[str], Any], prompt: str, **options: Any) -> Repai
     ``budget`` (``{"max_tokens": N, "max_seconds": S}``, checked before each repair call),
     ``fallback`` (a value, or a function of the last outcome; never marked success),
     ``fallback_kind``, ``schema_version`` (for the telemetry), ``policy`` (a failure's
-    cause, else its kind, to an action), ``max_output_chars``, ``required``, and
-    ``extract``'s ``accept_lenient``, ``decode_stringified``, ``pick`` and ``decimals``.
+    cause, else its kind, to an action), ``max_output_chars``, ``required``, ``captures``
+    (a folder: each attempt is written there as a capture and its request file, one chain
+    the workbench and ``jxray check`` show), and ``extract``'s ``accept_lenient``,
+    ``decode_stringified``, ``pick`` and ``decimals``.
     """
     if inspect.iscoroutinefunction(generate):
         raise TypeError("generate is a coroutine function: use jxray.arepair")
@@ -279,7 +296,8 @@ def repair(generate: Callable[[str], Any], prompt: str, **options: Any) -> Repai
 
 async def arepair(generate: Callable[[str], Awaitable[Any]], prompt: str, **options: Any) -> RepairResult:
     """:func:`repair` for an async ``generate``. Cancelling the task stops the loop at the
-    call it is in: ``CancelledError`` propagates, nothing is written, no fallback is given."""
+    call it is in: ``CancelledError`` propagates, no fallback is given, and no capture is
+    written after it (the captures are written synchronously: they are small)."""
     steps = _steps(_Loop(prompt, dict(options)))
     request = next(steps)
     while True:
@@ -302,13 +320,14 @@ def _steps(loop: _Loop) -> Generator[str, Any, RepairResult]:
     spans = _Spans()
     while loop.may_call():
         span = spans.attempt(len(loop.attempts) + 1)
+        began = datetime.now().astimezone()
         started = time.monotonic()
         try:
             reply = yield loop.request
         except BaseException as error:
             spans.failed(span, error)
             raise
-        again = loop.took(reply, time.monotonic() - started)
+        again = loop.took(reply, time.monotonic() - started, began)
         spans.judged(span, loop.attempts[-1], loop.decision[0])
         if not again:
             break
@@ -340,11 +359,12 @@ def _budget(budget: Any) -> _Budget:
     return _Budget(budget.get("max_tokens"), budget.get("max_seconds"))
 
 
-def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any]":
+def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any, Optional[str]]":
     """``generate``'s answer: a text (or its bytes, read as a capture file's are), or a dict
-    or object with ``text``, ``stop_reason`` (or ``finish_reason``) and ``usage``."""
+    or object with ``text``, ``stop_reason`` (or ``finish_reason``), ``usage`` and
+    ``model``."""
     if isinstance(reply, (str, bytes)):
-        return reply, None, None
+        return reply, None, None, None
     text = _field(reply, "text")
     if not isinstance(text, (str, bytes)):
         raise TypeError(
@@ -352,7 +372,8 @@ def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any]":
             f"and usage, not {type(reply).__name__}"
         )
     stop = _field(reply, "stop_reason") or _field(reply, "finish_reason")
-    return text, stop, _field(reply, "usage")
+    model = _field(reply, "model")
+    return text, stop, _field(reply, "usage"), model if isinstance(model, str) and model else None
 
 
 def _field(item: Any, name: str) -> Any:
