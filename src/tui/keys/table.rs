@@ -332,7 +332,7 @@ pub const BINDINGS: &[Binding] = &[
         &[key('c')],
         NORMAL,
         Group::Move,
-        "next attempt of a repair chain (a re-ask and what it re-asked), wrapping",
+        "next attempt of this capture's repair chain, wrapping",
     ),
     bind(
         C::PointApp,
