@@ -24,10 +24,14 @@
 //! assert_eq!((failure.line, failure.column), (1, 17));
 //! ```
 
+// `pub` means API: what the binary, the tests and the Python package use. An item only
+// the crate uses is `pub(crate)`, and this lint (an error in CI) says when one is not.
+#![warn(unreachable_pub)]
+
 pub mod capture;
-pub mod chain;
+pub(crate) mod chain;
 pub mod check;
-pub mod choices;
+pub(crate) mod choices;
 pub mod cli;
 pub mod commands;
 pub mod compare;

@@ -8,25 +8,25 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::Unreadable;
-pub use jxray_formats::text::{decode, utf16_without_bom, without_bom};
+pub(super) use jxray_formats::text::{decode, utf16_without_bom, without_bom};
 
 /// Most symlink hops followed while diagnosing a link, as the kernel does.
 const MAX_LINK_HOPS: usize = 40;
 
 /// The bytes of a capture file, or why they cannot be had (see [`read_regular`]); too
 /// large a file points at `--max-bytes`.
-pub fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
+pub(super) fn read_file(path: &Path, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
     read_regular(path, max_bytes, &max_bytes_fix)
 }
 
 /// What to do about a capture of `size` bytes over the limit.
-pub fn max_bytes_fix(size: u64) -> String {
+pub(super) fn max_bytes_fix(size: u64) -> String {
     format!("raise it with --max-bytes {size}")
 }
 
 /// [`read_file`] with one `open`, after a look at the first `peek` bytes: `None` when
 /// `claimed` says they belong to another reader, and nothing more is read.
-pub fn read_file_unless(
+pub(super) fn read_file_unless(
     path: &Path,
     max_bytes: u64,
     peek: usize,
@@ -77,7 +77,7 @@ pub fn read_regular(
 
 /// The open file and its size, checked as [`read_regular`] checks it: what it and the
 /// line-by-line readers (which read a large log without holding it whole) share.
-pub fn open_regular(
+pub(super) fn open_regular(
     path: &Path,
     max_bytes: u64,
     size_fix: &dyn Fn(u64) -> String,
@@ -162,7 +162,7 @@ fn open_nonblocking(path: &Path) -> io::Result<fs::File> {
 }
 
 /// Read at most `max_bytes` from `reader`; more than that is unreadable.
-pub fn read_limited(reader: impl Read, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
+pub(super) fn read_limited(reader: impl Read, max_bytes: u64) -> Result<Vec<u8>, Unreadable> {
     let size_fix = |_| "raise it with --max-bytes".to_string();
     read_into(reader, max_bytes, Vec::new(), &size_fix)
 }
@@ -189,7 +189,7 @@ fn read_into(
 pub const MAX_SCHEMA_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Exact counts, so the message never says "64 MiB is over the 64 MiB limit".
-pub fn too_large(
+pub(super) fn too_large(
     size: Option<u64>,
     max_bytes: u64,
     size_fix: &dyn Fn(u64) -> String,
@@ -227,7 +227,7 @@ fn human_size(bytes: u64) -> String {
     format!("{text} {}", UNITS[unit])
 }
 
-pub fn io_unreadable(error: &io::Error) -> Unreadable {
+pub(super) fn io_unreadable(error: &io::Error) -> Unreadable {
     let fix = match error.kind() {
         io::ErrorKind::PermissionDenied => "check its permissions",
         io::ErrorKind::NotFound => "it no longer exists; check the path and run again",
@@ -275,7 +275,7 @@ fn folder_unreadable(path: &Path) -> Unreadable {
 }
 
 /// Whether `path` is a symlink that leads back to itself.
-pub fn is_link_loop(path: &Path) -> bool {
+pub(super) fn is_link_loop(path: &Path) -> bool {
     matches!(follow_links(path), LinkEnd::Loop)
 }
 

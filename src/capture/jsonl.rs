@@ -29,7 +29,12 @@ use super::{promptfoo, stream, Capture, LoadOptions, Unreadable};
 const NO_LINES: &str = "no lines: the file is empty; delete it or fill it with one capture a line";
 
 /// The captures of a whole file's text.
-pub fn captures(source: &str, path: &Path, text: &str, options: &LoadOptions) -> Vec<Capture> {
+pub(super) fn captures(
+    source: &str,
+    path: &Path,
+    text: &str,
+    options: &LoadOptions,
+) -> Vec<Capture> {
     let lines: Vec<(usize, &str)> = without_bom(text)
         .lines()
         .enumerate()
@@ -59,7 +64,7 @@ pub fn captures(source: &str, path: &Path, text: &str, options: &LoadOptions) ->
 /// their line). Standard input is named the same way, as the file `-` (or the name given
 /// with `--stdin-name`), so the two outputs join.
 #[derive(Debug, Clone)]
-pub enum Naming {
+pub(super) enum Naming {
     Line(String),
 }
 
@@ -155,7 +160,7 @@ fn output_object(value: &Value) -> Detection {
 
 /// The first non-blank line of a file of lines, when it could start an Ollama stream: such
 /// a file is read whole and joined instead of line by line.
-pub fn may_start_ollama_stream(line: &str) -> bool {
+pub(super) fn may_start_ollama_stream(line: &str) -> bool {
     stream::decode_ollama_lines(std::iter::once(line)).is_some()
 }
 
@@ -166,7 +171,7 @@ enum Line {
 }
 
 /// Captures read line by line, as the lines arrive: at most one line is held at a time.
-pub struct LineCaptures<R> {
+pub(super) struct LineCaptures<R> {
     reader: R,
     naming: Naming,
     path: PathBuf,
@@ -186,7 +191,12 @@ pub struct LineCaptures<R> {
 }
 
 impl<R: BufRead> LineCaptures<R> {
-    pub fn new(reader: R, naming: Naming, path: &Path, options: &LoadOptions) -> LineCaptures<R> {
+    pub(super) fn new(
+        reader: R,
+        naming: Naming,
+        path: &Path,
+        options: &LoadOptions,
+    ) -> LineCaptures<R> {
         LineCaptures {
             reader,
             naming,
@@ -202,7 +212,7 @@ impl<R: BufRead> LineCaptures<R> {
     }
 
     /// A file with no line at all is one unreadable capture that says so.
-    pub fn empty_is_unreadable(mut self) -> LineCaptures<R> {
+    pub(super) fn empty_is_unreadable(mut self) -> LineCaptures<R> {
         self.empty_is_unreadable = true;
         self
     }

@@ -129,7 +129,7 @@ pub fn load_file(file: &Path, root: &Path, options: &LoadOptions) -> Vec<Capture
 }
 
 /// The captures in one file as they are read, for callers that stream (see [`load_file`]).
-pub fn source_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
+pub(super) fn source_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
     readers::records(file, &options.sources.name(root, file), options)
 }
 

@@ -57,9 +57,7 @@ use serde_json::Value;
 
 use crate::engine::Warning;
 
-pub use disk::{
-    decode as decode_bytes, read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES,
-};
+pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
 pub use fixture_file::is_fixture_file;
 pub use jxray_formats::envelope;
 pub use jxray_formats::{Provider, Unreadable};

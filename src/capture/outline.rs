@@ -25,7 +25,7 @@ const PARSE_DEPTH: usize = 127;
 
 /// The document, with the parts too deep to read left out, and where they were.
 #[derive(Debug)]
-pub struct Outline {
+pub(super) struct Outline {
     pub value: Value,
     /// JSON Pointers of the parts left out.
     cuts: Vec<String>,
@@ -33,7 +33,7 @@ pub struct Outline {
 
 impl Outline {
     /// The outline of `text`, or `None` when it is not one JSON value.
-    pub fn read(text: &str) -> Option<Outline> {
+    pub(super) fn read(text: &str) -> Option<Outline> {
         let raw: Box<RawValue> = serde_json::from_str(text).ok()?;
         let mut cuts = Vec::new();
         let value = outline(&raw, 0, &mut String::new(), &mut cuts)?;
@@ -41,7 +41,7 @@ impl Outline {
     }
 
     /// Whether the part at `pointer`, or something inside it, was left out.
-    pub fn cut_at(&self, pointer: &str) -> bool {
+    pub(super) fn cut_at(&self, pointer: &str) -> bool {
         self.cuts.iter().any(|cut| {
             cut.strip_prefix(pointer)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
@@ -50,7 +50,7 @@ impl Outline {
 
     /// `records`, one per element of the array at `pointer` in order, each whose element
     /// was cut made that record's failure.
-    pub fn mark(&self, pointer: &str, records: Vec<LogRecord>) -> Vec<LogRecord> {
+    pub(super) fn mark(&self, pointer: &str, records: Vec<LogRecord>) -> Vec<LogRecord> {
         records
             .into_iter()
             .enumerate()
@@ -68,7 +68,8 @@ impl Outline {
 }
 
 /// Why a record that was cut is not read.
-pub const TOO_DEEP: &str = "this record nests deeper than 128 levels, more than jxray reads \
+pub(super) const TOO_DEEP: &str =
+    "this record nests deeper than 128 levels, more than jxray reads \
                             in a log document (the file's other records are read); check what \
                             wrote it";
 

@@ -25,7 +25,7 @@ const ENVELOPE_KEYS: [&str; 11] = [
 ];
 
 /// Whether `text` is a JSON object or array whose top level has an envelope key.
-pub fn may_be_envelope(text: &str) -> bool {
+pub(super) fn may_be_envelope(text: &str) -> bool {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     deserializer
         .deserialize_any(TopLevel { depth: 0 })

@@ -16,7 +16,7 @@ use super::envelope::{compact, str_field, Contents, LogRecord, Outputs};
 use super::Provider;
 
 /// The results of a `-o results.json` document.
-pub fn document(value: &Value) -> Option<Vec<LogRecord>> {
+pub(super) fn document(value: &Value) -> Option<Vec<LogRecord>> {
     let results = value.get("results")?;
     let rows = results.get("results")?.as_array()?;
     if value.get("evalId").is_none() && results.get("version").is_none() {
@@ -31,7 +31,7 @@ pub fn document(value: &Value) -> Option<Vec<LogRecord>> {
 }
 
 /// One line of a `-o results.jsonl` file.
-pub fn row(value: &Value) -> Option<LogRecord> {
+pub(super) fn row(value: &Value) -> Option<LogRecord> {
     let is_row = value.get("provider").is_some_and(Value::is_object)
         && value.get("testIdx").is_some()
         && value.get("promptIdx").is_some();

@@ -11,7 +11,7 @@ use super::{Capture, LoadOptions};
 pub type Records = Box<dyn Iterator<Item = Capture> + Send>;
 
 /// A kind of file that holds captures.
-pub trait Reader: Sync {
+pub(super) trait Reader: Sync {
     /// Whether this source reads `path`, whose first bytes are `head` (at most
     /// [`HEAD_BYTES`]; empty when the path is not a regular file).
     fn detect(&self, path: &Path, head: &[u8]) -> bool;
@@ -23,10 +23,10 @@ pub trait Reader: Sync {
 }
 
 /// How many leading bytes detection looks at.
-pub const HEAD_BYTES: usize = 64;
+pub(super) const HEAD_BYTES: usize = 64;
 
 /// Whether `path`'s extension is `extension` (case-insensitive).
-pub fn has_extension(path: &Path, extension: &str) -> bool {
+pub(super) fn has_extension(path: &Path, extension: &str) -> bool {
     path.extension()
         .is_some_and(|found| found.eq_ignore_ascii_case(extension))
 }

@@ -13,13 +13,13 @@ use super::{disk, inspect, llm_logs, whole, Capture, LoadOptions};
 const READERS: [&dyn Reader; 3] = [&llm_logs::LlmLogs, &inspect::InspectEval, &whole::Whole];
 
 /// The captures of `path`, reported as `name`, read by the first reader that claims it.
-pub fn records(path: &Path, name: &str, options: &LoadOptions) -> Records {
+pub(super) fn records(path: &Path, name: &str, options: &LoadOptions) -> Records {
     READERS[reader_of(path, &head(path).0)].records(path, name, options)
 }
 
 /// The size of `path` when it is read whole, by [`read_whole`]; `None` for a log whose
 /// reader streams its records (read it with [`records`]).
-pub fn whole_file_size(path: &Path) -> Option<u64> {
+pub(super) fn whole_file_size(path: &Path) -> Option<u64> {
     if !may_stream(path) {
         // Only its size is needed here; what it holds is decided as it is read.
         return Some(fs::metadata(path).map_or(0, |metadata| metadata.len()));
@@ -47,7 +47,7 @@ fn may_stream(path: &Path) -> bool {
 /// The captures of a file that [`whole_file_size`] said is read whole: opened once, and
 /// its first bytes still say which reader reads it (a database named `.json` is read by
 /// its own reader, its records collected).
-pub fn read_whole(path: &Path, name: &str, options: &LoadOptions) -> Vec<Capture> {
+pub(super) fn read_whole(path: &Path, name: &str, options: &LoadOptions) -> Vec<Capture> {
     let mut reader = WHOLE;
     let bytes = disk::read_file_unless(path, options.max_bytes, HEAD_BYTES, |head| {
         reader = reader_of(path, head);

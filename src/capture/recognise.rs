@@ -22,7 +22,7 @@ use super::{disk, inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions
 
 /// What a file's name says it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(super) enum Kind {
     Text,
     Json,
     Lines,
@@ -32,7 +32,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn of(path: &Path) -> Kind {
+    pub(super) fn of(path: &Path) -> Kind {
         let extension = path
             .extension()
             .map(|extension| extension.to_string_lossy().to_ascii_lowercase());
@@ -46,7 +46,7 @@ impl Kind {
 }
 
 /// The captures in `text`, read from `path` and reported as `source`.
-pub fn captures(
+pub(super) fn captures(
     source: &str,
     path: &Path,
     text: String,
@@ -191,7 +191,7 @@ fn document(value: &Value, options: &LoadOptions) -> Option<Vec<LogRecord>> {
 
 /// The captures of a log's records, each named `source#ID` (`source#N`, from 1, when a
 /// record has no id).
-pub fn records_captures(source: &str, path: &Path, records: Vec<LogRecord>) -> Vec<Capture> {
+pub(super) fn records_captures(source: &str, path: &Path, records: Vec<LogRecord>) -> Vec<Capture> {
     if records.is_empty() {
         let why = "a log with no records: nothing to check; point jxray at a log with outputs";
         return vec![Capture::unreadable(

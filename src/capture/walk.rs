@@ -178,13 +178,13 @@ pub fn discover_below(root: &Path, folder: &Path, skip: &[PathBuf]) -> Vec<PathB
 }
 
 /// The key captures are sorted by: the path relative to `root`, with forward slashes.
-pub fn sort_key(root: &Path, path: &Path) -> String {
+pub(super) fn sort_key(root: &Path, path: &Path) -> String {
     relative_source(root, path)
 }
 
 /// How a file under `root` is named in reports: relative, with forward slashes; the path
 /// as given when it is `root` itself (a single file) or lies outside it.
-pub fn relative_source(root: &Path, path: &Path) -> String {
+pub(super) fn relative_source(root: &Path, path: &Path) -> String {
     match path.strip_prefix(root) {
         Ok(relative) if !relative.as_os_str().is_empty() => {
             let parts: Vec<_> = relative

@@ -7,7 +7,7 @@ use super::reader::{Reader, Records};
 use super::recognise::{self, Kind};
 use super::{disk, Capture, LoadOptions, Unreadable};
 
-pub struct Whole;
+pub(super) struct Whole;
 
 impl Reader for Whole {
     /// Anything: this is the last source tried.
@@ -22,7 +22,7 @@ impl Reader for Whole {
 }
 
 /// The captures in a file's bytes (or why it has none).
-pub fn captures(
+pub(super) fn captures(
     path: &Path,
     name: &str,
     bytes: Result<Vec<u8>, Unreadable>,

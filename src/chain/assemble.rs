@@ -11,21 +11,21 @@ use super::ChainLink;
 
 /// One attempt of a chain: its number and the caller's key for its capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Member<K> {
+pub(crate) struct Member<K> {
     pub attempt: u32,
     pub key: K,
 }
 
 /// The attempts of one chain, in order (one capture per attempt number).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chain<K> {
+pub(crate) struct Chain<K> {
     pub id: String,
     pub members: Vec<Member<K>>,
 }
 
 impl<K: Copy + Eq> Chain<K> {
     /// Where `key` sits: its place from 0, and the member before it.
-    pub fn place(&self, key: K) -> Option<(usize, Option<K>)> {
+    pub(crate) fn place(&self, key: K) -> Option<(usize, Option<K>)> {
         let at = self.members.iter().position(|member| member.key == key)?;
         Some((at, at.checked_sub(1).map(|before| self.members[before].key)))
     }
@@ -34,7 +34,7 @@ impl<K: Copy + Eq> Chain<K> {
 /// The chains among `captures` — each a key, its capture file and its link (if any) — in
 /// the order their ids first appear. A capture that no link names and that has no link is
 /// in no chain. Linear in the captures.
-pub fn assemble<'a, K: Copy + Eq + Hash>(
+pub(crate) fn assemble<'a, K: Copy + Eq + Hash>(
     captures: impl IntoIterator<Item = (K, &'a Path, Option<&'a ChainLink>)>,
 ) -> Vec<Chain<K>> {
     let captures: Vec<(K, &Path, Option<&ChainLink>)> = captures.into_iter().collect();

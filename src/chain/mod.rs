@@ -14,9 +14,9 @@
 //! [`link`] reads a link, [`assemble`] puts attempts in order, the check report counts
 //! them (`report::RepairChains`) and the workbench shows and walks them.
 
-pub mod assemble;
-pub mod link;
-pub mod recorder;
+pub(crate) mod assemble;
+pub(crate) mod link;
+pub(crate) mod recorder;
 
-pub use assemble::{assemble, Chain, Member};
-pub use link::{ChainLink, ChainState};
+pub(crate) use assemble::assemble;
+pub(crate) use link::{ChainLink, ChainState};

@@ -21,7 +21,7 @@ const REMEMBERED_BYTES: usize = 8 * 1024 * 1024;
 
 /// The chain linker `jxray record` gives the proxy.
 #[derive(Debug, Default)]
-pub struct RecordChains {
+pub(crate) struct RecordChains {
     outputs: Mutex<VecDeque<Output>>,
 }
 

@@ -22,7 +22,7 @@ use super::output::{self, ended};
 use super::ExitStatus;
 use crate::cli::{CheckArgs, Format, InputChoice};
 
-pub fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     let config = Config::load()?;
     // The schema first: a bad flag should not wait for a large folder to load.
     let schema_file = args.schema.clone().or(config.schema.clone());

@@ -14,7 +14,7 @@ use crate::cli::{ColorChoice, ExtractionArgs, PickChoice, PresetChoice};
 use crate::config::Config;
 
 /// The engine's options: the flags, over the config file's defaults.
-pub fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
+pub(super) fn engine_options(args: &ExtractionArgs, config: &Config) -> Options {
     Options::default()
         .with_accept_lenient(switch(
             args.accept_lenient,
@@ -40,7 +40,7 @@ fn switch(on: bool, off: bool, config: Option<bool>) -> bool {
     on || (!off && config.unwrap_or(false))
 }
 
-pub fn load_options(args: &ExtractionArgs, config: &Config) -> anyhow::Result<LoadOptions> {
+pub(super) fn load_options(args: &ExtractionArgs, config: &Config) -> anyhow::Result<LoadOptions> {
     let log = &args.log;
     let flags = PathFlags {
         preset: log.preset.map(|preset| match preset {
@@ -65,7 +65,7 @@ pub fn load_options(args: &ExtractionArgs, config: &Config) -> anyhow::Result<Lo
 }
 
 /// A painter for standard output, following `--color` and `NO_COLOR`.
-pub fn stdout_painter(flag: Option<ColorChoice>, config: &Config) -> Painter {
+pub(super) fn stdout_painter(flag: Option<ColorChoice>, config: &Config) -> Painter {
     let explicit = match flag.or(config.color).unwrap_or(ColorChoice::Auto) {
         ColorChoice::Always => Some(true),
         ColorChoice::Never => Some(false),

@@ -12,7 +12,7 @@ use super::output::{self, ended};
 use super::ExitStatus;
 use crate::cli::{CompareArgs, CompareFormat};
 
-pub fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
     let config = crate::config::Config::load()?;
     let schema_file = args.schema.clone().or_else(|| config.schema.clone());
     let schema = schema_file

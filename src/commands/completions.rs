@@ -9,7 +9,7 @@ use super::output::{self, ended};
 use super::ExitStatus;
 use crate::cli::Cli;
 
-pub fn run(shell: Shell) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(shell: Shell) -> anyhow::Result<ExitStatus> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "jxray", &mut script);
     let mut stdout = output::stdout();

@@ -17,7 +17,7 @@ use super::ExitStatus;
 use crate::capture;
 use crate::cli::ExtractArgs;
 
-pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     if args.file.is_dir() {
         bail!(
             "{}: is a folder; extract reads one capture file, use `jxray check {}` for a folder",

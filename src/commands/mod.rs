@@ -10,7 +10,7 @@ mod completions;
 mod extract;
 mod output;
 mod record;
-pub mod test;
+pub(crate) mod test;
 mod tui;
 
 use std::ffi::OsString;

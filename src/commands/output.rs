@@ -21,7 +21,7 @@ const CHUNK: usize = 64 * 1024;
 
 /// Standard output, shared by the command and the signal watcher.
 #[derive(Clone)]
-pub struct Stdout {
+pub(super) struct Stdout {
     shared: Arc<Mutex<Pending>>,
 }
 
@@ -33,7 +33,7 @@ struct Pending {
 }
 
 /// The process's standard output.
-pub fn stdout() -> Stdout {
+pub(super) fn stdout() -> Stdout {
     static STDOUT: OnceLock<Stdout> = OnceLock::new();
     STDOUT
         .get_or_init(|| Stdout {
@@ -48,12 +48,12 @@ impl Stdout {
     }
 
     /// Whether the reader went away (the pipe broke).
-    pub fn reader_gone(&self) -> bool {
+    pub(super) fn reader_gone(&self) -> bool {
         self.lock().gone
     }
 
     /// Write out everything, the last line too, unended or not: the end of a report.
-    pub fn finish(&self) -> io::Result<()> {
+    pub(super) fn finish(&self) -> io::Result<()> {
         let mut pending = self.lock();
         let all = pending.bytes.len();
         pending.write_out(all)
@@ -118,7 +118,7 @@ impl Write for Stdout {
 /// How a command that wrote to standard output ends: `status` (what it saw) when the
 /// report was written whole, or when writing stopped because the reader went away; the
 /// error when writing failed for another reason.
-pub fn ended(
+pub(super) fn ended(
     out: &Stdout,
     written: io::Result<()>,
     status: ExitStatus,
@@ -131,7 +131,7 @@ pub fn ended(
 }
 
 /// One line on standard error, escaped as one line whatever it holds.
-pub fn say(line: &str) {
+pub(super) fn say(line: &str) {
     let _ = writeln!(io::stderr().lock(), "{}", escape_line(line));
 }
 
@@ -139,7 +139,7 @@ pub fn say(line: &str) {
 /// to standard output is out (the watcher takes the output's lock, which a write holds);
 /// a second signal ends it at once.
 #[cfg(unix)]
-pub fn end_on_signals() {
+pub(super) fn end_on_signals() {
     use signal_hook::consts::{SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {

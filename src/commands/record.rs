@@ -18,7 +18,7 @@ use super::USAGE_ERROR;
 use crate::cli::{Cli, RecordArgs};
 
 /// Start the proxy; a bad flag, a taken port or an unusable folder is one line and exit 2.
-pub fn run(args: &RecordArgs) -> u8 {
+pub(super) fn run(args: &RecordArgs) -> u8 {
     let settings = match settings(args) {
         Ok(settings) => settings,
         Err(error) => return usage_error(&error),

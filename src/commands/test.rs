@@ -62,7 +62,7 @@ impl Tally {
     }
 }
 
-pub fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
+pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
     let config = Config::load()?;
     let (target, from_config) = match args.path.clone().or(args.fixtures_dir.clone()) {
         Some(path) => (path, false),

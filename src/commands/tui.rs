@@ -19,12 +19,12 @@ use super::USAGE_ERROR;
 use crate::cli::{Cli, ColorChoice, ThemeChoice};
 
 /// Run the TUI; errors become one line on stderr and exit status 2.
-pub fn run(cli: &Cli) -> u8 {
+pub(super) fn run(cli: &Cli) -> u8 {
     run_beside(cli, None)
 }
 
 /// Run the TUI beside the recording proxy `recording` (`jxray record --tui`), if any.
-pub fn run_beside(cli: &Cli, recording: Option<Recording>) -> u8 {
+pub(super) fn run_beside(cli: &Cli, recording: Option<Recording>) -> u8 {
     match run_tui(cli, recording) {
         Ok(code) => code,
         Err(error) => {

@@ -92,7 +92,7 @@ impl CiCase {
 }
 
 /// The folder a file sits in, as the user can open it (`.` for the working folder).
-pub fn folder_of(path: &Path) -> String {
+pub(crate) fn folder_of(path: &Path) -> String {
     match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => shell_path(parent),
         _ => ".".to_string(),
@@ -156,7 +156,7 @@ fn failure_of(capture: &Capture, outcome: &Outcome) -> CiFailure {
 /// Text that cannot act on a terminal or break a report, kept on its lines (an XML body, a
 /// message GitHub escapes itself): what [`escape_lines`] escapes, so nothing is lost and
 /// nothing is hidden.
-pub fn inert(text: &str) -> String {
+pub(crate) fn inert(text: &str) -> String {
     escape_lines(text).into_owned()
 }
 

@@ -15,20 +15,20 @@ use crate::text::count_of;
 const SUMMARY_ROW_BUDGET: usize = 900 * 1024;
 
 /// `%`, CR and LF in a command's message, as the Actions toolkit escapes them.
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// A property value (`file=`, `title=`) also escapes the `:` and `,` that end it.
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// `::error file=…,line=…,col=…,title=…::message` for a failure, `::warning …` for a note;
 /// `None` for a case that passed quietly or was skipped.
-pub fn annotation(case: &CiCase) -> Option<String> {
+pub(crate) fn annotation(case: &CiCase) -> Option<String> {
     let (command, title, message) = match &case.status {
         CiStatus::Failed(failure) => ("error", &failure.title, &failure.message),
         CiStatus::Warned(note) => ("warning", &note.title, &note.message),
@@ -156,7 +156,7 @@ impl<W: Write> Sink for GithubSink<W> {
 }
 
 /// Every layer and failure kind with its count: the mix a `check` step summary shows.
-pub fn mix_counts(summary: &Summary) -> Vec<(&'static str, usize)> {
+pub(crate) fn mix_counts(summary: &Summary) -> Vec<(&'static str, usize)> {
     let layers = Layer::ALL
         .iter()
         .copied()
@@ -169,7 +169,7 @@ pub fn mix_counts(summary: &Summary) -> Vec<(&'static str, usize)> {
 }
 
 /// The step summary file GitHub Actions names in `$GITHUB_STEP_SUMMARY`, when set.
-pub fn step_summary_file() -> Option<std::path::PathBuf> {
+pub(crate) fn step_summary_file() -> Option<std::path::PathBuf> {
     std::env::var_os("GITHUB_STEP_SUMMARY")
         .filter(|path| !path.is_empty())
         .map(Into::into)

@@ -85,12 +85,12 @@ pub struct GroupRecord<'a> {
 }
 
 /// The share failed, in percent.
-pub fn failed_share(summary: &Summary) -> f64 {
+pub(crate) fn failed_share(summary: &Summary) -> f64 {
     summary.share(summary.failed())
 }
 
 /// Each layer and failure kind a group holds, with its count: the mix's cells.
-pub fn mix_cells(summary: &Summary) -> Vec<(&'static str, usize)> {
+pub(crate) fn mix_cells(summary: &Summary) -> Vec<(&'static str, usize)> {
     let layers = Layer::ALL
         .iter()
         .map(|layer| (layer.as_str(), summary.layer(*layer)));
@@ -102,7 +102,7 @@ pub fn mix_cells(summary: &Summary) -> Vec<(&'static str, usize)> {
 
 /// The text report's part: a heading, then two lines a group (its counts, its mix) and
 /// a third with the causes and warnings it carries.
-pub fn write_text(out: &mut dyn Write, groups: &Groups, painter: Painter) -> io::Result<()> {
+pub(crate) fn write_text(out: &mut dyn Write, groups: &Groups, painter: Painter) -> io::Result<()> {
     let heading = format!("by {}, the worst first", groups.by().as_str());
     writeln!(out, "{}", painter.paint(&heading, Tone::Strong))?;
     let ordered = groups.worst_first();
@@ -148,7 +148,7 @@ pub fn write_text(out: &mut dyn Write, groups: &Groups, painter: Painter) -> io:
 }
 
 /// The step summary's table: a row a group, the worst first, each cell `count (share)`.
-pub fn markdown(groups: &Groups, cell: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn markdown(groups: &Groups, cell: &dyn Fn(&str) -> String) -> String {
     let words: Vec<&str> = mix_cells(&Summary::default())
         .into_iter()
         .map(|(word, _)| word)

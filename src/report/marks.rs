@@ -8,7 +8,7 @@ use crate::engine::{Cause, Outcome, WarningKind};
 /// How many captures carry each cause and each warning. A capture counts once per name,
 /// so `tool-call-text` (a cause and a warning) counts every capture that has either.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Marks {
+pub(super) struct Marks {
     causes: BTreeMap<Cause, usize>,
     warnings: BTreeMap<WarningKind, usize>,
     named: BTreeMap<&'static str, usize>,
@@ -16,7 +16,7 @@ pub struct Marks {
 
 impl Marks {
     /// Count one more outcome.
-    pub fn add(&mut self, outcome: &Outcome) {
+    pub(super) fn add(&mut self, outcome: &Outcome) {
         let cause = outcome.failure.as_ref().and_then(|failure| failure.cause);
         let kinds = outcome.warning_kinds();
         if let Some(cause) = cause {
@@ -34,21 +34,21 @@ impl Marks {
         }
     }
 
-    pub fn cause(&self, cause: Cause) -> usize {
+    pub(super) fn cause(&self, cause: Cause) -> usize {
         self.causes.get(&cause).copied().unwrap_or(0)
     }
 
-    pub fn warning(&self, kind: WarningKind) -> usize {
+    pub(super) fn warning(&self, kind: WarningKind) -> usize {
         self.warnings.get(&kind).copied().unwrap_or(0)
     }
 
     /// Captures with the cause or warning of this name.
-    pub fn named(&self, name: &str) -> usize {
+    pub(super) fn named(&self, name: &str) -> usize {
         self.named.get(name).copied().unwrap_or(0)
     }
 
     /// Every cause, then every warning, each name once, in the vocabulary's order.
-    pub fn names() -> Vec<&'static str> {
+    pub(super) fn names() -> Vec<&'static str> {
         let causes = Cause::ALL.iter().map(|cause| cause.as_str());
         let warnings = WarningKind::ALL.iter().map(|kind| kind.as_str());
         let mut names: Vec<&'static str> = Vec::new();
@@ -61,7 +61,7 @@ impl Marks {
     }
 
     /// The names some capture carries, with their counts, in the vocabulary's order.
-    pub fn present(&self) -> Vec<(&'static str, usize)> {
+    pub(super) fn present(&self) -> Vec<(&'static str, usize)> {
         Marks::names()
             .into_iter()
             .map(|name| (name, self.named(name)))

@@ -3,10 +3,10 @@
 //! the expected-versus-actual diff that `jxray test` shows.
 
 mod chains;
-pub mod ci;
-pub mod gate;
-pub mod github;
-pub mod groups;
+pub(crate) mod ci;
+pub(crate) mod gate;
+pub(crate) mod github;
+pub(crate) mod groups;
 mod html;
 mod json;
 mod jsonl;

@@ -17,13 +17,13 @@ struct Slot {
     closed: bool,
 }
 
-pub struct Builder {
+pub(crate) struct Builder {
     slot: Arc<(Mutex<Slot>, Condvar)>,
 }
 
 impl Builder {
     /// Start the thread; built details go to `events` as [`Action::DetailBuilt`].
-    pub fn start(events: Sender<Event>) -> Builder {
+    pub(crate) fn start(events: Sender<Event>) -> Builder {
         let slot: Arc<(Mutex<Slot>, Condvar)> = Arc::default();
         let shared = Arc::clone(&slot);
         thread::spawn(move || {
@@ -41,7 +41,7 @@ impl Builder {
     }
 
     /// Build this next, instead of anything still waiting.
-    pub fn request(&self, job: DetailJob) {
+    pub(crate) fn request(&self, job: DetailJob) {
         let (lock, ready) = &*self.slot;
         lock.lock().unwrap_or_else(PoisonError::into_inner).job = Some(job);
         ready.notify_one();

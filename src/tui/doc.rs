@@ -120,7 +120,7 @@ impl Doc {
 
 /// Builds a doc line by line.
 #[derive(Debug, Default)]
-pub struct DocBuilder {
+pub(crate) struct DocBuilder {
     text: String,
     lines: Vec<DocLine>,
     tokens: Vec<Styled>,
@@ -129,12 +129,12 @@ pub struct DocBuilder {
 }
 
 impl DocBuilder {
-    pub fn new() -> DocBuilder {
+    pub(crate) fn new() -> DocBuilder {
         DocBuilder::default()
     }
 
     /// Append text to the current line.
-    pub fn push(&mut self, text: &str, paint: Paint) {
+    pub(crate) fn push(&mut self, text: &str, paint: Paint) {
         let start = self.text.len();
         self.text.push_str(text);
         if paint != Paint::Plain && !text.is_empty() {
@@ -147,7 +147,7 @@ impl DocBuilder {
     }
 
     /// Append text with a mark over it (drawn on top of its token style).
-    pub fn push_marked(&mut self, text: &str, paint: Paint, mark: Paint) {
+    pub(crate) fn push_marked(&mut self, text: &str, paint: Paint, mark: Paint) {
         let start = self.text.len();
         self.push(text, paint);
         self.marks.push(Styled {
@@ -158,17 +158,12 @@ impl DocBuilder {
     }
 
     /// Bytes written so far: where the next push starts.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.text.len()
     }
 
-    /// Whether nothing was written yet.
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
-
     /// Mark everything written since byte `start` (drawn on top of its token style).
-    pub fn mark_from(&mut self, start: usize, mark: Paint) {
+    pub(crate) fn mark_from(&mut self, start: usize, mark: Paint) {
         if start < self.text.len() {
             self.marks.push(Styled {
                 start,
@@ -179,12 +174,12 @@ impl DocBuilder {
     }
 
     /// Whether the current line has no text yet.
-    pub fn line_is_empty(&self) -> bool {
+    pub(crate) fn line_is_empty(&self) -> bool {
         self.text.len() == self.line_start
     }
 
     /// End the current line with this gutter.
-    pub fn end_line(&mut self, gutter: Gutter) {
+    pub(crate) fn end_line(&mut self, gutter: Gutter) {
         self.lines.push(DocLine {
             start: self.line_start,
             end: self.text.len(),
@@ -194,7 +189,7 @@ impl DocBuilder {
     }
 
     /// Append a whole line of multi-line text, one doc line per text line.
-    pub fn push_lines(&mut self, text: &str, paint: Paint) {
+    pub(crate) fn push_lines(&mut self, text: &str, paint: Paint) {
         for line in text.split('\n') {
             self.push(line, paint);
             self.end_line(Gutter::None);
@@ -202,11 +197,11 @@ impl DocBuilder {
     }
 
     /// An empty line.
-    pub fn blank(&mut self) {
+    pub(crate) fn blank(&mut self) {
         self.end_line(Gutter::None);
     }
 
-    pub fn finish(mut self, title: impl Into<String>) -> Doc {
+    pub(crate) fn finish(mut self, title: impl Into<String>) -> Doc {
         if !self.line_is_empty() {
             self.end_line(Gutter::None);
         }
@@ -223,7 +218,7 @@ impl DocBuilder {
 }
 
 /// A doc that is a single note, for panes with nothing to show.
-pub fn note(title: &str, message: &str) -> Doc {
+pub(crate) fn note(title: &str, message: &str) -> Doc {
     let mut builder = DocBuilder::new();
     builder.push_lines(message, Paint::Note);
     builder.finish(title)

@@ -32,7 +32,7 @@ const COLON_LINE: &[&str] = &["subl", "zed", "hx", "helix", "mate"];
 
 /// The command that opens `path` (at `line`, when the editor can): `$VISUAL`,
 /// else `$EDITOR`, else `vi`. The variable may hold arguments (`code -w`).
-pub fn command(editor: Option<&str>, path: &Path, line: Option<usize>) -> Option<Command> {
+pub(crate) fn command(editor: Option<&str>, path: &Path, line: Option<usize>) -> Option<Command> {
     let editor = editor
         .map(str::trim)
         .filter(|e| !e.is_empty())
@@ -65,7 +65,7 @@ pub fn command(editor: Option<&str>, path: &Path, line: Option<usize>) -> Option
 }
 
 /// Whether the editor can be told which line to open at.
-pub fn knows_lines(editor: Option<&str>) -> bool {
+pub(crate) fn knows_lines(editor: Option<&str>) -> bool {
     let program = editor
         .and_then(|e| e.split_whitespace().next())
         .unwrap_or("vi");
@@ -85,7 +85,7 @@ fn with_line(path: &Path, line: usize) -> std::ffi::OsString {
 }
 
 /// The editor the environment names.
-pub fn from_env() -> Option<String> {
+pub(crate) fn from_env() -> Option<String> {
     std::env::var("VISUAL")
         .ok()
         .filter(|v| !v.trim().is_empty())

@@ -12,13 +12,13 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 const AHEAD: usize = 2;
 
 #[derive(Clone, Default)]
-pub struct Pacer {
+pub(crate) struct Pacer {
     waiting: Arc<(Mutex<usize>, Condvar)>,
 }
 
 impl Pacer {
     /// Wait until fewer than [`AHEAD`] parts are unread, and take a place.
-    pub fn permit(&self) -> Permit {
+    pub(crate) fn permit(&self) -> Permit {
         let (lock, freed) = &*self.waiting;
         let mut waiting = lock.lock().unwrap_or_else(PoisonError::into_inner);
         while *waiting >= AHEAD {

@@ -17,7 +17,7 @@ use crate::capture::Capture;
 const TAIL: u64 = 1024 * 1024;
 
 /// Drop the last capture of a log whose last line is unfinished JSON without a line break.
-pub fn hold_back(path: &Path, captures: &mut Vec<Capture>) {
+pub(crate) fn hold_back(path: &Path, captures: &mut Vec<Capture>) {
     let Some(last) = captures.last() else {
         return;
     };

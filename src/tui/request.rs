@@ -7,7 +7,7 @@ use super::help::HelpLine;
 use super::sanitize::printable;
 
 /// Every line of the overlay, text wrapped at `width` columns.
-pub fn lines(request: &RecordedRequest, width: usize) -> Vec<HelpLine> {
+pub(crate) fn lines(request: &RecordedRequest, width: usize) -> Vec<HelpLine> {
     let mut lines = Vec::new();
     let mut section = |heading: &'static str, text: Option<&str>| {
         let Some(text) = text else {

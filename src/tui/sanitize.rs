@@ -9,11 +9,11 @@
 use unicode_width::UnicodeWidthChar;
 
 /// Columns between tab stops.
-pub const TAB_WIDTH: usize = 4;
+pub(crate) const TAB_WIDTH: usize = 4;
 
 /// How one character is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Glyph {
+pub(crate) enum Glyph {
     /// The character itself, `width` columns wide (0 for combining marks).
     Plain(char, usize),
     /// A stand-in for an invisible character: drawn as `text`, styled as a marker.
@@ -26,7 +26,7 @@ pub enum Glyph {
 
 impl Glyph {
     /// Columns the glyph takes.
-    pub fn width(self) -> usize {
+    pub(crate) fn width(self) -> usize {
         match self {
             Glyph::Plain(_, width) | Glyph::Tab(width) => width,
             Glyph::Marker(text) => text.chars().count(),
@@ -35,12 +35,12 @@ impl Glyph {
     }
 
     /// Whether the glyph stands for something invisible (drawn in the marker style).
-    pub fn is_marker(self) -> bool {
+    pub(crate) fn is_marker(self) -> bool {
         !matches!(self, Glyph::Plain(..))
     }
 
     /// Append the glyph's text to `out`.
-    pub fn push_to(self, out: &mut String) {
+    pub(crate) fn push_to(self, out: &mut String) {
         match self {
             Glyph::Plain(ch, _) => out.push(ch),
             Glyph::Marker(text) => out.push_str(text),
@@ -56,7 +56,7 @@ impl Glyph {
 }
 
 /// How `ch` is drawn when it starts at display column `column` (for tab stops).
-pub fn glyph(ch: char, column: usize) -> Glyph {
+pub(crate) fn glyph(ch: char, column: usize) -> Glyph {
     match ch {
         '\t' => Glyph::Tab(TAB_WIDTH - column % TAB_WIDTH),
         '\u{feff}' => Glyph::Marker("⟨BOM⟩"),
@@ -91,7 +91,7 @@ const CONTROL_PICTURES: [&str; 32] = [
 ];
 
 /// Display width of `text` drawn from column 0 (tabs expanded).
-pub fn display_width(text: &str) -> usize {
+pub(crate) fn display_width(text: &str) -> usize {
     let mut column = 0;
     for ch in text.chars() {
         column += glyph(ch, column).width();
@@ -100,7 +100,7 @@ pub fn display_width(text: &str) -> usize {
 }
 
 /// `text` made printable: what a one-line label (a source, a message) should show.
-pub fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut column = 0;
     for ch in text.chars() {

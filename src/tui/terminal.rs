@@ -28,15 +28,15 @@ static PANIC_HOOK: Once = Once::new();
 /// panic is caught where it happens and shown as a capture's failure).
 static UI_THREAD: OnceLock<ThreadId> = OnceLock::new();
 
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+pub(crate) type Term = Terminal<CrosstermBackend<Stdout>>;
 
 /// The full-screen terminal; dropping it restores the normal screen.
-pub struct TerminalGuard {
+pub(crate) struct TerminalGuard {
     pub terminal: Term,
 }
 
 impl TerminalGuard {
-    pub fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+    pub(crate) fn enter(mouse: bool) -> io::Result<TerminalGuard> {
         let _ = UI_THREAD.set(thread::current().id());
         install_panic_hook();
         MOUSE.store(mouse, Ordering::SeqCst);
@@ -52,11 +52,11 @@ impl TerminalGuard {
     }
 
     /// Leave full-screen mode for a while (the editor), then come back with [`resume`].
-    pub fn suspend(&mut self) {
+    pub(crate) fn suspend(&mut self) {
         restore();
     }
 
-    pub fn resume(&mut self) -> io::Result<()> {
+    pub(crate) fn resume(&mut self) -> io::Result<()> {
         enable()?;
         self.terminal.clear()
     }
@@ -91,7 +91,7 @@ fn enable() -> io::Result<()> {
 }
 
 /// Put the terminal back as it was. Safe to call at any time, any number of times.
-pub fn restore() {
+pub(crate) fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
@@ -115,7 +115,7 @@ static BACKGROUND_PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Messages of background threads that panicked while the UI ran, to print
 /// once the normal screen is back.
-pub fn background_panics() -> Vec<String> {
+pub(crate) fn background_panics() -> Vec<String> {
     BACKGROUND_PANICS
         .lock()
         .map(|mut panics| std::mem::take(&mut *panics))

@@ -178,7 +178,7 @@ impl IgnoreRules {
 }
 
 /// Whether a file name is an editor, download or jxray temporary.
-pub fn is_temp_name(name: &str) -> bool {
+pub(super) fn is_temp_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     name == "4913"
         || name.starts_with(TEMP_FILE_PREFIX)

@@ -17,21 +17,21 @@ use zip::ZipArchive;
 use super::super::disk;
 
 /// How many times `--max-bytes` one archive may inflate to in all.
-pub const INFLATED_PER_MAX_BYTES: u64 = 4;
+pub(super) const INFLATED_PER_MAX_BYTES: u64 = 4;
 
 /// A local file header is at least this long before its name and data.
 const LOCAL_HEADER: u64 = 30;
 
 /// Why an entry was not read.
 #[derive(Debug)]
-pub enum Refused {
+pub(super) enum Refused {
     /// This entry cannot be read (too large, not JSON): its own failure.
     Entry(String),
     /// The archive inflated as much as it may: nothing more is read from it.
     Spent(String),
 }
 
-pub struct Archive {
+pub(super) struct Archive {
     zip: ZipArchive<File>,
     max_bytes: u64,
     /// Bytes the archive may still inflate to.
@@ -40,7 +40,7 @@ pub struct Archive {
 
 impl Archive {
     /// Open the zip at `path` and check that no two entries share bytes.
-    pub fn open(path: &Path, max_bytes: u64) -> Result<Archive, String> {
+    pub(super) fn open(path: &Path, max_bytes: u64) -> Result<Archive, String> {
         let file = File::open(path).map_err(|error| disk::io_unreadable(&error).message)?;
         let zip = ZipArchive::new(file).map_err(|error| {
             format!("an Inspect .eval log that is not a readable zip ({error}); re-run the eval")
@@ -54,7 +54,7 @@ impl Archive {
     }
 
     /// Every entry's name.
-    pub fn names(&self) -> Vec<String> {
+    pub(super) fn names(&self) -> Vec<String> {
         self.zip
             .file_names()
             .filter_map(Result::ok)
@@ -63,7 +63,7 @@ impl Archive {
     }
 
     /// An entry's JSON, within the bounds.
-    pub fn json(&mut self, entry: &str) -> Result<Value, Refused> {
+    pub(super) fn json(&mut self, entry: &str) -> Result<Value, Refused> {
         if self.left == 0 {
             return Err(self.spent());
         }

@@ -25,7 +25,7 @@ use archive::{Archive, Refused};
 const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 const ATTACHMENT: &str = "attachment://";
 
-pub struct InspectEval;
+pub(super) struct InspectEval;
 
 impl Reader for InspectEval {
     /// A zip named `.eval`.
@@ -156,7 +156,7 @@ fn eval_model(header: &Value) -> Option<String> {
 }
 
 /// The samples of a `.json` log: `{"eval": {…}, "samples": […]}`.
-pub fn json_log(value: &Value) -> Option<Vec<LogRecord>> {
+pub(super) fn json_log(value: &Value) -> Option<Vec<LogRecord>> {
     let eval = value
         .get("eval")
         .filter(|eval| eval.get("task").is_some())?;

@@ -40,7 +40,7 @@ const STOP_REASONS: [&[Step]; 5] = [
 const STATUS: &[Step] = &[Step::Key("status")];
 
 /// The provider's stop reason in a logged response body, wherever its format keeps it.
-pub fn stop_reason(response_json: &str) -> Option<String> {
+pub(super) fn stop_reason(response_json: &str) -> Option<String> {
     let mut paths: Vec<&[Step]> = STOP_REASONS.to_vec();
     paths.push(STATUS);
     let found = strings_at(response_json, &paths)?;
@@ -55,7 +55,7 @@ pub fn stop_reason(response_json: &str) -> Option<String> {
 
 /// A tool call part's `arguments` (a JSON string as it is, an object as its compact JSON),
 /// when the payload has them.
-pub fn tool_call(payload: &str) -> Option<ToolCall> {
+pub(super) fn tool_call(payload: &str) -> Option<ToolCall> {
     #[derive(Deserialize)]
     struct Payload {
         arguments: Option<Box<RawValue>>,

@@ -34,7 +34,7 @@ use rows::{Budget, LogRow};
 
 const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
 
-pub struct LlmLogs;
+pub(super) struct LlmLogs;
 
 impl Reader for LlmLogs {
     /// Any SQLite database: one without llm's tables is reported, not skipped.

@@ -23,14 +23,14 @@ use tempfile::TempDir;
 
 /// An open database, and the private copy it was opened from, if any (removed when this
 /// is dropped, after the connection: fields drop in order).
-pub struct Opened {
+pub(super) struct Opened {
     pub connection: Connection,
     _copy: Option<TempDir>,
 }
 
 /// How a database is opened, from the files beside it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OpenMode {
+pub(super) enum OpenMode {
     /// Every row is in the file: immutable.
     Immutable,
     /// A WAL and its index: read-only, the way SQLite's readers share them with a writer.
@@ -40,7 +40,7 @@ pub enum OpenMode {
 }
 
 /// How `path` must be opened to be read whole and left as it is.
-pub fn mode(path: &Path) -> OpenMode {
+pub(super) fn mode(path: &Path) -> OpenMode {
     let wal = beside(path, "-wal").symlink_metadata().ok();
     let shm = beside(path, "-shm").symlink_metadata().is_ok();
     match (wal, shm) {
@@ -53,7 +53,7 @@ pub fn mode(path: &Path) -> OpenMode {
 }
 
 /// Open `path` for reading as [`mode`] says; the error is the one line a capture shows.
-pub fn open(path: &Path) -> Result<Opened, String> {
+pub(super) fn open(path: &Path) -> Result<Opened, String> {
     let cannot_open = |error: rusqlite::Error| {
         format!("cannot open the SQLite database ({error}); check the file")
     };

@@ -23,7 +23,7 @@ const MAX_NAME_BYTES: i64 = 4096;
 const MAX_TURN_MESSAGES: usize = 10_000;
 
 /// One logged response: what it holds (or why it cannot be read) and the schema it asked for.
-pub struct LogRow {
+pub(super) struct LogRow {
     pub rowid: i64,
     pub id: String,
     pub schema_id: Option<String>,
@@ -32,13 +32,13 @@ pub struct LogRow {
 
 /// How many bytes of output one record may still read (`--max-bytes`).
 #[derive(Debug, Clone, Copy)]
-pub struct Budget {
+pub(super) struct Budget {
     max_bytes: u64,
     used: u64,
 }
 
 impl Budget {
-    pub fn new(max_bytes: u64) -> Budget {
+    pub(super) fn new(max_bytes: u64) -> Budget {
         Budget { max_bytes, used: 0 }
     }
 
@@ -78,7 +78,7 @@ fn short(column: &str) -> String {
 }
 
 /// A page of the `responses` table (llm before 0.32) after `after`.
-pub fn responses(
+pub(super) fn responses(
     connection: &Connection,
     after: i64,
     budget: Budget,
@@ -151,7 +151,11 @@ struct Turn {
 }
 
 /// A page of the `turns` table (llm 0.32 and later) after `after`, each turn's output read.
-pub fn turns(connection: &Connection, after: i64, budget: Budget) -> rusqlite::Result<Vec<LogRow>> {
+pub(super) fn turns(
+    connection: &Connection,
+    after: i64,
+    budget: Budget,
+) -> rusqlite::Result<Vec<LogRow>> {
     let sql = format!(
         "SELECT rowid, {}, {}, {}, octet_length(response_json), {}, {}, {} FROM turns \
          WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",

@@ -19,7 +19,7 @@ const EVENTS: [&str; 8] = [
     "error",
 ];
 
-pub fn is_event(payload: &Value) -> bool {
+pub(super) fn is_event(payload: &Value) -> bool {
     str_field(payload, "type").is_some_and(|kind| EVENTS.contains(&kind))
         && (str_field(payload, "type") != Some("error") || payload.get("error").is_some())
 }
@@ -35,13 +35,13 @@ enum Block {
 }
 
 #[derive(Debug, Default)]
-pub struct AnthropicEvents {
+pub(super) struct AnthropicEvents {
     blocks: BTreeMap<u64, Block>,
     stop_reason: Option<String>,
 }
 
 impl AnthropicEvents {
-    pub fn feed(&mut self, event: &Value) {
+    pub(super) fn feed(&mut self, event: &Value) {
         let index = event.get("index").and_then(Value::as_u64).unwrap_or(0);
         match str_field(event, "type").unwrap_or_default() {
             "content_block_start" => {
@@ -103,7 +103,7 @@ impl AnthropicEvents {
         }
     }
 
-    pub fn finish(self) -> Result<Contents, String> {
+    pub(super) fn finish(self) -> Result<Contents, String> {
         let mut text = String::new();
         let mut tools = Vec::new();
         for block in self.blocks.into_values() {

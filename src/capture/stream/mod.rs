@@ -17,7 +17,7 @@ use openai_chat::ChatChunks;
 use openai_responses::ResponsesEvents;
 use sse::Payload;
 
-pub use sse::looks_like_sse;
+pub(super) use sse::looks_like_sse;
 
 enum Flavour {
     OpenaiChat(ChatChunks),
@@ -72,7 +72,7 @@ impl Flavour {
 }
 
 /// The stream in an SSE log, or `None` when no payload is from a known provider.
-pub fn decode_sse(text: &str) -> Option<Result<Contents, String>> {
+pub(super) fn decode_sse(text: &str) -> Option<Result<Contents, String>> {
     let mut flavour: Option<Flavour> = None;
     for payload in sse::payloads(text) {
         let Payload::Json(payload) = payload else {
@@ -98,7 +98,7 @@ const MAX_CHUNK_LINE: usize = 64 * 1024;
 
 /// An Ollama NDJSON stream (one chunk a line, `done: false` until the last), or `None`
 /// when the lines are not one. `lines` are the non-blank lines.
-pub fn decode_ollama_lines<'a>(
+pub(super) fn decode_ollama_lines<'a>(
     mut lines: impl Iterator<Item = &'a str>,
 ) -> Option<Result<Contents, String>> {
     let first = lines.next()?;

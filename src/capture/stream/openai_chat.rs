@@ -11,7 +11,7 @@ use crate::capture::envelope::{
 };
 use crate::capture::Provider;
 
-pub fn is_chunk(payload: &Value) -> bool {
+pub(super) fn is_chunk(payload: &Value) -> bool {
     str_field(payload, "object") == Some("chat.completion.chunk")
         || payload
             .get("choices")
@@ -22,7 +22,7 @@ pub fn is_chunk(payload: &Value) -> bool {
 
 /// Content, refusal, tool-call fragments (per `index`) and finish reason of choice 0.
 #[derive(Debug, Default)]
-pub struct ChatChunks {
+pub(super) struct ChatChunks {
     content: String,
     refusal: String,
     tools: BTreeMap<u64, ToolCall>,
@@ -30,7 +30,7 @@ pub struct ChatChunks {
 }
 
 impl ChatChunks {
-    pub fn feed(&mut self, chunk: &Value) {
+    pub(super) fn feed(&mut self, chunk: &Value) {
         // Usage-only chunks have `choices: []`, `null`, or none at all.
         let choices = chunk.get("choices").and_then(Value::as_array);
         let first = choices
@@ -67,7 +67,7 @@ impl ChatChunks {
     /// [`feed`](Self::feed) a chunk's JSON text. A chunk of the usual shape is read
     /// without building a tree (a stream has one for every few tokens); any other shape
     /// is read as a tree, so both read every chunk alike.
-    pub fn feed_text(&mut self, text: &str) {
+    pub(super) fn feed_text(&mut self, text: &str) {
         match serde_json::from_str::<Chunk>(text) {
             Ok(chunk) => self.feed_chunk(chunk),
             Err(_) => {
@@ -113,7 +113,7 @@ impl ChatChunks {
         call.arguments.push_str(arguments);
     }
 
-    pub fn finish(self) -> Result<Contents, String> {
+    pub(super) fn finish(self) -> Result<Contents, String> {
         let text = if self.content.is_empty() {
             self.refusal
         } else {

@@ -8,12 +8,12 @@ use crate::capture::envelope::{
 };
 use crate::capture::Provider;
 
-pub fn is_event(payload: &Value) -> bool {
+pub(super) fn is_event(payload: &Value) -> bool {
     str_field(payload, "type").is_some_and(|kind| kind.starts_with("response."))
 }
 
 #[derive(Debug, Default)]
-pub struct ResponsesEvents {
+pub(super) struct ResponsesEvents {
     /// Concatenated `output_text` (and `refusal`) deltas.
     deltas: String,
     /// Whole texts of `output_text.done`, for logs that kept only those.
@@ -26,7 +26,7 @@ pub struct ResponsesEvents {
 }
 
 impl ResponsesEvents {
-    pub fn feed(&mut self, event: &Value) {
+    pub(super) fn feed(&mut self, event: &Value) {
         let text = |key| str_field(event, key).unwrap_or_default();
         match str_field(event, "type").unwrap_or_default() {
             "response.output_text.delta" | "response.refusal.delta" => {
@@ -79,7 +79,7 @@ impl ResponsesEvents {
         &mut self.tools[position].1
     }
 
-    pub fn finish(self) -> Result<Contents, String> {
+    pub(super) fn finish(self) -> Result<Contents, String> {
         let text = if self.deltas.is_empty() {
             self.done_texts
         } else {

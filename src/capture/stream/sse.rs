@@ -14,7 +14,7 @@ const FIELDS: [&str; 4] = ["data", "event", "id", "retry"];
 
 /// One `data:` payload of a stream.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Payload<'t> {
+pub(super) enum Payload<'t> {
     /// JSON text (its syntax checked, no tree built: each stream's reader reads it).
     Json(Cow<'t, str>),
     /// OpenAI's `data: [DONE]` end marker.
@@ -25,7 +25,7 @@ pub enum Payload<'t> {
 
 /// Whether `text` is a saved SSE log: its first field line is `data:` or `event:`, and every
 /// non-blank line is a field or a comment. Used to recognise streams saved as plain text.
-pub fn looks_like_sse(text: &str) -> bool {
+pub(crate) fn looks_like_sse(text: &str) -> bool {
     let mut seen_field = false;
     for line in lines(text) {
         if line.is_empty() || line.starts_with(':') {
@@ -44,7 +44,7 @@ pub fn looks_like_sse(text: &str) -> bool {
 }
 
 /// Every `data:` payload in `text`, in order. Lines that are not SSE fields are ignored.
-pub fn payloads(text: &str) -> Vec<Payload<'_>> {
+pub(super) fn payloads(text: &str) -> Vec<Payload<'_>> {
     let mut payloads = Vec::new();
     let mut data: Vec<&str> = Vec::new();
     for line in lines(text) {

@@ -8,7 +8,7 @@ use crate::text::is_unsafe;
 
 /// `text` escaped for an element's content or a quoted attribute; newlines and tabs kept
 /// when `lines` (a `<pre>` block), else written as `\n`.
-pub fn push_escaped(out: &mut String, text: &str, lines: bool) {
+pub(super) fn push_escaped(out: &mut String, text: &str, lines: bool) {
     for ch in text.chars() {
         if let Some(entity) = entity(ch) {
             out.push_str(entity);
@@ -28,7 +28,7 @@ pub fn push_escaped(out: &mut String, text: &str, lines: bool) {
 }
 
 /// [`push_escaped`] on one line, returned.
-pub fn escaped(text: &str) -> String {
+pub(super) fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     push_escaped(&mut out, text, false);
     out
@@ -36,7 +36,7 @@ pub fn escaped(text: &str) -> String {
 
 /// `text` for a quoted attribute value: entities only (an escape marker is markup, which
 /// an attribute cannot hold), unsafe characters as `\u{…}` text.
-pub fn attribute(text: &str) -> String {
+pub(super) fn attribute(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for ch in text.chars() {
         if let Some(entity) = entity(ch) {

@@ -17,10 +17,10 @@ use super::{Checked, Sink, Summary};
 use sample::Sample;
 
 /// The most rows the page lists; past it an even sample of them.
-pub const ROW_CAP: usize = 1000;
+pub(super) const ROW_CAP: usize = 1000;
 
 /// The group of every capture when the report is not split `--by` anything.
-pub const ALL: &str = "all captures";
+pub(super) const ALL: &str = "all captures";
 
 pub struct HtmlSink<W> {
     out: W,

@@ -18,7 +18,7 @@ use crate::text::count_of;
 const SCRIPT: &str = include_str!("report.js");
 const STYLE: &str = include_str!("report.css");
 
-pub struct Page<'a> {
+pub(super) struct Page<'a> {
     pub title: &'a str,
     pub summary: &'a Summary,
     /// The rows kept, as HTML.
@@ -28,7 +28,7 @@ pub struct Page<'a> {
 }
 
 impl Page<'_> {
-    pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
+    pub(super) fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         let mut head = String::with_capacity(16 * 1024);
         self.head(&mut head);
         self.counts(&mut head);

@@ -15,12 +15,12 @@ const WINDOW: usize = 2048;
 const VALUE_CAP: usize = 8192;
 
 /// Whether a capture has a row: it failed, or its JSON came from anywhere but `direct`.
-pub fn listed(outcome: &Outcome) -> bool {
+pub(super) fn listed(outcome: &Outcome) -> bool {
     !outcome.ok() || outcome.layer != Some(Layer::Direct)
 }
 
 /// The row of `item` in `group`.
-pub fn row(item: &Checked, group: &str) -> String {
+pub(super) fn row(item: &Checked, group: &str) -> String {
     let outcome = &item.outcome;
     let kind = outcome.badge();
     let failure = outcome.failure.as_ref();

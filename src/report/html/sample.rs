@@ -3,7 +3,7 @@
 
 /// Keeps at most `cap` items, in the order they arrived.
 #[derive(Debug)]
-pub struct Sample<T> {
+pub(super) struct Sample<T> {
     cap: usize,
     seen: usize,
     kept: Vec<(usize, T)>,
@@ -11,7 +11,7 @@ pub struct Sample<T> {
 }
 
 impl<T> Sample<T> {
-    pub fn new(cap: usize) -> Sample<T> {
+    pub(super) fn new(cap: usize) -> Sample<T> {
         Sample {
             cap,
             seen: 0,
@@ -22,7 +22,7 @@ impl<T> Sample<T> {
 
     /// Whether the next item offered would be kept: call before building it, so an item
     /// that will not be kept costs nothing.
-    pub fn wants_next(&mut self) -> Option<usize> {
+    pub(super) fn wants_next(&mut self) -> Option<usize> {
         self.seen += 1;
         if self.kept.len() < self.cap {
             return Some(self.kept.len());
@@ -32,7 +32,7 @@ impl<T> Sample<T> {
     }
 
     /// Keep `item` in the slot [`Sample::wants_next`] gave.
-    pub fn keep(&mut self, slot: usize, item: T) {
+    pub(super) fn keep(&mut self, slot: usize, item: T) {
         let index = self.seen - 1;
         if slot == self.kept.len() {
             self.kept.push((index, item));
@@ -42,12 +42,12 @@ impl<T> Sample<T> {
     }
 
     /// How many items were offered.
-    pub fn seen(&self) -> usize {
+    pub(super) fn seen(&self) -> usize {
         self.seen
     }
 
     /// The items kept, in the order they arrived.
-    pub fn into_items(mut self) -> Vec<T> {
+    pub(super) fn into_items(mut self) -> Vec<T> {
         self.kept.sort_by_key(|(index, _)| *index);
         self.kept.into_iter().map(|(_, item)| item).collect()
     }

@@ -9,13 +9,13 @@ use crate::tui::action::{Effect, EntryId, Saved};
 use super::save::summary;
 use super::{App, Overlay, SaveDialog, SaveScope};
 
-pub fn toggle_lenient(app: &mut App) -> Vec<Effect> {
+pub(super) fn toggle_lenient(app: &mut App) -> Vec<Effect> {
     app.options.accept_lenient = !app.options.accept_lenient;
     let state = on_off(app.options.accept_lenient);
     reextract_all(app, &format!("lenient acceptance {state}"))
 }
 
-pub fn toggle_decode_stringified(app: &mut App) -> Vec<Effect> {
+pub(super) fn toggle_decode_stringified(app: &mut App) -> Vec<Effect> {
     app.options.decode_stringified = !app.options.decode_stringified;
     let state = on_off(app.options.decode_stringified);
     reextract_all(app, &format!("decoding stringified JSON {state}"))
@@ -43,7 +43,7 @@ fn reextract_all(app: &mut App, what: &str) -> Vec<Effect> {
 }
 
 /// Extract these entries again under the current options and generation.
-pub fn reextract(app: &mut App, ids: Vec<EntryId>) -> Vec<Effect> {
+pub(super) fn reextract(app: &mut App, ids: Vec<EntryId>) -> Vec<Effect> {
     let captures: Vec<_> = ids
         .into_iter()
         .filter_map(|id| app.entries.get(id).map(|e| (id, Arc::clone(&e.capture))))
@@ -59,7 +59,7 @@ pub fn reextract(app: &mut App, ids: Vec<EntryId>) -> Vec<Effect> {
     }]
 }
 
-pub fn edit(app: &mut App) -> Vec<Effect> {
+pub(super) fn edit(app: &mut App) -> Vec<Effect> {
     let Some(entry) = app.selected_entry() else {
         app.warn("nothing to open: the list is empty");
         return Vec::new();
@@ -80,7 +80,7 @@ pub fn edit(app: &mut App) -> Vec<Effect> {
 
 /// `s` (one) or `S` (all): open the save dialog, and look at the fixtures folder again
 /// (a fixture deleted since loses its mark; the dialog's planned name is checked anew).
-pub fn open_save(app: &mut App, all: bool) -> Vec<Effect> {
+pub(super) fn open_save(app: &mut App, all: bool) -> Vec<Effect> {
     let dialog = if all {
         SaveDialog::all(app)
     } else {
@@ -105,7 +105,7 @@ pub fn open_save(app: &mut App, all: bool) -> Vec<Effect> {
 }
 
 /// Enter in the save dialog.
-pub fn save(app: &mut App, mut dialog: SaveDialog) -> Vec<Effect> {
+pub(super) fn save(app: &mut App, mut dialog: SaveDialog) -> Vec<Effect> {
     if matches!(dialog.scope, SaveScope::One(_)) {
         dialog.refresh(&app.settings.fixtures, &app.fixture_names);
         if let Some(Err(problem)) = &dialog.planned {
@@ -135,7 +135,7 @@ pub fn save(app: &mut App, mut dialog: SaveDialog) -> Vec<Effect> {
 
 /// The fixtures were written (or not): marks, the summary, and the dialog
 /// again when a single save failed, so the name can be fixed.
-pub fn save_done(app: &mut App, results: Vec<(EntryId, Saved)>) {
+pub(super) fn save_done(app: &mut App, results: Vec<(EntryId, Saved)>) {
     for (id, saved) in &results {
         match saved {
             Saved::New(path) => {

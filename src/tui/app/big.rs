@@ -20,14 +20,14 @@ use crate::tui::detail::{Detail, DetailJob};
 
 /// From this size of raw text up, panes are built in the background: about
 /// 15 ms of building in a release build, well inside a key's 50 ms.
-pub const BIG_CAPTURE: usize = 1024 * 1024;
+pub(super) const BIG_CAPTURE: usize = 1024 * 1024;
 
 /// Built details of big captures kept after the user moved on (each costs
 /// about ten times its capture's size).
 const KEEP: usize = 2;
 
 /// Whether `entry`'s panes are built in the background.
-pub fn is_big(entry: &Entry) -> bool {
+pub(super) fn is_big(entry: &Entry) -> bool {
     entry.capture.text.as_ref().map_or(0, String::len) >= BIG_CAPTURE
 }
 

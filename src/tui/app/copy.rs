@@ -85,7 +85,7 @@ impl CopyChoice {
 }
 
 /// Enter in the copy menu: copy the choice, or say why not.
-pub fn copy(app: &mut App, cursor: usize) -> Vec<Effect> {
+pub(super) fn copy(app: &mut App, cursor: usize) -> Vec<Effect> {
     app.overlay = Overlay::None;
     let choice = CopyChoice::ALL[cursor.min(CopyChoice::ALL.len() - 1)];
     let Some(entry) = app.selected_entry() else {

@@ -175,7 +175,7 @@ impl Sort {
 }
 
 /// Rank of an outcome in the outcome sort.
-pub fn outcome_rank(outcome: &Outcome) -> usize {
+pub(super) fn outcome_rank(outcome: &Outcome) -> usize {
     match (&outcome.failure, outcome.layer) {
         (Some(failure), _) => FailureKind::ALL
             .iter()
@@ -201,7 +201,7 @@ pub struct Kinds {
 }
 
 /// The group `entry` is in, `by` model, prompt, …, as `check --by` names it.
-pub fn group_of(by: GroupBy, entry: &Entry) -> String {
+pub(super) fn group_of(by: GroupBy, entry: &Entry) -> String {
     label_of(by, &entry.capture, entry.request.as_deref(), entry.modified)
 }
 

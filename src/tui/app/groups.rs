@@ -13,7 +13,7 @@ use crate::mix::{Mix, MixKey};
 use crate::tui::action::Command;
 
 /// The keys `b` steps through, in order.
-pub const KEYS: [GroupBy; 5] = [
+pub(crate) const KEYS: [GroupBy; 5] = [
     GroupBy::Model,
     GroupBy::Prompt,
     GroupBy::Provider,
@@ -22,14 +22,14 @@ pub const KEYS: [GroupBy; 5] = [
 ];
 
 /// The key after `by`, round again after the last.
-pub fn next_key(by: GroupBy) -> GroupBy {
+pub(crate) fn next_key(by: GroupBy) -> GroupBy {
     let at = KEYS.iter().position(|key| *key == by).unwrap_or(0);
     KEYS[(at + 1) % KEYS.len()]
 }
 
 /// Every group of the captures there now (gone ones left out), with its mix, the
 /// highest share failed first, then the most captures, then by name.
-pub fn groups(app: &App, by: GroupBy) -> Vec<(String, Mix)> {
+pub(crate) fn groups(app: &App, by: GroupBy) -> Vec<(String, Mix)> {
     let mut mixes: BTreeMap<String, Mix> = BTreeMap::new();
     for entry in app.entries.iter().filter(|entry| !entry.gone) {
         mixes
@@ -49,7 +49,7 @@ pub fn groups(app: &App, by: GroupBy) -> Vec<(String, Mix)> {
 }
 
 /// `b` on the main screen: the view, grouped by model.
-pub fn open(app: &mut App) {
+pub(crate) fn open(app: &mut App) {
     app.overlay = Overlay::Groups {
         by: GroupBy::Model,
         cursor: 0,
@@ -57,7 +57,7 @@ pub fn open(app: &mut App) {
 }
 
 /// A key in the group view.
-pub fn command(app: &mut App, by: GroupBy, cursor: usize, command: Command) {
+pub(crate) fn command(app: &mut App, by: GroupBy, cursor: usize, command: Command) {
     match command {
         Command::Back => app.overlay = Overlay::None,
         Command::Groups => {

@@ -9,7 +9,7 @@ mod checks;
 mod copy;
 mod entries;
 mod filter;
-pub mod groups;
+pub(crate) mod groups;
 mod navigate;
 mod overlay;
 mod proxy;

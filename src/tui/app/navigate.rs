@@ -6,7 +6,7 @@ use crate::tui::layout::{inner, PaneId};
 use super::{App, Focus, Notice};
 
 /// Where a movement command takes `position` in `0..=last`, with pages of `page`.
-pub fn moved(command: Command, position: usize, last: usize, page: usize) -> usize {
+pub(super) fn moved(command: Command, position: usize, last: usize, page: usize) -> usize {
     let page = page.max(1);
     let half = (page / 2).max(1);
     let next = match command {

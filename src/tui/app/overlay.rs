@@ -68,7 +68,7 @@ pub(super) fn apply_filter(app: &mut App, filter: Filter) {
     ));
 }
 
-pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
+pub(super) fn command(app: &mut App, command: Command) -> Vec<Effect> {
     match app.overlay.clone() {
         Overlay::None => {}
         Overlay::Help { scroll } => match command {
@@ -138,7 +138,7 @@ pub fn command(app: &mut App, command: Command) -> Vec<Effect> {
 }
 
 /// Typing in the search prompt or the save dialog's name.
-pub fn edit(app: &mut App, edit: Edit) {
+pub(super) fn edit(app: &mut App, edit: Edit) {
     let text = match &mut app.overlay {
         Overlay::Search { text, .. } => text,
         Overlay::Save(dialog) if matches!(dialog.scope, SaveScope::One(_)) => &mut dialog.name,

@@ -67,7 +67,7 @@ impl ProxyState {
 }
 
 /// A note from the proxy; the first call closes the panel that was open at start.
-pub fn note(app: &mut App, note: ProxyNote) {
+pub(super) fn note(app: &mut App, note: ProxyNote) {
     let call = !matches!(note, ProxyNote::Line(_));
     app.proxy.note(note);
     if call && matches!(app.overlay, Overlay::Recording { auto: true, .. }) {
@@ -76,7 +76,7 @@ pub fn note(app: &mut App, note: ProxyNote) {
 }
 
 /// `a`: the panel of lines to point an app with.
-pub fn open_panel(app: &mut App) {
+pub(super) fn open_panel(app: &mut App) {
     if app.settings.recording.is_some() {
         app.overlay = Overlay::Recording {
             cursor: 0,
@@ -88,7 +88,7 @@ pub fn open_panel(app: &mut App) {
 }
 
 /// `L`: the proxy's log, scrolled to its end.
-pub fn open_log(app: &mut App) {
+pub(super) fn open_log(app: &mut App) {
     if app.settings.recording.is_some() {
         let (_, last) = log_extent(app);
         app.overlay = Overlay::ProxyLog { scroll: last };
@@ -100,7 +100,7 @@ pub fn open_log(app: &mut App) {
 const NO_PROXY: &str = "no proxy runs here: `jxray record --tui` records calls and watches them";
 
 /// Keys in the panel: choose a line, copy it, close.
-pub fn panel_command(app: &mut App, cursor: usize, command: Command) -> Vec<Effect> {
+pub(super) fn panel_command(app: &mut App, cursor: usize, command: Command) -> Vec<Effect> {
     let lines = app
         .settings
         .recording
@@ -131,7 +131,7 @@ pub fn panel_command(app: &mut App, cursor: usize, command: Command) -> Vec<Effe
 }
 
 /// Keys in the log overlay: scroll, close.
-pub fn log_command(app: &mut App, scroll: usize, command: Command) {
+pub(super) fn log_command(app: &mut App, scroll: usize, command: Command) {
     match command {
         Command::Back => app.overlay = Overlay::None,
         movement => {

@@ -246,7 +246,7 @@ fn known_gap(made: Fixture, expect: &Expect, outcome: &Outcome) -> Fixture {
 }
 
 /// The footer's words for a finished save.
-pub fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
+pub(super) fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
     let new: Vec<&PathBuf> = results
         .iter()
         .filter_map(|(_, saved)| match saved {

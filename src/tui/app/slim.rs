@@ -15,7 +15,7 @@ use crate::engine::{DefectAt, Failure, Outcome, Repair, Warning};
 const SHARED: usize = 256;
 
 /// What the list needs of `outcome`, and nothing that differs from capture to capture.
-pub fn slim(outcome: &Outcome) -> Outcome {
+pub(super) fn slim(outcome: &Outcome) -> Outcome {
     let mut warnings: Vec<Warning> = Vec::new();
     for warning in &outcome.warnings {
         if !warnings.iter().any(|kept| kept.kind == warning.kind) {
@@ -52,13 +52,13 @@ pub fn slim(outcome: &Outcome) -> Outcome {
 
 /// One shared copy of each slim outcome seen.
 #[derive(Debug, Default)]
-pub struct Shared {
+pub(super) struct Shared {
     kept: Vec<Arc<Outcome>>,
 }
 
 impl Shared {
     /// The shared copy of `outcome`, kept if it is new and there is room.
-    pub fn get(&mut self, outcome: Outcome) -> Arc<Outcome> {
+    pub(super) fn get(&mut self, outcome: Outcome) -> Arc<Outcome> {
         if let Some(kept) = self.kept.iter().find(|kept| ***kept == outcome) {
             return Arc::clone(kept);
         }

@@ -34,7 +34,7 @@ pub struct WatchState {
 }
 
 /// How many arrivals the sparkline remembers.
-pub const ARRIVALS_KEPT: usize = 512;
+pub(super) const ARRIVALS_KEPT: usize = 512;
 /// How many arrivals each point of the sparkline is the failure share of.
 pub const SHARE_WINDOW: usize = 10;
 
@@ -83,7 +83,7 @@ impl WatchState {
 
 /// `w`: start or stop watching. Starting re-reads everything, so nothing that
 /// changed while not watching is missed.
-pub fn toggle(app: &mut App) -> Vec<Effect> {
+pub(super) fn toggle(app: &mut App) -> Vec<Effect> {
     if app.watch.active {
         app.watch = WatchState::default();
         app.say("stopped watching");
@@ -98,7 +98,7 @@ pub fn toggle(app: &mut App) -> Vec<Effect> {
 }
 
 /// `p`: hold back the watcher's changes, or let them through.
-pub fn pause(app: &mut App) -> Vec<Effect> {
+pub(super) fn pause(app: &mut App) -> Vec<Effect> {
     if !app.watch.active {
         app.warn("not watching; press w to watch the folder");
         return Vec::new();
@@ -114,7 +114,7 @@ pub fn pause(app: &mut App) -> Vec<Effect> {
 }
 
 /// A message from the watcher.
-pub fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
+pub(super) fn event(app: &mut App, event: WatchEvent) -> Vec<Effect> {
     if !app.watch.active {
         return Vec::new();
     }

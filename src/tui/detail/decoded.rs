@@ -9,7 +9,7 @@ use crate::tui::doc::{Doc, DocBuilder, Paint};
 use super::{json, trace, LineIndex};
 
 /// The pane; `violations` are the schema's, for a `schema` failure.
-pub fn doc(lines: &LineIndex, outcome: &Outcome, violations: &[Violation]) -> Doc {
+pub(super) fn doc(lines: &LineIndex, outcome: &Outcome, violations: &[Violation]) -> Doc {
     let mut builder = DocBuilder::new();
     let title = match (&outcome.value, &outcome.failure) {
         (Some(value), None) => {
@@ -154,7 +154,7 @@ fn heading(builder: &mut DocBuilder, text: &str) {
 }
 
 /// "object, 3 keys": what kind of value, and how big.
-pub fn value_title(value: &serde_json::Value) -> String {
+pub(crate) fn value_title(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::Object(map) => format!("object, {}", count_of(map.len(), "key")),
         serde_json::Value::Array(items) => format!("array, {}", count_of(items.len(), "item")),

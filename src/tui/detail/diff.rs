@@ -14,7 +14,7 @@ const TIMEOUT: Duration = Duration::from_millis(300);
 const INLINE_LIMIT: usize = 64 * 1024;
 
 /// Append the diff of `old` (raw, starting on raw line `old_first`) against `new`.
-pub fn write(builder: &mut DocBuilder, old: &str, new: &str, old_first: usize) {
+pub(super) fn write(builder: &mut DocBuilder, old: &str, new: &str, old_first: usize) {
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Patience)
         .timeout(TIMEOUT)

@@ -12,13 +12,13 @@ use crate::tui::doc::{DocBuilder, Gutter, Paint};
 const MAX_DEPTH: usize = 512;
 
 /// Append `value` pretty-printed (two-space indent), one doc line per text line.
-pub fn write(builder: &mut DocBuilder, value: &Value) {
+pub(super) fn write(builder: &mut DocBuilder, value: &Value) {
     write_marked(builder, value, &[]);
 }
 
 /// Like [`write`], with the values at these JSON Pointers marked as failures
 /// (a schema's violations). The root pointer is not marked: it would be all of it.
-pub fn write_marked(builder: &mut DocBuilder, value: &Value, marked: &[String]) {
+pub(super) fn write_marked(builder: &mut DocBuilder, value: &Value, marked: &[String]) {
     let mut place = Place {
         marked,
         pointer: String::new(),
@@ -53,7 +53,7 @@ impl Place<'_> {
 }
 
 /// `value` pretty-printed as plain text, as `y` copies it.
-pub fn pretty(value: &Value) -> String {
+pub(crate) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 

@@ -20,15 +20,15 @@ use crate::schema::Schema;
 use super::doc::{note, Doc};
 use super::search::Query;
 
-pub use decoded::value_title;
+pub(crate) use decoded::value_title;
 pub use job::DetailJob;
-pub use json::pretty;
+pub(crate) use json::pretty;
 pub use panes::{Detail, PaneState, Subject};
-pub use preview::docs as preview;
+pub(crate) use preview::docs as preview;
 
 /// Raw, normalized and decoded, in pane order. With the schema the outcome
 /// was checked against, a `schema` failure lists and marks every violation.
-pub fn build(
+pub(crate) fn build(
     capture: &Capture,
     outcome: &Outcome,
     query: Option<&Query>,
@@ -67,13 +67,13 @@ pub fn build(
 }
 
 /// Line starts of a text, to turn byte offsets into line:column.
-pub struct LineIndex<'a> {
+pub(crate) struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
 }
 
 impl<'a> LineIndex<'a> {
-    pub fn new(text: &'a str) -> LineIndex<'a> {
+    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -85,12 +85,12 @@ impl<'a> LineIndex<'a> {
     }
 
     /// 1-based line of a byte offset.
-    pub fn line(&self, offset: usize) -> usize {
+    pub(crate) fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&start| start <= offset).max(1)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn line_column(&self, offset: usize) -> (usize, usize) {
         let line = self.line(offset);
         let start = self.starts[line - 1];
         let end = floor_char_boundary(self.text, offset.min(self.text.len()));
@@ -99,10 +99,10 @@ impl<'a> LineIndex<'a> {
     }
 }
 
-pub use crate::text::floor_char_boundary;
+pub(crate) use crate::text::floor_char_boundary;
 
 /// The byte range of the character at `offset` (empty at the end of the text).
-pub fn char_range(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn char_range(text: &str, offset: usize) -> (usize, usize) {
     let start = floor_char_boundary(text, offset);
     let len = text[start..].chars().next().map_or(0, char::len_utf8);
     (start, start + len)

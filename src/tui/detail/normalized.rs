@@ -11,7 +11,7 @@ use crate::tui::doc::{note, Doc, DocBuilder, Paint, Styled};
 use super::raw::numbered;
 use super::{char_range, diff, LineIndex};
 
-pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome) -> Doc {
+pub(super) fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome) -> Doc {
     if let (Some((start, end)), None) = (outcome.span, &outcome.failure) {
         let Some(span_text) = raw.get(start..end) else {
             return note("", "the accepted span is outside the text");

@@ -11,7 +11,7 @@ use super::{floor_char_boundary, raw};
 const HEAD: usize = 64 * 1024;
 
 /// Raw, normalized and decoded, in pane order, for a capture whose panes are being built.
-pub fn docs(capture: &Capture, outcome: &Outcome) -> [Doc; 3] {
+pub(crate) fn docs(capture: &Capture, outcome: &Outcome) -> [Doc; 3] {
     let raw = capture.text.as_deref().unwrap_or("");
     let size = size(raw.len());
     let head = &raw[..floor_char_boundary(raw, HEAD)];

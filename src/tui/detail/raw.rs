@@ -12,7 +12,7 @@ use super::{char_range, LineIndex};
 /// Search hits marked in one pane; more would only slow the frame down.
 const MATCH_LIMIT: usize = 10_000;
 
-pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query>) -> Doc {
+pub(super) fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query>) -> Doc {
     let span = outcome.span;
     let mut marks = Vec::new();
     if let Some((start, end)) = span {
@@ -54,7 +54,7 @@ pub fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option<&Query
 
 /// Bytes that are not UTF-8, as text: every valid run as it is, every invalid byte
 /// as `⟨E9⟩`, marked as the failure, so the user sees where the encoding broke.
-pub fn bytes_doc(bytes: &[u8]) -> Doc {
+pub(super) fn bytes_doc(bytes: &[u8]) -> Doc {
     let mut text = String::with_capacity(bytes.len());
     let mut marks = Vec::new();
     let mut invalid = 0;
@@ -78,7 +78,7 @@ pub fn bytes_doc(bytes: &[u8]) -> Doc {
 
 /// A slice of the raw text with raw line numbers: `text` starts at raw byte
 /// `base` on raw line `first_line`; `span` and `marks` are in raw offsets.
-pub fn numbered(
+pub(super) fn numbered(
     text: &str,
     base: usize,
     first_line: usize,

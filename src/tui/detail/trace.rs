@@ -6,7 +6,7 @@ use crate::tui::doc::{DocBuilder, Paint};
 use super::LineIndex;
 
 /// Append one line per attempt (and one for any left out).
-pub fn write(builder: &mut DocBuilder, lines: &LineIndex, outcome: &Outcome) {
+pub(super) fn write(builder: &mut DocBuilder, lines: &LineIndex, outcome: &Outcome) {
     if outcome.trace.is_empty() {
         builder.push("no candidate was tried", Paint::Note);
         builder.blank();

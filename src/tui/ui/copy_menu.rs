@@ -9,7 +9,7 @@ use crate::tui::app::{copy_size, App, CopyChoice, OSC52_LIMIT};
 use crate::tui::layout::centered;
 use crate::tui::ui::fit::fit;
 
-pub fn render(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let entry = app.selected_entry();
     let mut lines: Vec<(Line<'static>, bool)> = Vec::new();

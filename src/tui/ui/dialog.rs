@@ -12,7 +12,7 @@ use crate::tui::sanitize::printable;
 use crate::tui::ui::fit::render_boxed;
 use crate::tui::ui::wrap::wrap;
 
-pub fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
+pub(super) fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let mut lines: Vec<Line<'static>> = match &dialog.scope {
         SaveScope::One(id) => one_capture(app, dialog, *id),

@@ -10,7 +10,12 @@ use crate::tui::sanitize::display_width;
 
 /// `block` over `outer` (what was under it cleared), and `lines` inside it, one a row, each
 /// fitted to the width, as many as fit.
-pub fn render_boxed(block: Block<'_>, outer: Rect, lines: Vec<Line<'static>>, buf: &mut Buffer) {
+pub(crate) fn render_boxed(
+    block: Block<'_>,
+    outer: Rect,
+    lines: Vec<Line<'static>>,
+    buf: &mut Buffer,
+) {
     let inner = block.inner(outer);
     Clear.render(outer, buf);
     block.render(outer, buf);
@@ -26,7 +31,7 @@ pub fn render_boxed(block: Block<'_>, outer: Rect, lines: Vec<Line<'static>>, bu
 }
 
 /// `line` cut to `width` columns, ending in `…` when anything was cut.
-pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
+pub(crate) fn fit(line: Line<'static>, width: usize) -> Line<'static> {
     let total: usize = line.spans.iter().map(|s| display_width(&s.content)).sum();
     if total <= width {
         return line;
@@ -59,7 +64,7 @@ pub fn fit(line: Line<'static>, width: usize) -> Line<'static> {
 }
 
 /// `text` cut to `width` columns with `…` when it does not fit.
-pub fn fit_text(text: &str, width: usize) -> String {
+pub(crate) fn fit_text(text: &str, width: usize) -> String {
     if display_width(text) <= width {
         return text.to_string();
     }

@@ -13,7 +13,7 @@ use crate::tui::keys::{hints, keys_label};
 use crate::tui::sanitize::printable;
 use crate::tui::ui::fit::fit;
 
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if area.height == 0 {
         return;
     }
@@ -65,7 +65,7 @@ fn fitting_mix(app: &App, width: usize) -> Line<'static> {
 }
 
 /// The short form of each outcome word, as `?` lists them.
-pub const SHORT_WORDS: [(&str, &str); 9] = [
+pub(super) const SHORT_WORDS: [(&str, &str); 9] = [
     ("unreadable", "unr"),
     ("truncated", "trunc"),
     ("no-json", "nojs"),

@@ -20,7 +20,7 @@ const BAR: usize = 20;
 /// Columns of a group's name, at most.
 const NAME: usize = 36;
 
-pub fn render(app: &App, by: GroupBy, cursor: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, by: GroupBy, cursor: usize, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let groups = groups(app, by);
     let outer = centered(

@@ -15,7 +15,7 @@ use crate::tui::sanitize::printable;
 use crate::tui::theme::Theme;
 use crate::tui::ui::fit::fit;
 
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(entry) = app.selected_entry() else {
         return;
     };

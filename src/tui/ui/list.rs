@@ -12,7 +12,7 @@ use crate::tui::doc::Paint;
 use crate::tui::sanitize::{display_width, printable};
 use crate::tui::ui::fit::fit_text;
 
-pub fn render(app: &App, outer: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, outer: Rect, buf: &mut Buffer) {
     let spark = app.sparkline_rows(outer.height);
     let outer = if spark > 0 {
         let list = Rect {
@@ -126,7 +126,7 @@ fn source_of<'a>(app: &App, entry: &'a Entry) -> &'a str {
 
 /// How a capture moved against `--baseline`: `↑` fixed, `↓` broke, `≠` value
 /// changed, `~` a different failure, `+` not in the baseline; blank when the same.
-pub fn baseline_mark(change: Option<Movement>) -> char {
+pub(super) fn baseline_mark(change: Option<Movement>) -> char {
     match change {
         None | Some(Movement::Same | Movement::LayerMoved | Movement::Removed) => ' ',
         Some(Movement::Fixed) => '↑',

@@ -2,7 +2,7 @@
 
 mod copy_menu;
 mod dialog;
-pub mod fit;
+pub(crate) mod fit;
 mod footer;
 mod groups;
 mod header;

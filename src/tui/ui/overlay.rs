@@ -12,13 +12,13 @@ use crate::tui::layout::{centered, help_area, inner};
 use crate::tui::request;
 use crate::tui::ui::fit::fit;
 
-pub fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let lines = help::lines(&app.settings);
     scrolled(app, " Help: jxray keys ", &lines, scroll, area, buf);
 }
 
 /// The request the selected capture was recorded with (`r`).
-pub fn request(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn request(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let Some(recorded) = app.selected_request() else {
         return;
     };
@@ -35,7 +35,7 @@ pub fn request(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
 }
 
 /// The recording proxy's log (`L`), the last reason a call was not kept first.
-pub fn proxy_log(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn proxy_log(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let lines = app.proxy.log_lines();
     scrolled(
         app,
@@ -92,7 +92,7 @@ fn scrolled(
 }
 
 /// The filter menu, each choice with how many captures it would show.
-pub fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let choices = Filter::menu_of(&app.entries.kinds);
     let outer = centered(area, 46, choices.len() as u16 + 2);

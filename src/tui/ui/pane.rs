@@ -14,7 +14,7 @@ use crate::tui::sanitize::glyph;
 use crate::tui::theme::Theme;
 use crate::tui::ui::fit::fit_text;
 
-pub fn render(app: &App, pane: PaneId, outer: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, pane: PaneId, outer: Rect, buf: &mut Buffer) {
     let focused = app.focus == Focus::Pane && app.pane == pane;
     let theme = &app.theme;
     let state = app.detail.as_ref().map(|detail| detail.pane(pane));

@@ -18,7 +18,7 @@ use crate::tui::ui::fit::render_boxed;
 /// The widest the panel grows: the longest line to paste with its comment.
 const WIDTH: u16 = 120;
 
-pub fn render(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, cursor: usize, area: Rect, buf: &mut Buffer) {
     let Some(recording) = &app.settings.recording else {
         return;
     };

@@ -11,7 +11,7 @@ use crate::tui::app::{App, SHARE_WINDOW};
 use crate::tui::doc::Paint;
 use crate::tui::ui::fit::fit_text;
 
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let width = usize::from(area.width.saturating_sub(2));
     let shares = app.watch.failure_shares(width);

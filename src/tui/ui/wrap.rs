@@ -7,7 +7,7 @@ use crate::tui::sanitize::display_width;
 
 /// `line` as lines of at most `width` columns, broken after spaces; a word wider than
 /// the width is broken where it must be. Continuation lines start with `indent`.
-pub fn wrap(line: Line<'static>, width: usize, indent: &str) -> Vec<Line<'static>> {
+pub(super) fn wrap(line: Line<'static>, width: usize, indent: &str) -> Vec<Line<'static>> {
     if width == 0 || line.width() <= width {
         return vec![line];
     }

@@ -21,7 +21,7 @@ impl Entries {
 
 /// Whether a search query matches a capture's source, raw text or decoded value
 /// (whose strings may differ from the raw text by their escapes: `\u00e9` is `é`).
-pub fn matches(query: &Query, capture: &Capture, outcome: &Outcome) -> bool {
+pub(super) fn matches(query: &Query, capture: &Capture, outcome: &Outcome) -> bool {
     query.is_in(&capture.source)
         || capture.text.as_deref().is_ok_and(|text| query.is_in(text))
         || outcome
