@@ -13,7 +13,7 @@ use crate::choices::{ColorChoice, Format, PickChoice};
 
 /// Colours for a dark or a light terminal background.
 /// The fixtures folder when the config file names none.
-pub const DEFAULT_FIXTURES: &str = "fixtures";
+pub(crate) const DEFAULT_FIXTURES: &str = "fixtures";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,13 +82,13 @@ pub enum ConfigError {
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// The config file's path, when the platform has a config folder.
-pub fn path() -> Option<PathBuf> {
+pub(crate) fn path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "jxray")
         .map(|dirs| dirs.config_dir().join("config.toml"))
 }
 
 /// The config path for help texts: the path, or why there is none.
-pub fn path_for_help() -> String {
+pub(crate) fn path_for_help() -> String {
     match path() {
         Some(path) => path.display().to_string(),
         None => "(no config folder on this platform)".to_string(),

@@ -47,7 +47,7 @@ const DIGEST_DIGITS: usize = 8;
 /// Names the group of each capture read from disk. The captures of one file share its
 /// request and its date, so the last file's are kept (captures arrive file by file).
 #[derive(Debug)]
-pub struct Grouper {
+pub(crate) struct Grouper {
     by: GroupBy,
     last: Option<(PathBuf, FileFacts)>,
 }
@@ -60,16 +60,16 @@ struct FileFacts {
 }
 
 impl Grouper {
-    pub fn new(by: GroupBy) -> Grouper {
+    pub(crate) fn new(by: GroupBy) -> Grouper {
         Grouper { by, last: None }
     }
 
-    pub fn by(&self) -> GroupBy {
+    pub(crate) fn by(&self) -> GroupBy {
         self.by
     }
 
     /// The group `capture` belongs to (see [`label_of`]).
-    pub fn label(&mut self, capture: &Capture) -> String {
+    pub(crate) fn label(&mut self, capture: &Capture) -> String {
         let needs_file = match self.by {
             GroupBy::Model => capture.model.is_none(),
             GroupBy::Prompt | GroupBy::Day => true,
@@ -104,7 +104,7 @@ impl Grouper {
 /// The group a capture belongs to `by`, given the request recorded beside it and its file's
 /// modification time where known; a capture that does not say is in a group that says
 /// what is missing (`(no model)`).
-pub fn label_of(
+pub(crate) fn label_of(
     by: GroupBy,
     capture: &Capture,
     request: Option<&RecordedRequest>,
@@ -134,7 +134,7 @@ pub fn label_of(
 /// `Extract the invoice fields as… · 3f9a2c1d`: the system prompt's first words and the
 /// digest of the system prompt and the response format together, so two prompts that
 /// start alike, or one prompt asking for two formats, are two groups.
-pub fn prompt_name(system: Option<&str>, format: Option<&str>) -> String {
+pub(crate) fn prompt_name(system: Option<&str>, format: Option<&str>) -> String {
     let mut hasher = Sha256::new();
     hasher.update(system.unwrap_or_default().as_bytes());
     hasher.update([0]);

@@ -110,7 +110,7 @@ impl FromIterator<MixKey> for Mix {
 /// `fenced 12→3  truncated 0→2`: every entry whose count differs between
 /// `start` and `now`, in the mix order, separated by two spaces; empty when
 /// nothing moved.
-pub fn delta_text(start: &Mix, now: &Mix) -> String {
+pub(crate) fn delta_text(start: &Mix, now: &Mix) -> String {
     let mut keys: Vec<MixKey> = start
         .counts
         .keys()

@@ -13,7 +13,7 @@ use std::io::{self, Write};
 pub use jxray_formats::escape::{escape_line, escape_lines, is_bidi_control, is_unsafe};
 
 /// The largest char boundary at or before `offset`.
-pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
+pub(crate) fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut at = offset.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;
@@ -22,7 +22,7 @@ pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
 }
 
 /// The smallest char boundary at or after `offset`.
-pub fn ceil_char_boundary(text: &str, offset: usize) -> usize {
+pub(crate) fn ceil_char_boundary(text: &str, offset: usize) -> usize {
     let mut at = offset.min(text.len());
     while !text.is_char_boundary(at) {
         at += 1;
@@ -31,7 +31,7 @@ pub fn ceil_char_boundary(text: &str, offset: usize) -> usize {
 }
 
 /// `1 capture`, `3 captures`: a count and its noun, in the plural unless it is one.
-pub fn count_of(count: usize, noun: &str) -> String {
+pub(crate) fn count_of(count: usize, noun: &str) -> String {
     if count == 1 {
         format!("1 {noun}")
     } else {
@@ -60,14 +60,14 @@ fn json_escapes(ch: char) -> bool {
 /// A writer for serialized JSON that escapes C1 and bidi controls as `\uXXXX` on the way
 /// through. It may sit on any JSON text: these characters can only occur inside strings,
 /// where the escape means the same character.
-pub struct JsonSafe<W: Write> {
+pub(crate) struct JsonSafe<W: Write> {
     inner: W,
     /// The start of a UTF-8 sequence cut off at the end of the last write.
     pending: Vec<u8>,
 }
 
 impl<W: Write> JsonSafe<W> {
-    pub fn new(inner: W) -> JsonSafe<W> {
+    pub(crate) fn new(inner: W) -> JsonSafe<W> {
         JsonSafe {
             inner,
             pending: Vec::new(),
@@ -75,7 +75,7 @@ impl<W: Write> JsonSafe<W> {
     }
 
     /// The writer underneath, once everything written has been passed on.
-    pub fn into_inner(mut self) -> io::Result<W> {
+    pub(crate) fn into_inner(mut self) -> io::Result<W> {
         self.flush_pending()?;
         let JsonSafe { inner, .. } = self;
         Ok(inner)

@@ -46,7 +46,8 @@ impl Checked {
 }
 
 /// What a capture becomes when reading or judging it panicked (a bug in jxray).
-pub const PANICKED: &str = "internal error: reading or extracting panicked on this capture; \
+pub(crate) const PANICKED: &str =
+    "internal error: reading or extracting panicked on this capture; \
                             please report it with the capture attached";
 
 /// The engine options, the schema given (if any) and the schemas captures carry, ready to
@@ -169,7 +170,7 @@ impl Checker {
 }
 
 /// A capture standing for one whose reading panicked (a bug in jxray), named as it was.
-pub fn panicked(source: String, path: std::path::PathBuf, line: Option<usize>) -> Checked {
+pub(crate) fn panicked(source: String, path: std::path::PathBuf, line: Option<usize>) -> Checked {
     Checked {
         capture: Capture {
             path,

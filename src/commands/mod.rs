@@ -37,7 +37,7 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> u8 {
 
 /// How a command ended when it could do its work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitStatus {
+pub(crate) enum ExitStatus {
     /// Every capture ok, every fixture passing: exit 0.
     Clean,
     /// At least one capture failed or one fixture regressed: exit 1.
@@ -45,7 +45,7 @@ pub enum ExitStatus {
 }
 
 impl ExitStatus {
-    pub fn from_all_ok(all_ok: bool) -> ExitStatus {
+    pub(crate) fn from_all_ok(all_ok: bool) -> ExitStatus {
         if all_ok {
             ExitStatus::Clean
         } else {
@@ -53,7 +53,7 @@ impl ExitStatus {
         }
     }
 
-    pub fn exit_code(self) -> u8 {
+    pub(crate) fn exit_code(self) -> u8 {
         match self {
             ExitStatus::Clean => 0,
             ExitStatus::Failures => 1,
@@ -62,7 +62,7 @@ impl ExitStatus {
 }
 
 /// Exit status for usage errors and unreadable paths (contract §3).
-pub const USAGE_ERROR: u8 = 2;
+pub(crate) const USAGE_ERROR: u8 = 2;
 
 /// Run a subcommand; an error is one line on stderr and exit status 2.
 fn run(command: &CliCommand) -> u8 {

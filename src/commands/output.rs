@@ -163,7 +163,7 @@ pub(super) fn end_on_signals() {
 }
 
 #[cfg(not(unix))]
-pub fn end_on_signals() {}
+pub(crate) fn end_on_signals() {}
 
 #[cfg(test)]
 mod tests {

@@ -136,7 +136,7 @@ impl Run {
 
 /// The key a capture matches by across runs: its source, less the file name
 /// when the run is one file (`run.jsonl:3` → `:3`, `logs.db#abc` → `#abc`).
-pub fn match_key(root: &Path, source: &str) -> String {
+pub(crate) fn match_key(root: &Path, source: &str) -> String {
     let root = root.to_string_lossy();
     match source.strip_prefix(root.as_ref()) {
         Some(rest) if rest.starts_with([':', '#']) => rest.to_string(),

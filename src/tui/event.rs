@@ -28,7 +28,7 @@ pub enum Event {
 const INPUT_POLL: Duration = Duration::from_millis(200);
 
 /// Lets the event loop stop the input thread from reading while an editor owns the terminal.
-pub struct InputControl {
+pub(crate) struct InputControl {
     pause: Arc<AtomicBool>,
     paused: Receiver<()>,
     resume: Sender<()>,
@@ -36,12 +36,12 @@ pub struct InputControl {
 
 impl InputControl {
     /// Wait until the input thread no longer reads the terminal.
-    pub fn pause(&self) {
+    pub(crate) fn pause(&self) {
         self.pause.store(true, Ordering::SeqCst);
         let _ = self.paused.recv_timeout(INPUT_POLL * 5);
     }
 
-    pub fn resume(&self) {
+    pub(crate) fn resume(&self) {
         self.pause.store(false, Ordering::SeqCst);
         let _ = self.resume.send(());
     }
@@ -49,7 +49,7 @@ impl InputControl {
 
 /// Read terminal input on a thread of its own. Only key presses are sent
 /// (Windows also reports releases and repeats).
-pub fn spawn_input(events: Sender<Event>) -> InputControl {
+pub(crate) fn spawn_input(events: Sender<Event>) -> InputControl {
     let pause = Arc::new(AtomicBool::new(false));
     let (paused_tx, paused) = mpsc::channel();
     let (resume, resume_rx) = mpsc::channel::<()>();
@@ -92,7 +92,7 @@ fn terminal_gone(events: &Sender<Event>) {
 static ENDED_BY: AtomicI32 = AtomicI32::new(0);
 
 /// The signal that ended the UI: SIGINT gives exit status 130, SIGTERM 143.
-pub fn ended_by_signal() -> Option<i32> {
+pub(crate) fn ended_by_signal() -> Option<i32> {
     match ENDED_BY.load(Ordering::SeqCst) {
         0 => None,
         signal => Some(signal),
@@ -103,7 +103,7 @@ pub fn ended_by_signal() -> Option<i32> {
 /// terminal (and remembers the signal for the exit status), and SIGTSTP into a suspend
 /// that restores it first.
 #[cfg(unix)]
-pub fn spawn_signals(events: Sender<Event>) {
+pub(crate) fn spawn_signals(events: Sender<Event>) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1};
     use signal_hook::iterator::Signals;
     let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGTSTP]) else {
@@ -128,12 +128,12 @@ pub fn spawn_signals(events: Sender<Event>) {
 /// Stop this process until the shell continues it (`fg`). The terminal must already be
 /// handed back: SIGSTOP cannot be caught, so nothing runs until SIGCONT.
 #[cfg(unix)]
-pub fn stop_until_continued() {
+pub(crate) fn stop_until_continued() {
     let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
 }
 
 #[cfg(not(unix))]
-pub fn stop_until_continued() {}
+pub(crate) fn stop_until_continued() {}
 
 #[cfg(not(unix))]
-pub fn spawn_signals(_events: Sender<Event>) {}
+pub(crate) fn spawn_signals(_events: Sender<Event>) {}

@@ -12,7 +12,7 @@ pub enum HelpLine {
 }
 
 /// Every line of the help overlay.
-pub fn lines(settings: &TuiSettings) -> Vec<HelpLine> {
+pub(crate) fn lines(settings: &TuiSettings) -> Vec<HelpLine> {
     let mut lines = Vec::new();
     for group in Group::ALL {
         lines.push(HelpLine::Heading(group.title()));

@@ -19,9 +19,9 @@ use super::action::EntryId;
 use super::doc::{DocLine, Paint, Styled};
 
 /// Lines longer than this are drawn plain.
-pub const LONG_LINE: usize = 16 * 1024;
+pub(crate) const LONG_LINE: usize = 16 * 1024;
 /// Texts bigger than this are drawn plain.
-pub const BIG_TEXT: usize = 1024 * 1024;
+pub(crate) const BIG_TEXT: usize = 1024 * 1024;
 
 static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
 
@@ -31,7 +31,7 @@ pub fn load_now() -> &'static SyntaxSet {
 }
 
 /// Load the syntax set on a thread of its own and call `done` once it is there.
-pub fn warm(done: impl FnOnce() + Send + 'static) {
+pub(crate) fn warm(done: impl FnOnce() + Send + 'static) {
     std::thread::spawn(move || {
         load_now();
         done();

@@ -36,14 +36,14 @@ impl PaneId {
 }
 
 /// Below this width the panes become tabs.
-pub const SIDE_BY_SIDE_WIDTH: u16 = 120;
+pub(crate) const SIDE_BY_SIDE_WIDTH: u16 = 120;
 /// Below this width the list goes above the panes instead of beside them.
 const LIST_BESIDE_WIDTH: u16 = 60;
 /// The list's width (borders included) that shows a file name of 24 characters whole beside
 /// the pointer, the widest badge (`unreadable`) and a mark.
 const WHOLE_NAME_LIST: u32 = 2 + 1 + 10 + 1 + 1 + 1 + 24;
 /// Rows of the header.
-pub const HEADER_HEIGHT: u16 = 3;
+pub(crate) const HEADER_HEIGHT: u16 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Screen {
@@ -95,16 +95,12 @@ impl ListWidth {
     }
 }
 
-/// Lay out a screen of `area` with `current` the pane shown as a tab or zoomed.
-pub fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
-    layout(area, zoom, current, ListWidth::Normal)
-}
-
 /// What the panes' wrap widths depend on: the screen, zoom, the pane in front and the
 /// list's width.
-pub type View = (Rect, bool, PaneId, ListWidth);
+pub(crate) type View = (Rect, bool, PaneId, ListWidth);
 
-/// [`screen`] with the list as wide as the user made it.
+/// Lay out a screen of `area` with `current` the pane shown as a tab or zoomed, and the
+/// list as wide as the user made it.
 pub fn layout(area: Rect, zoom: bool, current: PaneId, list_width: ListWidth) -> Screen {
     let footer_height = match area.height {
         0 => 0,
@@ -173,7 +169,7 @@ pub fn layout(area: Rect, zoom: bool, current: PaneId, list_width: ListWidth) ->
 }
 
 /// A box of at most `width`×`height` in the middle of `area`.
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     Rect::new(
@@ -185,12 +181,12 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 /// Where the help overlay goes.
-pub fn help_area(area: Rect) -> Rect {
+pub(crate) fn help_area(area: Rect) -> Rect {
     centered(area, 88, area.height.saturating_sub(2).max(3))
 }
 
 /// The text area inside a pane's border.
-pub fn inner(outer: Rect) -> Rect {
+pub(crate) fn inner(outer: Rect) -> Rect {
     Rect::new(
         outer.x.saturating_add(1),
         outer.y.saturating_add(1),
@@ -223,6 +219,10 @@ fn split_left(area: Rect, width: u16) -> (Rect, Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn screen(area: Rect, zoom: bool, current: PaneId) -> Screen {
+        layout(area, zoom, current, ListWidth::Normal)
+    }
 
     #[test]
     fn wide_screens_show_three_panes_side_by_side() {

@@ -59,7 +59,7 @@ impl Recording {
 /// Where an app on this machine calls a proxy bound to `bound`: listening everywhere, it
 /// still calls loopback, of the same family (`::` may not take IPv4 calls where IPv6
 /// sockets are IPv6 only).
-pub fn call_address(mut bound: SocketAddr) -> SocketAddr {
+pub(crate) fn call_address(mut bound: SocketAddr) -> SocketAddr {
     match bound.ip() {
         IpAddr::V4(ip) if ip.is_unspecified() => bound.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST)),
         IpAddr::V6(ip) if ip.is_unspecified() => bound.set_ip(IpAddr::V6(Ipv6Addr::LOCALHOST)),

@@ -46,7 +46,7 @@ pub use save::{Expect, SaveDialog, SaveScope};
 pub use watch::SHARE_WINDOW;
 
 /// Rows of the watch sparkline under the list (its border included).
-pub const SPARKLINE_ROWS: u16 = 3;
+pub(crate) const SPARKLINE_ROWS: u16 = 3;
 pub use update::update;
 pub use watch::WatchState;
 

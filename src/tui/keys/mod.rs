@@ -139,7 +139,7 @@ fn normalize(event: &KeyEvent) -> Key {
 }
 
 /// The command a key runs in a mode, from the table.
-pub fn command_for(mode: KeyMode, event: &KeyEvent) -> Option<Command> {
+pub(crate) fn command_for(mode: KeyMode, event: &KeyEvent) -> Option<Command> {
     let key = normalize(event);
     BINDINGS
         .iter()
@@ -175,7 +175,7 @@ fn event_char(event: &KeyEvent, normalized: char) -> char {
 }
 
 /// The keys of the first binding of `command` in `mode`, as written in help.
-pub fn keys_label(command: Command, mode: KeyMode) -> String {
+pub(crate) fn keys_label(command: Command, mode: KeyMode) -> String {
     BINDINGS
         .iter()
         .find(|binding| binding.command == command && binding.modes.contains(&mode))
@@ -191,7 +191,7 @@ pub fn keys_label(command: Command, mode: KeyMode) -> String {
 }
 
 /// The footer's hints for a mode: (`keys`, `word`), in table order.
-pub fn hints(mode: KeyMode) -> Vec<(String, &'static str)> {
+pub(crate) fn hints(mode: KeyMode) -> Vec<(String, &'static str)> {
     BINDINGS
         .iter()
         .filter(|binding| binding.modes.contains(&mode))
