@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::capture::fields::FieldPath;
-pub use crate::choices::{ColorChoice, Format, PickChoice};
+pub(crate) use crate::choices::{ColorChoice, Format, PickChoice};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]

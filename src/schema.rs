@@ -28,7 +28,7 @@ impl std::fmt::Debug for Schema {
     }
 }
 
-pub use jxray_formats::violation::Violation;
+pub(crate) use jxray_formats::violation::Violation;
 
 /// Why a schema could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]

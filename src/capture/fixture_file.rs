@@ -15,7 +15,7 @@ const PEEK: u64 = 4096;
 /// Whether `path` is a jxray fixture. Only `.json` files whose first few kilobytes name
 /// the key are read whole; a file that cannot be read is not a fixture (it becomes an
 /// `unreadable` capture, as any other).
-pub fn is_fixture_file(path: &Path, max_bytes: u64) -> bool {
+pub(crate) fn is_fixture_file(path: &Path, max_bytes: u64) -> bool {
     if Kind::of(path) != Kind::Json {
         return false;
     }

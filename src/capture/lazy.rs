@@ -8,34 +8,19 @@ use std::path::{Path, PathBuf};
 
 use super::jsonl::{self, LineCaptures, Naming};
 use super::load::{load_reader, source_records};
-pub use super::reader::Records;
+use super::reader::Records;
 use super::readers;
 use super::recognise::Kind;
-use super::{disk, walk, Capture, LoadError, LoadOptions};
+use super::{disk, Capture, LoadOptions};
 
 /// What standard input holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StdinFormat {
+pub(crate) enum StdinFormat {
     /// One capture a line, as in a `.jsonl` file, each checked as it arrives.
     #[default]
     Lines,
     /// The whole input is one raw output (or one envelope or stream).
     Text,
-}
-
-/// Every capture under `path` (a file or a folder), in the order of [`super::load`]:
-/// files sorted by path, lines in file order.
-pub fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError> {
-    Ok(found_records(path, walk::discover(path)?, options))
-}
-
-/// The captures in `files`, found under `root` by [`discover`](super::discover) or
-/// [`discover_with`](super::discover_with): lazily, in the order of
-/// [`load_found`](super::load_found).
-pub fn found_records(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Records {
-    each_file(root, files, options, |file, root, options| {
-        file_records(&file, root, options)
-    })
 }
 
 /// What `of_file` makes of each of `files` under `root`, one file after another, lazily.
@@ -71,12 +56,12 @@ pub enum Job {
 }
 
 /// Jobs in report order.
-pub type Jobs = Box<dyn Iterator<Item = Job> + Send>;
+pub(crate) type Jobs = Box<dyn Iterator<Item = Job> + Send>;
 
 /// The work of checking `files`, found under `root`: each read whole by a worker, but
 /// files of lines and logs that stream their records, whose captures are read here as
 /// the pipeline asks for them (see [`found_records`]).
-pub fn found_jobs(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Jobs {
+pub(crate) fn found_jobs(root: &Path, files: Vec<PathBuf>, options: &LoadOptions) -> Jobs {
     each_file(root, files, options, file_jobs)
 }
 
@@ -96,7 +81,7 @@ fn file_jobs(file: PathBuf, root: &Path, options: &LoadOptions) -> Jobs {
 }
 
 /// The captures of one file under `root`, lazily when it is a file of lines.
-pub fn file_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
+pub(crate) fn file_records(file: &Path, root: &Path, options: &LoadOptions) -> Records {
     if Kind::of(file) == Kind::Lines {
         if let Some(lines) = streamed_lines(file, root, options) {
             return lines;
@@ -108,7 +93,7 @@ pub fn file_records(file: &Path, root: &Path, options: &LoadOptions) -> Records 
 /// Standard input as captures, named as a file called `name` would be (`-:LINE`,
 /// `-#ID`). Lines are read as they arrive; text that is not JSON Lines at all (its first
 /// byte is no `{`) is refused once, as a whole, rather than failing on every line.
-pub fn stdin_records(
+pub(crate) fn stdin_records(
     reader: impl Read + Send + 'static,
     format: StdinFormat,
     name: &str,
@@ -137,7 +122,7 @@ pub fn stdin_records(
     "standard input is not JSON Lines (it starts with {start}, not a JSON object): pass \
      --input text to read it as one raw output, or pipe one JSON capture a line"
 )]
-pub struct NotJsonLines {
+pub(crate) struct NotJsonLines {
     /// The first few characters, escaped and quoted.
     pub start: String,
 }
@@ -203,8 +188,16 @@ fn line_by_line(handle: &mut File) -> io::Result<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Capture;
+    use super::super::{walk, Capture, LoadError};
     use super::*;
+
+    /// Every capture under `path`, lazily, in the order of `load`.
+    fn records(path: &Path, options: &LoadOptions) -> Result<Records, LoadError> {
+        let files = walk::discover(path)?;
+        Ok(each_file(path, files, options, |file, root, options| {
+            file_records(&file, root, options)
+        }))
+    }
 
     fn sources(records: Records) -> Vec<String> {
         records.map(|capture| capture.source).collect()

@@ -58,17 +58,14 @@ use serde_json::Value;
 use crate::engine::Warning;
 
 pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
-pub use fixture_file::is_fixture_file;
-pub use jxray_formats::envelope;
+pub(crate) use fixture_file::is_fixture_file;
+pub(crate) use jxray_formats::envelope;
 pub use jxray_formats::{Provider, Unreadable};
-pub use lazy::{
-    file_records, found_jobs, found_records, records, stdin_records, Job, Jobs, NotJsonLines,
-    Records, StdinFormat,
-};
+pub(crate) use lazy::{file_records, found_jobs, stdin_records, Job, Jobs, StdinFormat};
 pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
-pub use readers::read_whole_by_name;
+pub(crate) use readers::read_whole_by_name;
 pub use request::{message_texts, request_path, RecordedRequest};
 pub use walk::{
     capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,

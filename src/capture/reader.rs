@@ -8,7 +8,7 @@ use std::path::Path;
 use super::{Capture, LoadOptions};
 
 /// The captures of one file, in order.
-pub type Records = Box<dyn Iterator<Item = Capture> + Send>;
+pub(super) type Records = Box<dyn Iterator<Item = Capture> + Send>;
 
 /// A kind of file that holds captures.
 pub(super) trait Reader: Sync {

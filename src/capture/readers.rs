@@ -29,7 +29,7 @@ pub(super) fn whole_file_size(path: &Path) -> Option<u64> {
 }
 
 /// Whether `path` is read whole by its name alone: one job, checked by one worker.
-pub fn read_whole_by_name(path: &Path) -> bool {
+pub(crate) fn read_whole_by_name(path: &Path) -> bool {
     !may_stream(path)
 }
 

@@ -82,7 +82,7 @@ pub(super) fn stdout_painter(flag: Option<ColorChoice>, config: &Config) -> Pain
 /// An error as the one line `jxray: …` prints: its causes joined, a cause whose words the
 /// line already holds left out (an I/O error is named once, not twice), whitespace folded
 /// and anything that could act on a terminal escaped.
-pub fn error_line(error: &anyhow::Error) -> String {
+pub(super) fn error_line(error: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in error.chain() {
         let text = cause.to_string();

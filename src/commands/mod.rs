@@ -4,7 +4,6 @@
 
 mod check;
 mod common;
-pub use common::error_line;
 mod compare;
 mod completions;
 mod extract;

@@ -23,7 +23,7 @@ use crate::group::{GroupBy, Grouper};
 use crate::mix::Mix;
 use crate::schema::Schema;
 
-pub use diff::ValueDiff;
+pub(crate) use diff::ValueDiff;
 pub use movement::{Movement, Observed, Standing};
 pub use report::{write_json, write_jsonl, write_text};
 

@@ -25,7 +25,7 @@ use crate::chain::ChainState;
 use crate::check::{self, Checked, Checker};
 use crate::report::{Sink, Summary};
 
-pub use window::Window;
+pub(crate) use window::Window;
 
 /// How the pipeline runs.
 #[derive(Debug, Clone, Copy)]

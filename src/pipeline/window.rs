@@ -4,7 +4,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 /// Records read but not yet written, bounded in number and in text bytes. One record is
 /// always let in, however large, so a capture bigger than the budget still gets through.
-pub struct Window {
+pub(crate) struct Window {
     max_records: usize,
     max_bytes: usize,
     state: Mutex<State>,
@@ -19,7 +19,7 @@ struct State {
 }
 
 impl Window {
-    pub fn new(max_records: usize, max_bytes: usize) -> Window {
+    pub(crate) fn new(max_records: usize, max_bytes: usize) -> Window {
         Window {
             max_records: max_records.max(1),
             max_bytes,
@@ -29,7 +29,7 @@ impl Window {
     }
 
     /// Wait for room for a record of `bytes`; false when the window was closed.
-    pub fn enter(&self, bytes: usize) -> bool {
+    pub(crate) fn enter(&self, bytes: usize) -> bool {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         while !state.closed
             && state.records > 0
@@ -49,7 +49,7 @@ impl Window {
     }
 
     /// `records` records of `bytes` in all were written and dropped.
-    pub fn leave(&self, records: usize, bytes: usize) {
+    pub(crate) fn leave(&self, records: usize, bytes: usize) {
         if records == 0 {
             return;
         }
@@ -60,7 +60,7 @@ impl Window {
     }
 
     /// Nothing more will be written: let a waiting reader go, and stop it.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.closed = true;
         self.changed.notify_all();

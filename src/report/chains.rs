@@ -70,14 +70,14 @@ impl Serialize for RepairChains {
 /// was ok, its failure kind, its link. Captures with no request file beside them are
 /// never in a chain and are not kept.
 #[derive(Debug, Default)]
-pub struct ChainTally {
+pub(crate) struct ChainTally {
     captures: Vec<(PathBuf, Option<FailureKind>, Option<ChainLink>)>,
     /// A file's first capture speaks for it (a response's message, before its tool calls).
     files: HashSet<PathBuf>,
 }
 
 impl ChainTally {
-    pub fn add(&mut self, item: &Checked) {
+    pub(crate) fn add(&mut self, item: &Checked) {
         let Some(state) = item.chain.as_deref() else {
             return;
         };
@@ -99,7 +99,7 @@ impl ChainTally {
     }
 
     /// The counts; none when no request was re-asked.
-    pub fn finish(&self) -> Option<RepairChains> {
+    pub(crate) fn finish(&self) -> Option<RepairChains> {
         let chains = assemble(
             self.captures
                 .iter()

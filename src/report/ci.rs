@@ -11,7 +11,7 @@ use crate::text::escape_lines;
 
 /// A case: what passed or failed, and where a reader should look.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CiCase {
+pub(crate) struct CiCase {
     /// The group it belongs to: the folder of its file.
     pub classname: String,
     /// What it is called: the capture's source or the fixture's name.
@@ -27,7 +27,7 @@ pub struct CiCase {
 
 /// How a case ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CiStatus {
+pub(crate) enum CiStatus {
     Passed,
     /// Passed, with something worth a look (a `check` warning, a fixed known gap).
     Warned(Note),
@@ -38,14 +38,14 @@ pub enum CiStatus {
 
 /// A short title and a one-line message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Note {
+pub(crate) struct Note {
     pub title: String,
     pub message: String,
 }
 
 /// Why a case failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CiFailure {
+pub(crate) struct CiFailure {
     /// A machine word: the failure kind (`truncated`, …) or `regression`.
     pub kind: String,
     /// What a list of failures shows: kind and defect.
@@ -58,7 +58,7 @@ pub struct CiFailure {
 
 impl CiCase {
     /// A capture of `check`: failed with its failure, warned when it has warnings.
-    pub fn of_checked(checked: &Checked) -> CiCase {
+    pub(crate) fn of_checked(checked: &Checked) -> CiCase {
         let Checked {
             capture, outcome, ..
         } = checked;
@@ -84,10 +84,6 @@ impl CiCase {
             column,
             status,
         }
-    }
-
-    pub fn failed(&self) -> bool {
-        matches!(self.status, CiStatus::Failed(_))
     }
 }
 

@@ -56,18 +56,18 @@ pub(crate) fn annotation(case: &CiCase) -> Option<String> {
 /// The whole `github` format as cases arrive: each case's annotation at once, its row kept
 /// for the step summary; at the end a closing line and the summary appended.
 #[derive(Debug)]
-pub struct GithubReport {
+pub(crate) struct GithubReport {
     step: StepSummary,
 }
 
 impl GithubReport {
-    pub fn new(heading: &str, noun: &'static str) -> GithubReport {
+    pub(crate) fn new(heading: &str, noun: &'static str) -> GithubReport {
         GithubReport {
             step: StepSummary::new(heading, noun),
         }
     }
 
-    pub fn add(&mut self, out: &mut dyn Write, case: &CiCase) -> io::Result<()> {
+    pub(crate) fn add(&mut self, out: &mut dyn Write, case: &CiCase) -> io::Result<()> {
         if let Some(line) = annotation(case) {
             writeln!(out, "{line}")?;
         }
@@ -76,7 +76,7 @@ impl GithubReport {
     }
 
     /// Print `closing` and append the step summary to `summary_file` when there is one.
-    pub fn finish(
+    pub(crate) fn finish(
         self,
         out: &mut dyn Write,
         closing: &str,
@@ -102,7 +102,7 @@ impl GithubReport {
 
 /// `check --format github` as a [`Sink`]: each capture's annotation as soon as it is
 /// known; the step summary keeps one row per failure (bounded by GitHub's size limit).
-pub struct GithubSink<W> {
+pub(crate) struct GithubSink<W> {
     out: W,
     report: Option<GithubReport>,
     summary_file: Option<std::path::PathBuf>,
@@ -110,7 +110,11 @@ pub struct GithubSink<W> {
 
 impl<W: Write> GithubSink<W> {
     /// A report headed `suite`, appended to `summary_file` (`$GITHUB_STEP_SUMMARY`) at the end.
-    pub fn new(out: W, suite: &str, summary_file: Option<std::path::PathBuf>) -> GithubSink<W> {
+    pub(crate) fn new(
+        out: W,
+        suite: &str,
+        summary_file: Option<std::path::PathBuf>,
+    ) -> GithubSink<W> {
         GithubSink {
             out,
             report: Some(GithubReport::new(suite, "capture")),
@@ -178,7 +182,7 @@ pub(crate) fn step_summary_file() -> Option<std::path::PathBuf> {
 /// The Markdown appended to the step summary: a heading, every failure (up to GitHub's
 /// size limit) and a table of counts. Only the rows are kept while cases arrive.
 #[derive(Debug)]
-pub struct StepSummary {
+pub(crate) struct StepSummary {
     heading: String,
     /// What a case is called in the table's first column (`capture`, `fixture`).
     noun: &'static str,
@@ -190,7 +194,7 @@ pub struct StepSummary {
 }
 
 impl StepSummary {
-    pub fn new(heading: &str, noun: &'static str) -> StepSummary {
+    pub(crate) fn new(heading: &str, noun: &'static str) -> StepSummary {
         StepSummary {
             heading: heading.to_string(),
             noun,
@@ -202,12 +206,12 @@ impl StepSummary {
     }
 
     /// Write `markdown` after the counts.
-    pub fn also(&mut self, markdown: String) {
+    pub(crate) fn also(&mut self, markdown: String) {
         self.after.push_str(&markdown);
     }
 
     /// A row for a failed case; other cases leave no row.
-    pub fn add(&mut self, case: &CiCase) {
+    pub(crate) fn add(&mut self, case: &CiCase) {
         let CiStatus::Failed(failure) = &case.status else {
             return;
         };
@@ -233,7 +237,7 @@ impl StepSummary {
 
     /// The Markdown: the heading, the failures (or that there were none), then `counts`
     /// (label, count) as a table with each count's share of `total`.
-    pub fn markdown(&self, counts: &[(&str, usize)], total: usize) -> String {
+    pub(crate) fn markdown(&self, counts: &[(&str, usize)], total: usize) -> String {
         let mut text = format!("### {}\n\n", cell(&self.heading));
         if self.listed + self.unlisted == 0 {
             text.push_str("No failures.\n\n");
@@ -267,7 +271,12 @@ impl StepSummary {
 
     /// Append the Markdown to the step summary file (never truncating what earlier steps
     /// or commands wrote there).
-    pub fn append_to(&self, path: &Path, counts: &[(&str, usize)], total: usize) -> io::Result<()> {
+    pub(crate) fn append_to(
+        &self,
+        path: &Path,
+        counts: &[(&str, usize)],
+        total: usize,
+    ) -> io::Result<()> {
         let mut file = OpenOptions::new().create(true).append(true).open(path)?;
         file.write_all(self.markdown(counts, total).as_bytes())
     }

@@ -8,14 +8,14 @@ use super::jsonl::{add_chain, add_group};
 use super::{Checked, Sink, Summary};
 use crate::text::JsonSafe;
 
-pub struct JsonSink<W: Write> {
+pub(crate) struct JsonSink<W: Write> {
     out: JsonSafe<W>,
     /// Records written so far: the first opens the array, the others follow a comma.
     written: usize,
 }
 
 impl<W: Write> JsonSink<W> {
-    pub fn new(out: W) -> JsonSink<W> {
+    pub(crate) fn new(out: W) -> JsonSink<W> {
         JsonSink {
             out: JsonSafe::new(out),
             written: 0,

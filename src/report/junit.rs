@@ -13,24 +13,24 @@ use super::{Checked, Sink, Summary};
 
 /// Collects cases into one test suite and writes the document at the end.
 #[derive(Debug)]
-pub struct JunitReport {
+pub(crate) struct JunitReport {
     suite: TestSuite,
 }
 
 impl JunitReport {
     /// A report whose one suite is named `suite` (`jxray check captures`).
-    pub fn new(suite: &str) -> JunitReport {
+    pub(crate) fn new(suite: &str) -> JunitReport {
         JunitReport {
             suite: TestSuite::new(xml_text(suite)),
         }
     }
 
-    pub fn add(&mut self, case: &CiCase) {
+    pub(crate) fn add(&mut self, case: &CiCase) {
         self.suite.add_test_case(test_case(case));
     }
 
     /// Write the whole document.
-    pub fn write(self, out: &mut dyn Write) -> io::Result<()> {
+    pub(crate) fn write(self, out: &mut dyn Write) -> io::Result<()> {
         let mut report = Report::new("jxray");
         report.add_test_suite(self.suite);
         report.serialize(out).map_err(io::Error::other)
@@ -44,13 +44,13 @@ impl JunitReport {
 /// quick-junit builds it — source, folder, file and, for a failure, its one-line message
 /// and defect list — never the capture's text or value, so a record costs a few hundred
 /// bytes, not its size. Nothing is written before [`Sink::finish`].
-pub struct JunitSink<W> {
+pub(crate) struct JunitSink<W> {
     out: W,
     report: Option<JunitReport>,
 }
 
 impl<W: Write> JunitSink<W> {
-    pub fn new(out: W, suite: &str) -> JunitSink<W> {
+    pub(crate) fn new(out: W, suite: &str) -> JunitSink<W> {
         JunitSink {
             out,
             report: Some(JunitReport::new(suite)),

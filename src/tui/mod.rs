@@ -32,4 +32,4 @@ pub mod ui;
 
 pub use action::{Action, Command, Effect};
 pub use app::{update, App, Checks, TuiSettings};
-pub use runner::{run, SessionSummary};
+pub(crate) use runner::{run, SessionSummary};

@@ -33,7 +33,7 @@ const FRAME: Duration = Duration::from_millis(16);
 
 /// What the user is told on the normal screen after leaving.
 #[derive(Debug, Clone)]
-pub struct SessionSummary {
+pub(crate) struct SessionSummary {
     pub mix: Mix,
     pub saved: Vec<std::path::PathBuf>,
     pub lenient: bool,
@@ -42,7 +42,7 @@ pub struct SessionSummary {
 }
 
 /// Run the workbench until the user quits.
-pub fn run(
+pub(crate) fn run(
     settings: TuiSettings,
     theme: Theme,
     options: Options,

@@ -22,7 +22,7 @@ pub(super) const ROW_CAP: usize = 1000;
 /// The group of every capture when the report is not split `--by` anything.
 pub(super) const ALL: &str = "all captures";
 
-pub struct HtmlSink<W> {
+pub(crate) struct HtmlSink<W> {
     out: W,
     title: String,
     rows: Sample<String>,
@@ -30,7 +30,7 @@ pub struct HtmlSink<W> {
 
 impl<W: Write> HtmlSink<W> {
     /// A report headed `title` (`jxray check runs`).
-    pub fn new(out: W, title: &str) -> HtmlSink<W> {
+    pub(crate) fn new(out: W, title: &str) -> HtmlSink<W> {
         HtmlSink {
             out,
             title: title.to_string(),

@@ -11,11 +11,11 @@ use crate::tui::detail::pretty;
 use super::{App, Entry, Overlay};
 
 /// The most OSC 52 is asked to carry.
-pub const OSC52_LIMIT: usize = 100 * 1024;
+pub(crate) const OSC52_LIMIT: usize = 100 * 1024;
 
 /// One line of the copy menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CopyChoice {
+pub(crate) enum CopyChoice {
     /// The accepted value, pretty-printed.
     Value,
     /// The text exactly as the model wrote it.
@@ -27,14 +27,14 @@ pub enum CopyChoice {
 }
 
 impl CopyChoice {
-    pub const ALL: [CopyChoice; 4] = [
+    pub(crate) const ALL: [CopyChoice; 4] = [
         CopyChoice::Value,
         CopyChoice::Raw,
         CopyChoice::Lenient,
         CopyChoice::Path,
     ];
 
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             CopyChoice::Value => "decoded value",
             CopyChoice::Raw => "raw text",
@@ -44,7 +44,7 @@ impl CopyChoice {
     }
 
     /// How many bytes this choice would copy (the raw text without copying it).
-    pub fn size(self, entry: &Entry) -> Result<usize, &'static str> {
+    pub(crate) fn size(self, entry: &Entry) -> Result<usize, &'static str> {
         match (self, &entry.capture.text) {
             (CopyChoice::Raw, Ok(text)) => Ok(text.len()),
             _ => self.text(entry).map(|text| text.len()),
@@ -52,7 +52,7 @@ impl CopyChoice {
     }
 
     /// The text this choice copies for `entry`, or why there is none.
-    pub fn text(self, entry: &Entry) -> Result<String, &'static str> {
+    pub(crate) fn text(self, entry: &Entry) -> Result<String, &'static str> {
         let outcome = &entry.outcome;
         match self {
             CopyChoice::Value => outcome
@@ -122,7 +122,7 @@ pub(super) fn copy(app: &mut App, cursor: usize) -> Vec<Effect> {
 }
 
 /// "812 bytes", "14.2 KB", "3.1 MB".
-pub fn size(bytes: usize) -> String {
+pub(crate) fn size(bytes: usize) -> String {
     if bytes < 1024 {
         crate::text::count_of(bytes, "byte")
     } else if bytes < 1024 * 1024 {

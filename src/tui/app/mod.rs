@@ -4,7 +4,7 @@
 mod act;
 mod big;
 mod chains;
-pub use chains::ChainPlace;
+pub(crate) use chains::ChainPlace;
 mod checks;
 mod copy;
 mod entries;
@@ -35,13 +35,13 @@ use super::theme::Theme;
 
 pub use crate::tui::detail::DetailJob;
 pub use crate::tui::detail::{Detail, PaneState, Subject};
-pub use big::BigPanes;
+pub(crate) use big::BigPanes;
 pub use checks::Checks;
-pub use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
-pub use entries::{Entries, Entry};
+pub(crate) use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
+pub(crate) use entries::{Entries, Entry};
 pub use filter::{Filter, Sort};
 pub use overlay::{request_width, Overlay};
-pub use proxy::{ProxyState, LOG_LINES};
+pub(crate) use proxy::ProxyState;
 pub use save::{Expect, SaveDialog, SaveScope};
 pub use watch::SHARE_WINDOW;
 

@@ -12,7 +12,7 @@ use super::navigate::moved;
 use super::{App, Overlay};
 
 /// How many of the proxy's lines the log overlay keeps (the newest).
-pub const LOG_LINES: usize = 500;
+pub(super) const LOG_LINES: usize = 500;
 
 /// What the proxy said so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use super::action::{Action, Command, Edit};
 
 mod table;
 
-pub use table::BINDINGS;
+pub(crate) use table::BINDINGS;
 
 /// Which keys are live: the main screen or an overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

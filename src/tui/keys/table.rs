@@ -44,7 +44,7 @@ const fn hinted(binding: Binding, hint: &'static str, pair: Option<Command>) -> 
 }
 
 /// Every binding. Order is the order of the footer and of each help section.
-pub const BINDINGS: &[Binding] = &[
+pub(crate) const BINDINGS: &[Binding] = &[
     hinted(
         bind(
             C::Down,

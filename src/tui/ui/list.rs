@@ -228,7 +228,7 @@ fn badge_of(entry: &Entry) -> &'static str {
 }
 
 /// Keep the end of a path (the file name), cutting the front with `…`.
-pub fn shorten_left(text: &str, width: usize) -> String {
+pub(super) fn shorten_left(text: &str, width: usize) -> String {
     if display_width(text) <= width {
         return text.to_string();
     }

@@ -22,8 +22,6 @@ use ratatui::Frame;
 use super::app::{App, Overlay};
 use super::layout::{layout, PaneId};
 
-pub use list::shorten_left;
-
 /// Draw the whole screen into a frame.
 pub fn render(app: &App, frame: &mut Frame) {
     let area = frame.area();
