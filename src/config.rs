@@ -23,15 +23,6 @@ pub enum ThemeName {
     Light,
 }
 
-impl ThemeName {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ThemeName::Dark => "dark",
-            ThemeName::Light => "light",
-        }
-    }
-}
-
 /// What the config file may set. Every field is optional; flags win over it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -134,7 +125,7 @@ impl Config {
     }
 
     /// Parse config text; `path` only names the file in errors.
-    pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    pub(crate) fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
         toml::from_str(text).map_err(|error| syntax_error(path, text, &error))
     }
 }

@@ -17,7 +17,7 @@ pub enum MixKey {
 }
 
 impl MixKey {
-    pub fn of(outcome: &Outcome) -> MixKey {
+    pub(crate) fn of(outcome: &Outcome) -> MixKey {
         match (&outcome.failure, outcome.layer) {
             (Some(failure), _) => MixKey::Failure(failure.kind),
             (None, Some(layer)) => MixKey::Layer(layer),
@@ -25,7 +25,7 @@ impl MixKey {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             MixKey::Layer(layer) => layer.as_str(),
             MixKey::Failure(kind) => kind.as_str(),
@@ -41,21 +41,22 @@ pub struct Mix {
 }
 
 impl Mix {
-    pub fn new() -> Mix {
+    pub(crate) fn new() -> Mix {
         Mix::default()
     }
 
     /// The mix of a set of outcomes.
-    pub fn of<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Mix {
+    #[cfg(test)]
+    pub(crate) fn of<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Mix {
         outcomes.into_iter().map(MixKey::of).collect()
     }
 
-    pub fn add(&mut self, key: MixKey) {
+    pub(crate) fn add(&mut self, key: MixKey) {
         *self.counts.entry(key).or_insert(0) += 1;
     }
 
     /// Take one away (a capture changed or vanished); never below zero.
-    pub fn remove(&mut self, key: MixKey) {
+    pub(crate) fn remove(&mut self, key: MixKey) {
         if let Some(count) = self.counts.get_mut(&key) {
             *count = count.saturating_sub(1);
             if *count == 0 {
@@ -82,7 +83,7 @@ impl Mix {
     }
 
     /// The non-zero counts as (badge, count), layers first, each in vocabulary order.
-    pub fn parts(&self) -> Vec<(&'static str, usize)> {
+    pub(crate) fn parts(&self) -> Vec<(&'static str, usize)> {
         self.entries()
             .into_iter()
             .map(|(key, count)| (key.as_str(), count))
@@ -90,7 +91,7 @@ impl Mix {
     }
 
     /// The non-zero counts by key, layers first, each in vocabulary order.
-    pub fn entries(&self) -> Vec<(MixKey, usize)> {
+    pub(crate) fn entries(&self) -> Vec<(MixKey, usize)> {
         self.counts
             .iter()
             .filter(|(_, &count)| count > 0)

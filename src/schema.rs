@@ -80,7 +80,7 @@ impl Schema {
 
     /// The schema as the engine's test of a candidate: the first candidate that validates
     /// is the answer (one that breaks it is taken only when none validates).
-    pub fn acceptor(self: &Arc<Schema>) -> Acceptor {
+    pub(crate) fn acceptor(self: &Arc<Schema>) -> Acceptor {
         let schema = Arc::clone(self);
         Acceptor::new(move |value| schema.validator.is_valid(value))
     }
@@ -111,7 +111,7 @@ impl Schema {
     /// failure placed at the start of the accepted span in `raw`. The layer,
     /// span and value are kept, so a viewer can still show what was decoded.
     /// Outcomes that are not ok are left alone.
-    pub fn apply(&self, outcome: &mut Outcome, raw: &str) {
+    pub(crate) fn apply(&self, outcome: &mut Outcome, raw: &str) {
         if let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) {
             let violations = self.violations(value);
             violation::fail(outcome, raw, &violations);
@@ -140,7 +140,12 @@ enum Chosen<'a> {
 impl CaptureSchemas {
     /// Check an outcome against `explicit` (`--schema`) when given, else against the
     /// schema the capture carries, as if that had been given with `--schema`.
-    pub fn apply(&self, explicit: Option<&Schema>, capture: &Capture, outcome: &mut Outcome) {
+    pub(crate) fn apply(
+        &self,
+        explicit: Option<&Schema>,
+        capture: &Capture,
+        outcome: &mut Outcome,
+    ) {
         let Ok(text) = &capture.text else {
             return;
         };
@@ -157,7 +162,7 @@ impl CaptureSchemas {
 
     /// The schema [`CaptureSchemas::apply`] checks `capture` against, when it is one
     /// that compiles: `explicit` when given, else the one the capture's log recorded.
-    pub fn checked_against(
+    pub(crate) fn checked_against(
         &self,
         explicit: Option<&Arc<Schema>>,
         capture: &Capture,

@@ -48,7 +48,7 @@ pub enum SourceNames {
 
 impl SourceNames {
     /// The source of a capture read from `file`, found under `root`.
-    pub fn name(self, root: &Path, file: &Path) -> String {
+    pub(crate) fn name(self, root: &Path, file: &Path) -> String {
         match self {
             SourceNames::RelativeToRoot => walk::relative_source(root, file),
             SourceNames::FromWorkingFolder => walk::shell_path(file),

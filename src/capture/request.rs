@@ -52,7 +52,7 @@ impl RecordedRequest {
     /// there is no request file. One that cannot be read (too large to show, not a request
     /// file) is still there, its body note saying why, so the workbench says so instead of
     /// "no request beside this capture".
-    pub fn shared_beside(capture: &Path) -> Option<Arc<RecordedRequest>> {
+    pub(crate) fn shared_beside(capture: &Path) -> Option<Arc<RecordedRequest>> {
         let request = match RecordedRequest::beside(capture)? {
             Ok(request) => request,
             Err(why) => RecordedRequest::unreadable(request_path(capture)?, why),
@@ -77,7 +77,7 @@ impl RecordedRequest {
     }
 
     /// Read a request file; the error is one line naming the file.
-    pub fn read(path: &Path) -> Result<RecordedRequest, String> {
+    pub(crate) fn read(path: &Path) -> Result<RecordedRequest, String> {
         let too_large = |size: u64| format!("{size} bytes is more than a request file holds");
         let bytes = read_regular(path, MAX_REQUEST_BYTES, &too_large)
             .map_err(|e| format!("{}: {e}", path.display()))?;

@@ -71,12 +71,8 @@ pub struct SkippedFiles {
 }
 
 impl SkippedFiles {
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.by_extension.values().sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_extension.is_empty()
     }
 
     fn add(&mut self, extension: &str) {
@@ -87,7 +83,7 @@ impl SkippedFiles {
     }
 
     /// `skipped 3 files: .csv, .png`, or `None` when nothing was skipped.
-    pub fn note(&self) -> Option<String> {
+    pub(crate) fn note(&self) -> Option<String> {
         let total = self.total();
         let noun = if total == 1 { "file" } else { "files" };
         let extensions: Vec<&str> = self.by_extension.keys().map(String::as_str).collect();

@@ -31,7 +31,7 @@ pub enum ChainState {
 }
 
 impl ChainState {
-    pub fn link(&self) -> Option<&ChainLink> {
+    pub(crate) fn link(&self) -> Option<&ChainLink> {
         match self {
             ChainState::Linked(link) => Some(link),
             _ => None,
@@ -41,7 +41,7 @@ impl ChainState {
     /// What the request file beside `capture` says; none without one. A request file that
     /// cannot be read is still a recorded request (the workbench names the reason); it
     /// links nothing.
-    pub fn beside(capture: &Path) -> Option<ChainState> {
+    pub(crate) fn beside(capture: &Path) -> Option<ChainState> {
         let path = request_path(capture)?;
         let too_large = |size: u64| format!("{size} bytes");
         let bytes = match read_regular(&path, MAX_REQUEST_BYTES, &too_large) {
@@ -66,7 +66,7 @@ impl ChainState {
 impl ChainLink {
     /// The link a `chain` member holds; none when it is not one (no id, an attempt that is
     /// not a positive integer).
-    pub fn from_value(chain: &Value) -> Option<ChainLink> {
+    pub(crate) fn from_value(chain: &Value) -> Option<ChainLink> {
         let id = chain.get("id")?.as_str()?;
         let attempt = u32::try_from(chain.get("attempt")?.as_u64()?).ok()?;
         if id.is_empty() || id.chars().count() > MAX_ID_CHARS || attempt == 0 {
@@ -86,7 +86,7 @@ impl ChainLink {
 
     /// The previous attempt's capture file, for the capture at `capture`: its name under
     /// the capture folder, the folder that holds `capture`'s date folder.
-    pub fn previous(&self, capture: &Path) -> Option<PathBuf> {
+    pub(crate) fn previous(&self, capture: &Path) -> Option<PathBuf> {
         let relative = self.re_ask_of.as_deref()?;
         let folder = capture.parent()?.parent()?;
         Some(

@@ -76,7 +76,7 @@ impl Checker {
 
     /// The same checker for a report that writes values as compact JSON text only: no tree
     /// is built for a capture unless a schema reads it.
-    pub fn writing_values_as_text(mut self) -> Checker {
+    pub(crate) fn writing_values_as_text(mut self) -> Checker {
         if self.schema.is_none() {
             let text = self.options.clone().with_value_form(ValueForm::Text);
             self.text_options = Some(text);
@@ -85,7 +85,7 @@ impl Checker {
     }
 
     /// The same schemas (and their compiled cache) with other engine options.
-    pub fn with_options(&self, options: Options) -> Checker {
+    pub(crate) fn with_options(&self, options: Options) -> Checker {
         Checker {
             options,
             text_options: None,
@@ -94,17 +94,13 @@ impl Checker {
         }
     }
 
-    pub fn options(&self) -> &Options {
-        &self.options
-    }
-
     /// The schema given with `--schema` (or its equivalent), if any.
-    pub fn schema(&self) -> Option<&Arc<Schema>> {
+    pub(crate) fn schema(&self) -> Option<&Arc<Schema>> {
         self.schema.as_ref()
     }
 
     /// The schemas captures carry, compiled once: what the workbench shows violations of.
-    pub fn recorded_schemas(&self) -> &CaptureSchemas {
+    pub(crate) fn recorded_schemas(&self) -> &CaptureSchemas {
         &self.recorded
     }
 

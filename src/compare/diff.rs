@@ -27,7 +27,7 @@ enum Step<'a> {
 }
 
 impl ValueDiff {
-    pub fn between(old: &Value, new: &Value) -> ValueDiff {
+    pub(crate) fn between(old: &Value, new: &Value) -> ValueDiff {
         let mut diff = ValueDiff::default();
         let mut stack = vec![Step::Compare(old, new, String::from("$"))];
         while let Some(step) = stack.pop() {
@@ -78,18 +78,18 @@ impl ValueDiff {
         diff
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.changed.is_empty() && self.added.is_empty() && self.removed.is_empty()
     }
 
     /// `$.vendor changed, $.note added` with at most `limit` paths, then `and N more`.
-    pub fn summary(&self, limit: usize) -> String {
+    pub(crate) fn summary(&self, limit: usize) -> String {
         self.listed(limit, |path, word| format!("{path} {word}"), ", ")
     }
 
     /// The short form a narrow screen has room for: `~$.vendor +$.note -$.po`
     /// (`~` changed, `+` added, `-` removed), at most `limit` paths, then `+N more`.
-    pub fn marked(&self, limit: usize) -> String {
+    pub(crate) fn marked(&self, limit: usize) -> String {
         let mark = |path: &str, word: &str| match word {
             "changed" => format!("~{path}"),
             "added" => format!("+{path}"),

@@ -41,7 +41,7 @@ pub struct Run {
 impl Run {
     /// Load and extract every capture under `path` (with the schema, if any),
     /// keeping each capture's standing and value.
-    pub fn load(
+    pub(crate) fn load(
         path: &Path,
         load: &LoadOptions,
         options: &Options,
@@ -51,7 +51,7 @@ impl Run {
     }
 
     /// [`Run::load`], naming each capture's group when `by` is given.
-    pub fn load_by(
+    pub(crate) fn load_by(
         path: &Path,
         load: &LoadOptions,
         options: &Options,
@@ -88,7 +88,7 @@ impl Run {
     }
 
     /// [`Run::insert`], in `group` when there is one.
-    pub fn insert_in(
+    pub(crate) fn insert_in(
         &mut self,
         root: &Path,
         source: String,
@@ -116,20 +116,17 @@ impl Run {
     }
 
     /// What the capture that `source` (loaded from `root`) matches came out as.
-    pub fn verdict(&self, root: &Path, source: &str) -> Option<&Observed> {
+    #[cfg(test)]
+    pub(crate) fn verdict(&self, root: &Path, source: &str) -> Option<&Observed> {
         self.verdict_by_key(&match_key(root, source))
     }
 
     /// What the capture with this [`match_key`] came out as.
-    pub fn verdict_by_key(&self, key: &str) -> Option<&Observed> {
+    pub(crate) fn verdict_by_key(&self, key: &str) -> Option<&Observed> {
         self.verdicts.get(key).map(|(_, verdict)| verdict)
     }
 
-    pub fn len(&self) -> usize {
-        self.verdicts.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.verdicts.is_empty()
     }
 }
@@ -169,7 +166,7 @@ pub struct GroupChange {
 
 impl GroupChange {
     /// The share of a mix that failed, in percent.
-    pub fn failed_share(mix: &Mix) -> f64 {
+    pub(crate) fn failed_share(mix: &Mix) -> f64 {
         match mix.total() {
             0 => 0.0,
             total => mix.failed() as f64 * 100.0 / total as f64,
@@ -192,7 +189,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    pub fn new(old: &Run, new: &Run) -> Comparison {
+    pub(crate) fn new(old: &Run, new: &Run) -> Comparison {
         let mut pairs = Vec::new();
         let mut matched = 0;
         for (key, (source, after)) in &new.verdicts {
@@ -231,7 +228,7 @@ impl Comparison {
 
     /// The same comparison with each group's mixes, grouped `by`, the worst group now
     /// first (then the worst before, then by name).
-    pub fn with_groups(mut self, by: GroupBy, old: &Run, new: &Run) -> Comparison {
+    pub(crate) fn with_groups(mut self, by: GroupBy, old: &Run, new: &Run) -> Comparison {
         let names: std::collections::BTreeSet<&String> =
             old.groups.keys().chain(new.groups.keys()).collect();
         let mut groups: Vec<GroupChange> = names
@@ -260,17 +257,17 @@ impl Comparison {
     }
 
     /// How many captures moved this way.
-    pub fn count(&self, change: Movement) -> usize {
+    pub(crate) fn count(&self, change: Movement) -> usize {
         self.pairs.iter().filter(|c| c.change == change).count()
     }
 
     /// Every capture that did not come out the same.
-    pub fn changes(&self) -> impl Iterator<Item = &Paired> {
+    pub(crate) fn changes(&self) -> impl Iterator<Item = &Paired> {
         self.pairs.iter().filter(|c| c.change != Movement::Same)
     }
 
     /// Whether any capture that was ok has failed: what CI should stop on.
-    pub fn regressed(&self) -> bool {
+    pub(crate) fn regressed(&self) -> bool {
         self.count(Movement::Broke) > 0
     }
 }

@@ -14,19 +14,19 @@ pub struct Standing {
 }
 
 impl Standing {
-    pub fn of(outcome: &Outcome) -> Standing {
+    pub(crate) fn of(outcome: &Outcome) -> Standing {
         Standing {
             key: MixKey::of(outcome),
             defect: outcome.failure.as_ref().and_then(|failure| failure.defect),
         }
     }
 
-    pub fn ok(self) -> bool {
+    pub(crate) fn ok(self) -> bool {
         matches!(self.key, MixKey::Layer(_))
     }
 
     /// `fenced`, `truncated`, `invalid (trailing-comma)`.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         match self.defect {
             Some(defect) => format!("{} ({})", self.key.as_str(), defect.as_str()),
             None => self.key.as_str().to_string(),
@@ -53,7 +53,7 @@ impl Observed {
 
     /// Where the values of two accepted captures differ; empty when either
     /// side has no value.
-    pub fn value_diff(&self, new: &Observed) -> ValueDiff {
+    pub(crate) fn value_diff(&self, new: &Observed) -> ValueDiff {
         match (&self.value, &new.value) {
             (Some(old), Some(new)) => ValueDiff::between(old, new),
             _ => ValueDiff::default(),
@@ -98,7 +98,7 @@ impl Movement {
     ];
 
     /// How a capture moved; `Same` when neither run has it.
-    pub fn between(old: Option<&Observed>, new: Option<&Observed>) -> Movement {
+    pub(crate) fn between(old: Option<&Observed>, new: Option<&Observed>) -> Movement {
         let (old, new) = match (old, new) {
             (None, None) => return Movement::Same,
             (None, Some(_)) => return Movement::Added,
@@ -121,7 +121,7 @@ impl Movement {
     }
 
     /// The word the text report and the JSON outputs use.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Movement::Same => "same",
             Movement::LayerMoved => "layer-moved",
@@ -136,7 +136,7 @@ impl Movement {
 
     /// The words a reader sees: `value changed`, `different failure`, `same value` (its
     /// line goes on `fenced → direct`).
-    pub fn words(self) -> &'static str {
+    pub(crate) fn words(self) -> &'static str {
         match self {
             Movement::LayerMoved => "same value",
             Movement::ValueChanged => "value changed",

@@ -14,7 +14,7 @@ use crate::engine::FailureKind;
 
 /// The chains of one run, counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RepairChains {
+pub(crate) struct RepairChains {
     /// Chains of two or more attempts.
     pub re_asked: usize,
     /// Of those, the ones whose first attempt failed and whose last is ok.
@@ -25,7 +25,7 @@ pub struct RepairChains {
 
 impl RepairChains {
     /// `repair chains: 3 re-asked, 2 repaired (67%) · by first failure: invalid 2 of 2, schema 0 of 1`
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let share = self.repaired as f64 * 100.0 / self.re_asked.max(1) as f64;
         let mut line = format!(
             "repair chains: {} re-asked, {} repaired ({share:.0}%)",

@@ -13,7 +13,7 @@ use crate::engine::{FailureKind, Layer};
 
 /// What a bound counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ShareOf {
+pub(crate) enum ShareOf {
     Layer(Layer),
     Failure(FailureKind),
     /// Captures with a cause or warning of this name (`refusal`, `tool-call-text`).
@@ -60,7 +60,7 @@ impl ShareOf {
 
 /// One `name=N%` bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Bound {
+pub(crate) struct Bound {
     pub of: ShareOf,
     /// The largest share allowed, in percent (0 to 100).
     pub max_percent: f64,
@@ -117,7 +117,7 @@ impl FromStr for DriftGate {
 
 /// A bound the run went over.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Breach {
+pub(crate) struct Breach {
     pub bound: Bound,
     pub count: usize,
     pub total: usize,
@@ -139,7 +139,7 @@ impl fmt::Display for Breach {
 
 impl DriftGate {
     /// The bounds the counts go over, in the order they were given.
-    pub fn breaches(&self, summary: &Summary) -> Vec<Breach> {
+    pub(crate) fn breaches(&self, summary: &Summary) -> Vec<Breach> {
         let total = summary.total();
         self.bounds
             .iter()

@@ -16,25 +16,25 @@ const NAME_PAD: usize = 48;
 
 /// One [`Summary`] per group, by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Groups {
+pub(crate) struct Groups {
     by: GroupBy,
     summaries: BTreeMap<String, Summary>,
 }
 
 impl Groups {
-    pub fn new(by: GroupBy) -> Groups {
+    pub(crate) fn new(by: GroupBy) -> Groups {
         Groups {
             by,
             summaries: BTreeMap::new(),
         }
     }
 
-    pub fn by(&self) -> GroupBy {
+    pub(crate) fn by(&self) -> GroupBy {
         self.by
     }
 
     /// Count `outcome` in the group `label`.
-    pub fn add(&mut self, label: &str, outcome: &Outcome) {
+    pub(crate) fn add(&mut self, label: &str, outcome: &Outcome) {
         match self.summaries.get_mut(label) {
             Some(summary) => summary.add(outcome),
             None => {
@@ -47,7 +47,7 @@ impl Groups {
 
     /// The groups, the worst first: the highest share failed, then the most failures,
     /// then by name.
-    pub fn worst_first(&self) -> Vec<(&str, &Summary)> {
+    pub(crate) fn worst_first(&self) -> Vec<(&str, &Summary)> {
         let mut groups: Vec<(&str, &Summary)> = self
             .summaries
             .iter()
@@ -63,7 +63,7 @@ impl Groups {
     }
 
     /// As `check --format json` writes them: `[{"group", "failed_share", "summary"}, …]`.
-    pub fn records(&self) -> Vec<GroupRecord<'_>> {
+    pub(crate) fn records(&self) -> Vec<GroupRecord<'_>> {
         self.worst_first()
             .into_iter()
             .map(|(group, summary)| GroupRecord {
@@ -77,7 +77,7 @@ impl Groups {
 
 /// One group in the JSON report.
 #[derive(Debug, Serialize)]
-pub struct GroupRecord<'a> {
+pub(crate) struct GroupRecord<'a> {
     pub group: &'a str,
     /// The share of the group's captures that failed, in percent, to one decimal.
     pub failed_share: f64,

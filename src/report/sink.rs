@@ -48,7 +48,7 @@ pub struct OnlyFailures<S> {
 }
 
 impl<S: Sink> OnlyFailures<S> {
-    pub fn new(inner: S) -> OnlyFailures<S> {
+    pub(crate) fn new(inner: S) -> OnlyFailures<S> {
         OnlyFailures { inner }
     }
 }
@@ -104,7 +104,7 @@ pub struct ByGroup<S> {
 }
 
 impl<S: Sink> ByGroup<S> {
-    pub fn new(inner: S, by: GroupBy) -> ByGroup<S> {
+    pub(crate) fn new(inner: S, by: GroupBy) -> ByGroup<S> {
         ByGroup {
             inner,
             grouper: Grouper::new(by),
@@ -138,7 +138,7 @@ pub struct WithChains<S> {
 }
 
 impl<S: Sink> WithChains<S> {
-    pub fn new(inner: S) -> WithChains<S> {
+    pub(crate) fn new(inner: S) -> WithChains<S> {
         WithChains {
             inner,
             tally: ChainTally::default(),

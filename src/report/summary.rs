@@ -30,7 +30,8 @@ struct Beside {
 }
 
 impl Summary {
-    pub fn from_outcomes<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Summary {
+    #[cfg(test)]
+    pub(crate) fn from_outcomes<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Summary {
         let mut summary = Summary::default();
         outcomes
             .into_iter()
@@ -39,13 +40,13 @@ impl Summary {
     }
 
     /// Count one more outcome.
-    pub fn add(&mut self, outcome: &Outcome) {
+    pub(crate) fn add(&mut self, outcome: &Outcome) {
         self.mix.add(MixKey::of(outcome));
         self.marks.get_or_insert_with(Marks::default).add(outcome);
     }
 
     /// The summary of a mix counted elsewhere (a compared run).
-    pub fn from_mix(mix: Mix) -> Summary {
+    pub(crate) fn from_mix(mix: Mix) -> Summary {
         Summary {
             mix,
             marks: None,
@@ -54,59 +55,59 @@ impl Summary {
     }
 
     /// The same counts with the mix of each group beside them.
-    pub fn with_groups(mut self, groups: Groups) -> Summary {
+    pub(crate) fn with_groups(mut self, groups: Groups) -> Summary {
         self.beside.get_or_insert_with(Box::default).groups = Some(groups);
         self
     }
 
     /// The same counts with the repair chains beside them.
-    pub fn with_chains(mut self, chains: RepairChains) -> Summary {
+    pub(crate) fn with_chains(mut self, chains: RepairChains) -> Summary {
         self.beside.get_or_insert_with(Box::default).chains = Some(chains);
         self
     }
 
     /// The repair chains counted, when a request was re-asked.
-    pub fn chains(&self) -> Option<&RepairChains> {
+    pub(crate) fn chains(&self) -> Option<&RepairChains> {
         self.beside.as_ref()?.chains.as_ref()
     }
 
     /// The mix of each group, with `--by`.
-    pub fn groups(&self) -> Option<&Groups> {
+    pub(crate) fn groups(&self) -> Option<&Groups> {
         self.beside.as_ref()?.groups.as_ref()
     }
 
     /// Captures with the cause or warning of this name (`refusal`, `tool-call-text`).
-    pub fn marked(&self, name: &str) -> usize {
+    pub(crate) fn marked(&self, name: &str) -> usize {
         self.marks.as_ref().map_or(0, |marks| marks.named(name))
     }
 
     /// The causes and warnings some capture carries, with their counts.
-    pub fn marks_present(&self) -> Vec<(&'static str, usize)> {
+    pub(crate) fn marks_present(&self) -> Vec<(&'static str, usize)> {
         self.marks.as_ref().map(Marks::present).unwrap_or_default()
     }
 
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.mix.total()
     }
 
-    pub fn ok(&self) -> usize {
+    pub(crate) fn ok(&self) -> usize {
         Layer::ALL.iter().map(|layer| self.layer(*layer)).sum()
     }
 
-    pub fn failed(&self) -> usize {
+    pub(crate) fn failed(&self) -> usize {
         self.total() - self.ok()
     }
 
-    pub fn layer(&self, layer: Layer) -> usize {
+    pub(crate) fn layer(&self, layer: Layer) -> usize {
         self.mix.count(MixKey::Layer(layer))
     }
 
-    pub fn failure(&self, kind: FailureKind) -> usize {
+    pub(crate) fn failure(&self, kind: FailureKind) -> usize {
         self.mix.count(MixKey::Failure(kind))
     }
 
     /// Percentage of all captures, 0 when there are none.
-    pub fn share(&self, count: usize) -> f64 {
+    pub(crate) fn share(&self, count: usize) -> f64 {
         match self.total() {
             0 => 0.0,
             total => count as f64 * 100.0 / total as f64,

@@ -51,7 +51,7 @@ impl<W: Write> TextSink<W> {
     }
 
     /// End the report with `line` after the summary, when there is one.
-    pub fn ending_with(mut self, line: Option<String>) -> TextSink<W> {
+    pub(crate) fn ending_with(mut self, line: Option<String>) -> TextSink<W> {
         self.ending = line;
         self
     }

@@ -84,7 +84,7 @@ pub struct Doc {
 
 impl Doc {
     /// Columns the gutter takes, including its separating space.
-    pub fn gutter_width(&self) -> usize {
+    pub(crate) fn gutter_width(&self) -> usize {
         let mut widest = 0;
         let mut diff = false;
         for line in &self.lines {
@@ -111,7 +111,8 @@ impl Doc {
     }
 
     /// The logical line holding byte `offset` (the last line for offsets past the end).
-    pub fn line_of(&self, offset: usize) -> usize {
+    #[cfg(test)]
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         self.lines
             .partition_point(|line| line.start <= offset)
             .saturating_sub(1)

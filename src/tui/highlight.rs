@@ -93,12 +93,18 @@ struct Fence {
 
 impl Highlight {
     /// Whether the tokens are for this capture's text.
-    pub fn is_for(&self, entry: EntryId, text: &Arc<str>) -> bool {
+    pub(crate) fn is_for(&self, entry: EntryId, text: &Arc<str>) -> bool {
         self.key == Some((entry, key_of(text)))
     }
 
     /// Parse `text` (cut into `lines`) down to line `upto`.
-    pub fn extend(&mut self, entry: EntryId, text: &Arc<str>, lines: &[DocLine], upto: usize) {
+    pub(crate) fn extend(
+        &mut self,
+        entry: EntryId,
+        text: &Arc<str>,
+        lines: &[DocLine],
+        upto: usize,
+    ) {
         if !self.enabled || text.len() > BIG_TEXT {
             return;
         }

@@ -18,7 +18,7 @@ pub enum PaneId {
 impl PaneId {
     pub const ALL: [PaneId; 3] = [PaneId::Raw, PaneId::Normalized, PaneId::Decoded];
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         match self {
             PaneId::Raw => 0,
             PaneId::Normalized => 1,
@@ -26,7 +26,7 @@ impl PaneId {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             PaneId::Raw => "Raw",
             PaneId::Normalized => "Normalized",
@@ -68,7 +68,7 @@ pub enum ListWidth {
 }
 
 impl ListWidth {
-    pub fn narrower(self) -> ListWidth {
+    pub(crate) fn narrower(self) -> ListWidth {
         match self {
             ListWidth::Wide => ListWidth::Normal,
             ListWidth::Normal => ListWidth::Narrow,
@@ -76,7 +76,7 @@ impl ListWidth {
         }
     }
 
-    pub fn wider(self) -> ListWidth {
+    pub(crate) fn wider(self) -> ListWidth {
         match self {
             ListWidth::Hidden => ListWidth::Narrow,
             ListWidth::Narrow => ListWidth::Normal,

@@ -129,7 +129,7 @@ impl Loader {
     }
 
     /// Extract these captures again, for generation `generation`.
-    pub fn extract(
+    pub(crate) fn extract(
         &self,
         generation: u64,
         captures: Vec<(EntryId, Arc<Capture>)>,
@@ -184,7 +184,7 @@ impl Loader {
     }
 
     /// Find the inputs the fixtures folder holds, so their captures show as saved.
-    pub fn index_fixtures(&self, dir: PathBuf) {
+    pub(crate) fn index_fixtures(&self, dir: PathBuf) {
         let loader = self.clone();
         thread::spawn(move || {
             loader.send(fixtures_found(&dir));

@@ -91,7 +91,7 @@ impl Default for FeedState {
 
 impl Feed {
     /// Pass a note on (held until the event loop connects).
-    pub fn send(&self, note: ProxyNote) {
+    pub(crate) fn send(&self, note: ProxyNote) {
         let mut state = self
             .0
             .lock()
@@ -106,7 +106,7 @@ impl Feed {
     }
 
     /// Send the held notes, then every later one, into `events`.
-    pub fn connect(&self, events: Sender<Event>) {
+    pub(crate) fn connect(&self, events: Sender<Event>) {
         let mut state = self
             .0
             .lock()

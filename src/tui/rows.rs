@@ -31,7 +31,7 @@ pub struct Rows {
 }
 
 impl Rows {
-    pub fn build(doc: &Doc, width: usize) -> Rows {
+    pub(crate) fn build(doc: &Doc, width: usize) -> Rows {
         let width = width.max(1);
         let mut rows = Vec::with_capacity(doc.lines.len());
         for (index, line) in doc.lines.iter().enumerate() {
@@ -72,17 +72,17 @@ impl Rows {
         self.rows.len() + usize::from(self.trailer)
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The first row of logical line `line`.
-    pub fn first_row_of_line(&self, line: usize) -> usize {
+    pub(crate) fn first_row_of_line(&self, line: usize) -> usize {
         self.rows.partition_point(|row| row.line < line)
     }
 
     /// The row that shows byte `offset` of the doc's text.
-    pub fn row_of_offset(&self, offset: usize) -> usize {
+    pub(crate) fn row_of_offset(&self, offset: usize) -> usize {
         self.rows
             .partition_point(|row| row.start <= offset)
             .saturating_sub(1)

@@ -23,12 +23,12 @@ impl Query {
         })
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 
     /// The byte offset of the first match at or after `from`.
-    pub fn find_from(&self, haystack: &str, from: usize) -> Option<usize> {
+    pub(crate) fn find_from(&self, haystack: &str, from: usize) -> Option<usize> {
         let needle = self.text.as_bytes();
         let bytes = haystack.as_bytes();
         if from > bytes.len() || needle.len() > bytes.len() - from {
@@ -49,12 +49,12 @@ impl Query {
         })
     }
 
-    pub fn is_in(&self, haystack: &str) -> bool {
+    pub(crate) fn is_in(&self, haystack: &str) -> bool {
         self.find_from(haystack, 0).is_some()
     }
 
     /// Up to `limit` non-overlapping matches as byte ranges.
-    pub fn find_all(&self, haystack: &str, limit: usize) -> Vec<(usize, usize)> {
+    pub(crate) fn find_all(&self, haystack: &str, limit: usize) -> Vec<(usize, usize)> {
         let mut found = Vec::new();
         let mut from = 0;
         while found.len() < limit {

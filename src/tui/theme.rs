@@ -61,7 +61,7 @@ impl Theme {
     }
 
     /// The style of a piece of pane text.
-    pub fn paint(&self, paint: Paint) -> Style {
+    pub(crate) fn paint(&self, paint: Paint) -> Style {
         let bold = Modifier::BOLD;
         match paint {
             Paint::Plain => Style::new(),
@@ -86,7 +86,7 @@ impl Theme {
     }
 
     /// The style of a list badge: the layer or failure kind as `badge()` spells it.
-    pub fn badge(&self, badge: &str) -> Style {
+    pub(crate) fn badge(&self, badge: &str) -> Style {
         let role = match badge {
             "direct" => Role::Good,
             "fenced" => Role::Fenced,
@@ -104,15 +104,15 @@ impl Theme {
     }
 
     /// Drawn over invisible characters: `␍`, `␉`, `⟨BOM⟩`.
-    pub fn marker(&self) -> Style {
+    pub(crate) fn marker(&self) -> Style {
         self.fg(Role::Warn).add_modifier(Modifier::DIM)
     }
 
-    pub fn selected(&self) -> Style {
+    pub(crate) fn selected(&self) -> Style {
         Style::new().add_modifier(Modifier::REVERSED)
     }
 
-    pub fn border(&self, focused: bool) -> Style {
+    pub(crate) fn border(&self, focused: bool) -> Style {
         if focused {
             self.fg(Role::Accent).add_modifier(Modifier::BOLD)
         } else {
@@ -120,7 +120,7 @@ impl Theme {
         }
     }
 
-    pub fn title(&self, focused: bool) -> Style {
+    pub(crate) fn title(&self, focused: bool) -> Style {
         if focused {
             Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED)
         } else {
@@ -128,32 +128,32 @@ impl Theme {
         }
     }
 
-    pub fn gutter(&self) -> Style {
+    pub(crate) fn gutter(&self) -> Style {
         Style::new().add_modifier(Modifier::DIM)
     }
 
     /// The bar in the gutter beside lines of the accepted span.
-    pub fn span_bar(&self) -> Style {
+    pub(crate) fn span_bar(&self) -> Style {
         self.fg(Role::Good).add_modifier(Modifier::BOLD)
     }
 
-    pub fn key_hint(&self) -> Style {
+    pub(crate) fn key_hint(&self) -> Style {
         self.fg(Role::Accent).add_modifier(Modifier::BOLD)
     }
 
-    pub fn label(&self) -> Style {
+    pub(crate) fn label(&self) -> Style {
         Style::new().add_modifier(Modifier::DIM)
     }
 
-    pub fn error(&self) -> Style {
+    pub(crate) fn error(&self) -> Style {
         self.fg(Role::Bad).add_modifier(Modifier::BOLD)
     }
 
-    pub fn notice(&self) -> Style {
+    pub(crate) fn notice(&self) -> Style {
         self.fg(Role::Good).add_modifier(Modifier::BOLD)
     }
 
-    pub fn strong(&self) -> Style {
+    pub(crate) fn strong(&self) -> Style {
         Style::new().add_modifier(Modifier::BOLD)
     }
 }

@@ -118,7 +118,7 @@ impl Coalescer {
     }
 
     /// The rules hints are filtered with.
-    pub fn rules(&self) -> &IgnoreRules {
+    pub(crate) fn rules(&self) -> &IgnoreRules {
         &self.rules
     }
 

@@ -63,7 +63,7 @@ pub enum RootState {
 impl RootState {
     /// A footer line when the root is not being watched, `None` when it is. `file_now`:
     /// whether a file is at the root's path now.
-    pub fn problem(self, file_now: bool) -> Option<&'static str> {
+    pub(crate) fn problem(self, file_now: bool) -> Option<&'static str> {
         match (self, file_now) {
             (RootState::Present, _) => None,
             (RootState::Gone, _) => Some("the watched path is gone; waiting for it to come back"),
@@ -102,7 +102,7 @@ impl WatchStatus {
         }
     }
 
-    pub fn polling(interval: Duration, reason: impl Into<String>) -> WatchStatus {
+    pub(crate) fn polling(interval: Duration, reason: impl Into<String>) -> WatchStatus {
         WatchStatus {
             mode: WatchMode::Polling { interval },
             reason: Some(reason.into()),

@@ -70,7 +70,7 @@ impl IgnoreRules {
     }
 
     /// Rules for a single file: only that file is admitted.
-    pub fn for_file(path: impl Into<PathBuf>) -> IgnoreRules {
+    pub(crate) fn for_file(path: impl Into<PathBuf>) -> IgnoreRules {
         IgnoreRules {
             scope: Scope::File { path: path.into() },
             folders: Vec::new(),
@@ -81,7 +81,7 @@ impl IgnoreRules {
     /// with `folders` (absolute or relative to the current directory)
     /// ignored when they lie inside it. Reads the file system to resolve
     /// spellings; a folder that does not exist yet is still honoured.
-    pub fn for_root(root: &Path, folders: &[PathBuf]) -> IgnoreRules {
+    pub(crate) fn for_root(root: &Path, folders: &[PathBuf]) -> IgnoreRules {
         if root.is_file() {
             return IgnoreRules::for_file(root);
         }
@@ -122,20 +122,20 @@ impl IgnoreRules {
     }
 
     /// The root as the caller spelled it (the file, for a single-file watch).
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         match &self.scope {
             Scope::Tree { root, .. } | Scope::File { path: root } => root,
         }
     }
 
     /// Whether the root is a single file.
-    pub fn is_single_file(&self) -> bool {
+    pub(crate) fn is_single_file(&self) -> bool {
         matches!(self.scope, Scope::File { .. })
     }
 
     /// The path to track for an event path, in the caller's spelling, or
     /// `None` when the path is ignored or outside the watched root.
-    pub fn admit(&self, path: &Path) -> Option<PathBuf> {
+    pub(crate) fn admit(&self, path: &Path) -> Option<PathBuf> {
         match &self.scope {
             Scope::File { path: file } => (path.file_name().is_some()
                 && path.file_name() == file.file_name())

@@ -101,7 +101,7 @@ pub enum Condition {
 impl FieldMap {
     /// The records of a whole JSON document: at the records path, a top-level list's
     /// elements, or the document itself.
-    pub fn records(&self, document: Value) -> Vec<Value> {
+    pub(crate) fn records(&self, document: Value) -> Vec<Value> {
         for path in &self.records {
             let found = path.all(&document);
             if !found.is_empty() {
@@ -115,7 +115,7 @@ impl FieldMap {
     }
 
     /// Whether `record` is a model output at all (see [`FieldMap::only`]).
-    pub fn is_output(&self, record: &Value) -> bool {
+    pub(crate) fn is_output(&self, record: &Value) -> bool {
         match &self.only {
             None => true,
             Some(Condition::Has(paths)) => first(paths, record).is_some(),
@@ -128,7 +128,7 @@ impl FieldMap {
     }
 
     /// What one record holds.
-    pub fn read(&self, record: &Value) -> LogRecord {
+    pub(crate) fn read(&self, record: &Value) -> LogRecord {
         LogRecord {
             id: first(&self.id, record).and_then(|id| scalar(&id)),
             result: self.decode(record),
@@ -136,7 +136,7 @@ impl FieldMap {
     }
 
     /// Whether the text path leads somewhere in `record`.
-    pub fn finds_text(&self, record: &Value) -> bool {
+    pub(crate) fn finds_text(&self, record: &Value) -> bool {
         first(&self.text, record).is_some()
     }
 

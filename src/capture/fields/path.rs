@@ -111,12 +111,12 @@ impl fmt::Display for FieldPath {
 
 impl FieldPath {
     /// The first value at this path (with `[*]`, the first match), if any.
-    pub fn first(&self, record: &Value) -> Option<Value> {
+    pub(crate) fn first(&self, record: &Value) -> Option<Value> {
         self.all(record).into_iter().next()
     }
 
     /// Every value at this path, in order.
-    pub fn all(&self, record: &Value) -> Vec<Value> {
+    pub(crate) fn all(&self, record: &Value) -> Vec<Value> {
         let mut current = vec![unwrap_typed(record).clone()];
         for step in &self.steps {
             let mut next = Vec::new();

@@ -25,7 +25,7 @@ impl Preset {
         Preset::Otel,
     ];
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Preset::Litellm => "litellm",
             Preset::Langfuse => "langfuse",

@@ -43,7 +43,12 @@ pub struct BigPanes {
 impl BigPanes {
     /// A kept detail that shows `entry` as it is now, wrapped for this screen, taken
     /// out of the cache.
-    pub fn take(&mut self, entry: &Entry, query: Option<&Query>, view: View) -> Option<Detail> {
+    pub(crate) fn take(
+        &mut self,
+        entry: &Entry,
+        query: Option<&Query>,
+        view: View,
+    ) -> Option<Detail> {
         let at = self
             .kept
             .iter()
@@ -52,7 +57,7 @@ impl BigPanes {
     }
 
     /// Keep a built detail the user moved away from (the oldest kept one goes).
-    pub fn keep(&mut self, detail: Detail) {
+    pub(crate) fn keep(&mut self, detail: Detail) {
         if detail.building {
             return;
         }
@@ -70,7 +75,7 @@ impl BigPanes {
     }
 
     /// Ask for `entry`'s panes, unless that build was asked for already.
-    pub fn ask(
+    pub(crate) fn ask(
         &mut self,
         entry: &Entry,
         query: Option<&Query>,
@@ -86,7 +91,7 @@ impl BigPanes {
     }
 
     /// A build arrived: the same one may be asked for again later.
-    pub fn arrived(&mut self, detail: &Detail) {
+    pub(crate) fn arrived(&mut self, detail: &Detail) {
         if self.was_asked(detail.entry, &detail.outcome, detail.query.as_ref()) {
             self.asked = None;
         }

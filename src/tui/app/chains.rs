@@ -6,7 +6,7 @@ use crate::chain::assemble;
 
 /// Where the selected capture sits in its repair chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChainPlace {
+pub(crate) struct ChainPlace {
     pub attempt: u32,
     /// The last attempt's number.
     pub of: u32,
@@ -19,7 +19,7 @@ pub struct ChainPlace {
 impl App {
     /// The selected capture's place in its chain, when it is in one; assembled from the
     /// recorded captures in the list (a handful next to the extraction each costs).
-    pub fn selected_chain(&self) -> Option<ChainPlace> {
+    pub(crate) fn selected_chain(&self) -> Option<ChainPlace> {
         let selected = self.selected_entry()?;
         selected.request.as_ref()?;
         let recorded = self.entries.iter().filter_map(|entry| {

@@ -23,7 +23,7 @@ pub struct Checks {
 impl Checks {
     /// How `entry` (loaded from `root`) changed against the baseline; `None`
     /// without a baseline or when it came out the same.
-    pub fn change(&self, root: &Path, entry: &Entry) -> Option<Movement> {
+    pub(crate) fn change(&self, root: &Path, entry: &Entry) -> Option<Movement> {
         let (_, run) = self.baseline.as_deref()?;
         let old = run.verdict_by_key(&match_key(root, &entry.capture.source));
         let moved = Movement::between(old, Some(&Observed::of(&entry.outcome)));
@@ -33,7 +33,7 @@ impl Checks {
 
     /// Where `entry`'s value differs from the baseline's value for it; `None`
     /// unless both were accepted with different values.
-    pub fn value_diff(&self, root: &Path, entry: &Entry) -> Option<ValueDiff> {
+    pub(crate) fn value_diff(&self, root: &Path, entry: &Entry) -> Option<ValueDiff> {
         let (_, run) = self.baseline.as_deref()?;
         let old = run.verdict_by_key(&match_key(root, &entry.capture.source))?;
         let diff = old.value_diff(&Observed::of(&entry.outcome));

@@ -30,7 +30,7 @@ pub enum Filter {
 
 impl Filter {
     /// The fixed choices, in the order the menu lists them.
-    pub fn choices() -> Vec<Filter> {
+    pub(crate) fn choices() -> Vec<Filter> {
         let mut choices = vec![Filter::All, Filter::Failures];
         choices.extend(Layer::ALL.iter().copied().map(Filter::Layer));
         choices.extend(FailureKind::ALL.iter().copied().map(Filter::Failure));
@@ -83,7 +83,7 @@ impl Filter {
     }
 
     /// What the list's title, the menu and the footer call it.
-    pub fn label(&self) -> &str {
+    pub(crate) fn label(&self) -> &str {
         match self {
             Filter::Group(_, name) => name,
             other => other.kind_label(),
@@ -107,7 +107,7 @@ impl Filter {
 
     /// What the menu groups a choice under: "defect", "warning", "cause", "model",
     /// "prompt", or nothing.
-    pub fn group(&self) -> Option<&'static str> {
+    pub(crate) fn group(&self) -> Option<&'static str> {
         match self {
             Filter::Defect(_) => Some("defect"),
             Filter::Warning(_) => Some("warning"),
@@ -126,7 +126,7 @@ impl Filter {
     }
 
     /// Whether an outcome passes (a group filter passes every outcome: see [`Filter::admits`]).
-    pub fn matches(&self, outcome: &Outcome) -> bool {
+    pub(crate) fn matches(&self, outcome: &Outcome) -> bool {
         match *self {
             Filter::Group(..) => true,
             Filter::All => true,
@@ -156,7 +156,7 @@ pub enum Sort {
 }
 
 impl Sort {
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Sort::Source => "by source",
             Sort::Outcome => "by outcome",
@@ -165,7 +165,7 @@ impl Sort {
     }
 
     /// The next order for `t`: source, outcome, modification time, source again.
-    pub fn toggled(self) -> Sort {
+    pub(crate) fn toggled(self) -> Sort {
         match self {
             Sort::Source => Sort::Outcome,
             Sort::Outcome => Sort::Modified,
@@ -207,7 +207,7 @@ pub(super) fn group_of(by: GroupBy, entry: &Entry) -> String {
 
 impl Kinds {
     /// The model and the recorded prompt of `entry`, when it names them.
-    pub fn add_groups(&mut self, entry: &Entry) {
+    pub(crate) fn add_groups(&mut self, entry: &Entry) {
         let model = entry
             .capture
             .model
@@ -224,7 +224,7 @@ impl Kinds {
         }
     }
 
-    pub fn add(&mut self, outcome: &Outcome) {
+    pub(crate) fn add(&mut self, outcome: &Outcome) {
         if let Some(failure) = &outcome.failure {
             add_new(&mut self.causes, failure.cause);
             add_new(&mut self.defects, failure.defect);

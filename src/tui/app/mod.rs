@@ -235,7 +235,7 @@ impl App {
     }
 
     /// What the panes are wrapped for now.
-    pub fn view(&self) -> View {
+    pub(crate) fn view(&self) -> View {
         (self.area, self.zoom, self.pane, self.list_width)
     }
 
@@ -244,7 +244,7 @@ impl App {
     }
 
     /// The request the selected capture was recorded with, when one is beside it.
-    pub fn selected_request(&self) -> Option<&crate::capture::RecordedRequest> {
+    pub(crate) fn selected_request(&self) -> Option<&crate::capture::RecordedRequest> {
         let detail = self
             .detail
             .as_ref()
@@ -253,7 +253,7 @@ impl App {
     }
 
     /// Rows of the list on screen (inside its border).
-    pub fn list_height(&self) -> usize {
+    pub(crate) fn list_height(&self) -> usize {
         self.screen().list.map_or(0, |rect| {
             let height = rect.height.saturating_sub(self.sparkline_rows(rect.height));
             usize::from(height.saturating_sub(2))
@@ -262,7 +262,7 @@ impl App {
 
     /// Rows the watch sparkline takes under a list `height` rows high: while watching,
     /// once captures have arrived, when the list has room.
-    pub fn sparkline_rows(&self, height: u16) -> u16 {
+    pub(crate) fn sparkline_rows(&self, height: u16) -> u16 {
         let shown = self.watch.active && !self.watch.arrivals.is_empty() && height >= 12;
         if shown {
             SPARKLINE_ROWS
@@ -430,7 +430,7 @@ impl App {
     }
 
     /// How captures are judged here; the loader takes a clone (one schema cache for both).
-    pub fn checker(&self) -> &Checker {
+    pub(crate) fn checker(&self) -> &Checker {
         &self.checker
     }
 
@@ -444,7 +444,7 @@ impl App {
     }
 
     /// An entry's outcome as extraction gives it, extracting a slim one again.
-    pub fn whole_outcome(&self, entry: &Entry) -> Arc<crate::engine::Outcome> {
+    pub(crate) fn whole_outcome(&self, entry: &Entry) -> Arc<crate::engine::Outcome> {
         if !entry.slim {
             return Arc::clone(&entry.outcome);
         }
@@ -453,7 +453,7 @@ impl App {
     }
 
     /// A big capture's panes, built in the background: shown if still selected, else kept.
-    pub fn detail_built(&mut self, mut built: Detail) {
+    pub(crate) fn detail_built(&mut self, mut built: Detail) {
         self.big.arrived(&built);
         let query = self.query.as_ref();
         let current = self.selected.and_then(|id| self.entries.get(id));

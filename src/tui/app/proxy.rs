@@ -48,7 +48,7 @@ impl ProxyState {
     }
 
     /// The log overlay's lines: the last reason a call was not kept, then the log.
-    pub fn log_lines(&self) -> Vec<HelpLine> {
+    pub(crate) fn log_lines(&self) -> Vec<HelpLine> {
         let mut lines = Vec::new();
         if let Some(reason) = &self.last_not_kept {
             lines.push(HelpLine::Heading("Last call not kept"));

@@ -33,7 +33,7 @@ pub enum Expect {
 }
 
 impl Expect {
-    pub fn label(&self, outcome: &Outcome) -> String {
+    pub(crate) fn label(&self, outcome: &Outcome) -> String {
         match self {
             Expect::Current => format!("the outcome as it is now: {}", outcome.badge()),
             Expect::OkWith { layer, .. } => format!(
@@ -62,7 +62,7 @@ pub struct SaveDialog {
 
 impl SaveDialog {
     /// The dialog for the selected capture, or why there is none.
-    pub fn one(entry: &Entry) -> Result<SaveDialog, String> {
+    pub(crate) fn one(entry: &Entry) -> Result<SaveDialog, String> {
         if let (Err(unreadable), false) = (&entry.capture.text, has_input(entry)) {
             return Err(format!(
                 "{} could not be read, so there is nothing to keep ({})",
@@ -87,7 +87,7 @@ impl SaveDialog {
     /// Work out again where the fixture would go (after the name changed).
     /// Against `taken`, the folder's names as last listed: no look at the disk while
     /// the user types (saving decides for real).
-    pub fn refresh(&mut self, dir: &std::path::Path, taken: &fixture::TakenNames) {
+    pub(crate) fn refresh(&mut self, dir: &std::path::Path, taken: &fixture::TakenNames) {
         if matches!(self.scope, SaveScope::One(_)) {
             let name = self.name.trim();
             self.planned = Some(if name.is_empty() {
@@ -99,7 +99,7 @@ impl SaveDialog {
     }
 
     /// The dialog for every readable capture in the list.
-    pub fn all(app: &App) -> Result<SaveDialog, String> {
+    pub(crate) fn all(app: &App) -> Result<SaveDialog, String> {
         let ids: Vec<EntryId> = (0..app.entries.view.len())
             .filter_map(|position| app.entries.at(position))
             .filter(|entry| has_input(entry))
@@ -118,7 +118,7 @@ impl SaveDialog {
         })
     }
 
-    pub fn move_choice(&mut self, forward: bool) {
+    pub(crate) fn move_choice(&mut self, forward: bool) {
         let len = self.choices.len().max(1);
         self.choice = if forward {
             (self.choice + 1) % len
@@ -128,7 +128,7 @@ impl SaveDialog {
     }
 
     /// The fixtures to write, one per capture.
-    pub fn fixtures(&self, app: &App) -> Result<Vec<(EntryId, Fixture)>, String> {
+    pub(crate) fn fixtures(&self, app: &App) -> Result<Vec<(EntryId, Fixture)>, String> {
         let ids = match &self.scope {
             SaveScope::One(id) => vec![*id],
             SaveScope::All(ids) => ids.clone(),

@@ -39,7 +39,7 @@ pub(super) const ARRIVALS_KEPT: usize = 512;
 pub const SHARE_WINDOW: usize = 10;
 
 impl WatchState {
-    pub fn new(active: bool) -> WatchState {
+    pub(crate) fn new(active: bool) -> WatchState {
         WatchState {
             active,
             ..WatchState::default()
@@ -47,7 +47,7 @@ impl WatchState {
     }
 
     /// Remember captures that arrived while watching, each failed or not.
-    pub fn arrived(&mut self, failed: impl IntoIterator<Item = bool>) {
+    pub(crate) fn arrived(&mut self, failed: impl IntoIterator<Item = bool>) {
         for failed in failed {
             if self.arrivals.len() == ARRIVALS_KEPT {
                 self.arrivals.pop_front();
@@ -71,7 +71,7 @@ impl WatchState {
     }
 
     /// Whether a loaded file was re-read for the watcher (and so marks changes).
-    pub fn take_reread(&mut self, path: &std::path::Path) -> bool {
+    pub(crate) fn take_reread(&mut self, path: &std::path::Path) -> bool {
         self.rereading.remove(path)
             || self.rescanning
             || self

@@ -21,7 +21,7 @@ pub struct DetailJob {
 impl DetailJob {
     /// A build of `subject`'s panes, searched for `query`, checked against `schema`, to
     /// be wrapped for a screen of `area` (zoomed or not, `pane` in front).
-    pub fn new(
+    pub(crate) fn new(
         subject: Subject,
         query: Option<Query>,
         schema: Option<Arc<Schema>>,

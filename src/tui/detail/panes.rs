@@ -103,14 +103,14 @@ impl PaneState {
         self.rows.len().saturating_sub(self.height)
     }
 
-    pub fn scroll_by(&mut self, delta: isize) {
+    pub(crate) fn scroll_by(&mut self, delta: isize) {
         self.scroll = self
             .scroll
             .saturating_add_signed(delta)
             .min(self.max_scroll());
     }
 
-    pub fn scroll_to(&mut self, row: usize) {
+    pub(crate) fn scroll_to(&mut self, row: usize) {
         self.scroll = row.min(self.max_scroll());
     }
 }
@@ -166,14 +166,18 @@ pub struct Detail {
 }
 
 impl Detail {
-    pub fn build(subject: &Subject, query: Option<&Query>, schema: Option<&Schema>) -> Detail {
+    pub(crate) fn build(
+        subject: &Subject,
+        query: Option<&Query>,
+        schema: Option<&Schema>,
+    ) -> Detail {
         let docs = super::build(&subject.capture, &subject.outcome, query, schema);
         Detail::of(subject, query, docs, false)
     }
 
     /// What a big capture shows at once: the head of its raw text, while
     /// [`Detail::build`] runs in the background.
-    pub fn preview(subject: &Subject, query: Option<&Query>) -> Detail {
+    pub(crate) fn preview(subject: &Subject, query: Option<&Query>) -> Detail {
         let docs = super::preview(&subject.capture, &subject.outcome);
         Detail::of(subject, query, docs, true)
     }
@@ -191,7 +195,7 @@ impl Detail {
 
     /// Take over where the user scrolled the preview `old` to; a pane left at its
     /// top opens where the built doc wants (the failure, the first change).
-    pub fn keep_scrolled_place(&mut self, old: &Detail) {
+    pub(crate) fn keep_scrolled_place(&mut self, old: &Detail) {
         for (new, old) in self.panes.iter_mut().zip(&old.panes) {
             if old.scroll == 0 {
                 continue;
@@ -208,7 +212,7 @@ impl Detail {
     }
 
     /// Keep the place of `old`, an earlier build for the same capture.
-    pub fn keep_place(&mut self, old: &Detail) {
+    pub(crate) fn keep_place(&mut self, old: &Detail) {
         for (new, old) in self.panes.iter_mut().zip(&old.panes) {
             let top_line = old.top_line().unwrap_or(0);
             new.target = Some(Target::Line(top_line));
@@ -216,12 +220,12 @@ impl Detail {
     }
 
     /// Whether this detail still shows the capture `id`, whose outcome is `outcome` now.
-    pub fn shows(&self, id: EntryId, outcome: &Arc<Outcome>, query: Option<&Query>) -> bool {
+    pub(crate) fn shows(&self, id: EntryId, outcome: &Arc<Outcome>, query: Option<&Query>) -> bool {
         self.entry == id && Arc::ptr_eq(&self.outcome, outcome) && self.query.as_ref() == query
     }
 
     /// Re-wrap every pane for the screen, each at the width it has (or would have as a tab).
-    pub fn fit(&mut self, view: View) {
+    pub(crate) fn fit(&mut self, view: View) {
         for (pane, outer) in pane_areas(view) {
             self.panes[pane.index()].fit(outer);
         }
@@ -229,7 +233,7 @@ impl Detail {
 
     /// Whether [`Detail::fit`] would only re-measure, not wrap again (wrapping a
     /// big capture's panes is a background job).
-    pub fn fits(&self, view: View) -> bool {
+    pub(crate) fn fits(&self, view: View) -> bool {
         pane_areas(view).all(|(pane, outer)| {
             let state = &self.panes[pane.index()];
             !state.needs_wrap(state.width_in(outer))
@@ -240,7 +244,7 @@ impl Detail {
         &self.panes[pane.index()]
     }
 
-    pub fn pane_mut(&mut self, pane: PaneId) -> &mut PaneState {
+    pub(crate) fn pane_mut(&mut self, pane: PaneId) -> &mut PaneState {
         &mut self.panes[pane.index()]
     }
 }

@@ -39,7 +39,7 @@ impl Group {
         Group::Overlays,
     ];
 
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Group::Move => "Move",
             Group::Panes => "Panes",
@@ -81,7 +81,7 @@ pub(super) const fn code(code: KeyCode) -> Key {
 
 impl Key {
     /// How the key is written in hints and help: `j`, `↓`, `Ctrl-d`, `PgDn`.
-    pub fn label(self) -> String {
+    pub(crate) fn label(self) -> String {
         let base = match self.code {
             KeyCode::Char(' ') => "Space".to_string(),
             KeyCode::Char(ch) => ch.to_string(),

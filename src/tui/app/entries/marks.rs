@@ -13,7 +13,7 @@ impl Entries {
     /// Remember which inputs are fixtures already and mark their captures saved.
     /// The fixtures folder as it is now: a capture whose input is there is marked saved,
     /// and one whose fixture was deleted is not any more.
-    pub fn set_fixtures(&mut self, fixtures: HashMap<u64, PathBuf>) {
+    pub(crate) fn set_fixtures(&mut self, fixtures: HashMap<u64, PathBuf>) {
         self.fixtures = fixtures;
         for i in 0..self.all.len() {
             self.all[i].saved = self.fixture_of(&self.all[i].capture);
@@ -22,21 +22,13 @@ impl Entries {
     }
 
     /// Record a fixture written for an entry.
-    pub fn set_saved(&mut self, id: EntryId, path: PathBuf) {
+    pub(crate) fn set_saved(&mut self, id: EntryId, path: PathBuf) {
         if let Some(entry) = self.get_mut(id) {
             if let Ok(text) = &entry.capture.text {
                 let hash = input_hash(text);
                 entry.saved = Some(path.clone());
                 self.fixtures.insert(hash, path);
             }
-        }
-    }
-
-    /// Drop an entry's saved mark (its fixture file was deleted).
-    pub fn forget_saved(&mut self, id: EntryId) {
-        let path = self.get_mut(id).and_then(|entry| entry.saved.take());
-        if let Some(path) = path {
-            self.fixtures.retain(|_, fixture| *fixture != path);
         }
     }
 

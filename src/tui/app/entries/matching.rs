@@ -8,7 +8,7 @@ use super::Entries;
 
 impl Entries {
     /// Re-run the search over every entry; returns how many match.
-    pub fn mark_matches(&mut self, query: Option<&Query>) -> usize {
+    pub(crate) fn mark_matches(&mut self, query: Option<&Query>) -> usize {
         let mut count = 0;
         for entry in self.all.iter_mut().filter(|entry| !entry.removed) {
             entry.matched = query.is_some_and(|q| matches(q, &entry.capture, &entry.outcome));

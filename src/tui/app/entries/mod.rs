@@ -55,7 +55,7 @@ pub struct Entry {
 
 impl Entry {
     /// What its panes are built from.
-    pub fn subject(&self) -> Subject {
+    pub(crate) fn subject(&self) -> Subject {
         Subject {
             id: self.id,
             capture: Arc::clone(&self.capture),
@@ -111,7 +111,7 @@ impl Entries {
         self.index.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.index.is_empty()
     }
 
@@ -131,7 +131,7 @@ impl Entries {
     }
 
     /// The list position of an entry, if the view shows it.
-    pub fn position(&self, id: EntryId) -> Option<usize> {
+    pub(crate) fn position(&self, id: EntryId) -> Option<usize> {
         let i = *self.index.get(&id)?;
         self.view.iter().position(|&v| v == i)
     }
@@ -142,7 +142,7 @@ impl Entries {
 
     /// Make room for `more` entries at once: growing a list of a million by doubling
     /// copies it, and its index, on the UI thread again and again.
-    pub fn make_room(&mut self, more: usize) {
+    pub(crate) fn make_room(&mut self, more: usize) {
         self.all.reserve(more);
         self.index.reserve(more);
         self.view.reserve(more);
@@ -169,7 +169,7 @@ impl Entries {
 
     /// Mark the captures read from `path` (a file, or everything under a folder) as gone.
     /// A file costs only its own entries; a folder, one look at each known file.
-    pub fn mark_gone(&mut self, path: &Path) -> usize {
+    pub(crate) fn mark_gone(&mut self, path: &Path) -> usize {
         let ids: Vec<EntryId> = match self.by_path.get(path) {
             Some(ids) => ids.clone(),
             None => self
@@ -184,7 +184,7 @@ impl Entries {
 
     /// Mark the captures of the file at exactly `path` gone (a folder took its place);
     /// captures below `path` are left alone.
-    pub fn mark_file_gone(&mut self, path: &Path) -> usize {
+    pub(crate) fn mark_file_gone(&mut self, path: &Path) -> usize {
         let ids = self.by_path.get(path).cloned().unwrap_or_default();
         self.mark_ids_gone(ids)
     }
@@ -210,7 +210,7 @@ impl Entries {
     }
 
     /// Drop the captures marked gone (only those: the rest of the list is not looked at).
-    pub fn drop_gone(&mut self) {
+    pub(crate) fn drop_gone(&mut self) {
         for id in std::mem::take(&mut self.gone) {
             let Some(&i) = self.index.get(&id) else {
                 continue;
@@ -230,12 +230,12 @@ impl Entries {
     }
 
     /// Every file the captures came from.
-    pub fn paths(&self) -> Vec<PathBuf> {
+    pub(crate) fn paths(&self) -> Vec<PathBuf> {
         self.by_path.keys().cloned().collect()
     }
 
     /// Set a new outcome on an entry (after re-extraction), slim if its was.
-    pub fn set_outcome(&mut self, id: EntryId, outcome: Outcome) {
+    pub(crate) fn set_outcome(&mut self, id: EntryId, outcome: Outcome) {
         let outcome = match self.get(id).is_some_and(|entry| entry.slim) {
             true => self.shared.get(slim(&outcome)),
             false => Arc::new(outcome),
@@ -254,7 +254,7 @@ impl Entries {
 
     /// Give a slim entry its whole outcome (it was selected). What the list shows
     /// of it stays the same, so nothing is counted again.
-    pub fn expand(&mut self, id: EntryId, outcome: Arc<Outcome>) {
+    pub(crate) fn expand(&mut self, id: EntryId, outcome: Arc<Outcome>) {
         if let Some(&i) = self.index.get(&id) {
             let entry = &mut self.all[i];
             entry.outcome = outcome;
@@ -266,7 +266,7 @@ impl Entries {
 impl Entry {
     /// How new the capture is: its file's modification time, then its line
     /// (a log's later lines are newer).
-    pub fn age(&self) -> (Option<SystemTime>, usize) {
+    pub(crate) fn age(&self) -> (Option<SystemTime>, usize) {
         (self.modified, self.line)
     }
 
@@ -278,7 +278,7 @@ impl Entry {
 
 impl Entries {
     /// The list position of the newest capture in the view (what `F` follows).
-    pub fn newest(&self) -> Option<usize> {
+    pub(crate) fn newest(&self) -> Option<usize> {
         (0..self.view.len()).max_by_key(|&position| self.all[self.view[position]].age())
     }
 }

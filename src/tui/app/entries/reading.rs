@@ -32,7 +32,7 @@ impl Entries {
     /// [`add_to_file`]: Entries::add_to_file
     /// [`end_file`]: Entries::end_file
     #[cfg(test)]
-    pub fn replace_file(
+    pub(crate) fn replace_file(
         &mut self,
         path: &Path,
         loaded: Vec<Loaded>,
@@ -47,7 +47,7 @@ impl Entries {
 
     /// Start reading `path` again, in parts: its entries leave the list and wait to be
     /// matched by the captures that come.
-    pub fn begin_file(&mut self, path: &Path, mark_changes: bool) {
+    pub(crate) fn begin_file(&mut self, path: &Path, mark_changes: bool) {
         let mut old: HashMap<String, Entry> = HashMap::new();
         for id in self.by_path.remove(path).unwrap_or_default() {
             if let Some(entry) = self.remove(id) {
@@ -60,7 +60,7 @@ impl Entries {
 
     /// Add a part of `path`'s captures, their outcomes `slim` or whole; returns the
     /// ids of the new entries.
-    pub fn add_to_file(
+    pub(crate) fn add_to_file(
         &mut self,
         path: &Path,
         loaded: Vec<Loaded>,
@@ -143,7 +143,7 @@ impl Entries {
     }
 
     /// `path` is read: its earlier captures that did not come again are gone.
-    pub fn end_file(&mut self, path: &Path) {
+    pub(crate) fn end_file(&mut self, path: &Path) {
         self.reading.remove(path);
     }
 }

@@ -7,18 +7,18 @@ use super::super::filter::{outcome_rank, Filter, Kinds, Sort};
 use super::Entries;
 
 impl Entries {
-    pub fn set_filter(&mut self, filter: Filter) {
+    pub(crate) fn set_filter(&mut self, filter: Filter) {
         self.filter = filter;
         self.touch();
     }
 
-    pub fn set_sort(&mut self, sort: Sort) {
+    pub(crate) fn set_sort(&mut self, sort: Sort) {
         self.sort = sort;
         self.touch();
     }
 
     /// Sort, filter and count again if anything changed since the last time.
-    pub fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         if !self.dirty {
             return;
         }
