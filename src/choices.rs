@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
@@ -14,7 +14,7 @@ pub enum ColorChoice {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum PickChoice {
+pub(crate) enum PickChoice {
     First,
     Last,
 }
@@ -22,7 +22,7 @@ pub enum PickChoice {
 /// `check`'s report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
     Jsonl,

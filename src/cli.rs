@@ -19,21 +19,21 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<CliCommand>,
+    pub(crate) command: Option<CliCommand>,
 
     /// A capture file or a folder of captures for the terminal UI
     #[arg(default_value = ".")]
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
 
     /// Re-extract captures as files appear and change
     #[arg(long)]
-    pub watch: bool,
+    pub(crate) watch: bool,
 
     #[command(flatten)]
-    pub ui: UiArgs,
+    pub(crate) ui: UiArgs,
 
     #[command(flatten)]
-    pub extraction: ExtractionArgs,
+    pub(crate) extraction: ExtractionArgs,
 }
 
 /// Help's closing words, with the config file's path (it differs per platform).
@@ -48,58 +48,58 @@ fn after_help() -> String {
 pub struct UiArgs {
     /// Where `s` saves fixtures [default: config file, else ./fixtures]
     #[arg(long, value_name = "DIR")]
-    pub fixtures: Option<PathBuf>,
+    pub(crate) fixtures: Option<PathBuf>,
 
     /// When to use colour [default: config file, else auto]
     #[arg(long, value_enum)]
-    pub color: Option<ColorChoice>,
+    pub(crate) color: Option<ColorChoice>,
 
     /// Colours for a dark or a light terminal [default: config file, else dark]
     #[arg(long, value_enum)]
-    pub theme: Option<ThemeChoice>,
+    pub(crate) theme: Option<ThemeChoice>,
 
     /// Capture the mouse (blocks the terminal's own text selection)
     #[arg(long)]
-    pub mouse: bool,
+    pub(crate) mouse: bool,
 
     /// A JSON Schema file every decoded value must satisfy
     #[arg(long, value_name = "FILE")]
-    pub schema: Option<PathBuf>,
+    pub(crate) schema: Option<PathBuf>,
 
     /// An earlier run (folder or log) to mark each capture's change against
     #[arg(long, value_name = "PATH")]
-    pub baseline: Option<PathBuf>,
+    pub(crate) baseline: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Clone)]
 pub struct ExtractionArgs {
     /// Accept candidates after meaning-changing fixes, as layer `lenient`
     #[arg(long, overrides_with = "no_accept_lenient")]
-    pub accept_lenient: bool,
+    pub(crate) accept_lenient: bool,
 
     /// Do not, whatever the config file's `accept_lenient` says
     #[arg(long, overrides_with = "accept_lenient")]
-    pub no_accept_lenient: bool,
+    pub(crate) no_accept_lenient: bool,
 
     /// Which candidate wins when several distinct values parse [default: config file, else first]
     #[arg(long, value_enum)]
-    pub pick: Option<PickChoice>,
+    pub(crate) pick: Option<PickChoice>,
 
     /// Replace strings that hold JSON (`stringified-json`) by the value they hold
     #[arg(long, overrides_with = "no_decode_stringified")]
-    pub decode_stringified: bool,
+    pub(crate) decode_stringified: bool,
 
     /// Do not, whatever the config file's `decode_stringified` says
     #[arg(long, overrides_with = "decode_stringified")]
-    pub no_decode_stringified: bool,
+    pub(crate) no_decode_stringified: bool,
 
     /// Largest capture file read, in bytes; larger ones are `unreadable` [default: config
     /// file, else 67108864]
     #[arg(long, value_name = "BYTES")]
-    pub max_bytes: Option<u64>,
+    pub(crate) max_bytes: Option<u64>,
 
     #[command(flatten)]
-    pub log: LogArgs,
+    pub(crate) log: LogArgs,
 }
 
 /// Where the fields of other tools' JSON / JSONL logs are (README: "Logs").
@@ -108,23 +108,23 @@ pub struct ExtractionArgs {
 pub struct LogArgs {
     /// Dotted path to a record's text, e.g. response.choices[0].message.content
     #[arg(long, value_name = "PATH")]
-    pub text_path: Option<FieldPath>,
+    pub(crate) text_path: Option<FieldPath>,
 
     /// Dotted path to a record's stop reason
     #[arg(long, value_name = "PATH")]
-    pub stop_path: Option<FieldPath>,
+    pub(crate) stop_path: Option<FieldPath>,
 
     /// Dotted path to a record's id (sources read FILE#ID)
     #[arg(long, value_name = "PATH")]
-    pub id_path: Option<FieldPath>,
+    pub(crate) id_path: Option<FieldPath>,
 
     /// Dotted path to a record's model
     #[arg(long, value_name = "PATH")]
-    pub model_path: Option<FieldPath>,
+    pub(crate) model_path: Option<FieldPath>,
 
     /// The usual paths of a logging tool's export
     #[arg(long, value_enum, value_name = "TOOL")]
-    pub preset: Option<PresetChoice>,
+    pub(crate) preset: Option<PresetChoice>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -163,43 +163,43 @@ pub enum CliCommand {
 pub struct CheckArgs {
     /// A capture file, a folder (searched recursively), or - for standard input
     #[arg(default_value = ".")]
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
 
     /// Output format (junit: one testcase a capture; github: annotations and a step summary)
     /// [default: config file, else text]
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub(crate) format: Option<Format>,
 
     /// A JSON Schema file every decoded value must satisfy
     #[arg(long, value_name = "FILE")]
-    pub schema: Option<PathBuf>,
+    pub(crate) schema: Option<PathBuf>,
 
     /// When to use colour [default: config file, else auto]
     #[arg(long, value_enum)]
-    pub color: Option<ColorChoice>,
+    pub(crate) color: Option<ColorChoice>,
 
     /// What standard input holds (with PATH -): jsonl, one capture a line; text, one raw output
     #[arg(long, value_enum, value_name = "KIND")]
-    pub input: Option<InputChoice>,
+    pub(crate) input: Option<InputChoice>,
 
     /// Name standard input's records as this file's would be (`NAME:LINE`), not `-:LINE`
     #[arg(long, value_name = "NAME")]
-    pub stdin_name: Option<String>,
+    pub(crate) stdin_name: Option<String>,
 
     /// Exit 1 when a layer or failure share is over its bound, e.g. `fenced=10%,truncated=0`
     #[arg(long, value_name = "NAME=SHARE,...")]
-    pub max_share: Option<crate::report::DriftGate>,
+    pub(crate) max_share: Option<crate::report::DriftGate>,
 
     /// Print failing captures only (the summary still counts every capture)
     #[arg(long, short = 'q')]
-    pub only_failures: bool,
+    pub(crate) only_failures: bool,
 
     /// Also give the layer and failure mix of each group, the worst first
     #[arg(long, value_enum, value_name = "KEY")]
-    pub by: Option<crate::group::GroupBy>,
+    pub(crate) by: Option<crate::group::GroupBy>,
 
     #[command(flatten)]
-    pub extraction: ExtractionArgs,
+    pub(crate) extraction: ExtractionArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -211,37 +211,37 @@ pub enum InputChoice {
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// The earlier run: a capture folder or a log file
-    pub old: PathBuf,
+    pub(crate) old: PathBuf,
 
     /// The later run, matched to OLD by relative path, line or record id
-    pub new: PathBuf,
+    pub(crate) new: PathBuf,
 
     /// Output format (jsonl: one line per capture of either run, `same` ones too)
     #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
-    pub format: CompareFormat,
+    pub(crate) format: CompareFormat,
 
     /// Also exit 1 when an accepted value changed (not only when a capture broke)
     #[arg(long)]
-    pub fail_on_change: bool,
+    pub(crate) fail_on_change: bool,
 
     /// Also exit 1 when a value stayed the same but came from another layer (`fenced → direct`)
     #[arg(long)]
-    pub fail_on_layer_change: bool,
+    pub(crate) fail_on_layer_change: bool,
 
     /// Also give the mix of each group in both runs and the change, the worst group first
     #[arg(long, value_enum, value_name = "KEY")]
-    pub by: Option<crate::group::GroupBy>,
+    pub(crate) by: Option<crate::group::GroupBy>,
 
     /// A JSON Schema file every decoded value must satisfy, in both runs
     #[arg(long, value_name = "FILE")]
-    pub schema: Option<PathBuf>,
+    pub(crate) schema: Option<PathBuf>,
 
     /// When to use colour [default: config file, else auto]
     #[arg(long, value_enum)]
-    pub color: Option<ColorChoice>,
+    pub(crate) color: Option<ColorChoice>,
 
     #[command(flatten)]
-    pub extraction: ExtractionArgs,
+    pub(crate) extraction: ExtractionArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -266,98 +266,98 @@ fn seconds() -> clap::builder::RangedU64ValueParser {
 pub struct RecordArgs {
     /// The port to listen on
     #[arg(long, default_value_t = 8788)]
-    pub port: u16,
+    pub(crate) port: u16,
 
     /// Listen on this address instead of 127.0.0.1 (warns: others could call through it)
     #[arg(long, value_name = "ADDR")]
-    pub listen: Option<std::net::IpAddr>,
+    pub(crate) listen: Option<std::net::IpAddr>,
 
     /// The capture folder (created when missing)
     #[arg(long, value_name = "DIR", default_value = "captures")]
-    pub to: PathBuf,
+    pub(crate) to: PathBuf,
 
     /// Add a route, or replace a default one: /NAME/REST goes to URL/REST
     #[arg(long, value_name = "NAME=URL")]
-    pub upstream: Vec<String>,
+    pub(crate) upstream: Vec<String>,
 
     /// Largest request body kept in the request file, in decoded bytes (larger ones still pass)
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024, value_parser = byte_count())]
-    pub max_request_bytes: u64,
+    pub(crate) max_request_bytes: u64,
 
     /// Largest response kept as a capture, in decoded bytes (larger ones still pass, unrecorded)
     #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024, value_parser = byte_count())]
-    pub max_response_bytes: u64,
+    pub(crate) max_response_bytes: u64,
 
     /// Most bytes held for captures by all calls at once (past it, a call is not recorded)
     #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024, value_parser = byte_count())]
-    pub max_memory_bytes: u64,
+    pub(crate) max_memory_bytes: u64,
 
     /// Seconds to connect to an upstream (TCP and TLS handshake), 1 to 604800
     #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = seconds())]
-    pub connect_timeout: u64,
+    pub(crate) connect_timeout: u64,
 
     /// Seconds an upstream may stay silent (before answering, or between two chunks), 1 to 604800
     #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = seconds())]
-    pub idle_timeout: u64,
+    pub(crate) idle_timeout: u64,
 
     /// Also open the workbench on the capture folder, watching it
     #[arg(long)]
-    pub tui: bool,
+    pub(crate) tui: bool,
 
     #[command(flatten, next_help_heading = "With --tui")]
-    pub ui: UiArgs,
+    pub(crate) ui: UiArgs,
 
     #[command(flatten, next_help_heading = "With --tui")]
-    pub extraction: ExtractionArgs,
+    pub(crate) extraction: ExtractionArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
     /// A capture file, or - (the default) for standard input
     #[arg(default_value = "-")]
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
 
     /// Pretty-print the value
     #[arg(long)]
-    pub pretty: bool,
+    pub(crate) pretty: bool,
 
     /// A JSON Schema file the decoded value must satisfy
     #[arg(long, value_name = "FILE")]
-    pub schema: Option<PathBuf>,
+    pub(crate) schema: Option<PathBuf>,
 
     #[command(flatten)]
-    pub extraction: ExtractionArgs,
+    pub(crate) extraction: ExtractionArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// A fixtures folder or one fixture file [default: config file, else ./fixtures]
     #[arg(value_name = "FIXTURES")]
-    pub path: Option<PathBuf>,
+    pub(crate) path: Option<PathBuf>,
 
     /// The fixtures folder (the same as FIXTURES)
     #[arg(long = "fixtures", value_name = "DIR", conflicts_with = "path")]
-    pub fixtures_dir: Option<PathBuf>,
+    pub(crate) fixtures_dir: Option<PathBuf>,
 
     /// Replay only fixtures whose name or file name contains NAME
     #[arg(long, value_name = "NAME")]
-    pub filter: Option<String>,
+    pub(crate) filter: Option<String>,
 
     /// Fail when a known gap is now fixed, so its fixture gets updated
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 
     /// Rewrite each fixture's expectation to the current outcome and list what changed
     #[arg(long)]
-    pub update: bool,
+    pub(crate) update: bool,
 
     /// Output format (junit: one testcase a fixture; github: annotations and a step summary)
     #[arg(long, value_enum, default_value_t = TestFormat::Text)]
-    pub format: TestFormat,
+    pub(crate) format: TestFormat,
 
     /// When to use colour [default: config file, else auto]
     #[arg(long, value_enum)]
-    pub color: Option<ColorChoice>,
+    pub(crate) color: Option<ColorChoice>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

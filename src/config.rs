@@ -28,22 +28,22 @@ pub enum ThemeName {
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Where `s` saves fixtures and `jxray test` reads them (relative to the working folder).
-    pub fixtures: Option<PathBuf>,
-    pub theme: Option<ThemeName>,
+    pub(crate) fixtures: Option<PathBuf>,
+    pub(crate) theme: Option<ThemeName>,
     /// A JSON Schema file every decoded value must satisfy, as if given with `--schema`.
-    pub schema: Option<PathBuf>,
+    pub(crate) schema: Option<PathBuf>,
     /// Replace strings that hold JSON by their value, as if given `--decode-stringified`.
-    pub decode_stringified: Option<bool>,
+    pub(crate) decode_stringified: Option<bool>,
     /// Take lenient readings as layer `lenient`, as if given `--accept-lenient`.
-    pub accept_lenient: Option<bool>,
+    pub(crate) accept_lenient: Option<bool>,
     /// Which candidate wins when several distinct values parse (`--pick`).
-    pub pick: Option<PickChoice>,
+    pub(crate) pick: Option<PickChoice>,
     /// When to use colour (`--color`), for every command and the workbench.
-    pub color: Option<ColorChoice>,
+    pub(crate) color: Option<ColorChoice>,
     /// `check`'s report format (`--format`).
-    pub format: Option<Format>,
+    pub(crate) format: Option<Format>,
     /// Largest capture read, in bytes (`--max-bytes`).
-    pub max_bytes: Option<u64>,
+    pub(crate) max_bytes: Option<u64>,
 }
 
 /// The keys a config file may hold, for error messages.

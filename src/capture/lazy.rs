@@ -124,7 +124,7 @@ pub(crate) fn stdin_records(
 )]
 pub(crate) struct NotJsonLines {
     /// The first few characters, escaped and quoted.
-    pub start: String,
+    pub(crate) start: String,
 }
 
 /// The start of the input, when what has arrived shows it is not JSON Lines: its first

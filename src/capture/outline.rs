@@ -26,7 +26,7 @@ const PARSE_DEPTH: usize = 127;
 /// The document, with the parts too deep to read left out, and where they were.
 #[derive(Debug)]
 pub(super) struct Outline {
-    pub value: Value,
+    pub(crate) value: Value,
     /// JSON Pointers of the parts left out.
     cuts: Vec<String>,
 }

@@ -25,20 +25,20 @@ const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
 pub struct RecordedRequest {
     pub path: PathBuf,
     /// `sha256:` and the hex digest of the file's bytes.
-    pub digest: String,
+    pub(crate) digest: String,
     pub model: Option<String>,
     /// `POST /openai/chat/completions`.
-    pub call: String,
-    pub system: Option<String>,
-    pub last_user: Option<String>,
+    pub(crate) call: String,
+    pub(crate) system: Option<String>,
+    pub(crate) last_user: Option<String>,
     /// The response format or schema asked for, as pretty JSON.
-    pub format: Option<String>,
+    pub(crate) format: Option<String>,
     /// The tools offered, as pretty JSON.
-    pub tools: Option<String>,
+    pub(crate) tools: Option<String>,
     /// Why the body is not there (too large, not JSON), as the recorder said.
-    pub body_note: Option<String>,
+    pub(crate) body_note: Option<String>,
     /// Its place in a repair chain, when the request file links it (`crate::chain`).
-    pub chain: Option<ChainLink>,
+    pub(crate) chain: Option<ChainLink>,
 }
 
 impl RecordedRequest {

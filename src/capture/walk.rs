@@ -54,13 +54,13 @@ pub fn discover(root: &Path) -> Result<Vec<PathBuf>, LoadError> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Discovery {
     /// Capture files, sorted by [`sort_key`].
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Files not read because jxray does not read their extension.
-    pub skipped: SkippedFiles,
+    pub(crate) skipped: SkippedFiles,
     /// Folders passed over because they were asked to be (the fixtures folder), as walked.
-    pub skipped_folders: Vec<PathBuf>,
+    pub(crate) skipped_folders: Vec<PathBuf>,
     /// jxray fixture files found among the captures and passed over (filled by `check`).
-    pub skipped_fixtures: Vec<PathBuf>,
+    pub(crate) skipped_fixtures: Vec<PathBuf>,
 }
 
 /// How many files of each unread extension a walk passed over.

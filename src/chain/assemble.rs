@@ -12,15 +12,15 @@ use super::ChainLink;
 /// One attempt of a chain: its number and the caller's key for its capture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Member<K> {
-    pub attempt: u32,
-    pub key: K,
+    pub(crate) attempt: u32,
+    pub(crate) key: K,
 }
 
 /// The attempts of one chain, in order (one capture per attempt number).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Chain<K> {
-    pub id: String,
-    pub members: Vec<Member<K>>,
+    pub(crate) id: String,
+    pub(crate) members: Vec<Member<K>>,
 }
 
 impl<K: Copy + Eq> Chain<K> {

@@ -15,11 +15,11 @@ const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
 /// Where one attempt sits in its chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainLink {
-    pub id: String,
+    pub(crate) id: String,
     /// From 1.
-    pub attempt: u32,
+    pub(crate) attempt: u32,
     /// The previous attempt's capture, relative to the capture folder (`/`-separated).
-    pub re_ask_of: Option<String>,
+    pub(crate) re_ask_of: Option<String>,
 }
 
 /// What the request file beside a capture says of chains: a recorded request without a

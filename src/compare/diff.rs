@@ -10,13 +10,13 @@ use crate::engine::member_path;
 /// The paths (`$.vendor`, `$.items[2]`, `$["a b"]`) where two values differ, in
 /// document order. A path is listed once, at the shallowest point that differs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct ValueDiff {
+pub(crate) struct ValueDiff {
     /// Present on both sides with different values (or different types).
-    pub changed: Vec<String>,
+    pub(crate) changed: Vec<String>,
     /// Only in the new value.
-    pub added: Vec<String>,
+    pub(crate) added: Vec<String>,
     /// Only in the old value.
-    pub removed: Vec<String>,
+    pub(crate) removed: Vec<String>,
 }
 
 /// A step of the walk: a pair still to compare, or a path found on one side only.

@@ -30,7 +30,7 @@ pub use report::{write_json, write_jsonl, write_text};
 /// One run: its mix and every capture's verdict, by match key.
 #[derive(Debug, Clone, Default)]
 pub struct Run {
-    pub mix: Mix,
+    pub(crate) mix: Mix,
     /// Match key to (source as reported, what it came out as).
     verdicts: HashMap<String, (String, Observed)>,
     /// With `--by`: each capture's group, by match key, and each group's mix.
@@ -146,22 +146,22 @@ pub(crate) fn match_key(root: &Path, source: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paired {
     /// The source in the new run (in the old run for a removed capture).
-    pub source: String,
-    pub change: Movement,
-    pub old: Option<Observed>,
-    pub new: Option<Observed>,
+    pub(crate) source: String,
+    pub(crate) change: Movement,
+    pub(crate) old: Option<Observed>,
+    pub(crate) new: Option<Observed>,
     /// For `value changed`, where the values differ.
-    pub diff: ValueDiff,
+    pub(crate) diff: ValueDiff,
     /// With `--by`: its group (in the new run, else in the old).
-    pub group: Option<String>,
+    pub(crate) group: Option<String>,
 }
 
 /// One group's mix in both runs (`--by`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GroupChange {
-    pub name: String,
-    pub old: Mix,
-    pub new: Mix,
+    pub(crate) name: String,
+    pub(crate) old: Mix,
+    pub(crate) new: Mix,
 }
 
 impl GroupChange {
@@ -177,15 +177,15 @@ impl GroupChange {
 /// Two runs compared.
 #[derive(Debug, Clone)]
 pub struct Comparison {
-    pub old: Mix,
-    pub new: Mix,
+    pub(crate) old: Mix,
+    pub(crate) new: Mix,
     /// Captures present in both runs.
-    pub matched: usize,
+    pub(crate) matched: usize,
     /// Every capture of either run (`same` ones too), sorted by source.
-    pub pairs: Vec<Paired>,
+    pub(crate) pairs: Vec<Paired>,
     /// With `--by`: what each group was grouped by, and each group's mixes, the worst
     /// group now first.
-    pub groups: Option<(GroupBy, Vec<GroupChange>)>,
+    pub(crate) groups: Option<(GroupBy, Vec<GroupChange>)>,
 }
 
 impl Comparison {

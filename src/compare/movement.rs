@@ -9,8 +9,8 @@ use crate::mix::MixKey;
 /// What one capture came out as: its badge word and, for `invalid`, the defect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Standing {
-    pub key: MixKey,
-    pub defect: Option<Defect>,
+    pub(crate) key: MixKey,
+    pub(crate) defect: Option<Defect>,
 }
 
 impl Standing {
@@ -38,8 +38,8 @@ impl Standing {
 /// of each capture to compare it with another run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observed {
-    pub standing: Standing,
-    pub value: Option<Value>,
+    pub(crate) standing: Standing,
+    pub(crate) value: Option<Value>,
 }
 
 impl Observed {

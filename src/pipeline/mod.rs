@@ -31,18 +31,18 @@ pub(crate) use window::Window;
 #[derive(Debug, Clone, Copy)]
 pub struct PipelineSettings {
     /// Worker threads extracting captures.
-    pub workers: usize,
+    pub(crate) workers: usize,
     /// Most jobs read but not yet written.
-    pub window_records: usize,
+    pub(crate) window_records: usize,
     /// Most bytes (capture text, or file size) read but not yet written (one larger job
     /// always gets in).
-    pub window_bytes: usize,
+    pub(crate) window_bytes: usize,
     /// Flush the sink whenever the next outcome is not ready yet, so a reader at the other
     /// end of a pipe sees each outcome as soon as it is known.
-    pub flush_when_idle: bool,
+    pub(crate) flush_when_idle: bool,
     /// Read each capture file's request file for its repair-chain link (`Checked::chain`):
     /// captures read from disk, for reports that show chains.
-    pub read_chains: bool,
+    pub(crate) read_chains: bool,
 }
 
 impl Default for PipelineSettings {
@@ -71,8 +71,8 @@ impl PipelineSettings {
 /// counts of what was checked until then, which still decide how the run went.
 #[derive(Debug)]
 pub struct Stopped {
-    pub summary: Summary,
-    pub error: io::Error,
+    pub(crate) summary: Summary,
+    pub(crate) error: io::Error,
 }
 
 /// Check every job's captures with `checker`, writing each outcome to `sink` in job order,

@@ -16,11 +16,11 @@ use crate::engine::FailureKind;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct RepairChains {
     /// Chains of two or more attempts.
-    pub re_asked: usize,
+    pub(crate) re_asked: usize,
     /// Of those, the ones whose first attempt failed and whose last is ok.
-    pub repaired: usize,
+    pub(crate) repaired: usize,
     /// By the first attempt's failure kind: (chains, repaired).
-    pub by_first_failure: BTreeMap<&'static str, (usize, usize)>,
+    pub(crate) by_first_failure: BTreeMap<&'static str, (usize, usize)>,
 }
 
 impl RepairChains {

@@ -13,16 +13,16 @@ use crate::text::escape_lines;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CiCase {
     /// The group it belongs to: the folder of its file.
-    pub classname: String,
+    pub(crate) classname: String,
     /// What it is called: the capture's source or the fixture's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The file to open, relative to the working folder.
-    pub file: Option<String>,
+    pub(crate) file: Option<String>,
     /// A 1-based line in `file`, when the case's position maps onto the file.
-    pub line: Option<usize>,
+    pub(crate) line: Option<usize>,
     /// A 1-based column in `file`, with `line`.
-    pub column: Option<usize>,
-    pub status: CiStatus,
+    pub(crate) column: Option<usize>,
+    pub(crate) status: CiStatus,
 }
 
 /// How a case ended.
@@ -39,21 +39,21 @@ pub(crate) enum CiStatus {
 /// A short title and a one-line message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Note {
-    pub title: String,
-    pub message: String,
+    pub(crate) title: String,
+    pub(crate) message: String,
 }
 
 /// Why a case failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CiFailure {
     /// A machine word: the failure kind (`truncated`, …) or `regression`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// What a list of failures shows: kind and defect.
-    pub title: String,
+    pub(crate) title: String,
     /// One line: what went wrong and where.
-    pub message: String,
+    pub(crate) message: String,
     /// The whole story, several lines (defects, a diff).
-    pub detail: String,
+    pub(crate) detail: String,
 }
 
 impl CiCase {

@@ -61,21 +61,21 @@ impl ShareOf {
 /// One `name=N%` bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Bound {
-    pub of: ShareOf,
+    pub(crate) of: ShareOf,
     /// The largest share allowed, in percent (0 to 100).
-    pub max_percent: f64,
+    pub(crate) max_percent: f64,
 }
 
 /// Every bound of one `--max-share` value.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DriftGate {
+pub(crate) struct DriftGate {
     bounds: Vec<Bound>,
 }
 
 /// Why a `--max-share` value was not understood; the message shows the right form.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}; write bounds as `fenced=10%,truncated=0`")]
-pub struct GateError(String);
+pub(crate) struct GateError(String);
 
 impl FromStr for DriftGate {
     type Err = GateError;
@@ -118,9 +118,9 @@ impl FromStr for DriftGate {
 /// A bound the run went over.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Breach {
-    pub bound: Bound,
-    pub count: usize,
-    pub total: usize,
+    pub(crate) bound: Bound,
+    pub(crate) count: usize,
+    pub(crate) total: usize,
 }
 
 impl fmt::Display for Breach {

@@ -78,10 +78,10 @@ impl Groups {
 /// One group in the JSON report.
 #[derive(Debug, Serialize)]
 pub(crate) struct GroupRecord<'a> {
-    pub group: &'a str,
+    pub(crate) group: &'a str,
     /// The share of the group's captures that failed, in percent, to one decimal.
-    pub failed_share: f64,
-    pub summary: &'a Summary,
+    pub(crate) failed_share: f64,
+    pub(crate) summary: &'a Summary,
 }
 
 /// The share failed, in percent.

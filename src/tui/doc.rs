@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 /// What a piece of text is; the theme turns it into a style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Paint {
+pub(crate) enum Paint {
     Plain,
     Dim,
     Heading,
@@ -36,15 +36,15 @@ pub enum Paint {
 
 /// A styled byte range of a doc's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Styled {
-    pub start: usize,
-    pub end: usize,
-    pub paint: Paint,
+pub(crate) struct Styled {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) paint: Paint,
 }
 
 /// What the gutter shows for a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Gutter {
+pub(crate) enum Gutter {
     None,
     /// A line number; `marked` draws a bar for lines inside the accepted span.
     Number {
@@ -61,25 +61,25 @@ pub enum Gutter {
 
 /// One logical line: a byte range of the text (without its line break).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DocLine {
-    pub start: usize,
-    pub end: usize,
-    pub gutter: Gutter,
+pub(crate) struct DocLine {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) gutter: Gutter,
 }
 
 /// A pane's content.
 #[derive(Debug, Clone, Default)]
 pub struct Doc {
     /// Shown after the pane's name in its title: "2 repairs, diff against raw".
-    pub title: String,
+    pub(crate) title: String,
     pub text: Arc<str>,
-    pub lines: Vec<DocLine>,
+    pub(crate) lines: Vec<DocLine>,
     /// Sorted, non-overlapping base styles (JSON tokens, diff lines).
-    pub tokens: Vec<Styled>,
+    pub(crate) tokens: Vec<Styled>,
     /// Sorted by start, may overlap: spans, failure position, repairs, search hits.
-    pub marks: Vec<Styled>,
+    pub(crate) marks: Vec<Styled>,
     /// A closing note drawn after the last line ("the text ends here").
-    pub trailer: Option<(String, Paint)>,
+    pub(crate) trailer: Option<(String, Paint)>,
 }
 
 impl Doc {

@@ -51,7 +51,7 @@ pub struct Highlight {
     /// The capture and text the tokens are for.
     key: Option<(EntryId, usize)>,
     /// Paints for the lines parsed so far, sorted, not overlapping.
-    pub tokens: Vec<Styled>,
+    pub(crate) tokens: Vec<Styled>,
     /// How many lines have been parsed.
     parsed: usize,
     parser: Option<Parser>,

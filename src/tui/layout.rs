@@ -48,12 +48,12 @@ pub(crate) const HEADER_HEIGHT: u16 = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Screen {
     pub list: Option<Rect>,
-    pub header: Option<Rect>,
+    pub(crate) header: Option<Rect>,
     /// The tab bar, when panes are tabs.
     pub tabs: Option<Rect>,
     /// Each pane's outer rectangle (borders included), when it is visible.
     pub panes: [Option<Rect>; 3],
-    pub footer: Rect,
+    pub(crate) footer: Rect,
 }
 
 /// How much of the width the capture list takes: `<` narrows it (down to hidden, the

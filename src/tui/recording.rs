@@ -17,16 +17,16 @@ use crate::text::escape_line;
 #[derive(Debug, Clone)]
 pub struct Recording {
     /// The address the app calls (`http://127.0.0.1:8788`).
-    pub address: String,
-    pub port: u16,
+    pub(crate) address: String,
+    pub(crate) port: u16,
     /// The capture folder, as given.
-    pub folder: String,
+    pub(crate) folder: String,
     /// One line per route to paste in the app's terminal or code, as `env_lines` words it.
     pub env_lines: Vec<String>,
     /// `/openai -> https://api.openai.com/v1`, one per route.
-    pub routes: Vec<String>,
+    pub(crate) routes: Vec<String>,
     /// Brings the proxy's notes to the event loop.
-    pub feed: Feed,
+    pub(crate) feed: Feed,
 }
 
 impl Recording {

@@ -12,13 +12,13 @@ use super::sanitize::glyph;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WrappedRow {
     pub line: usize,
-    pub start: usize,
-    pub end: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
     /// Whether this is the line's first row (the one that shows the gutter).
-    pub first: bool,
+    pub(crate) first: bool,
     /// Blank columns drawn before a continuation row, so a wrapped line of
     /// indented JSON stays under its own indentation.
-    pub indent: usize,
+    pub(crate) indent: usize,
 }
 
 /// A doc wrapped at one width.
@@ -27,7 +27,7 @@ pub struct Rows {
     pub rows: Vec<WrappedRow>,
     pub width: usize,
     /// Whether a trailer row follows the last line.
-    pub trailer: bool,
+    pub(crate) trailer: bool,
 }
 
 impl Rows {

@@ -34,11 +34,11 @@ const FRAME: Duration = Duration::from_millis(16);
 /// What the user is told on the normal screen after leaving.
 #[derive(Debug, Clone)]
 pub(crate) struct SessionSummary {
-    pub mix: Mix,
-    pub saved: Vec<std::path::PathBuf>,
-    pub lenient: bool,
+    pub(crate) mix: Mix,
+    pub(crate) saved: Vec<std::path::PathBuf>,
+    pub(crate) lenient: bool,
     /// The signal that ended the session (SIGINT, SIGTERM, …), for the exit status.
-    pub signal: Option<i32>,
+    pub(crate) signal: Option<i32>,
 }
 
 /// Run the workbench until the user quits.

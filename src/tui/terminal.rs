@@ -32,7 +32,7 @@ pub(crate) type Term = Terminal<CrosstermBackend<Stdout>>;
 
 /// The full-screen terminal; dropping it restores the normal screen.
 pub(crate) struct TerminalGuard {
-    pub terminal: Term,
+    pub(crate) terminal: Term,
 }
 
 impl TerminalGuard {

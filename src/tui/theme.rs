@@ -12,8 +12,8 @@ use crate::config::ThemeName;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
-    pub name: ThemeName,
-    pub color: bool,
+    pub(crate) name: ThemeName,
+    pub(crate) color: bool,
 }
 
 /// The roles a colour plays; each theme picks an ANSI colour per role.

@@ -63,8 +63,8 @@ impl HintKind {
 /// One raw file-system hint.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hint {
-    pub path: PathBuf,
-    pub kind: HintKind,
+    pub(crate) path: PathBuf,
+    pub(crate) kind: HintKind,
 }
 
 impl Hint {

@@ -89,9 +89,9 @@ pub enum WatchMode {
 /// The way of watching and, when it is not the native one, why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WatchStatus {
-    pub mode: WatchMode,
+    pub(crate) mode: WatchMode,
     /// Why polling is used, with the fix when one is known.
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
 }
 
 impl WatchStatus {

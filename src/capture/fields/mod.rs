@@ -24,16 +24,16 @@ pub use preset::Preset;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldMap {
     /// Named in messages: `--text-path` or the preset's name.
-    pub origin: String,
+    pub(crate) origin: String,
     /// Where the records are inside one JSON document (`[*]` for a top-level list).
-    pub records: Vec<FieldPath>,
-    pub text: Vec<FieldPath>,
-    pub stop: Vec<FieldPath>,
-    pub id: Vec<FieldPath>,
-    pub model: Vec<FieldPath>,
+    pub(crate) records: Vec<FieldPath>,
+    pub(crate) text: Vec<FieldPath>,
+    pub(crate) stop: Vec<FieldPath>,
+    pub(crate) id: Vec<FieldPath>,
+    pub(crate) model: Vec<FieldPath>,
     /// Which records are model outputs, where a log also holds other things
     /// (OpenTelemetry spans that are not model calls, Langfuse spans and events).
-    pub only: Option<Condition>,
+    pub(crate) only: Option<Condition>,
 }
 
 /// Paths named on the command line, each replacing its preset's.

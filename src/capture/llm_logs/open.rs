@@ -24,7 +24,7 @@ use tempfile::TempDir;
 /// An open database, and the private copy it was opened from, if any (removed when this
 /// is dropped, after the connection: fields drop in order).
 pub(super) struct Opened {
-    pub connection: Connection,
+    pub(crate) connection: Connection,
     _copy: Option<TempDir>,
 }
 

@@ -24,10 +24,10 @@ const MAX_TURN_MESSAGES: usize = 10_000;
 
 /// One logged response: what it holds (or why it cannot be read) and the schema it asked for.
 pub(super) struct LogRow {
-    pub rowid: i64,
-    pub id: String,
-    pub schema_id: Option<String>,
-    pub decoded: Result<Contents, String>,
+    pub(crate) rowid: i64,
+    pub(crate) id: String,
+    pub(crate) schema_id: Option<String>,
+    pub(crate) decoded: Result<Contents, String>,
 }
 
 /// How many bytes of output one record may still read (`--max-bytes`).

@@ -19,12 +19,12 @@ const SCRIPT: &str = include_str!("report.js");
 const STYLE: &str = include_str!("report.css");
 
 pub(super) struct Page<'a> {
-    pub title: &'a str,
-    pub summary: &'a Summary,
+    pub(crate) title: &'a str,
+    pub(crate) summary: &'a Summary,
     /// The rows kept, as HTML.
-    pub rows: Vec<String>,
+    pub(crate) rows: Vec<String>,
     /// How many captures had a row, kept or not.
-    pub listed: usize,
+    pub(crate) listed: usize,
 }
 
 impl Page<'_> {

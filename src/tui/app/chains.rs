@@ -7,13 +7,13 @@ use crate::chain::assemble;
 /// Where the selected capture sits in its repair chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ChainPlace {
-    pub attempt: u32,
+    pub(crate) attempt: u32,
     /// The last attempt's number.
-    pub of: u32,
+    pub(crate) of: u32,
     /// The source of the attempt it re-asks.
-    pub re_ask_of: Option<String>,
+    pub(crate) re_ask_of: Option<String>,
     /// The next attempt, the first after the last.
-    pub next: EntryId,
+    pub(crate) next: EntryId,
 }
 
 impl App {

@@ -90,12 +90,12 @@ pub struct Notice {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Progress {
     /// Capture files found, once the walk is done.
-    pub files_total: Option<usize>,
-    pub files_done: usize,
+    pub(crate) files_total: Option<usize>,
+    pub(crate) files_done: usize,
     /// Captures read while loading, so that one large file is seen to move.
-    pub captures_read: usize,
-    pub extract_total: usize,
-    pub extract_done: usize,
+    pub(crate) captures_read: usize,
+    pub(crate) extract_total: usize,
+    pub(crate) extract_done: usize,
 }
 
 impl Progress {
@@ -122,29 +122,29 @@ pub struct App {
     /// The selected row's position in the list.
     pub cursor: usize,
     /// The first list row on screen.
-    pub list_offset: usize,
+    pub(crate) list_offset: usize,
     pub focus: Focus,
     /// The pane shown as a tab, zoomed, or focused.
     pub pane: PaneId,
     pub zoom: bool,
     /// How wide the list is (`<` and `>`).
-    pub list_width: ListWidth,
+    pub(crate) list_width: ListWidth,
     pub overlay: Overlay,
     pub query: Option<Query>,
     pub detail: Option<Detail>,
     pub notice: Option<Notice>,
     pub progress: Progress,
     /// Bumped on each full re-extraction; older results are dropped.
-    pub generation: u64,
+    pub(crate) generation: u64,
     /// Whether the initial walk failed (the footer says why).
-    pub load_error: Option<String>,
+    pub(crate) load_error: Option<String>,
     /// The save dialog whose fixtures are being written (reopened if that fails).
-    pub pending_save: Option<SaveDialog>,
+    pub(crate) pending_save: Option<SaveDialog>,
     /// Fixtures written this session, for the exit summary.
     pub saved_paths: Vec<PathBuf>,
     pub watch: WatchState,
     /// Until the user moves, the first row stays selected while results arrive in any order.
-    pub follow_top: bool,
+    pub(crate) follow_top: bool,
     /// `F`: keep the newest capture selected as captures arrive.
     pub follow_newest: bool,
     /// Syntax colours of the Raw pane, parsed as far as it has been shown.
@@ -152,9 +152,9 @@ pub struct App {
     /// Big captures' panes: built in the background, the last few kept.
     pub big: BigPanes,
     /// The fixtures folder's names as last listed: where the save dialog's name would go.
-    pub fixture_names: crate::fixture::TakenNames,
+    pub(crate) fixture_names: crate::fixture::TakenNames,
     /// What the recording proxy beside the workbench said.
-    pub proxy: ProxyState,
+    pub(crate) proxy: ProxyState,
     /// How a capture is judged (`--schema`, else its log's): the loader judges with a
     /// clone of it, so the schemas logs recorded are compiled once for both.
     checker: Checker,

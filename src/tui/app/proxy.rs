@@ -16,14 +16,14 @@ pub(super) const LOG_LINES: usize = 500;
 
 /// What the proxy said so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProxyState {
+pub(crate) struct ProxyState {
     /// Calls that ended, kept or not.
-    pub calls: usize,
-    pub not_kept: usize,
+    pub(crate) calls: usize,
+    pub(crate) not_kept: usize,
     /// Why the last call not kept was not.
-    pub last_not_kept: Option<String>,
+    pub(crate) last_not_kept: Option<String>,
     /// Its log lines, oldest first.
-    pub log: VecDeque<String>,
+    pub(crate) log: VecDeque<String>,
 }
 
 impl ProxyState {

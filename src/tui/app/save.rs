@@ -57,7 +57,7 @@ pub struct SaveDialog {
     pub error: Option<String>,
     /// Where the fixture will be written as the name stands (a taken name
     /// gets a suffix), or why that name cannot be used. One capture only.
-    pub planned: Option<Result<PathBuf, String>>,
+    pub(crate) planned: Option<Result<PathBuf, String>>,
 }
 
 impl SaveDialog {

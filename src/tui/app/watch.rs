@@ -14,20 +14,20 @@ use super::App;
 #[derive(Debug, Clone, Default)]
 pub struct WatchState {
     pub active: bool,
-    pub paused: bool,
+    pub(crate) paused: bool,
     /// "watching", or "watching by polling every 1 s: why".
-    pub status: Option<String>,
+    pub(crate) status: Option<String>,
     /// The mix when watching started (once the first load was complete).
-    pub baseline: Option<Mix>,
+    pub(crate) baseline: Option<Mix>,
     /// Files the watcher asked to re-read: their captures get the changed mark.
     rereading: HashSet<PathBuf>,
     /// Folders that appeared while watching: the captures read from them are new.
     new_folders: Vec<PathBuf>,
     /// A whole re-read is under way: what it finds new or different is marked.
-    pub rescanning: bool,
+    pub(crate) rescanning: bool,
     /// Why the root is not being watched now (gone, or replaced by another kind), for
     /// the footer; `None` while it is.
-    pub root_problem: Option<&'static str>,
+    pub(crate) root_problem: Option<&'static str>,
     /// Whether each capture read since the first load failed, the latest last (at most
     /// [`ARRIVALS_KEPT`]): the sparkline of the failure share.
     pub arrivals: VecDeque<bool>,

@@ -17,11 +17,11 @@ use crate::tui::search::Query;
 /// What panes are built from: one capture as the list holds it.
 #[derive(Debug, Clone)]
 pub struct Subject {
-    pub id: EntryId,
-    pub capture: Arc<Capture>,
-    pub outcome: Arc<Outcome>,
+    pub(crate) id: EntryId,
+    pub(crate) capture: Arc<Capture>,
+    pub(crate) outcome: Arc<Outcome>,
     /// The request `jxray record` wrote beside the capture, read when its file was.
-    pub request: Option<Arc<RecordedRequest>>,
+    pub(crate) request: Option<Arc<RecordedRequest>>,
 }
 
 /// One pane: its doc wrapped at the pane's width, and where it is scrolled to.
@@ -153,16 +153,16 @@ fn target(doc: &Doc) -> Option<Target> {
 /// The panes of the selected capture.
 #[derive(Debug, Clone)]
 pub struct Detail {
-    pub entry: EntryId,
+    pub(crate) entry: EntryId,
     /// The outcome the docs were built from; a new one means a rebuild.
-    pub outcome: Arc<Outcome>,
-    pub query: Option<Query>,
+    pub(crate) outcome: Arc<Outcome>,
+    pub(crate) query: Option<Query>,
     pub panes: [PaneState; 3],
     /// A big capture's stand-in while its panes are built in the background.
     pub building: bool,
     /// The request `jxray record` wrote beside the capture (the header names its model,
     /// `r` shows it).
-    pub request: Option<Arc<RecordedRequest>>,
+    pub(crate) request: Option<Arc<RecordedRequest>>,
 }
 
 impl Detail {

@@ -54,8 +54,8 @@ impl Group {
 /// A key and its modifiers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key {
-    pub code: KeyCode,
-    pub modifiers: KeyModifiers,
+    pub(crate) code: KeyCode,
+    pub(crate) modifiers: KeyModifiers,
 }
 
 pub(super) const fn key(ch: char) -> Key {
@@ -112,16 +112,16 @@ impl Key {
 /// One entry of the table.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
-    pub command: Command,
-    pub keys: &'static [Key],
-    pub modes: &'static [KeyMode],
-    pub group: Group,
+    pub(crate) command: Command,
+    pub(crate) keys: &'static [Key],
+    pub(crate) modes: &'static [KeyMode],
+    pub(crate) group: Group,
     /// What the help overlay says.
-    pub help: &'static str,
+    pub(crate) help: &'static str,
     /// The footer's word for it, if it earns a place there.
-    pub hint: Option<&'static str>,
+    pub(crate) hint: Option<&'static str>,
     /// A command whose first key the footer shows with this one: `j/k move`.
-    pub pair: Option<Command>,
+    pub(crate) pair: Option<Command>,
 }
 
 /// Crossterm reports `G` as Shift+g and Shift-Tab as Shift+BackTab; the table

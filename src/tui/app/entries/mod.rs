@@ -42,7 +42,7 @@ pub struct Entry {
     /// Its file's modification time when it was read (`t` sorts by it, `F` follows it).
     pub modified: Option<SystemTime>,
     /// The request `jxray record` wrote beside its file, read with it.
-    pub request: Option<Arc<RecordedRequest>>,
+    pub(crate) request: Option<Arc<RecordedRequest>>,
     /// Its outcome is slim (see [`super::slim`]): read in parts, not selected since.
     pub slim: bool,
     /// Taken out of the list (re-read or dropped); compacted away by `settle`.
@@ -95,12 +95,12 @@ pub struct Entries {
     /// The mix of the live captures the filter shows, counted with the view.
     pub mix_view: Mix,
     /// The folder every source starts with (`runs/2026-11/`), shown once over the list.
-    pub folder: String,
+    pub(crate) folder: String,
     /// The causes, defects and warnings the captures have: the filter menu's choices.
     pub kinds: Kinds,
     /// Whether each capture that came new or changed in a watched re-read failed, in
     /// the order read; taken by the watch sparkline.
-    pub arrived: Vec<bool>,
+    pub(crate) arrived: Vec<bool>,
     /// Hashes of the inputs in the fixtures folder, and their files.
     fixtures: HashMap<u64, PathBuf>,
     dirty: bool,
