@@ -50,8 +50,8 @@ pub enum Job {
         path: PathBuf,
         /// Its size, which is what it weighs in the pipeline's window.
         size: u64,
-        /// Its captures, in order.
-        read: Box<dyn FnOnce() -> Vec<Capture> + Send>,
+        /// Its captures, in order; `None` for a jxray fixture file, passed over.
+        read: Box<dyn FnOnce() -> Option<Vec<Capture>> + Send>,
     },
 }
 

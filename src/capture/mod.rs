@@ -58,7 +58,6 @@ use serde_json::Value;
 use crate::engine::Warning;
 
 pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
-pub(crate) use fixture_file::is_fixture_file;
 pub(crate) use jxray_formats::envelope;
 pub use jxray_formats::{Provider, Unreadable};
 pub(crate) use lazy::{file_records, found_jobs, stdin_records, Job, Jobs, StdinFormat};

@@ -6,6 +6,7 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
+use super::fixture_file::is_fixture_text;
 use super::reader::{has_extension, Reader, Records, HEAD_BYTES};
 use super::{disk, inspect, llm_logs, whole, Capture, LoadOptions};
 
@@ -46,17 +47,19 @@ fn may_stream(path: &Path) -> bool {
 
 /// The captures of a file that [`whole_file_size`] said is read whole: opened once, and
 /// its first bytes still say which reader reads it (a database named `.json` is read by
-/// its own reader, its records collected).
-pub(super) fn read_whole(path: &Path, name: &str, options: &LoadOptions) -> Vec<Capture> {
+/// its own reader, its records collected). `None` when it is a jxray fixture, known by its
+/// content from the bytes read anyway: `check` passes over fixtures without a second read.
+pub(super) fn read_whole(path: &Path, name: &str, options: &LoadOptions) -> Option<Vec<Capture>> {
     let mut reader = WHOLE;
     let bytes = disk::read_file_unless(path, options.max_bytes, HEAD_BYTES, |head| {
         reader = reader_of(path, head);
         reader != WHOLE
     });
-    match bytes {
+    Some(match bytes {
+        Some(Ok(bytes)) if is_fixture_text(path, &bytes) => return None,
         Some(bytes) => whole::captures(path, name, bytes, options),
         None => READERS[reader].records(path, name, options).collect(),
-    }
+    })
 }
 
 /// Where in [`READERS`] the reader that reads every file no other claims is.

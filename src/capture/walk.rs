@@ -59,8 +59,6 @@ pub struct Discovery {
     pub(crate) skipped: SkippedFiles,
     /// Folders passed over because they were asked to be (the fixtures folder), as walked.
     pub(crate) skipped_folders: Vec<PathBuf>,
-    /// jxray fixture files found among the captures and passed over (filled by `check`).
-    pub(crate) skipped_fixtures: Vec<PathBuf>,
 }
 
 /// How many files of each unread extension a walk passed over.
@@ -119,7 +117,6 @@ pub fn discover_with(root: &Path, skip: &[PathBuf]) -> Result<Discovery, LoadErr
         files: found,
         skipped: walk.skipped,
         skipped_folders: walk.skipped_folders,
-        skipped_fixtures: Vec::new(),
     })
 }
 

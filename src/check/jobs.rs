@@ -18,9 +18,6 @@ pub struct Found {
     pub most_workers: Option<usize>,
 }
 
-/// Below this many files, telling fixtures from captures is not worth a thread pool.
-const PARALLEL_FROM: usize = 32;
-
 /// Every capture under `path` (a file, folder or log store), `fixtures` passed over, each
 /// named as the user can open it from the working folder (what `check` prints).
 pub fn captures_under(
@@ -33,9 +30,9 @@ pub fn captures_under(
         ..options.clone()
     };
     let mut discovery = capture::discover_with(path, &[fixtures.to_path_buf()])?;
-    let found = std::mem::take(&mut discovery.files);
-    let (fixture_files, files) = pass_over_fixtures(found, options.max_bytes);
-    discovery.skipped_fixtures = fixture_files;
+    // jxray fixture files among them are known by their content when a worker reads them,
+    // and passed over then (`Summary::fixtures_passed_over`).
+    let files = std::mem::take(&mut discovery.files);
     let most_workers = files
         .iter()
         .all(|file| capture::read_whole_by_name(file))
@@ -48,24 +45,9 @@ pub fn captures_under(
     })
 }
 
-/// The jxray fixtures among `files` (known by their content, wherever they are) and the
-/// captures, both in order.
-fn pass_over_fixtures(files: Vec<PathBuf>, max_bytes: u64) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    use rayon::prelude::*;
-    let is_fixture = |file: &PathBuf| capture::is_fixture_file(file, max_bytes);
-    let fixture: Vec<bool> = if files.len() < PARALLEL_FROM {
-        files.iter().map(is_fixture).collect()
-    } else {
-        files.par_iter().map(is_fixture).collect()
-    };
-    let (fixtures, captures): (Vec<_>, Vec<_>) =
-        files.into_iter().zip(fixture).partition(|(_, is)| *is);
-    let paths = |pairs: Vec<(PathBuf, bool)>| pairs.into_iter().map(|(path, _)| path).collect();
-    (paths(fixtures), paths(captures))
-}
-
-/// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing.
-pub fn skipped_note(discovery: &Discovery) -> Option<String> {
+/// `skipped 3 files: .csv, .png; skipped the fixtures folder fixtures`, or nothing; with
+/// the fixture files a run passed over.
+pub fn skipped_note(discovery: &Discovery, fixtures: &[PathBuf]) -> Option<String> {
     let mut parts: Vec<String> = discovery.skipped.note().into_iter().collect();
     for folder in &discovery.skipped_folders {
         parts.push(format!(
@@ -73,7 +55,6 @@ pub fn skipped_note(discovery: &Discovery) -> Option<String> {
             shell_path(folder)
         ));
     }
-    let fixtures = &discovery.skipped_fixtures;
     if !fixtures.is_empty() {
         let shown: Vec<String> = fixtures.iter().take(3).map(|f| shell_path(f)).collect();
         let more = fixtures.len().saturating_sub(shown.len());

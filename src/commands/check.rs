@@ -47,14 +47,13 @@ pub(super) fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
         ..PipelineSettings::default()
     }
     .with_most_workers(most_workers);
-    let skipped = skipped_note(&discovery);
     let stdout = output::stdout();
     let mut sink = sink(
         args,
         (format, stdout_painter(args.color, &config)),
         BufWriter::new(stdout.clone()),
         from_stdin,
-        skipped.clone(),
+        discovery.clone(),
     );
     let summary = match pipeline::run(jobs, &checker, &mut sink, &settings) {
         Ok(summary) => summary,
@@ -64,6 +63,8 @@ pub(super) fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
             return ended(&stdout, Err(stopped.error), seen);
         }
     };
+    // What the walk skipped, and the fixture files the workers found and passed over.
+    let skipped = skipped_note(&discovery, summary.fixtures_passed_over());
     if summary.total() == 0 {
         return Err(no_capture(args, from_stdin, skipped.as_deref()));
     }
@@ -114,13 +115,13 @@ fn drift_gate(args: &CheckArgs, summary: &Summary) -> bool {
 }
 
 /// The report format asked for, writing to `out`, showing failures only with `-q`.
-/// The text report ends with `skipped`.
+/// The text report ends with what `discovery` and the run skipped.
 fn sink<'a, W: Write + 'a>(
     args: &CheckArgs,
     (format, painter): (Format, crate::report::Painter),
     out: W,
     from_stdin: bool,
-    skipped: Option<String>,
+    discovery: Discovery,
 ) -> Box<dyn Sink + 'a> {
     let suite = format!("jxray check {}", shell_path(&args.path));
     // Standard input streams line by line; a path's text report lines up its sources first.
@@ -128,7 +129,7 @@ fn sink<'a, W: Write + 'a>(
     let format: Box<dyn Sink + 'a> = match format {
         Format::Jsonl => Box::new(JsonlSink::new(out)),
         Format::Json => Box::new(JsonSink::new(out)),
-        Format::Text => Box::new(TextSink::new(out, painter, line_up).ending_with(skipped)),
+        Format::Text => Box::new(TextSink::new(out, painter, line_up).ending_with(discovery)),
         Format::Junit => Box::new(JunitSink::new(out, &suite)),
         Format::Github => Box::new(GithubSink::new(out, &suite, step_summary_file())),
         Format::Html => Box::new(HtmlSink::new(out, &suite)),

@@ -146,6 +146,8 @@ type Done = (u64, Finished, usize);
 enum Finished {
     One(Checked),
     File(Vec<Checked>),
+    /// A jxray fixture file, passed over (counted in the summary, not reported).
+    Fixture(std::path::PathBuf),
 }
 
 /// A worker's reading of request files for chain links: the captures of one file (a whole
@@ -160,6 +162,7 @@ impl Chains {
         let items = match finished {
             Finished::One(item) => std::slice::from_mut(item),
             Finished::File(items) => items.as_mut_slice(),
+            Finished::Fixture(_) => &mut [],
         };
         for item in items {
             item.chain = self.beside(&item.capture.path);
@@ -222,9 +225,10 @@ fn finished(checker: &Checker, job: Job) -> Finished {
     match job {
         Job::Capture(capture) => Finished::One(checker.check(capture)),
         Job::File { path, read, .. } => match panic::catch_unwind(AssertUnwindSafe(read)) {
-            Ok(captures) => {
+            Ok(Some(captures)) => {
                 Finished::File(captures.into_iter().map(|c| checker.check(c)).collect())
             }
+            Ok(None) => Finished::Fixture(path),
             Err(_) => Finished::File(vec![check::panicked(shell_path(&path), path, None)]),
         },
     }
@@ -271,9 +275,13 @@ fn write_in_order(
             let (mut jobs, mut bytes) = (0, 0);
             let mut written = Ok(());
             for (_, finished, weight) in batch {
-                let items = match &finished {
+                let items: &[Checked] = match &finished {
                     Finished::One(item) => std::slice::from_ref(item),
-                    Finished::File(items) => items.as_slice(),
+                    Finished::File(items) => items,
+                    Finished::Fixture(path) => {
+                        summary.pass_over_fixture(path.clone());
+                        &[]
+                    }
                 };
                 for item in items {
                     if written.is_ok() {
@@ -342,9 +350,11 @@ mod tests {
             }
             let read = Box::new(move || {
                 assert!(i != 7, "boom");
-                (0..i % 3)
-                    .map(|n| Capture::from_text(format!("f{i}#{n}"), "[1]"))
-                    .collect()
+                Some(
+                    (0..i % 3)
+                        .map(|n| Capture::from_text(format!("f{i}#{n}"), "[1]"))
+                        .collect(),
+                )
             });
             let path = PathBuf::from(format!("f{i}"));
             Job::File {

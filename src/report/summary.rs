@@ -1,6 +1,8 @@
 //! The layer mix: how many captures came from each layer or failed each way.
 //! A rising `fenced` or `scanned` share means the format instruction is being lost.
 
+use std::path::PathBuf;
+
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -27,6 +29,8 @@ pub struct Summary {
 struct Beside {
     groups: Option<Groups>,
     chains: Option<RepairChains>,
+    /// jxray fixture files found among the captures and passed over, in report order.
+    fixtures: Vec<PathBuf>,
 }
 
 impl Summary {
@@ -64,6 +68,21 @@ impl Summary {
     pub(crate) fn with_chains(mut self, chains: RepairChains) -> Summary {
         self.beside.get_or_insert_with(Box::default).chains = Some(chains);
         self
+    }
+
+    /// A jxray fixture file was passed over (`check` replays none; `jxray test` does).
+    pub(crate) fn pass_over_fixture(&mut self, path: PathBuf) {
+        self.beside
+            .get_or_insert_with(Box::default)
+            .fixtures
+            .push(path);
+    }
+
+    /// The fixture files passed over, in report order.
+    pub(crate) fn fixtures_passed_over(&self) -> &[PathBuf] {
+        self.beside
+            .as_ref()
+            .map_or(&[], |beside| beside.fixtures.as_slice())
     }
 
     /// The repair chains counted, when a request was re-asked.

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use super::{write_all, Checked, Painter, Sink, Summary, Tone};
+use crate::capture::Discovery;
 use crate::engine::{FailureKind, Layer, Outcome};
 use crate::text::count_of;
 pub use jxray_formats::describe::{describe, detail};
@@ -27,8 +28,9 @@ pub struct TextSink<W> {
     /// Lines held back until the pad is known: the source and the rest of the line.
     held: Vec<(String, Line)>,
     pad: Option<usize>,
-    /// A last line after the summary (what the folder walk skipped).
-    ending: Option<String>,
+    /// What the folder walk skipped, said in a last line after the summary with the
+    /// fixture files the run passed over.
+    ending: Option<Discovery>,
 }
 
 /// A line's parts other than its source.
@@ -50,9 +52,10 @@ impl<W: Write> TextSink<W> {
         }
     }
 
-    /// End the report with `line` after the summary, when there is one.
-    pub(crate) fn ending_with(mut self, line: Option<String>) -> TextSink<W> {
-        self.ending = line;
+    /// End the report with a line saying what the walk skipped (and the fixture files
+    /// passed over), when it skipped something.
+    pub(crate) fn ending_with(mut self, discovery: Discovery) -> TextSink<W> {
+        self.ending = Some(discovery);
         self
     }
 
@@ -101,7 +104,10 @@ impl<W: Write> Sink for TextSink<W> {
             writeln!(self.out)?;
             super::groups::write_text(&mut self.out, groups, self.painter)?;
         }
-        match &self.ending {
+        let ending = self.ending.as_ref().and_then(|discovery| {
+            crate::check::skipped_note(discovery, summary.fixtures_passed_over())
+        });
+        match ending {
             Some(line) => writeln!(self.out, "{line}"),
             None => Ok(()),
         }
