@@ -1,6 +1,7 @@
 //! The help overlay's content: the key table by group, then what the marks mean.
 
-use super::app::TuiSettings;
+use std::path::Path;
+
 use super::keys::{Group, BINDINGS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,8 +12,17 @@ pub enum HelpLine {
     Blank,
 }
 
+/// What the help says of this session beside the keys.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HelpContext<'a> {
+    pub(crate) mouse: bool,
+    pub(crate) root: &'a Path,
+    pub(crate) fixtures: &'a Path,
+    pub(crate) config_path: &'a str,
+}
+
 /// Every line of the help overlay.
-pub(crate) fn lines(settings: &TuiSettings) -> Vec<HelpLine> {
+pub(crate) fn lines(settings: &HelpContext<'_>) -> Vec<HelpLine> {
     let mut lines = Vec::new();
     for group in Group::ALL {
         lines.push(HelpLine::Heading(group.title()));
@@ -99,20 +109,14 @@ const LEGEND: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     #[test]
     fn every_binding_and_the_config_path_appear() {
-        let settings = TuiSettings {
-            root: PathBuf::from("caps"),
-            fixtures: PathBuf::from("fixtures"),
-            config_path: "/home/u/.config/jxray/config.toml".to_string(),
+        let settings = HelpContext {
+            root: Path::new("caps"),
+            fixtures: Path::new("fixtures"),
+            config_path: "/home/u/.config/jxray/config.toml",
             mouse: false,
-            watch: false,
-            checks: Default::default(),
-            editor: None,
-            root_is_file: false,
-            recording: None,
         };
         let lines = lines(&settings);
         let keys = lines

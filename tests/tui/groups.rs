@@ -105,6 +105,6 @@ fn the_filter_menu_has_an_entry_for_each_model_and_prompt() {
     assert!(app
         .entries
         .iter()
-        .filter(|entry| app.entries.filter.admits(entry))
+        .filter(|entry| entry.shown_by(&app.entries.filter))
         .all(|entry| entry.capture.source.starts_with("2026-12-01/")));
 }

@@ -152,8 +152,8 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(fixtures::fixture_files, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::replay_fixture, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::escape_line, module)?)?;
-    module.add_function(wrap_pyfunction!(pickle::restore_outcome, module)?)?;
-    module.add_function(wrap_pyfunction!(pickle::restore_failure, module)?)?;
+    module.add_function(wrap_pyfunction!(outcome::restore_outcome, module)?)?;
+    module.add_function(wrap_pyfunction!(outcome::restore_failure, module)?)?;
     module.add_class::<PyOutcome>()?;
     module.add_class::<PyFailure>()?;
     module.add_class::<check::CheckRun>()?;

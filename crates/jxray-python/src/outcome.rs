@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::convert::{to_python, Decimals};
 use crate::errors::extract_error;
 use crate::options::Settings;
-use crate::pickle::{reduce_failure, reduce_outcome};
+use crate::pickle::{reduce_failure, reduce_outcome, restored_failure, restored_outcome};
 
 /// What extraction says about one capture (contract §1).
 #[pyclass(frozen, module = "jxray", name = "Outcome")]
@@ -418,4 +418,17 @@ impl PyFailure {
             self.failure.column
         ))
     }
+}
+
+/// An outcome back from its pickled state (`pickle` calls this; see `pickle.rs`).
+#[pyfunction(name = "_restore_outcome")]
+pub fn restore_outcome(py: Python<'_>, state_bytes: &[u8]) -> PyResult<PyOutcome> {
+    let (checked, decimals) = restored_outcome(state_bytes)?;
+    PyOutcome::new(py, checked, decimals)
+}
+
+/// A failure back from its pickled state.
+#[pyfunction(name = "_restore_failure")]
+pub fn restore_failure(state_bytes: &[u8]) -> PyResult<PyFailure> {
+    Ok(PyFailure::from(restored_failure(state_bytes)?))
 }

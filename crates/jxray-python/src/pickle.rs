@@ -2,6 +2,7 @@
 //! `concurrent.futures` process pool) carries an outcome as what it says, not how it was
 //! made: the capture's facts and the engine's whole outcome, as JSON. The restored
 //! outcome is explained already; the exceptions carry it too, so they pickle as well.
+//! The `_restore_*` functions pickle calls are beside the classes (`outcome.rs`).
 
 use std::path::PathBuf;
 
@@ -14,7 +15,6 @@ use pyo3::types::{PyBytes, PyTuple};
 use serde::{Deserialize, Serialize};
 
 use crate::convert::Decimals;
-use crate::outcome::{PyFailure, PyOutcome};
 
 /// What a pickled outcome holds.
 #[derive(Serialize, Deserialize)]
@@ -86,9 +86,8 @@ fn state<T: for<'de> Deserialize<'de>>(bytes: &[u8], what: &str) -> PyResult<T> 
     })
 }
 
-/// An outcome back from its pickled state.
-#[pyfunction(name = "_restore_outcome")]
-pub fn restore_outcome(py: Python<'_>, state_bytes: &[u8]) -> PyResult<PyOutcome> {
+/// What a pickled outcome's state holds: the checked capture and how it gives decimals.
+pub fn restored_outcome(state_bytes: &[u8]) -> PyResult<(Checked, Decimals)> {
     let snapshot: Snapshot = state(state_bytes, "Outcome")?;
     let mut capture = Capture::from_text(snapshot.source, String::new());
     capture.path = snapshot.path;
@@ -108,11 +107,10 @@ pub fn restore_outcome(py: Python<'_>, state_bytes: &[u8]) -> PyResult<PyOutcome
         outcome: snapshot.outcome,
         chain: None,
     };
-    PyOutcome::new(py, checked, decimals)
+    Ok((checked, decimals))
 }
 
-/// A failure back from its pickled state.
-#[pyfunction(name = "_restore_failure")]
-pub fn restore_failure(state_bytes: &[u8]) -> PyResult<PyFailure> {
-    Ok(PyFailure::from(state::<Failure>(state_bytes, "Failure")?))
+/// What a pickled failure's state holds.
+pub fn restored_failure(state_bytes: &[u8]) -> PyResult<Failure> {
+    state(state_bytes, "Failure")
 }

@@ -103,7 +103,8 @@ pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
 }
 
 /// The issues the host wrote, `len` bytes of the issues buffer.
-pub fn take_issues(len: usize) -> String {
+#[cfg(target_arch = "wasm32")]
+fn take_issues(len: usize) -> String {
     ISSUES.with(|issues| {
         let issues = issues.borrow();
         String::from_utf8_lossy(&issues[..len.min(issues.len())]).into_owned()
@@ -167,7 +168,7 @@ fn validator(request: &Request) -> Result<Option<Arc<dyn Validator>>, String> {
 
 #[cfg(target_arch = "wasm32")]
 fn host_validator() -> Result<Option<Arc<dyn Validator>>, String> {
-    Ok(Some(Arc::new(crate::host::Host)))
+    Ok(Some(Arc::new(crate::host::Host { take_issues })))
 }
 
 /// Outside WebAssembly there is no JavaScript host to ask.

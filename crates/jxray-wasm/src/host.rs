@@ -3,7 +3,6 @@
 
 #[cfg(target_arch = "wasm32")]
 mod imported {
-    use crate::boundary;
     use crate::validator::Validator;
 
     #[link(wasm_import_module = "jxray")]
@@ -14,8 +13,11 @@ mod imported {
         fn validate(ptr: *const u8, len: usize, explain: u32) -> usize;
     }
 
-    /// The validator the host holds for this call.
-    pub struct Host;
+    /// The validator the host holds for this call; `take_issues` reads the issues the host
+    /// wrote (the boundary owns that buffer: `jx_issues`).
+    pub struct Host {
+        pub take_issues: fn(usize) -> String,
+    }
 
     impl Validator for Host {
         fn valid(&self, value: &str) -> bool {
@@ -27,7 +29,7 @@ mod imported {
         fn issues(&self, value: &str) -> String {
             // SAFETY: as above.
             let len = unsafe { validate(value.as_ptr(), value.len(), 1) };
-            boundary::take_issues(len)
+            (self.take_issues)(len)
         }
     }
 }

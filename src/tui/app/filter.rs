@@ -3,9 +3,8 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::entries::Entry;
 use crate::engine::{Cause, Defect, FailureKind, Layer, Outcome, WarningKind};
-use crate::group::{label_of, GroupBy};
+use crate::group::GroupBy;
 
 /// A filter by outcome (`f`), or by the group a capture is in (`f`'s model and prompt
 /// entries, and the group view `b`).
@@ -117,15 +116,8 @@ impl Filter {
         }
     }
 
-    /// Whether the list shows `entry`.
-    pub fn admits(&self, entry: &Entry) -> bool {
-        match self {
-            Filter::Group(by, name) => group_of(*by, entry) == **name,
-            other => other.matches(&entry.outcome),
-        }
-    }
-
-    /// Whether an outcome passes (a group filter passes every outcome: see [`Filter::admits`]).
+    /// Whether an outcome passes (a group filter passes every outcome: an entry's group
+    /// decides, `Entry::shown_by`).
     pub(crate) fn matches(&self, outcome: &Outcome) -> bool {
         match *self {
             Filter::Group(..) => true,
@@ -200,27 +192,14 @@ pub struct Kinds {
     prompts: BTreeSet<Arc<str>>,
 }
 
-/// The group `entry` is in, `by` model, prompt, …, as `check --by` names it.
-pub(super) fn group_of(by: GroupBy, entry: &Entry) -> String {
-    label_of(by, &entry.capture, entry.request.as_deref(), entry.modified)
-}
-
 impl Kinds {
-    /// The model and the recorded prompt of `entry`, when it names them.
-    pub(crate) fn add_groups(&mut self, entry: &Entry) {
-        let model = entry
-            .capture
-            .model
-            .as_deref()
-            .or_else(|| entry.request.as_ref().and_then(|r| r.model.as_deref()));
+    /// The model a capture names and the recorded prompt it was asked with, when known.
+    pub(crate) fn add_groups(&mut self, model: Option<&str>, prompt: Option<String>) {
         if let Some(model) = model.filter(|m| !self.models.contains(*m)) {
             self.models.insert(Arc::from(model));
         }
-        if entry.request.is_some() {
-            let prompt = group_of(GroupBy::Prompt, entry);
-            if !self.prompts.contains(prompt.as_str()) {
-                self.prompts.insert(Arc::from(prompt));
-            }
+        if let Some(prompt) = prompt.filter(|p| !self.prompts.contains(p.as_str())) {
+            self.prompts.insert(Arc::from(prompt));
         }
     }
 

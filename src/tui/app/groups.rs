@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::filter::{group_of, Filter};
+use super::filter::Filter;
 use super::navigate::moved;
 use super::{App, Overlay};
 use crate::group::GroupBy;
@@ -33,7 +33,7 @@ pub(crate) fn groups(app: &App, by: GroupBy) -> Vec<(String, Mix)> {
     let mut mixes: BTreeMap<String, Mix> = BTreeMap::new();
     for entry in app.entries.iter().filter(|entry| !entry.gone) {
         mixes
-            .entry(group_of(by, entry))
+            .entry(entry.group(by))
             .or_default()
             .add(MixKey::of(&entry.outcome));
     }

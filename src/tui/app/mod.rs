@@ -12,6 +12,7 @@ mod filter;
 pub(crate) mod groups;
 mod navigate;
 mod overlay;
+mod overlay_keys;
 mod proxy;
 mod save;
 mod slim;

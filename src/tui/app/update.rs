@@ -6,7 +6,7 @@ use crate::tui::action::{Action, Command, Effect};
 use crate::tui::layout::PaneId;
 
 use super::filter::Filter;
-use super::{act, overlay, proxy, watch, App, Focus, Overlay};
+use super::{act, overlay_keys, proxy, watch, App, Focus, Overlay};
 
 /// Apply one action. Results from background work (`FileLoaded`, `Extracted`)
 /// only mark the list dirty, so a burst of them costs one re-sort: call
@@ -128,11 +128,11 @@ fn interact(app: &mut App, action: Action) -> Vec<Effect> {
             if app.overlay == Overlay::None {
                 command_on_main(app, command)
             } else {
-                overlay::command(app, command)
+                overlay_keys::command(app, command)
             }
         }
         Action::Edit(edit) => {
-            overlay::edit(app, edit);
+            overlay_keys::edit(app, edit);
             Vec::new()
         }
         Action::Mouse(mouse) => {

@@ -13,7 +13,7 @@ use crate::tui::request;
 use crate::tui::ui::fit::fit;
 
 pub(super) fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
-    let lines = help::lines(&app.settings);
+    let lines = help::lines(&app.settings.help_context());
     scrolled(app, " Help: jxray keys ", &lines, scroll, area, buf);
 }
 
@@ -110,7 +110,7 @@ pub(super) fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer
         .take(usize::from(inner.height))
         .enumerate()
     {
-        let count = app.entries.iter().filter(|e| filter.admits(e)).count();
+        let count = app.entries.iter().filter(|e| e.shown_by(filter)).count();
         let label = filter.label();
         let style = match filter {
             Filter::Layer(_) | Filter::Failure(_) => theme.badge(label),

@@ -11,6 +11,7 @@ use std::time::SystemTime;
 
 use crate::capture::{Capture, RecordedRequest};
 use crate::engine::Outcome;
+use crate::group::{label_of, GroupBy};
 use crate::mix::{Mix, MixKey};
 use crate::tui::action::EntryId;
 use crate::tui::detail::Subject;
@@ -54,6 +55,32 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The group it is in, `by` model, prompt, …, as `check --by` names it.
+    pub(crate) fn group(&self, by: GroupBy) -> String {
+        label_of(by, &self.capture, self.request.as_deref(), self.modified)
+    }
+
+    /// Whether the list shows it under `filter`.
+    pub fn shown_by(&self, filter: &Filter) -> bool {
+        match filter {
+            Filter::Group(by, name) => self.group(*by) == **name,
+            other => other.matches(&self.outcome),
+        }
+    }
+
+    /// The model it names, else the model its recorded request asked for.
+    fn model(&self) -> Option<&str> {
+        self.capture
+            .model
+            .as_deref()
+            .or_else(|| self.request.as_ref().and_then(|r| r.model.as_deref()))
+    }
+
+    /// The recorded prompt it was asked with (`--by prompt`), when it was recorded.
+    fn prompt_group(&self) -> Option<String> {
+        self.request.is_some().then(|| self.group(GroupBy::Prompt))
+    }
+
     /// What its panes are built from.
     pub(crate) fn subject(&self) -> Subject {
         Subject {

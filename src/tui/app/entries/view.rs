@@ -73,8 +73,8 @@ impl Entries {
     fn count(&mut self, from: usize) {
         for (i, entry) in self.all.iter().enumerate().skip(from) {
             self.kinds.add(&entry.outcome);
-            self.kinds.add_groups(entry);
-            let shown = self.filter.admits(entry);
+            self.kinds.add_groups(entry.model(), entry.prompt_group());
+            let shown = entry.shown_by(&self.filter);
             if shown {
                 self.view.push(i);
             }
