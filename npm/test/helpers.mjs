@@ -1,6 +1,7 @@
 // What the package's tests share: the jxray binary they compare with, and running it.
 
 import { spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 /** The jxray binary the outcomes are compared with (scripts/npm-tests.sh sets it). */
@@ -19,3 +20,12 @@ export function runJxray(args, input) {
 
 /** The repository's root (the conformance fixtures are in fixtures/). */
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/** A TCP port nothing listens on now, on 127.0.0.1. */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

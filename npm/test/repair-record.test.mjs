@@ -7,25 +7,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
 import { extract, repair, repairPrompt } from "jxray";
-import { jxrayBinary } from "./helpers.mjs";
+import { freePort, jxrayBinary } from "./helpers.mjs";
 
 const PROMPT = "Give the city of the Louvre as a JSON object with the key city.";
 const BROKEN = '{"city": "Paris",}';
 const GOOD = '{"city": "Paris"}';
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function listening(port, child, name) {
   for (let i = 0; i < 150; i += 1) {

@@ -109,6 +109,17 @@ mod tests {
         }
     }
 
+    /// The chains of captures at `paths` with `links`, keyed by their index.
+    fn chains_of(paths: &[PathBuf], links: &[Option<ChainLink>]) -> Vec<Chain<usize>> {
+        assemble(
+            paths
+                .iter()
+                .zip(links)
+                .enumerate()
+                .map(|(key, (path, link))| (key, path.as_path(), link.as_ref())),
+        )
+    }
+
     fn attempts(chain: &Chain<usize>) -> Vec<(u32, usize)> {
         chain.members.iter().map(|m| (m.attempt, m.key)).collect()
     }
@@ -125,13 +136,7 @@ mod tests {
             Some(link("k", 1, None)),
             Some(link("k", 2, Some("d2/x.json"))),
         ];
-        let chains = assemble(
-            paths
-                .iter()
-                .zip(&links)
-                .enumerate()
-                .map(|(key, (path, link))| (key, path.as_path(), link.as_ref())),
-        );
+        let chains = chains_of(&paths, &links);
         assert_eq!(chains.len(), 2);
         assert_eq!(attempts(&chains[0]), [(1, 0), (2, 1)]);
         assert_eq!(attempts(&chains[1]), [(1, 2), (2, 3)]);
@@ -144,13 +149,7 @@ mod tests {
     fn without_a_capture_folder_the_previous_attempt_is_found_by_name() {
         let paths = [PathBuf::from("a.jsonl"), PathBuf::from("b.jsonl")];
         let links = [None, Some(link("z", 2, Some("2026-12-02/a.jsonl")))];
-        let chains = assemble(
-            paths
-                .iter()
-                .zip(&links)
-                .enumerate()
-                .map(|(key, (path, link))| (key, path.as_path(), link.as_ref())),
-        );
+        let chains = chains_of(&paths, &links);
         assert_eq!(attempts(&chains[0]), [(1, 0), (2, 1)]);
     }
 

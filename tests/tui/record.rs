@@ -140,9 +140,14 @@ fn a_request_file_arriving_rereads_its_capture_in_watch_mode() {
     assert_eq!(reloaded, [&capture]);
 }
 
+/// Where the selected capture came from.
+fn selected(app: &App) -> String {
+    app.selected_entry().unwrap().capture.source.clone()
+}
+
 /// The header line of the screen that names the selected capture.
 fn header_of(app: &App) -> String {
-    let source = app.selected_entry().unwrap().capture.source.clone();
+    let source = selected(app);
     screen(app)
         .lines()
         .find(|line| line.contains(&source))
@@ -158,13 +163,7 @@ fn a_repair_chain_shows_its_attempts_and_c_walks_it() {
     assert_eq!(captures.len(), 5, "request files are not captures");
     let mut app = app_with(captures, 240, 40);
     // The list starts at the recorded re-ask's first attempt.
-    while !app
-        .selected_entry()
-        .unwrap()
-        .capture
-        .source
-        .ends_with(RECORDED_FIRST)
-    {
+    while !selected(&app).ends_with(RECORDED_FIRST) {
         command(&mut app, Command::Down);
     }
     let header = header_of(&app);
@@ -174,12 +173,7 @@ fn a_repair_chain_shows_its_attempts_and_c_walks_it() {
         screen(&app)
     );
     command(&mut app, Command::NextInChain);
-    assert!(app
-        .selected_entry()
-        .unwrap()
-        .capture
-        .source
-        .ends_with(RECORDED_SECOND));
+    assert!(selected(&app).ends_with(RECORDED_SECOND));
     let header = header_of(&app);
     assert!(
         header.contains(&format!(
@@ -190,29 +184,13 @@ fn a_repair_chain_shows_its_attempts_and_c_walks_it() {
     );
     // It wraps to the first attempt.
     command(&mut app, Command::NextInChain);
-    assert!(app
-        .selected_entry()
-        .unwrap()
-        .capture
-        .source
-        .ends_with(RECORDED_FIRST));
+    assert!(selected(&app).ends_with(RECORDED_FIRST));
     // A capture in no chain says so, and stays selected.
-    while !app
-        .selected_entry()
-        .unwrap()
-        .capture
-        .source
-        .ends_with("plain.txt")
-    {
+    while !selected(&app).ends_with("plain.txt") {
         command(&mut app, Command::Down);
     }
     assert!(!header_of(&app).contains("attempt"));
     command(&mut app, Command::NextInChain);
-    assert!(app
-        .selected_entry()
-        .unwrap()
-        .capture
-        .source
-        .ends_with("plain.txt"));
+    assert!(selected(&app).ends_with("plain.txt"));
     assert!(screen(&app).contains("not part of a repair chain"));
 }

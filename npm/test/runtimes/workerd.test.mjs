@@ -4,21 +4,13 @@
 import { test } from "node:test";
 import { spawn } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "../helpers.mjs";
 import { ANSWERS, assertAnswers, installedProject } from "./common.mjs";
 
 const workerd = fileURLToPath(new URL("../../node_modules/.bin/workerd", import.meta.url));
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 test("workerd runs the installed package in a worker", async () => {
   const dir = installedProject();
