@@ -70,3 +70,31 @@ def stdin_lines(texts: Sequence[str], stop_reasons: Optional[Sequence[Optional[s
         for text, stop in zip(texts, stops)
     ]
     return ("\n".join(records) + "\n").encode()
+
+
+def cancel_during_the_repair_call(first_reply: str, **options: Any) -> List[str]:
+    """Run ``jxray.arepair`` with a ``generate`` that answers ``first_reply``, then hangs on
+    the repair call; cancel the task there and check it ends cancelled. The prompts
+    ``generate`` was given."""
+    import asyncio
+
+    import jxray
+
+    calls: List[str] = []
+
+    async def generate(prompt: str) -> Any:
+        calls.append(prompt)
+        if len(calls) == 1:
+            return first_reply
+        await asyncio.sleep(60)
+
+    async def main() -> None:
+        task = asyncio.create_task(jxray.arepair(generate, "p", **options))
+        while len(calls) < 2:
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+    return calls

@@ -13,6 +13,7 @@ import pydantic
 import pytest
 
 import jxray
+from conftest import cancel_during_the_repair_call
 
 SCHEMA = {
     "type": "object",
@@ -138,24 +139,7 @@ def test_a_generate_that_raises_is_the_callers_error():
 
 
 def test_arepair_runs_an_async_generate_and_cancelling_stops_it():
-    calls = []
-
-    async def generate(prompt):
-        calls.append(prompt)
-        if len(calls) == 1:
-            return '{"a": 1,}'
-        await asyncio.sleep(60)
-
-    async def main():
-        task = asyncio.create_task(jxray.arepair(generate, "p", fallback={"a": 0}))
-        while len(calls) < 2:
-            await asyncio.sleep(0.01)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-
-    asyncio.run(main())
-    assert len(calls) == 2
+    assert len(cancel_during_the_repair_call('{"a": 1,}', fallback={"a": 0})) == 2
 
     async def good(prompt):
         return GOOD

@@ -16,7 +16,7 @@ import pytest
 import jxray
 from jxray import _captures
 
-from conftest import run_binary
+from conftest import cancel_during_the_repair_call, run_binary
 
 BROKEN = {"text": '{"ticketId": "T-1", "severity": "high",}', "stop_reason": "stop", "model": "gpt-4o-mini", "usage": {"prompt_tokens": 12, "completion_tokens": 9}}
 GOOD = {"text": '{"ticketId": "T-1", "severity": "high"}', "stop_reason": "stop", "model": "gpt-4o-mini-2024-07-18", "usage": {"prompt_tokens": 40, "completion_tokens": 8}}
@@ -209,23 +209,7 @@ def test_arepair_writes_the_same_chain(tmp_path: Path) -> None:
 
 
 def test_cancelling_arepair_writes_nothing_after(tmp_path: Path) -> None:
-    calls: List[str] = []
-
-    async def generate(prompt: str) -> Any:
-        calls.append(prompt)
-        if len(calls) == 1:
-            return BROKEN
-        await asyncio.sleep(60)
-
-    async def main() -> None:
-        task = asyncio.create_task(jxray.arepair(generate, "p", captures=tmp_path, fallback={}))
-        while len(calls) < 2:
-            await asyncio.sleep(0.01)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-
-    asyncio.run(main())
+    cancel_during_the_repair_call(BROKEN, captures=tmp_path, fallback={})
     captures, requests = written(tmp_path)
     assert [p.name[-9:] for p in captures] == ["-a1.jsonl"]
     assert len(requests) == 1
