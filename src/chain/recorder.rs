@@ -10,7 +10,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::{json, Value};
 
-use crate::capture::{load_file, message_texts, LoadOptions};
+use crate::capture::{load_bytes, message_texts, LoadOptions};
 use crate::check::Checker;
 use crate::engine::Options;
 use jxray_formats::repair::quoted_reply;
@@ -59,26 +59,31 @@ impl jxray_record::Chains for RecordChains {
         }))
     }
 
-    fn written(&self, folder: &Path, capture: &Path, chain: Option<&Value>) {
+    fn written(&self, folder: &Path, capture: &Path, body: &[u8], chain: Option<&Value>) {
         let Some(relative) = relative_name(folder, capture) else {
             return;
         };
         let link = chain.and_then(super::ChainLink::from_value);
+        let (chain, attempt) = link.map_or_else(|| (relative.clone(), 1), |l| (l.id, l.attempt));
+        // Read from the bytes just written, as the readers read the file; judged before
+        // the lock is taken.
         let checker = Checker::new(Options::default(), None);
+        let read = load_bytes(&relative, capture, body.to_vec(), &LoadOptions::default());
+        let new: Vec<Output> = read
+            .into_iter()
+            .filter_map(|output| {
+                let failed = !checker.outcome(&output).ok();
+                Some(Output {
+                    text: output.text.ok()?,
+                    failed,
+                    chain: chain.clone(),
+                    attempt,
+                    capture: relative.clone(),
+                })
+            })
+            .collect();
         let mut outputs = self.outputs.lock().unwrap_or_else(PoisonError::into_inner);
-        for output in load_file(capture, folder, &LoadOptions::default()) {
-            let failed = !checker.outcome(&output).ok();
-            let Ok(text) = output.text else { continue };
-            outputs.push_back(Output {
-                text,
-                failed,
-                chain: link
-                    .as_ref()
-                    .map_or_else(|| relative.clone(), |l| l.id.clone()),
-                attempt: link.as_ref().map_or(1, |l| l.attempt),
-                capture: relative.clone(),
-            });
-        }
+        outputs.extend(new);
         let mut bytes: usize = outputs.iter().map(|o| o.text.len()).sum();
         while outputs.len() > REMEMBERED || bytes > REMEMBERED_BYTES {
             let Some(oldest) = outputs.pop_front() else {
@@ -112,7 +117,7 @@ mod tests {
         std::fs::create_dir_all(&day).unwrap();
         let capture = day.join(name);
         std::fs::write(&capture, body).unwrap();
-        chains.written(folder, &capture, chain);
+        chains.written(folder, &capture, body.as_bytes(), chain);
     }
 
     fn openai(text: &str) -> String {

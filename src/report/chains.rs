@@ -2,7 +2,7 @@
 //! re-asked (repair chains of two or more attempts), how many the last attempt repaired,
 //! and that share by the first attempt's failure kind.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::ser::SerializeMap;
@@ -72,8 +72,6 @@ impl Serialize for RepairChains {
 #[derive(Debug, Default)]
 pub(crate) struct ChainTally {
     captures: Vec<(PathBuf, Option<FailureKind>, Option<ChainLink>)>,
-    /// A file's first capture speaks for it (a response's message, before its tool calls).
-    files: HashSet<PathBuf>,
 }
 
 impl ChainTally {
@@ -81,7 +79,13 @@ impl ChainTally {
         let Some(state) = item.chain.as_deref() else {
             return;
         };
-        if !self.files.insert(item.capture.path.clone()) {
+        // A file's first capture speaks for it (a response's message, before its tool
+        // calls); a file's captures arrive together, in report order.
+        if self
+            .captures
+            .last()
+            .is_some_and(|(path, ..)| *path == item.capture.path)
+        {
             return;
         }
         let failure = item

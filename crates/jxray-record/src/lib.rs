@@ -146,11 +146,13 @@ pub trait Chains: Send + Sync + std::fmt::Debug {
     /// request re-asks an earlier capture (`{"id", "attempt", "re_ask_of"}`).
     fn link(&self, request: &serde_json::Value) -> Option<serde_json::Value>;
 
-    /// A capture was written at `capture` (inside `folder`), with this `chain` member.
+    /// A capture was written at `capture` (inside `folder`): the bytes it holds, and its
+    /// `chain` member.
     fn written(
         &self,
         folder: &std::path::Path,
         capture: &std::path::Path,
+        body: &[u8],
         chain: Option<&serde_json::Value>,
     );
 }

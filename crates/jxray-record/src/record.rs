@@ -103,7 +103,7 @@ pub fn record(
     };
     let recorded = write(folder, &files, notes);
     if let (Recorded::Written { path, .. }, Some((chains, _))) = (&recorded, chains) {
-        chains.written(folder.path(), path, chain.as_ref());
+        chains.written(folder.path(), path, bytes.as_slice(), chain.as_ref());
     }
     recorded
 }
