@@ -59,6 +59,9 @@ pub struct Discovery {
     pub(crate) skipped: SkippedFiles,
     /// Folders passed over because they were asked to be (the fixtures folder), as walked.
     pub(crate) skipped_folders: Vec<PathBuf>,
+    /// A request file was found beside a capture (or the path is one file, which may have
+    /// one): the captures' request files are worth looking for (repair chains).
+    pub(crate) recorded: bool,
 }
 
 /// How many files of each unread extension a walk passed over.
@@ -96,6 +99,7 @@ pub fn discover_with(root: &Path, skip: &[PathBuf]) -> Result<Discovery, LoadErr
     if !metadata.is_dir() {
         return Ok(Discovery {
             files: vec![root.to_path_buf()],
+            recorded: true,
             ..Discovery::default()
         });
     }
@@ -117,6 +121,7 @@ pub fn discover_with(root: &Path, skip: &[PathBuf]) -> Result<Discovery, LoadErr
         files: found,
         skipped: walk.skipped,
         skipped_folders: walk.skipped_folders,
+        recorded: walk.recorded,
     })
 }
 
@@ -299,6 +304,7 @@ struct Walk {
     skip: Vec<PathBuf>,
     skipped: SkippedFiles,
     skipped_folders: Vec<PathBuf>,
+    recorded: bool,
 }
 
 struct Folder {
@@ -381,6 +387,7 @@ impl Walk {
 
     fn file(&mut self, path: PathBuf, name: &OsStr) {
         if capture_beside_request(&path).is_some() {
+            self.recorded = true;
             return;
         }
         match classify_name(name) {

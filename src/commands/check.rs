@@ -43,7 +43,9 @@ pub(super) fn run(args: &CheckArgs) -> anyhow::Result<ExitStatus> {
     }
     let settings = PipelineSettings {
         flush_when_idle: from_stdin,
-        read_chains: !from_stdin,
+        // Only where the walk saw a request file: elsewhere every capture file would cost
+        // a lookup that finds nothing.
+        read_chains: discovery.recorded,
         ..PipelineSettings::default()
     }
     .with_most_workers(most_workers);
