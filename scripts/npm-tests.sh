@@ -34,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-ai-mock server scripts/record-e2e-responses.json -p "$port" >"$work/mock.log" 2>&1 &
+python3 scripts/own_group.py ai-mock server scripts/record-e2e-responses.json -p "$port" >"$work/mock.log" 2>&1 &
 mock_pid=$!
 for _ in $(seq 1 100); do
   python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break

@@ -45,7 +45,7 @@ wait_for_port() {
 }
 
 mock_port="$(free_port)"
-ai-mock server scripts/record-e2e-responses.json -p "$mock_port" >"$work/mock.log" 2>&1 &
+python3 scripts/own_group.py ai-mock server scripts/record-e2e-responses.json -p "$mock_port" >"$work/mock.log" 2>&1 &
 pids+=($!)
 wait_for_port "$mock_port" "$work/mock.log"
 

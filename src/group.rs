@@ -41,6 +41,10 @@ impl GroupBy {
 
 /// How many words of a system prompt name it.
 const NAME_WORDS: usize = 5;
+/// A prompt group's words are cut at this many characters (one word can be any length).
+const NAME_CHARS: usize = 60;
+/// No group label is longer than this many characters, in any format.
+const MAX_LABEL_CHARS: usize = 96;
 /// How many hex digits of the digest tell two prompts apart.
 const DIGEST_DIGITS: usize = 8;
 
@@ -115,12 +119,12 @@ pub(crate) fn label_of(
         GroupBy::Provider => capture
             .provider
             .map_or_else(|| missing("provider"), |p| p.as_str().to_string()),
-        GroupBy::Folder => folder_of(capture),
+        GroupBy::Folder => capped(folder_of(capture)),
         GroupBy::Model => capture
             .model
             .clone()
             .or_else(|| request.and_then(|r| r.model.clone()))
-            .unwrap_or_else(|| missing("model")),
+            .map_or_else(|| missing("model"), capped),
         GroupBy::Prompt => match request {
             Some(request) if request.body_note.is_none() || request.system.is_some() => {
                 prompt_name(request.system.as_deref(), request.format.as_deref())
@@ -151,7 +155,34 @@ pub(crate) fn prompt_name(system: Option<&str>, format: Option<&str>) -> String 
         n if n <= NAME_WORDS => words.join(" "),
         _ => format!("{}…", words[..NAME_WORDS].join(" ")),
     };
-    format!("{name} · {digest}")
+    format!("{} · {digest}", cut(&name, NAME_CHARS))
+}
+
+/// A label longer than `MAX_LABEL_CHARS` (a model name or folder a capture carries: any
+/// length) is cut, with a digest of the whole so two long labels stay two groups.
+fn capped(label: String) -> String {
+    if label.chars().count() <= MAX_LABEL_CHARS {
+        return label;
+    }
+    let digest: String = Sha256::digest(label.as_bytes())
+        .iter()
+        .take(DIGEST_DIGITS / 2)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!(
+        "{} · {digest}",
+        cut(&label, MAX_LABEL_CHARS - DIGEST_DIGITS - 3)
+    )
+}
+
+/// `text` cut to at most `limit` characters, the last of them `…` when cut.
+fn cut(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_string();
+    }
+    let mut kept: String = text.chars().take(limit - 1).collect();
+    kept.push('…');
+    kept
 }
 
 /// The folder part of the capture's source (`runs/a` for `runs/a/b.txt` and

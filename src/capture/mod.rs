@@ -65,7 +65,8 @@ pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
 pub(crate) use readers::read_whole_by_name;
-pub use request::{message_texts, request_path, RecordedRequest};
+pub(crate) use request::{asks_for_json, conversation};
+pub use request::{request_path, RecordedRequest};
 pub use walk::{
     capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,
     Discovery, SkippedFiles, REQUEST_SUFFIX,

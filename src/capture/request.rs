@@ -156,21 +156,6 @@ fn message_text(message: &Value) -> Option<String> {
     content_text(message.get("content").or_else(|| message.get("parts"))?)
 }
 
-/// The text of every message of these roles, in order, and a bare `prompt` / `input`
-/// string (Ollama generate, Responses) as a user's: what a request carries of a
-/// conversation, for linking a re-ask to the output it repeats.
-pub fn message_texts(body: &Value, roles: &[&str]) -> Vec<String> {
-    let mut texts: Vec<String> = messages(body, roles).filter_map(message_text).collect();
-    if roles.contains(&"user") {
-        for key in ["prompt", "input"] {
-            if let Some(text) = body.get(key).and_then(Value::as_str) {
-                texts.push(text.to_string());
-            }
-        }
-    }
-    texts
-}
-
 /// Anthropic `system`, Responses `instructions`, Gemini `systemInstruction`, Ollama
 /// generate `system`, else the system (or developer) messages.
 fn system(body: &Value) -> Option<String> {
@@ -188,6 +173,50 @@ fn system(body: &Value) -> Option<String> {
         .filter_map(message_text)
         .collect();
     (!texts.is_empty()).then(|| texts.join("\n\n"))
+}
+
+/// The conversation a request carries, in order: its system prompt (however the provider
+/// keeps it), then each message as `(role, text)`, then a bare `prompt` / `input` string.
+pub(crate) fn conversation(body: &Value) -> Vec<(String, String)> {
+    let mut turns: Vec<(String, String)> = Vec::new();
+    if let Some(text) =
+        system(body).filter(|_| messages(body, &["system", "developer"]).next().is_none())
+    {
+        turns.push(("system".into(), text));
+    }
+    let roles = ["system", "developer", "user", "assistant", "model", "tool"];
+    for message in messages(body, &roles) {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("user");
+        turns.push((role.to_string(), message_text(message).unwrap_or_default()));
+    }
+    for key in ["prompt", "input"] {
+        if let Some(text) = body.get(key).and_then(Value::as_str) {
+            turns.push(("user".into(), text.to_string()));
+        }
+    }
+    turns
+}
+
+/// Whether a request asked for JSON: a JSON response format or schema (OpenAI, Responses,
+/// Anthropic, Gemini, Ollama) or tools to call.
+pub(crate) fn asks_for_json(body: &Value) -> bool {
+    let tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|tools| !tools.is_empty());
+    let format = format(body).is_some_and(|format| match format {
+        Value::String(text) => {
+            let text = text.to_ascii_lowercase();
+            text == "json" || text.contains("application/json")
+        }
+        Value::Object(fields) => fields.get("type").and_then(Value::as_str) != Some("text"),
+        Value::Null | Value::Bool(false) => false,
+        _ => true,
+    });
+    tools || format
 }
 
 /// The last user message; a Responses or Ollama generate request may give a bare string.

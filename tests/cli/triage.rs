@@ -199,3 +199,37 @@ fn by_model_junit_makes_each_group_a_class() {
         assert!(name.ends_with(&format!("{class}.json")), "{class} {name}");
     }
 }
+
+#[test]
+fn a_label_of_any_length_is_cut_in_every_format() {
+    // A system prompt of one 512 KiB word and a 100 KiB model name, as a capture can carry.
+    let dir = tempfile::tempdir().unwrap();
+    let word = "w".repeat(512 * 1024);
+    let model = "m".repeat(100 * 1024);
+    let day = dir.path().join("2026-12-02");
+    std::fs::create_dir_all(&day).unwrap();
+    let envelope = serde_json::json!({"object": "chat.completion", "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"a\": 1,}"},
+        "finish_reason": "stop"}]});
+    std::fs::write(day.join("a.json"), envelope.to_string()).unwrap();
+    let request = serde_json::json!({"jxray_request": 1, "method": "POST", "path": "/v1/chat/completions",
+        "body": {"model": model, "messages": [{"role": "system", "content": word},
+        {"role": "user", "content": "x"}]}});
+    std::fs::write(day.join("a.request.json"), request.to_string()).unwrap();
+    for by in ["prompt", "model"] {
+        // JSON keeps each capture's model as data; its group label is cut like the others.
+        for format in ["text", "html"] {
+            let run = check(dir.path(), &["--by", by, "--format", format]);
+            assert!(
+                run.stdout.len() < 64 * 1024,
+                "--by {by} --format {format}: {} bytes",
+                run.stdout.len()
+            );
+        }
+        let run = check(dir.path(), &["--by", by, "--format", "json"]);
+        let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let group = document["captures"][0]["group"].as_str().unwrap();
+        assert!(group.chars().count() <= 96, "{group}");
+        assert!(group.contains('…'), "{group}");
+    }
+}

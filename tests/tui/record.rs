@@ -6,8 +6,9 @@
 use crate::support;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use jxray::capture::{load, LoadOptions};
+use jxray::capture::{load, LoadOptions, RecordedRequest};
 use jxray::tui::action::{Action, Command, Effect};
 use jxray::tui::app::Overlay;
 use jxray::tui::{update, App};
@@ -96,6 +97,52 @@ fn a_capture_without_a_request_says_so() {
         notice.text.contains("no request beside this capture"),
         "{notice:?}"
     );
+}
+
+#[test]
+fn r_before_a_big_request_file_is_read_says_so_then_shows_it() {
+    // The capture was read before its request file was there (jxray record places the
+    // capture first; an 8 MB request takes a while to write).
+    let (dir, capture, request) = folder();
+    std::fs::remove_file(&request).unwrap();
+    let mut app = app_of(dir.path());
+    let mut big: serde_json::Value = serde_json::from_str(REQUEST).unwrap();
+    big["body"]["messages"][1]["content"] = serde_json::json!("x".repeat(8 * 1024 * 1024));
+    std::fs::write(&request, big.to_string()).unwrap();
+    let effects = command(&mut app, Command::Request);
+    assert!(matches!(app.overlay, Overlay::None));
+    let notice = app.notice.as_ref().expect("a notice");
+    assert!(notice.text.contains("reading the request"), "{notice:?}");
+    let [Effect::Reload { paths, .. }] = effects.as_slice() else {
+        panic!("the capture is read again: {effects:?}");
+    };
+    assert_eq!(paths, std::slice::from_ref(&capture));
+    // The loader reads it again, its request with it.
+    let checker = jxray::check::Checker::new(app.options.clone(), None);
+    let loaded = load(&capture, &LoadOptions::default())
+        .unwrap()
+        .into_iter()
+        .map(|capture| jxray::tui::action::Loaded {
+            outcome: checker.outcome(&capture),
+            request: RecordedRequest::beside(&capture.path).map(|read| Arc::new(read.unwrap())),
+            modified: None,
+            capture,
+        })
+        .collect();
+    let options = app.options.clone();
+    update(
+        &mut app,
+        Action::FileLoaded {
+            path: capture,
+            captures: loaded,
+            options,
+        },
+    );
+    assert!(
+        matches!(app.overlay, Overlay::Request { .. }),
+        "the request opens once read"
+    );
+    assert!(screen(&app).contains("Reply with one JSON object naming the city."));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! here re-implements the app: every function calls the code the `jxray` binary runs.
 
 mod args;
+mod captures;
 mod check;
 mod convert;
 mod errors;
@@ -149,6 +150,8 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check_path, module)?)?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
     module.add_function(wrap_pyfunction!(repair::repair_decision, module)?)?;
+    module.add_function(wrap_pyfunction!(captures::open_captures, module)?)?;
+    module.add_function(wrap_pyfunction!(captures::write_capture, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::fixture_files, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::replay_fixture, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::escape_line, module)?)?;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -127,64 +128,62 @@ def test_an_attempt_whose_generate_raises_writes_nothing(tmp_path: Path) -> None
 
 
 def test_a_taken_name_is_never_replaced_the_next_free_stem_is_used(tmp_path: Path) -> None:
-    (tmp_path / "s.jsonl").write_bytes(b"theirs\n")
-    files = [(".request.json", b"{}"), (".jsonl", b"mine\n")]
-    assert _captures.place(str(tmp_path), "s", files) == "s-2"
-    assert (tmp_path / "s.jsonl").read_bytes() == b"theirs\n"
-    assert not (tmp_path / "s.request.json").exists(), "a stem's files are kept together"
-    assert (tmp_path / "s-2.request.json").read_bytes() == b"{}"
-    assert (tmp_path / "s-2.jsonl").read_bytes() == b"mine\n"
-    # Only the request file's name taken: both files move on, to the next free stem.
-    (tmp_path / "t.request.json").write_bytes(b"theirs")
-    assert _captures.place(str(tmp_path), "t", files) == "t-2"
-    assert _captures.place(str(tmp_path), "t", files) == "t-3"
-    assert (tmp_path / "t.request.json").read_bytes() == b"theirs"
-    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")], "no temporary file is left"
+    """The writer jxray record uses: a taken capture or request name moves both files on."""
+    write = _captures._jxray.write_capture
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "s.jsonl").write_bytes(b"theirs\n")
+    assert write(str(tmp_path), "d", "s", ".jsonl", b"mine\n", b"{}") == ("d/s-2.jsonl", None)
+    assert (tmp_path / "d" / "s.jsonl").read_bytes() == b"theirs\n"
+    assert not (tmp_path / "d" / "s.request.json").exists(), "a stem's files are kept together"
+    assert (tmp_path / "d" / "s-2.request.json").read_bytes() == b"{}"
+    (tmp_path / "d" / "t.request.json").write_bytes(b"theirs")
+    assert write(str(tmp_path), "d", "t", ".jsonl", b"mine\n", b"{}")[0] == "d/t-2.jsonl"
+    assert write(str(tmp_path), "d", "t", ".jsonl", b"mine\n", b"{}")[0] == "d/t-3.jsonl"
+    assert (tmp_path / "d" / "t.request.json").read_bytes() == b"theirs"
+    assert not [p.name for p in (tmp_path / "d").iterdir() if p.name.startswith(".")], "no temporary file is left"
 
 
-def test_a_name_taken_between_the_look_and_the_link_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Another writer takes the capture's name after this one looked: the link refuses, the
-    request file this one linked is taken back, and the next stem holds both."""
-    real_link = _captures.os.link
-
-    def racing(source: str, name: str) -> None:
-        if name.endswith("r.jsonl"):
-            Path(name).write_bytes(b"racer\n")
-        real_link(source, name)
-
-    monkeypatch.setattr(_captures.os, "link", racing)
-    assert _captures.place(str(tmp_path), "r", [(".request.json", b"{}"), (".jsonl", b"mine\n")]) == "r-2"
-    assert (tmp_path / "r.jsonl").read_bytes() == b"racer\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r-2.jsonl", "r-2.request.json", "r.jsonl"]
-
-
-def test_a_folder_that_cannot_be_written_warns_and_the_loop_goes_on(tmp_path: Path) -> None:
-    blocked = tmp_path / "not-a-folder"
-    blocked.write_text("a file where the folder should be")
-    with pytest.warns(RuntimeWarning) as caught:
-        result = jxray.repair(Scripted(BROKEN, GOOD), "p", captures=blocked)
+def test_a_date_folder_planted_as_a_symlink_is_refused_and_nothing_lands_outside(tmp_path: Path) -> None:
+    folder, outside = tmp_path / "captures", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    generate = Scripted(BROKEN, GOOD)
+    # The loop names the date folder after the local day the attempt began.
+    for day in {datetime.now().astimezone().strftime("%Y-%m-%d"), (datetime.now().astimezone() + timedelta(minutes=5)).strftime("%Y-%m-%d")}:
+        (folder / day).symlink_to(outside, target_is_directory=True)
+    with pytest.warns(RuntimeWarning, match="symlink planted there is refused"):
+        result = jxray.repair(generate, "p", captures=folder)
     assert (result.status, result.repaired) == ("success", True)
     assert [a.capture for a in result.attempts] == [None, None]
-    messages = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
-    assert len(messages) == 2
-    for message in messages:
-        assert "\n" not in message
-        assert str(blocked) in message and message.endswith((".jsonl was not written: Not a directory", ".jsonl was not written: File exists")), message
+    assert list(outside.iterdir()) == []
 
 
-def test_an_attempt_after_one_not_written_re_asks_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_place = _captures.place
+def test_a_folder_that_cannot_be_used_is_an_error_before_the_first_call(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the folder should be")
+    generate = Scripted(GOOD)
+    with pytest.raises(OSError):
+        jxray.repair(generate, "p", captures=blocked)
+    with pytest.raises(ValueError, match="NUL"):
+        jxray.repair(generate, "p", captures=str(tmp_path / "a\0b"))
+    assert generate.prompts == [], "nothing was paid for"
+
+
+def test_a_write_that_fails_in_the_loop_warns_and_the_loop_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_write = _captures._jxray.write_capture
     calls: List[str] = []
 
-    def full_once(folder: str, stem: str, files: Any) -> str:
-        calls.append(stem)
+    def full_once(*args: Any) -> Any:
+        calls.append(args[2])
         if len(calls) == 1:
             raise OSError(28, "No space left on device")
-        return real_place(folder, stem, files)
+        return real_write(*args)
 
-    monkeypatch.setattr(_captures, "place", full_once)
-    with pytest.warns(RuntimeWarning, match="a1.jsonl was not written: No space left on device"):
+    monkeypatch.setattr(_captures._jxray, "write_capture", full_once)
+    with pytest.warns(RuntimeWarning, match="a1.jsonl was not written: No space left on device") as caught:
         result = jxray.repair(Scripted(BROKEN, BROKEN, GOOD), "p", captures=tmp_path, max_repairs=2)
+    assert all("\n" not in str(w.message) for w in caught)
+    assert result.status == "success"
     first, second, third = result.attempts
     assert first.capture is None and second.capture and third.capture
     assert read_attempt(tmp_path, second.capture)[1]["chain"] == {"id": result.chain, "attempt": 2}

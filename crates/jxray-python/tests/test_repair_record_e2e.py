@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -18,6 +19,8 @@ import jxray
 PROMPT = "Give the city of the Louvre as a JSON object with the key city."
 BROKEN = '{"city": "Paris",}'
 GOOD = '{"city": "Paris"}'
+# Starts a server in a process group of its own and ends the group with it.
+OWN_GROUP = Path(__file__).resolve().parents[3] / "scripts" / "own_group.py"
 
 
 def free_port() -> int:
@@ -52,7 +55,8 @@ def test_a_repaired_call_through_jxray_record_is_one_chain_of_two_attempts(tmp_p
     with open(mock_log, "w") as mock_out, open(proxy_log, "w") as proxy_out:
         # ai-mock starts its server through its environment's uvicorn.
         path = f"{Path(mock).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-        server = subprocess.Popen([mock, "server", str(responses), "-p", str(mock_port)],
+        # In a group of its own that ends with the test (ai-mock's uvicorn included).
+        server = subprocess.Popen([sys.executable, str(OWN_GROUP), mock, "server", str(responses), "-p", str(mock_port)],
                                   stdout=mock_out, stderr=subprocess.STDOUT,
                                   env={**os.environ, "PATH": path})
         proxy = subprocess.Popen(

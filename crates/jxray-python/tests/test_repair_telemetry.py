@@ -136,3 +136,35 @@ def test_instrument_does_nothing_without_the_api(monkeypatch):
     assert jxray.instrument(extract=True) is False
     assert jxray.extract('{"a": 1}').ok
     assert counts("extract") == before
+
+
+@pytest.mark.parametrize(
+    "generate, raised",
+    [
+        (lambda prompt: 42, TypeError),
+        (lambda prompt: {"text": '{"a": 1}', "stop_reason": 7}, TypeError),
+    ],
+    ids=["a reply that is not text", "a stop reason that is not text"],
+)
+def test_a_reply_that_cannot_be_read_ends_every_span_with_an_error(generate, raised):
+    SPANS.clear()
+    with pytest.raises(raised):
+        jxray.repair(generate, "p")
+    spans = SPANS.get_finished_spans()
+    assert [s.name for s in spans] == ["jxray.repair.attempt", "jxray.repair"]
+    assert all(s.status.status_code == StatusCode.ERROR for s in spans)
+
+
+def test_a_fallback_that_raises_ends_the_loops_span_with_an_error():
+    SPANS.clear()
+
+    def fallback(outcome):
+        raise LookupError("no default for this ticket")
+
+    with pytest.raises(LookupError):
+        jxray.repair(lambda prompt: "no json", "p", max_repairs=0, fallback=fallback)
+    attempt, request = SPANS.get_finished_spans()
+    assert attempt.status.status_code != StatusCode.ERROR, "the attempt itself was judged"
+    assert request.name == "jxray.repair"
+    assert request.status.status_code == StatusCode.ERROR
+    assert "no default for this ticket" in request.status.description

@@ -142,19 +142,33 @@ pub struct ProxySettings {
 /// carries it as the model's turn) is linked to that output's capture in its request file.
 /// The proxy does not read outputs itself; the caller that does implements this.
 pub trait Chains: Send + Sync + std::fmt::Debug {
-    /// The `chain` member of the request file for a request with this body, when the
-    /// request re-asks an earlier capture (`{"id", "attempt", "re_ask_of"}`).
-    fn link(&self, request: &serde_json::Value) -> Option<serde_json::Value>;
+    /// What the linker says of a request with this body: its link, when it re-asks an
+    /// earlier capture, and what it keeps of the request for the output that answers it.
+    fn link(&self, request: &serde_json::Value) -> Linked;
 
-    /// A capture was written at `capture` (inside `folder`): the bytes it holds, and its
-    /// `chain` member.
+    /// A capture was written at `capture` (inside `folder`): the bytes it holds, and what
+    /// [`Chains::link`] said of its request (the default for a body that was not JSON).
     fn written(
         &self,
         folder: &std::path::Path,
         capture: &std::path::Path,
         body: &[u8],
-        chain: Option<&serde_json::Value>,
+        request: &Linked,
     );
+}
+
+/// What a chain linker says of one request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Linked {
+    /// The request file's `chain` member (`{"id", "attempt", "re_ask_of"}`), when the
+    /// request re-asks an earlier capture.
+    pub chain: Option<serde_json::Value>,
+    /// A fingerprint of the conversation the request carries, so a re-ask is linked only
+    /// to an output of its own conversation.
+    pub conversation: u64,
+    /// The request asked for JSON (a JSON response format, tools, a schema): only then is
+    /// an answer without a value a failure worth re-asking.
+    pub asks_json: bool,
 }
 
 /// Where the proxy's one-line messages go (stderr for the command, a buffer in tests).

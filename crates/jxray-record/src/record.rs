@@ -69,19 +69,19 @@ pub fn record(
         model.as_deref(),
         exchange.status.as_u16(),
     );
-    let chain = match (&body, chains) {
+    let linked = match (&body, chains) {
         (RequestBody::Json(value), Some((chains, turn))) => {
             // An output recorded just before this exchange ended must be known to link to.
             turn.wait_for_earlier(LINK_WAIT);
             chains.link(value)
         }
-        _ => None,
+        _ => crate::Linked::default(),
     };
     let request = document(
         &exchange,
         body,
         model.as_deref(),
-        (response_note.as_deref(), chain.as_ref()),
+        (response_note.as_deref(), linked.chain.as_ref()),
     );
     // Compact: a request file is about the size of the request, never a multiple of it.
     let mut request_text = serde_json::to_vec(&request).unwrap_or_default();
@@ -103,7 +103,7 @@ pub fn record(
     };
     let recorded = write(folder, &files, notes);
     if let (Recorded::Written { path, .. }, Some((chains, _))) = (&recorded, chains) {
-        chains.written(folder.path(), path, bytes.as_slice(), chain.as_ref());
+        chains.written(folder.path(), path, bytes.as_slice(), &linked);
     }
     recorded
 }

@@ -86,7 +86,7 @@ mod tests {
         assert!(decision["prompt"]
             .as_str()
             .unwrap()
-            .contains("trailing-comma"));
+            .contains("a comma after the last item"));
         assert_eq!(decision["rawOutputHash"], digest("{\"a\": 1,}"));
     }
 

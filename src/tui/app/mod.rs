@@ -14,6 +14,7 @@ mod navigate;
 mod overlay;
 mod overlay_keys;
 mod proxy;
+mod request_view;
 mod save;
 mod slim;
 mod update;
@@ -141,6 +142,8 @@ pub struct App {
     pub(crate) load_error: Option<String>,
     /// The save dialog whose fixtures are being written (reopened if that fails).
     pub(crate) pending_save: Option<SaveDialog>,
+    /// The capture whose request `r` asked for while its file was still to be read.
+    pub(crate) request_wanted: Option<PathBuf>,
     /// Fixtures written this session, for the exit summary.
     pub saved_paths: Vec<PathBuf>,
     pub watch: WatchState,
@@ -203,6 +206,7 @@ impl App {
             generation: 0,
             load_error: None,
             pending_save: None,
+            request_wanted: None,
             watch: WatchState::new(watching),
             saved_paths: Vec::new(),
             follow_top: true,
@@ -245,12 +249,10 @@ impl App {
     }
 
     /// The request the selected capture was recorded with, when one is beside it.
+    /// The selected capture's request, as its entry has it now (a request file read after
+    /// the panes were built is there too).
     pub(crate) fn selected_request(&self) -> Option<&crate::capture::RecordedRequest> {
-        let detail = self
-            .detail
-            .as_ref()
-            .filter(|d| Some(d.entry) == self.selected)?;
-        detail.request.as_deref()
+        self.selected_entry()?.request.as_deref()
     }
 
     /// Rows of the list on screen (inside its border).

@@ -6,7 +6,7 @@ use crate::tui::action::{Action, Command, Effect};
 use crate::tui::layout::PaneId;
 
 use super::filter::Filter;
-use super::{act, overlay_keys, proxy, watch, App, Focus, Overlay};
+use super::{act, overlay_keys, proxy, request_view, watch, App, Focus, Overlay};
 
 /// Apply one action. Results from background work (`FileLoaded`, `Extracted`)
 /// only mark the list dirty, so a burst of them costs one re-sort: call
@@ -18,7 +18,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             path,
             captures,
             options,
-        } => file_part(app, path, captures, options, (true, true)),
+        } => {
+            let effects = file_part(app, path.clone(), captures, options, (true, true));
+            request_view::file_read(app, &path);
+            effects
+        }
         Action::FilePart {
             path,
             captures,
@@ -29,7 +33,11 @@ pub fn update(app: &mut App, action: Action) -> Vec<Effect> {
             permit: _,
         } => {
             app.entries.make_room(expected);
-            file_part(app, path, captures, options, (first, last))
+            let effects = file_part(app, path.clone(), captures, options, (first, last));
+            if last {
+                request_view::file_read(app, &path);
+            }
+            effects
         }
         Action::Extracted {
             generation,
@@ -230,7 +238,7 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::Save => return act::open_save(app, false),
         Command::SaveAll => return act::open_save(app, true),
         Command::Help => app.overlay = Overlay::Help { scroll: 0 },
-        Command::Request => open_request(app),
+        Command::Request => return request_view::open(app),
         Command::NextInChain => app.next_in_chain(),
         Command::PointApp => proxy::open_panel(app),
         Command::ProxyLog => proxy::open_log(app),
@@ -286,15 +294,6 @@ fn toggle_follow(app: &mut App) {
         app.say("following the newest capture (F or a move stops)");
     } else {
         app.say("stopped following");
-    }
-}
-
-fn open_request(app: &mut App) {
-    match app.selected_request() {
-        Some(_) => app.overlay = Overlay::Request { scroll: 0 },
-        None => {
-            app.warn("no request beside this capture; `jxray record` saves one with each capture")
-        }
     }
 }
 

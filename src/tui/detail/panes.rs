@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
-use crate::capture::{Capture, RecordedRequest};
+use crate::capture::Capture;
 use crate::engine::Outcome;
 use crate::schema::Schema;
 use crate::tui::doc::{Doc, Gutter, Paint};
@@ -20,8 +20,6 @@ pub struct Subject {
     pub(crate) id: EntryId,
     pub(crate) capture: Arc<Capture>,
     pub(crate) outcome: Arc<Outcome>,
-    /// The request `jxray record` wrote beside the capture, read when its file was.
-    pub(crate) request: Option<Arc<RecordedRequest>>,
 }
 
 /// One pane: its doc wrapped at the pane's width, and where it is scrolled to.
@@ -160,9 +158,6 @@ pub struct Detail {
     pub panes: [PaneState; 3],
     /// A big capture's stand-in while its panes are built in the background.
     pub building: bool,
-    /// The request `jxray record` wrote beside the capture (the header names its model,
-    /// `r` shows it).
-    pub(crate) request: Option<Arc<RecordedRequest>>,
 }
 
 impl Detail {
@@ -189,7 +184,6 @@ impl Detail {
             query: query.cloned(),
             panes: docs.map(PaneState::new),
             building,
-            request: subject.request.clone(),
         }
     }
 

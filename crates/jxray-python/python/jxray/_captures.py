@@ -5,13 +5,13 @@ Each attempt is ``FOLDER/YYYY-MM-DD/HH-MM-SS.mmm-MODEL-CHAIN8-aN.jsonl`` (one
 request file ``….request.json`` naming the chain, the attempt and the capture it re-asks:
 the format ``jxray check`` and the workbench read as a chain (docs/repair.md).
 
-Files appear whole or not at all and never replace one that is there: each is written to a
-hidden temporary file, then hard-linked to its name, which fails when the name is taken.
+The files are written by the writer ``jxray record`` uses (``jxray._jxray.write_capture``):
+relative to the folder's handle, a date folder planted as a symlink refused, each file whole
+or not at all, and never over one that is there (a taken name gets ``-2``, ``-3``, …).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import re
@@ -19,13 +19,12 @@ import secrets
 import warnings
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
-__all__ = ["Chain", "place"]
+from . import _jxray
 
-# Hidden, and what the readers and the watcher pass over (jxray_formats::recorded).
-TEMP_PREFIX = ".jxray-tmp-"
-REQUEST_SUFFIX = ".request.json"
+__all__ = ["Chain"]
+
 CAPTURE_SUFFIX = ".jsonl"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -37,6 +36,11 @@ class Chain:
         path = os.fspath(folder) if isinstance(folder, (str, os.PathLike)) else None
         if not isinstance(path, str):
             raise TypeError(f"captures must be a folder's path (str or os.PathLike), not {type(folder).__name__}")
+        if "\0" in path:
+            raise ValueError(f"captures: the folder's path {path!r} holds a NUL character")
+        # A folder that cannot be used is the caller's error, said before the first paid call;
+        # a write that fails later (a full disk) is a warning and the loop goes on.
+        _jxray.open_captures(path)
         self.folder = path
         self.source = source
         self.id = secrets.token_hex(8)
@@ -50,23 +54,27 @@ class Chain:
         it could not be written: a full disk must not end the caller's loop."""
         day = started.strftime("%Y-%m-%d")
         stem = f"{started:%H-%M-%S}.{started.microsecond // 1000:03d}-{model_label(attempt.model)}-{self.id[:8]}-a{attempt.attempt}"
-        folder = os.path.join(self.folder, day)
+        request, capture = self._files(attempt, started)
         try:
-            os.makedirs(folder, exist_ok=True)
-            stem = place(folder, stem, self._files(attempt, started))
+            written, request_error = _jxray.write_capture(self.folder, day, stem, CAPTURE_SUFFIX, capture, request)
         except OSError as error:
-            target = os.path.join(folder, stem + CAPTURE_SUFFIX)
+            target = os.path.join(self.folder, day, stem + CAPTURE_SUFFIX)
             reason = " ".join(str(error.strerror or error).split())
             warnings.warn(f"jxray: the capture {target} was not written: {reason}", RuntimeWarning, stacklevel=2)
             # The next attempt re-asks a capture that is not there: it names none.
             self.previous = None
             return None
-        self.previous = f"{day}/{stem}{CAPTURE_SUFFIX}"
-        return self.previous
+        if request_error is not None:
+            warnings.warn(
+                f"jxray: the request file beside {os.path.join(self.folder, written)} was not written: {request_error}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        self.previous = written
+        return written
 
-    def _files(self, attempt: Any, started: datetime) -> List[Tuple[str, bytes]]:
-        """The request file, then the capture: a reader that finds a capture finds its
-        request."""
+    def _files(self, attempt: Any, started: datetime) -> Tuple[bytes, bytes]:
+        """The request file's bytes and the capture's."""
         chain: Dict[str, Any] = {"id": self.id, "attempt": attempt.attempt}
         if attempt.attempt > 1 and self.previous is not None:
             chain["re_ask_of"] = self.previous
@@ -83,62 +91,13 @@ class Chain:
         }
         text = attempt.text.decode("utf-8", "replace") if isinstance(attempt.text, bytes) else attempt.text
         capture = {"output": text, "stop_reason": attempt.stop_reason}
-        return [(REQUEST_SUFFIX, _json_line(request)), (CAPTURE_SUFFIX, _json_line(capture) + b"\n")]
+        return _json_line(request), _json_line(capture) + b"\n"
 
 
 def model_label(model: Optional[str]) -> str:
     """The model as a file name's part: safe characters only, at most 64; ``repair`` when
     the reply did not name one."""
     return _UNSAFE.sub("-", model)[:64] if model else "repair"
-
-
-def place(folder: str, stem: str, files: List[Tuple[str, bytes]]) -> str:
-    """Write each ``(suffix, bytes)`` of ``files`` as ``STEM + suffix`` in ``folder``, in
-    order, under the first of ``stem``, ``stem-2``, ``stem-3``, … where every name is free.
-    Returns the stem used; nothing that was there is replaced."""
-    for number in itertools.count(1):
-        candidate = stem if number == 1 else f"{stem}-{number}"
-        if any(os.path.lexists(os.path.join(folder, candidate + suffix)) for suffix, _ in files):
-            continue
-        if _link_all(folder, candidate, files):
-            return candidate
-    raise AssertionError("itertools.count does not end")
-
-
-def _link_all(folder: str, stem: str, files: List[Tuple[str, bytes]]) -> bool:
-    """Link every file under ``stem``; when a name was taken meanwhile, remove the ones
-    this call linked (so the stem's files stay together) and say so."""
-    linked: List[str] = []
-    for suffix, data in files:
-        name = os.path.join(folder, stem + suffix)
-        if not _link_new(folder, name, data):
-            for mine in linked:
-                os.unlink(mine)
-            return False
-        linked.append(name)
-    return True
-
-
-def _link_new(folder: str, name: str, data: bytes) -> bool:
-    """Write ``data`` to a hidden temporary file, flush it to disk, and hard-link it to
-    ``name``; ``False`` when ``name`` exists (the link refuses to replace it)."""
-    temp = os.path.join(folder, f"{TEMP_PREFIX}{os.path.basename(name)}.{secrets.token_hex(4)}")
-    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(handle, view) :]
-            os.fsync(handle)
-        finally:
-            os.close(handle)
-        try:
-            os.link(temp, name)
-        except FileExistsError:
-            return False
-        return True
-    finally:
-        os.unlink(temp)
 
 
 def usage_json(usage: Any) -> Optional[Dict[str, Any]]:

@@ -108,6 +108,10 @@ def repair_decision(
     max_output_chars: Optional[int] = None,
     required: Optional[List[str]] = None,
 ) -> Tuple[str, Optional[str]]: ...
+def open_captures(folder: str) -> None: ...
+def write_capture(
+    folder: str, day: str, stem: str, extension: str, capture: bytes, request: bytes
+) -> Tuple[str, Optional[str]]: ...
 def extract_response_body(
     body: bytes,
     *,

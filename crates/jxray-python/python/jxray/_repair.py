@@ -142,9 +142,9 @@ class _Loop:
         if self.chain is not None:
             attempt = replace(attempt, capture=self.chain.write(attempt, started))
         self.attempts.append(attempt)
-        if outcome.ok:
-            return False
         action, request = self.decision
+        if action == "accept":
+            return False
         if action != "repair":
             self.stopped = action
             return False
@@ -157,19 +157,22 @@ class _Loop:
     def result(self) -> RepairResult:
         last = self.attempts[-1]
         outcome = last.outcome
-        kinds = [None if a.outcome.ok else a.outcome.failure.kind for a in self.attempts]
-        status, value, fallback_kind = ("success", outcome.value, None) if outcome.ok else ("failure", None, None)
-        if not outcome.ok and self.fallback is not None:
+        # An ok outcome the policy does not accept (the JSON body of a tool call written as
+        # text) is no success: it counts as its warning.
+        accepted = outcome.ok and self.decision[0] == "accept"
+        kinds = [_failure_name(a.outcome) for a in self.attempts]
+        status, value, fallback_kind = ("success", outcome.value, None) if accepted else ("failure", None, None)
+        if not accepted and self.fallback is not None:
             status = "fallback"
             value = self.fallback(outcome) if callable(self.fallback) else self.fallback
             fallback_kind = self.fallback_kind or ("function" if callable(self.fallback) else "value")
         return RepairResult(
             status=status,
             value=value,
-            repaired=outcome.ok and len(self.attempts) > 1,
-            lenient=outcome.ok and outcome.layer == "lenient",
+            repaired=accepted and len(self.attempts) > 1,
+            lenient=accepted and outcome.layer == "lenient",
             outcome=outcome,
-            stopped=None if outcome.ok else self.stopped,
+            stopped=None if accepted else self.stopped,
             attempts=list(self.attempts),
             telemetry={
                 "schema_version": self.schema_version,
@@ -225,11 +228,12 @@ class _Spans:
         count_outcome(self.counter, outcome, "repair")
 
     def failed(self, span: Any, error: BaseException) -> None:
-        if span is None:
+        """End the attempt's span (when there is one) and the loop's, with the error."""
+        if self.trace is None:
             return
         from opentelemetry.trace import Status, StatusCode
 
-        for each in (span, self.request):
+        for each in (span, self.request) if span is not None else (self.request,):
             each.record_exception(error)
             each.set_status(Status(StatusCode.ERROR, str(error)))
             each.end()
@@ -324,16 +328,31 @@ def _steps(loop: _Loop) -> Generator[str, Any, RepairResult]:
         started = time.monotonic()
         try:
             reply = yield loop.request
+            again = loop.took(reply, time.monotonic() - started, began)
         except BaseException as error:
+            # generate raised, or returned what cannot be read: the attempt's span and the
+            # loop's end here, with the error.
             spans.failed(span, error)
             raise
-        again = loop.took(reply, time.monotonic() - started, began)
         spans.judged(span, loop.attempts[-1], loop.decision[0])
         if not again:
             break
-    result = loop.result()
+    try:
+        result = loop.result()
+    except BaseException as error:
+        # The fallback raised.
+        spans.failed(None, error)
+        raise
     spans.end(result)
     return result
+
+
+def _failure_name(outcome: Outcome) -> Optional[str]:
+    """The telemetry's name for how an attempt failed: its failure's kind, ``tool-call-text``
+    for the accepted body of a tool call written as text, ``None`` for a value taken."""
+    if not outcome.ok:
+        return outcome.failure.kind
+    return "tool-call-text" if "tool-call-text" in outcome.warnings else None
 
 
 def _bytes(text: Union[str, bytes]) -> bytes:

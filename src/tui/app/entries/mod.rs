@@ -87,7 +87,6 @@ impl Entry {
             id: self.id,
             capture: Arc::clone(&self.capture),
             outcome: Arc::clone(&self.outcome),
-            request: self.request.clone(),
         }
     }
 }
