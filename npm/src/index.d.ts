@@ -275,8 +275,9 @@ export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefine
   /**
    * A folder: each attempt is written there as a capture (`YYYY-MM-DD/HH-MM-SS.mmm-MODEL-CHAIN8-aN.jsonl`)
    * with its request file, one chain that `jxray check` and the workbench show. Needs a file
-   * system (Node, Bun or Deno): elsewhere a TypeError before the first call. A write that
-   * fails is a warning (`process.emitWarning`), never the loop's end.
+   * system (Node, Bun or Deno): elsewhere a TypeError before the first call. A path that is
+   * not a folder, or a date folder planted as a symlink, is an Error before the first call; a
+   * write that fails later is a warning (`process.emitWarning`), never the loop's end.
    */
   captures?: string;
 }
