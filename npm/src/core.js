@@ -28,9 +28,10 @@ export function createJxray(module, host = {}) {
   const jxray = {
     extract: (text, options) => engine.extract(text, options),
     extractResponse: (response, options) => engine.extractResponse(response, options),
-    /** The verdict on a fixture file's text (jxray/testing). */
-    replayFixture: (text, source) =>
-      JSON.parse(decoder.decode(engine.call("jx_fixture", DEFAULT_REQUEST.with({ source }), text))),
+    /** The verdict on a fixture file's text (jxray/testing); `unreadable` says why the
+     * file was not read, for a one-line error naming it. */
+    replayFixture: (text, unreadable, source) =>
+      JSON.parse(decoder.decode(engine.call("jx_fixture", DEFAULT_REQUEST.with({ source, unreadable }), text))),
   };
   jxray.repair = makeRepair(jxray, host).repair;
   return jxray;

@@ -86,11 +86,16 @@ pub extern "C" fn jx_response(options_len: usize, body_len: usize) -> u32 {
 }
 
 /// The verdict on a fixture file (see [`fixture::replay`]); the options carry its name as
-/// `source`, for errors.
+/// `source`, for errors, and `unreadable` when the host could not read it (a FIFO): the
+/// error then says so in one line.
 #[no_mangle]
 pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, request| {
-        fixture::replay(text?, request.source.as_deref().unwrap_or("fixture"))
+        let origin = request.source.as_deref().unwrap_or("fixture");
+        match &request.unreadable {
+            Some(message) => Err(fixture::unreadable(origin, message)),
+            None => fixture::replay(text?, origin),
+        }
     })
 }
 
