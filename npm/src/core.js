@@ -18,6 +18,8 @@ export function createJxray(module, host = {}) {
   const jxray = {
     extract: (text, options) => pool.extract(text, options),
     extractResponse: (response, options) => pool.extractResponse(response, options),
+    /** The tokens a reply's usage says it used (the repair loop's budget and spans). */
+    tokenUsage: (usage) => pool.usage(usage),
     /** The verdict on a fixture file's text (jxray/testing); `unreadable` says why the
      * file was not read, for a one-line error naming it. */
     replayFixture: (text, unreadable, source) =>
@@ -70,6 +72,10 @@ class Pool {
 
   decide(text, request) {
     return this.run((engine) => engine.decide(text, request));
+  }
+
+  usage(usage) {
+    return this.run((engine) => engine.usage(usage));
   }
 
   /** The largest memory of any instance, in bytes (the package's tests read it). */

@@ -7,9 +7,10 @@ import { judgeValue, withOutputs } from "./schema.js";
 import { Outcome } from "./outcome.js";
 import { countOutcome, countsExtract } from "./telemetry.js";
 import { responseInputs } from "./response.js";
-import { requestOf } from "./request.js";
+import { DEFAULT_REQUEST, requestOf } from "./request.js";
 import { parseReply } from "./exact.js";
 import { isWellFormed, LONE_SURROGATE } from "./unicode.js";
+import { NO_USAGE, usageCounts, usageText } from "./usage.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -95,6 +96,14 @@ export class Engine {
   /** The repair loop's decision about `text` (crates/jxray-wasm/src/repair.rs). */
   decide(text, request) {
     return parseReply(decoder.decode(this.call("jx_repair", request, text)));
+  }
+
+  /** `{ input, output, total }` of a usage object in any provider's spelling
+   * (crates/jxray-formats/src/usage.rs). */
+  usage(usage) {
+    const json = usageText(usage);
+    if (json === null) return NO_USAGE;
+    return usageCounts(JSON.parse(decoder.decode(this.call("jx_usage", DEFAULT_REQUEST, json))));
   }
 
   /** The whole outcome of `text` (asked the first time an explanation is read). */
