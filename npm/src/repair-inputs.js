@@ -34,7 +34,24 @@ export function checkArguments(generate, prompt, options) {
   checkNames(options, REPAIR_OPTIONS, "option", "options");
   const maxRepairs = options.maxRepairs ?? 1;
   if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new TypeError("jxray: maxRepairs must be a whole number, 0 or more");
+  checkTypes(options);
   return { maxRepairs, budget: budgetOf(options.budget) };
+}
+
+/** The options whose value the loop only reads later (a repair request, the telemetry),
+ * checked now: a mistake found after the first call would have been paid for. */
+function checkTypes({ maxOutputChars, fallbackKind, schemaVersion, required, signal }) {
+  const wrong = (name, what, value) => new TypeError(`jxray: ${name} must be ${what}, not ${kindOf(value)}`);
+  if (maxOutputChars !== undefined && !(Number.isInteger(maxOutputChars) && maxOutputChars >= 0)) {
+    throw wrong("maxOutputChars", "a whole number, 0 or more", maxOutputChars);
+  }
+  for (const [name, value] of [["fallbackKind", fallbackKind], ["schemaVersion", schemaVersion]]) {
+    if (value != null && typeof value !== "string") throw wrong(name, "a string", value);
+  }
+  if (required != null && !(Array.isArray(required) && required.every((key) => typeof key === "string"))) {
+    throw wrong("required", "an array of key names (strings)", required);
+  }
+  if (signal != null && (typeof signal !== "object" || typeof signal.aborted !== "boolean")) throw wrong("signal", "an AbortSignal", signal);
 }
 
 /** `{ maxTokens, maxMs }`, each a number of 0 or more when given. */

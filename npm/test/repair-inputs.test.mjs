@@ -106,3 +106,20 @@ test("a null fallback value is a function returning null", async () => {
   assert.equal(result.value, null);
   assert.equal(result.telemetry.fallback_kind, "function");
 });
+
+const BAD_OPTIONS = [
+  [{ maxOutputChars: "8000" }, /maxOutputChars must be a whole number, 0 or more, not a string/],
+  [{ maxOutputChars: -1 }, /maxOutputChars must be a whole number, 0 or more/],
+  [{ fallbackKind: 3 }, /fallbackKind must be a string, not a number/],
+  [{ schemaVersion: 2 }, /schemaVersion must be a string, not a number/],
+  [{ required: "ticketId" }, /required must be an array of key names \(strings\), not a string/],
+  [{ signal: true }, /signal must be an AbortSignal, not a boolean/],
+];
+
+for (const [options, message] of BAD_OPTIONS) {
+  test(`option ${JSON.stringify(options)} is a TypeError before any call`, async () => {
+    const { generate, calls } = always(BROKEN);
+    await assert.rejects(repair(generate, "p", options), (error) => error instanceof TypeError && message.test(error.message));
+    assert.equal(calls.length, 0);
+  });
+}
