@@ -25,7 +25,9 @@ export async function openChain(folder, files) {
   if (typeof files !== "function") {
     throw new TypeError("jxray: captures needs a file system (Node, Bun or Deno); this runtime has none");
   }
-  return new Chain(folder, await files());
+  const chain = new Chain(folder, await files());
+  chain.check(new Date());
+  return chain;
 }
 
 class Chain {
@@ -40,6 +42,41 @@ class Chain {
   }
 
   /**
+   * Refuse, before the first call, a folder the attempts could not be written in: the
+   * captures folder is not one, or today's date folder is a symlink (which would lead every
+   * file outside the folder) or not a folder. `jxray record` refuses the same.
+   */
+  check(date) {
+    try {
+      this.fs.mkdirSync(this.folder, { recursive: true });
+    } catch (error) {
+      throw new Error(`jxray: captures: ${this.folder} cannot be made a folder (${oneLine(error)}); nothing written`);
+    }
+    if (!this.fs.statSync(this.folder).isDirectory()) {
+      throw new Error(`jxray: captures: ${this.folder} is not a folder; nothing written`);
+    }
+    this.dayFolder(localDay(date), false);
+  }
+
+  /** The date folder's path, made when `make` and missing; an Error when what is there is a
+   * symlink or not a folder (looked at without following a link). */
+  dayFolder(day, make) {
+    const folder = this.path.join(this.folder, day);
+    if (make) this.fs.mkdirSync(folder, { recursive: true });
+    let stat = null;
+    try {
+      stat = this.fs.lstatSync(folder);
+    } catch (error) {
+      if (error?.code !== "ENOENT") throw error;
+    }
+    if (stat !== null && !stat.isDirectory()) {
+      const what = stat.isSymbolicLink() ? "a symlink planted there is refused" : "something else is there";
+      throw new Error(`jxray: captures: ${folder} is not a folder (${what}); nothing written`);
+    }
+    return folder;
+  }
+
+  /**
    * Write one judged attempt (its number, prompt, text, stop reason, usage, model and
    * latency), begun at `started`. Returns the capture's path relative to the folder, or
    * undefined, with a warning, when it could not be written: a full disk must not end the
@@ -50,8 +87,7 @@ class Chain {
     let stem = `${localClock(started, "-")}-${modelLabel(attempt.model)}-${this.id.slice(0, 8)}-a${attempt.attempt}`;
     const folder = this.path.join(this.folder, day);
     try {
-      this.fs.mkdirSync(folder, { recursive: true });
-      stem = place(this, folder, stem, this.files(attempt, started));
+      stem = place(this, this.dayFolder(day, true), stem, this.files(attempt, started));
     } catch (error) {
       warn(`jxray: the capture ${this.path.join(folder, stem + CAPTURE_SUFFIX)} was not written: ${oneLine(error)}`);
       // The next attempt re-asks a capture that is not there: it names none.

@@ -196,7 +196,24 @@ export declare class UnreadableError extends ExtractError {}
 export type RepairAction = "accept" | "repair" | "raise-limit" | "change-request" | "fix-serving" | "fix-capture";
 
 /** What `generate` returns: the text, or the text with its stop reason, usage and the model that answered. */
-export type GenerateReply = string | { text: string; stopReason?: string | null; finishReason?: string | null; usage?: unknown; model?: string | null };
+/**
+ * What `generate` returns: the text, or an object with it. The stop reason is read in any
+ * provider's spelling (a non-string one is a TypeError); the usage is `usage` (any SDK's
+ * spelling) or a Gemini response's `usageMetadata`.
+ */
+export type GenerateReply =
+  | string
+  | {
+      text: string;
+      stopReason?: string | null;
+      finishReason?: string | null;
+      finish_reason?: string | null;
+      stop_reason?: string | null;
+      done_reason?: string | null;
+      usage?: unknown;
+      usageMetadata?: unknown;
+      model?: string | null;
+    };
 
 export interface RepairContext {
   /** 1 for the first call, 2 for the first repair request, … */
@@ -255,9 +272,12 @@ export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefine
   extends Omit<ExtractOptions<S>, "stopReason"> {
   /** Repair requests after the first call (default 1): generate is called at most 1 + maxRepairs times. */
   maxRepairs?: number;
-  /** Stop before a repair call once this many tokens (from each reply's usage) or milliseconds are spent. */
+  /** Stop before a repair call once this many tokens (from each reply's usage, in any
+   * provider's spelling) or milliseconds are spent; another key or a value that is not a
+   * number of 0 or more is a TypeError. */
   budget?: { maxTokens?: number; maxMs?: number };
-  /** The value (or a function of the last outcome) to return when no value was accepted; never marked success. */
+  /** The value (or a function of the last outcome) to return when no value was accepted; never
+   * marked success. `null` and `undefined` are no fallback (a `null` value: `() => null`). */
   fallback?: unknown;
   /** The fallback's name in the telemetry (`human_review`, …); default `value` or `function`. */
   fallbackKind?: string;
@@ -275,8 +295,9 @@ export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefine
   /**
    * A folder: each attempt is written there as a capture (`YYYY-MM-DD/HH-MM-SS.mmm-MODEL-CHAIN8-aN.jsonl`)
    * with its request file, one chain that `jxray check` and the workbench show. Needs a file
-   * system (Node, Bun or Deno): elsewhere a TypeError before the first call. A write that
-   * fails is a warning (`process.emitWarning`), never the loop's end.
+   * system (Node, Bun or Deno): elsewhere a TypeError before the first call. A path that is
+   * not a folder, or a date folder planted as a symlink, is an Error before the first call; a
+   * write that fails later is a warning (`process.emitWarning`), never the loop's end.
    */
   captures?: string;
 }

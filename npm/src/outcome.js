@@ -5,6 +5,7 @@
 
 import { withBigInts } from "./bigints.js";
 import { errorFor } from "./errors.js";
+import { exactJson } from "./exact.js";
 
 /** The outcome's decision for the repair loop (repair.js): module-private, not API. */
 export const DECIDE = Symbol("jxray.decide");
@@ -54,7 +55,12 @@ export class Outcome {
   static fromExplained(engine, explained, request, text) {
     const { record } = explained;
     text ??= explained.text ?? null;
-    const value = record.value === null && !record.ok ? undefined : withBigInts(record.value, explained.bigints);
+    // With a schema, an ok outcome's value is the validator's output (core.js: withOutputs).
+    const value = explained.output
+      ? explained.output.value
+      : record.value === null && !record.ok
+        ? undefined
+        : withBigInts(explained.bigints?.length ? structuredClone(record.value) : record.value, explained.bigints);
     return new Outcome(engine, text ?? null, request, record.ok, record.layer, value, explained);
   }
 
@@ -140,9 +146,11 @@ export class Outcome {
     return this.#whole().record.source;
   }
 
-  /** The `jxray check --format jsonl` line as an object (what JSON.stringify writes). */
+  /** The `jxray check --format jsonl` line as an object (what JSON.stringify writes): its
+   * numbers exact where the runtime has JSON.rawJSON (exact.js). */
   toJSON() {
-    return this.#whole().record;
+    const whole = this.#whole();
+    return exactJson(whole.record, whole);
   }
 
   /** The outcome in one line, as `jxray extract` prints it. */

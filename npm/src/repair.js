@@ -5,23 +5,8 @@
 
 import { openChain } from "./captures.js";
 import { DECIDE, Outcome } from "./outcome.js";
+import { checkArguments, EXTRACT_OPTIONS, overBudget, readReply } from "./repair-inputs.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
-import { usageCounts } from "./usage.js";
-
-const EXTRACT_OPTIONS = ["schema", "acceptLenient", "decodeStringified", "pick", "bigints"];
-const REPAIR_OPTIONS = new Set([
-  ...EXTRACT_OPTIONS,
-  "maxRepairs",
-  "budget",
-  "fallback",
-  "fallbackKind",
-  "schemaVersion",
-  "policy",
-  "signal",
-  "maxOutputChars",
-  "required",
-  "captures",
-]);
 
 /** The repair request's text for a failed outcome (null when it is ok). */
 export function repairPrompt(outcome, options = {}) {
@@ -37,74 +22,70 @@ export function makeRepair(jxray, host = {}) {
    * `captures`, each attempt is written there as a capture of one chain.
    */
   async function repair(generate, prompt, options = {}) {
-    if (typeof generate !== "function") throw new TypeError("jxray: repair() takes generate, a function of the prompt");
-    if (typeof prompt !== "string") throw new TypeError("jxray: repair() takes the prompt as a string");
-    for (const name of Object.keys(options)) {
-      if (!REPAIR_OPTIONS.has(name)) {
-        throw new TypeError(`jxray: unknown option ${JSON.stringify(name)}; the options are ${[...REPAIR_OPTIONS].join(", ")}`);
-      }
-    }
-    const maxRepairs = options.maxRepairs ?? 1;
-    if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new TypeError("jxray: maxRepairs must be a whole number, 0 or more");
-    const { signal, budget = {} } = options;
-    const extractOptions = Object.fromEntries(EXTRACT_OPTIONS.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]));
-    const decide = decisionOptions(options);
+    const limits = checkArguments(generate, prompt, options);
     const chain = options.captures == null ? null : await openChain(options.captures, host.files);
     const spans = new RepairSpans(await otelApi());
-    const started = Date.now();
-    const attempts = [];
-    let spentTokens = 0;
-    let request = prompt;
-    let previous = null;
-    let stopped = null;
-    let decision = null;
-    for (let attempt = 1; attempt <= 1 + maxRepairs; attempt++) {
-      if (signal?.aborted) {
-        spans.end(null, signal.reason);
-        throw abortError(signal);
-      }
-      if (attempt > 1 && overBudget(budget, spentTokens, Date.now() - started)) {
-        stopped = "budget";
-        break;
-      }
-      const span = spans.attempt(attempt);
-      const began = new Date();
-      let reply;
-      try {
-        reply = readReply(await generate(request, { attempt, signal, previous }));
-        // A reply that came back after the abort is neither judged nor written.
-        if (signal?.aborted) throw abortError(signal);
-      } catch (error) {
-        spans.failed(span, error);
-        throw error;
-      }
-      const latencyMs = Date.now() - began.getTime();
-      const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason ?? undefined });
-      spentTokens += usageCounts(reply.usage).total;
-      decision = outcome[DECIDE](decide);
-      const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs, model: reply.model };
-      if (chain) record.capture = chain.write(record, began);
-      attempts.push(record);
-      spans.judged(span, record, decision.action, outcome.ok && attempt > 1);
-      if (outcome.ok) break;
-      if (decision.action !== "repair") {
-        stopped = decision.action;
-        break;
-      }
-      if (attempt === 1 + maxRepairs) {
-        stopped = "max-repairs";
-        break;
-      }
-      previous = { prompt: request, text: reply.text, outcome, repairRequest: decision.prompt };
-      request = `${prompt}\n\n${decision.prompt}`;
+    try {
+      const finished = await loop({ jxray, generate, prompt, options, limits, chain, spans });
+      spans.end(finished);
+      return finished;
+    } catch (error) {
+      // Every span ends, whatever ended the loop: generate, its reply, the fallback, an abort.
+      spans.fail(error);
+      throw error;
     }
-    const finished = result(attempts, stopped, decision, options);
-    if (chain) finished.chain = chain.id;
-    spans.end(finished);
-    return finished;
   }
 
   return { repair, repairPrompt };
+}
+
+/** The attempts, then the result. */
+async function loop({ jxray, generate, prompt, options, limits, chain, spans }) {
+  const { signal } = options;
+  const extractOptions = Object.fromEntries(EXTRACT_OPTIONS.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]));
+  const decide = decisionOptions(options);
+  const started = Date.now();
+  const attempts = [];
+  let spentTokens = 0;
+  let request = prompt;
+  let previous = null;
+  let stopped = null;
+  let decision = null;
+  for (let attempt = 1; attempt <= 1 + limits.maxRepairs; attempt++) {
+    if (signal?.aborted) throw abortError(signal);
+    if (attempt > 1 && overBudget(limits.budget, spentTokens, Date.now() - started)) {
+      stopped = "budget";
+      break;
+    }
+    const span = spans.attempt(attempt);
+    const began = new Date();
+    const reply = readReply(await generate(request, { attempt, signal, previous }));
+    // A reply that came back after the abort is neither judged nor written.
+    if (signal?.aborted) throw abortError(signal);
+    const latencyMs = Date.now() - began.getTime();
+    const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason });
+    const tokens = jxray.tokenUsage(reply.usage);
+    spentTokens += tokens.total;
+    decision = outcome[DECIDE](decide);
+    const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs, model: reply.model };
+    if (chain) record.capture = chain.write(record, began);
+    attempts.push(record);
+    spans.judged(span, record, tokens, decision.action, outcome.ok && attempt > 1);
+    if (outcome.ok) break;
+    if (decision.action !== "repair") {
+      stopped = decision.action;
+      break;
+    }
+    if (attempt === 1 + limits.maxRepairs) {
+      stopped = "max-repairs";
+      break;
+    }
+    previous = { prompt: request, text: reply.text, outcome, repairRequest: decision.prompt };
+    request = `${prompt}\n\n${decision.prompt}`;
+  }
+  const finished = result(attempts, stopped, decision, options);
+  if (chain) finished.chain = chain.id;
+  return finished;
 }
 
 function decisionOptions(options) {
@@ -131,22 +112,8 @@ function requiredKeys(schema) {
   }
 }
 
-/** What `generate` gave: a text, or an object with `text`, `stopReason`, `usage` and `model`. */
-function readReply(reply) {
-  if (typeof reply === "string") return { text: reply };
-  if (reply && typeof reply.text === "string") {
-    const model = typeof reply.model === "string" && reply.model !== "" ? reply.model : undefined;
-    return { text: reply.text, stopReason: reply.stopReason ?? reply.finishReason ?? reply.stop_reason, usage: reply.usage, model };
-  }
-  throw new TypeError("jxray: generate() must return the model's text, or an object with text, stopReason and usage");
-}
-
 function abortError(signal) {
   return signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
-}
-
-function overBudget(budget, tokens, elapsedMs) {
-  return (budget.maxTokens !== undefined && tokens >= budget.maxTokens) || (budget.maxMs !== undefined && elapsedMs >= budget.maxMs);
 }
 
 function result(attempts, stopped, decision, options) {
@@ -156,7 +123,8 @@ function result(attempts, stopped, decision, options) {
   let status = outcome.ok ? "success" : "failure";
   let value = outcome.ok ? outcome.value : undefined;
   let fallbackKind = null;
-  if (!outcome.ok && "fallback" in options) {
+  // As Python's fallback=None: null and undefined are no fallback; `() => null` is a null one.
+  if (!outcome.ok && options.fallback != null) {
     status = "fallback";
     const fallback = options.fallback;
     value = typeof fallback === "function" ? fallback(outcome) : fallback;

@@ -2,12 +2,15 @@
 // Responses, Anthropic, Gemini, Ollama) goes to the engine as its JSON body, read by the
 // same envelope readers as a `.json` capture file. A Vercel AI SDK `generateText` result is
 // no provider body: its text and each tool call's input are judged with its finishReason.
+// A text or response holding a lone surrogate is `unreadable` (unicode.js), as extract says.
+
+import { isWellFormed } from "./unicode.js";
 
 const decoder = new TextDecoder();
 
 /** `{ body }` for the engine's envelope readers, or `{ texts }` to judge one by one. */
 export function responseInputs(response) {
-  if (typeof response === "string") return { body: response };
+  if (typeof response === "string") return { body: isWellFormed(response) ? response : null };
   if (response instanceof Uint8Array) return { body: decoder.decode(response) };
   if (response instanceof ArrayBuffer) return { body: decoder.decode(new Uint8Array(response)) };
   if (response === null || typeof response !== "object") {
@@ -18,7 +21,18 @@ export function responseInputs(response) {
   if (typeof response.finishReason === "string" && typeof response.text === "string") {
     return { texts: generateTextOutputs(response) };
   }
-  return { body: JSON.stringify(response) };
+  return { body: wellFormedJson(response) };
+}
+
+/** The response as JSON text; null when a string (or key) in it holds a lone surrogate,
+ * which JSON.stringify would write as an escape no JSON reader takes. */
+function wellFormedJson(response) {
+  let wellFormed = true;
+  const body = JSON.stringify(response, (key, value) => {
+    if (!isWellFormed(key) || (typeof value === "string" && !isWellFormed(value))) wellFormed = false;
+    return value;
+  });
+  return wellFormed ? body : null;
 }
 
 /** The text (unless empty beside tool calls) and each tool call's input, named as the

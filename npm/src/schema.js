@@ -2,6 +2,7 @@
 // arktype), asked through the engine about every candidate value, so the first one that
 // validates wins and a value that fails is the `schema` failure with the validator's issues.
 
+import { withBigInts } from "./bigints.js";
 import { kindOf } from "./errors.js";
 
 /** The Standard Schema interface of `schema`, or a TypeError saying what to pass. */
@@ -23,8 +24,30 @@ export function standardOf(schema) {
   );
 }
 
-/** The validator's verdict on `value`: null when it validates, else its issues. */
-export function issuesOf(standard, value) {
+/**
+ * The validator's verdict on a value as the engine sends it (compact JSON, then, with
+ * `bigints`, a newline and the exact integers to put in it): `{ issues: null, output }`
+ * when it validates (`output` is the validator's value: transforms and defaults applied),
+ * else `{ issues }`.
+ */
+export function judgeValue(standard, wire) {
+  const newline = wire.indexOf("\n");
+  const value = newline < 0 ? JSON.parse(wire) : withBigInts(JSON.parse(wire.slice(0, newline)), JSON.parse(wire.slice(newline + 1)));
+  return issuesOf(standard, value);
+}
+
+/** Each explained outcome (an array of them) that is ok given, as `output`, the value the
+ * validator returned for it (`outputs`, in order); unchanged without a validator. */
+export function withOutputs(explained, request, outputs) {
+  const all = Array.isArray(explained) ? explained : [explained];
+  if (request.standard) {
+    let next = 0;
+    for (const one of all) if (one.record.ok) one.output = { value: outputs[next++] };
+  }
+  return all;
+}
+
+function issuesOf(standard, value) {
   const result = standard.validate(value);
   if (result && typeof result.then === "function") {
     // Its settling is of no use now; a rejection must not go unhandled.
@@ -34,12 +57,13 @@ export function issuesOf(standard, value) {
         "synchronous, so pass a schema whose checks are synchronous",
     );
   }
-  if (!result.issues) return null;
-  return result.issues.map((issue) => ({
+  if (!result.issues) return { issues: null, output: result.value };
+  const issues = result.issues.map((issue) => ({
     path: (issue.path ?? []).map((step) => {
       const key = typeof step === "object" && step !== null ? step.key : step;
       return typeof key === "number" ? key : String(key);
     }),
     message: String(issue.message),
   }));
+  return { issues };
 }

@@ -3,8 +3,6 @@
 // the `gen_ai.*` attributes that apply and `jxray.*` ones, and counts outcomes by layer or
 // failure kind — plain `extract` calls too, once switched on. Without it, nothing happens.
 
-import { usageCounts } from "./usage.js";
-
 const state = { api: undefined, loading: null, extract: false, counters: new WeakMap() };
 
 /** The API's package name, kept from bundlers: a bundle without it must still build. */
@@ -61,17 +59,20 @@ export class RepairSpans {
     this.api = api;
     this.tracer = api?.trace.getTracer("jxray");
     this.request = this.tracer?.startSpan("jxray.repair", { attributes: { "gen_ai.operation.name": "chat" } });
+    this.open = null;
   }
 
   /** A span for attempt `attempt`, a child of the request's. */
   attempt(attempt) {
     if (!this.tracer) return null;
     const parent = this.api.trace.setSpan(this.api.context.active(), this.request);
-    return this.tracer.startSpan("jxray.repair.attempt", { attributes: { "jxray.attempt": attempt } }, parent);
+    /** The attempt's span until it is judged: ended by `fail` when the loop ends first. */
+    this.open = this.tracer.startSpan("jxray.repair.attempt", { attributes: { "jxray.attempt": attempt } }, parent);
+    return this.open;
   }
 
-  /** An attempt's verdict on its span, counted. */
-  judged(span, { outcome, stopReason, usage }, action, repaired) {
+  /** An attempt's verdict on its span (`tokens`: its usage's counts), counted. */
+  judged(span, { outcome, stopReason }, tokens, action, repaired) {
     if (!span) return;
     const attributes = {
       "jxray.action": action,
@@ -84,19 +85,23 @@ export class RepairSpans {
             ...(outcome.failure.cause ? { "jxray.failure.cause": outcome.failure.cause } : {}),
           }),
       ...(stopReason ? { "gen_ai.response.finish_reasons": [stopReason] } : {}),
-      ...usageAttributes(usage),
+      ...usageAttributes(tokens),
     };
     span.setAttributes(attributes);
     span.end();
+    this.open = null;
     countOutcome(outcome, "repair", this.api);
   }
 
-  /** `generate` threw: the attempt's span says so. */
-  failed(span, error) {
-    if (!span) return;
-    span.recordException(error);
-    span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: String(error?.message ?? error) });
-    span.end();
+  /** The loop ended with `error` (generate threw, a bad reply, the fallback threw, an
+   * abort): the open attempt's span and the request's end with an error status. */
+  fail(error) {
+    if (this.open) {
+      this.open.recordException(error);
+      this.open.setStatus({ code: this.api.SpanStatusCode.ERROR, message: String(error?.message ?? error) });
+      this.open.end();
+      this.open = null;
+    }
     this.end(null, error);
   }
 
@@ -129,8 +134,7 @@ export class RepairSpans {
   }
 }
 
-function usageAttributes(usage) {
-  const { input, output } = usageCounts(usage);
+function usageAttributes({ input, output }) {
   return {
     ...(typeof input === "number" ? { "gen_ai.usage.input_tokens": input } : {}),
     ...(typeof output === "number" ? { "gen_ai.usage.output_tokens": output } : {}),

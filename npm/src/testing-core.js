@@ -34,7 +34,7 @@ export function makeTesting(jxray) {
     }
     const outcome = jxray.extract(text, options);
     const actual = summary(outcome, expected);
-    const mismatched = Object.keys(expected).filter((key) => !sameJson(actual[key], expected[key]));
+    const mismatched = Object.keys(expected).filter((key) => !sameValue(actual[key], expected[key]));
     if (mismatched.length > 0) {
       const want = Object.fromEntries(Object.keys(expected).map((key) => [key, expected[key]]));
       throw new JxrayAssertionError(
@@ -54,20 +54,20 @@ export function makeTesting(jxray) {
         name,
         path,
         /** The verdict: `passed`, `failed`, `expected-failing` or `fixed`. */
-        replay: () => jxray.replayFixture(readFileSync(path, "utf8"), path),
+        replay: () => jxray.replayFixture(...readFixture(path), path),
         /** Throw on a regression (and on a known gap the engine now closes). */
         check() {
           const verdict = this.replay();
           if (verdict.status === "failed") {
             throw new JxrayAssertionError(
-              `FAIL ${verdict.name} (${path})\n${verdict.mismatch.trimEnd()}`,
+              `${verdict.heading}\n${verdict.mismatch.trimEnd()}`,
               JSON.parse(verdict.expected),
               JSON.parse(verdict.actual),
             );
           }
           if (verdict.status === "fixed") {
             throw new JxrayAssertionError(
-              `${name}: fixed: the engine now does what this known gap expects; remove "known_gap" from the fixture`,
+              `${verdict.heading.replace(/^FAIL /, "")}: fixed: the engine now does what this known gap expects; remove "known_gap" from the fixture`,
               JSON.parse(verdict.expected),
               JSON.parse(verdict.actual),
             );
@@ -93,8 +93,24 @@ function summary(outcome, expected) {
   return actual;
 }
 
-function sameJson(a, b) {
-  return stableJson(a) === stableJson(b);
+/**
+ * Whether two values are equal as `jxray test` compares JSON values: objects by their keys
+ * whatever the order, arrays item by item, numbers and bigints exactly, and nothing equal
+ * to a value of another type (NaN is no null, a Date no string, a string no bigint).
+ */
+function sameValue(a, b) {
+  if (typeof a !== typeof b) return false;
+  if (typeof a !== "object" || a === null || b === null) return a === b;
+  if (Array.isArray(a) !== Array.isArray(b) || !plain(a) || !plain(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((item, index) => sameValue(item, b[index]));
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+}
+
+/** An array or an object literal: what a JSON value is made of (no Date, Map, class). */
+function plain(value) {
+  const prototype = Object.getPrototypeOf(value);
+  return Array.isArray(value) || prototype === Object.prototype || prototype === null;
 }
 
 function stableJson(value) {
@@ -106,7 +122,28 @@ function brief(value) {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
-/** The fixture files under `folder`, sorted, as `jxray test` lists them (`*.json`). */
+/** What a file that is not a regular one is, as `jxray test` names it. */
+function kindOf(stat) {
+  if (stat.isDirectory()) return "a folder";
+  if (stat.isFIFO()) return "a FIFO (named pipe)";
+  if (stat.isSocket()) return "a socket";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  return "a special file";
+}
+
+/** `[text, why not]` for the engine: the fixture file's text (a symlink is followed), or
+ * why it is not read (a FIFO is never opened: reading it would wait for a writer). */
+function readFixture(path) {
+  const stat = statSync(path);
+  if (!stat.isFile()) {
+    return ["", `is ${kindOf(stat)}, not a regular file; jxray reads only regular files, so copy the content into one`];
+  }
+  return [readFileSync(path, "utf8"), undefined];
+}
+
+/** The fixture files under `folder`, sorted, as `jxray test` lists them (`*.json`: a
+ * symlink or a FIFO too, which `check()` reads or refuses; not a symlinked folder). */
 function fixtureFiles(folder) {
   let stat;
   try {
@@ -121,7 +158,7 @@ function fixtureFiles(folder) {
       if (entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile() && entry.name.endsWith(".json")) found.push(path);
+      else if (entry.name.endsWith(".json")) found.push(path);
     }
   };
   walk(folder);

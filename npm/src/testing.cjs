@@ -1,10 +1,8 @@
-// jxray/testing for CommonJS test files (bundled into dist/testing.cjs).
+// jxray/testing for Node (bundled into dist/testing.cjs; the ESM entry, testing.js, wraps
+// it): over the engine of dist/index.cjs, the one `require("jxray")` and `import` give.
 
-const { readFileSync } = require("node:fs");
-const path = require("node:path");
-const { createJxray } = require("./core.js");
+const main = require("./index.cjs");
+const { ENGINE } = require("./internal.js");
 const { makeTesting } = require("./testing-core.js");
 
-const jxray = createJxray(new WebAssembly.Module(readFileSync(path.join(__dirname, "jxray.wasm"))));
-
-module.exports = makeTesting(jxray);
+module.exports = makeTesting(main[ENGINE]);

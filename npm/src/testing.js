@@ -1,8 +1,6 @@
-// jxray/testing for ESM test files (vitest, jest, node:test).
+// jxray/testing for ESM test files (vitest, jest, node:test): the CommonJS build re-exported,
+// so `import` and `require` of jxray/testing share one engine and one error class.
 
-import { jxray } from "./node-engine.js";
-import { makeTesting } from "./testing-core.js";
-
-const testing = makeTesting(jxray);
+import testing from "../dist/testing.cjs";
 
 export const { assertExtracts, fixtures, JxrayAssertionError } = testing;

@@ -1,13 +1,24 @@
-// Token counts from a reply's usage, whichever SDK spelled them (`inputTokens`,
-// `input_tokens`, `prompt_tokens`, …): what the repair loop's budget and its spans read.
+// Token counts from a reply's usage, whichever provider or SDK spelled them: read by the
+// engine (crates/jxray-formats/src/usage.rs, the reader Python's loop uses too), so the
+// repair loop's budget and its spans count OpenAI, Anthropic, AI SDK, Gemini and Ollama
+// usage alike. This file only hands the usage over as JSON.
 
-const number = (...values) => values.find((value) => typeof value === "number");
+/** No counts: the usage said none, or was not an object. */
+export const NO_USAGE = Object.freeze({ input: undefined, output: undefined, total: 0 });
 
-/** `{ input, output, total }`; a count the usage does not give is undefined (total: 0). */
-export function usageCounts(usage) {
-  if (!usage || typeof usage !== "object") return { input: undefined, output: undefined, total: 0 };
-  const input = number(usage.inputTokens, usage.input_tokens, usage.prompt_tokens);
-  const output = number(usage.outputTokens, usage.output_tokens, usage.completion_tokens);
-  const total = number(usage.totalTokens, usage.total_tokens) ?? (input ?? 0) + (output ?? 0);
-  return { input, output, total };
+/** The usage as JSON text (an SDK object through its toJSON, a bigint as a number); null
+ * when it is not an object or cannot be written (a cycle). */
+export function usageText(usage) {
+  if (usage === null || typeof usage !== "object") return null;
+  try {
+    return JSON.stringify(usage, (_, value) => (typeof value === "bigint" ? Number(value) : value));
+  } catch {
+    return null;
+  }
+}
+
+/** `{ input, output, total }` from the engine's reply; a count it did not find is undefined
+ * (the total: 0). */
+export function usageCounts({ input, output, total }) {
+  return { input: input ?? undefined, output: output ?? undefined, total: total ?? 0 };
 }

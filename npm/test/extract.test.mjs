@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   extract,
+  extractResponse,
   ExtractError,
   InvalidJsonError,
   NoJsonError,
@@ -144,4 +145,15 @@ test("the engine survives many calls and large texts", () => {
   const big = `Here:\n\`\`\`json\n${JSON.stringify({ rows: Array.from({ length: 20000 }, (_, i) => ({ i, s: "x".repeat(20) })) })}\n\`\`\``;
   for (let i = 0; i < 3; i++) assert.equal(extract(big).value.rows.length, 20000);
   for (let i = 0; i < 2000; i++) assert.equal(extract(`[${i}]`).value[0], i);
+});
+
+test("toJSON writes the line jxray check writes; its numbers exact only where the runtime has JSON.rawJSON", () => {
+  const text = '{"big": 12345678901234567890, "f": 1.10}';
+  const line = JSON.parse(runJxray(["check", "-", "--input", "text", "--format", "jsonl"], text).stdout);
+  // Without JSON.rawJSON (Node 20 and older) the numbers are doubles; with bigints, an
+  // outcome's value holds bigints and its line still writes (the Deno test checks the digits).
+  for (const options of [undefined, { bigints: true }]) {
+    assert.deepEqual(JSON.parse(JSON.stringify(extract(text, options))), line);
+    assert.deepEqual(JSON.parse(JSON.stringify(extractResponse({ text, finishReason: "stop" }, options)[0])), { ...line, source: "response", stop_reason: "stop", stop: "complete" });
+  }
 });

@@ -4,7 +4,8 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { extract } from "jxray";
@@ -113,4 +114,63 @@ test("assertExtracts names the layer, the failure and the defect when it fails",
       return true;
     },
   );
+});
+
+const FENCED = { jxray_fixture: 1, name: "fenced", input: '```json\n{"a": 1}\n```', stop_reason: null, expect: { ok: true, layer: "fenced", value: { a: 1 } } };
+
+test("a symlinked fixture is read and a FIFO is refused in one line, as jxray test does: none dropped", () => {
+  const dir = mkdtempSync(join(tmpdir(), "jxray-fixtures-"));
+  const elsewhere = mkdtempSync(join(tmpdir(), "jxray-fixture-target-"));
+  try {
+    writeFileSync(join(elsewhere, "target.json"), JSON.stringify(FENCED));
+    symlinkSync(join(elsewhere, "target.json"), join(dir, "linked.json"));
+    execFileSync("mkfifo", [join(dir, "pipe.json")]);
+    const found = fixtures(dir);
+    assert.deepEqual(found.map((f) => f.name), ["linked.json", "pipe.json"]);
+    assert.equal(found[0].check().status, "passed");
+    assert.throws(() => found[1].check(), (error) => {
+      assert.ok(!error.message.includes("\n"), error.message);
+      assert.match(error.message, /pipe\.json: is a FIFO \(named pipe\), not a regular file/);
+      return true;
+    });
+    const printed = runJxray(["test", dir]);
+    assert.match(printed.stdout + printed.stderr, /pipe\.json.*FIFO/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+test("a regression's message shows a hostile name and path escaped, as jxray test prints them", () => {
+  const dir = mkdtempSync(join(tmpdir(), "jxray-fixtures-\u001b[31m-"));
+  try {
+    const name = "evil\u001b]0;pwned\u0007\u202e";
+    writeFileSync(join(dir, "x\u009b.json"), JSON.stringify({ ...FENCED, name, expect: { ...FENCED.expect, layer: "direct" } }));
+    const [fixture] = fixtures(dir);
+    assert.throws(() => fixture.check(), (error) => {
+      const heading = error.message.split("\n")[0];
+      assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202e]/u.test(heading), JSON.stringify(heading));
+      assert.ok(heading.includes("evil\\u{1b}]0;pwned\\u{7}\\u{202e}"), heading);
+      assert.ok(heading.includes("x\\u{9b}.json"), heading);
+      return true;
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("assertExtracts compares values as jxray test does: key order aside, types and numbers exact", () => {
+  assertExtracts('{"b": 1, "a": {"y": 2, "x": 3}}', { value: { a: { x: 3, y: 2 }, b: 1 } });
+  assertExtracts('{"id": 12345678901234567890}', { value: { id: 12345678901234567890n } }, { bigints: true });
+  const differ = [
+    ['[null]', [Number.NaN], undefined],
+    ['["2020-01-01T00:00:00.000Z"]', [new Date("2020-01-01T00:00:00.000Z")], undefined],
+    ['{"id": 12345678901234567890}', { id: "12345678901234567890n" }, { bigints: true }],
+    ['{"id": 12345678901234567890}', { id: 12345678901234567890n }, undefined],
+    ['{"a": 1}', { a: 1, b: undefined }, undefined],
+    ['[1, 2]', { 0: 1, 1: 2 }, undefined],
+  ];
+  for (const [text, value, options] of differ) {
+    assert.throws(() => assertExtracts(text, { value }, options), JxrayAssertionError, text);
+  }
 });

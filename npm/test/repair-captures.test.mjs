@@ -161,14 +161,27 @@ test("a name taken between the look and the link is not replaced", () => {
   assert.deepEqual(fs.readdirSync(root).sort(), ["r-2.jsonl", "r-2.request.json", "r.jsonl"]);
 });
 
+/** Today's date folder's name, as the loop names it. */
+function today() {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+}
+
 test("a folder that cannot be written warns and the loop goes on", async () => {
-  const blocked = path.join(folder(), "not-a-folder");
-  fs.writeFileSync(blocked, "a file where the folder should be");
+  const root = folder();
+  const blocked = path.join(root, today());
+  // The first call plants a file where the date folder goes: every write fails, after the
+  // loop began.
+  const { generate } = scripted(BROKEN, GOOD);
+  const planting = async (prompt) => {
+    if (!fs.existsSync(blocked)) fs.writeFileSync(blocked, "a file where the folder should be");
+    return generate(prompt);
+  };
   const warnings = [];
   const listen = (warning) => warnings.push(warning);
   process.on("warning", listen);
   try {
-    const result = await repair(scripted(BROKEN, GOOD).generate, "p", { captures: blocked });
+    const result = await repair(planting, "p", { captures: root });
     assert.equal(result.status, "success");
     assert.equal(result.repaired, true);
     assert.deepEqual(result.attempts.map((a) => a.capture), [undefined, undefined]);
@@ -181,8 +194,51 @@ test("a folder that cannot be written warns and the loop goes on", async () => {
   for (const warning of ours) {
     assert.ok(!warning.message.includes("\n"));
     assert.ok(warning.message.includes(blocked), warning.message);
-    assert.match(warning.message, /\.jsonl was not written: .*(ENOTDIR|EEXIST)/);
+    assert.match(warning.message, /\.jsonl was not written: .*(ENOTDIR|EEXIST|not a folder)/);
   }
+});
+
+test("a date folder planted as a symlink is refused before the first call", async () => {
+  const root = folder();
+  const outside = folder();
+  fs.symlinkSync(outside, path.join(root, today()));
+  const { generate, prompts } = scripted(BROKEN, GOOD);
+  await assert.rejects(repair(generate, "p", { captures: root }), /is not a folder \(a symlink planted there is refused\); nothing written/);
+  assert.equal(prompts.length, 0, "no call was paid for");
+  assert.deepEqual(fs.readdirSync(outside), []);
+});
+
+test("a captures path that is a file is refused before the first call", async () => {
+  const file = path.join(folder(), "not-a-folder");
+  fs.writeFileSync(file, "a file where the folder should be");
+  const { generate, prompts } = scripted(BROKEN, GOOD);
+  await assert.rejects(repair(generate, "p", { captures: file }), /captures: .*not-a-folder/);
+  assert.equal(prompts.length, 0);
+});
+
+test("a date folder swapped for a symlink during the loop is not followed: a warning", async () => {
+  const root = folder();
+  const outside = folder();
+  const { generate } = scripted(BROKEN, GOOD);
+  const swapping = async (prompt) => {
+    const day = path.join(root, today());
+    fs.rmSync(day, { recursive: true, force: true });
+    fs.symlinkSync(outside, day);
+    return generate(prompt);
+  };
+  const warnings = [];
+  const listen = (warning) => warnings.push(warning);
+  process.on("warning", listen);
+  try {
+    const result = await repair(swapping, "p", { captures: root });
+    assert.equal(result.status, "success");
+    assert.deepEqual(result.attempts.map((a) => a.capture), [undefined, undefined]);
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off("warning", listen);
+  }
+  assert.deepEqual(fs.readdirSync(outside), [], "nothing lands outside the captures folder");
+  assert.equal(warnings.filter((w) => w.name === "JxrayWarning" && /symlink planted there is refused/.test(w.message)).length, 2);
 });
 
 test("an abort stops the loop: a reply that comes back after it is not written", async () => {

@@ -120,3 +120,23 @@ test("a generateText result's tool calls are each their own outcome", async () =
   assert.deepEqual(outcomes[0].value, { city: "Paris" });
   assert.equal(outcomes[1].ok, false);
 });
+
+// One verdict for a lone surrogate, wherever the text came from: `unreadable`, as extract says.
+const LONE = '{"city": "Paris\uD800"}';
+const LONE_SOURCES = [
+  ["a generateText-shaped result", { text: LONE, finishReason: "stop", toolCalls: [] }],
+  ["an OpenAI chat completion object", { object: "chat.completion", model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: LONE }, finish_reason: "stop" }] }],
+  ["an OpenAI chat completion's JSON text", `{"object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": ${JSON.stringify("x").slice(0, -1)}\uD800"}, "finish_reason": "stop"}]}`],
+];
+
+for (const [name, response] of LONE_SOURCES) {
+  test(`a lone surrogate in ${name} is unreadable, as extract says`, () => {
+    const outcomes = extractResponse(response);
+    assert.equal(outcomes.length, 1);
+    const [outcome] = outcomes;
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.failure.kind, "unreadable");
+    assert.equal(outcome.source, "response");
+    assert.match(outcome.failure.message, /lone surrogate/);
+  });
+}

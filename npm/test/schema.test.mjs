@@ -60,3 +60,57 @@ test("an async schema and a throwing schema are the caller's errors, and the eng
   assert.throws(() => extract('{"a": 1}', { schema: Throws }), RangeError);
   assert.deepEqual(extract('{"a": 1}').value, { a: 1 });
 });
+
+// The value is what the validator gives back, as the schema's output type says: transforms,
+// defaults and key stripping applied.
+const Shaped = z.object({ name: z.string().transform((name) => name.toUpperCase()), count: z.number().default(5) });
+
+test("zod: the value is the schema's output (transforms, defaults, unknown keys stripped)", () => {
+  const outcome = extract('Here: {"name": "ada", "extra": true}', { schema: Shaped });
+  assert.equal(outcome.ok, true);
+  assert.deepEqual(outcome.value, { name: "ADA", count: 5 });
+  assert.deepEqual(outcome.valueOrThrow(), { name: "ADA", count: 5 });
+});
+
+test("valibot: the value is the schema's output", () => {
+  const schema = v.object({ when: v.pipe(v.string(), v.transform((s) => s.length)) });
+  assert.deepEqual(extract('{"when": "today", "x": 1}', { schema }).value, { when: 5 });
+});
+
+test("the value of a response's output is the schema's output too", async () => {
+  const { extractResponse } = await import("jxray");
+  const completion = { object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: '{"name": "ada"}' }, finish_reason: "stop" }] };
+  const [outcome] = extractResponse(completion, { schema: Shaped });
+  assert.deepEqual(outcome.value, { name: "ADA", count: 5 });
+});
+
+test("bigints: the validator judges the exact integers it will be given", () => {
+  const text = '{"id": 12345678901234567890}';
+  const exact = extract(text, { schema: z.object({ id: z.bigint() }), bigints: true });
+  assert.equal(exact.ok, true);
+  assert.equal(exact.value.id, 12345678901234567890n);
+  // A z.number() field never holds a bigint: the exact integer breaks it.
+  const number = extract(text, { schema: z.object({ id: z.number() }), bigints: true });
+  assert.equal(number.ok, false);
+  assert.equal(number.failure.kind, "schema");
+  assert.equal(typeof extract('{"id": 1}', { schema: z.object({ id: z.number() }), bigints: true }).value.id, "number");
+});
+
+// A schema whose check calls extract() again runs it in an instance of its own.
+test("zod: extract() inside a schema's check is re-entrant", () => {
+  const Inner = z.object({ ok: z.boolean() });
+  const schema = z.object({ payload: z.string().refine((text) => extract(text, { schema: Inner }).ok, "payload holds no JSON") });
+  const outcome = extract('{"payload": "```json\\n{\\"ok\\": true}\\n```"}', { schema });
+  assert.equal(outcome.ok, true, String(outcome));
+  const bad = extract('{"payload": "prose"}', { schema });
+  assert.equal(bad.failure.kind, "schema");
+  assert.match(bad.failure.message, /payload holds no JSON/);
+});
+
+test("valibot: extract() inside a schema's check is re-entrant", () => {
+  const schema = v.object({ payload: v.pipe(v.string(), v.check((text) => extract(text).ok, "no JSON")) });
+  assert.equal(extract('{"payload": "[1, 2]"}', { schema }).ok, true);
+  assert.equal(extract('{"payload": "nope"}', { schema }).failure.kind, "schema");
+  // The outer instance is whole after it: the next call works.
+  assert.deepEqual(extract("[3]").value, [3]);
+});

@@ -60,6 +60,26 @@ test("a generate that throws leaves an error span and propagates", async () => {
   assert.equal(request.status.code, api.SpanStatusCode.ERROR);
 });
 
+const ENDINGS = [
+  ["the fallback throws", async () => "no json", { fallback: () => { throw new Error("no fallback today"); }, maxRepairs: 0 }, 1],
+  ["generate returns a bad value", async () => 42, {}, 1],
+  ["generate returns a bad stop reason", async () => ({ text: "{}", finish_reason: 7 }), {}, 1],
+  ["the second reply is bad", (() => { let n = 0; return async () => (n++ === 0 ? '{"a": 1,}' : { text: null }); })(), {}, 2],
+];
+
+for (const [name, generate, options, attemptCount] of ENDINGS) {
+  test(`every span ends with an error status when ${name}`, async () => {
+    spans.reset();
+    await assert.rejects(repair(generate, "p", options));
+    const finished = spans.getFinishedSpans();
+    const names = finished.map((s) => s.name);
+    assert.deepEqual(names, [...Array(attemptCount).fill("jxray.repair.attempt"), "jxray.repair"]);
+    assert.equal(finished.at(-1).status.code, api.SpanStatusCode.ERROR, "the request's span");
+    // The attempt that was open when the loop ended says so; a judged one ended before.
+    if (name !== "the fallback throws") assert.equal(finished.at(-2).status.code, api.SpanStatusCode.ERROR, "the open attempt's span");
+  });
+}
+
 test("outcomes are counted by layer or failure kind; extract calls once switched on", async () => {
   const before = await counts();
   await repair(async () => ({ text: '{"a": [1', stopReason: "length" }), "p");

@@ -12,6 +12,7 @@
 //! - [`repair`]: whether a failure is worth one repair request, and its text;
 //! - [`recorded`]: the names of the files `jxray record` writes, which the readers read;
 //! - [`text`]: bytes as text (UTF-8, UTF-16 with a byte-order mark) or why they are not;
+//! - [`usage`]: the tokens a call used, from any provider's or SDK's usage;
 //! - [`violation`]: how a value breaks a schema, whichever validator found it;
 //! - [`Provider`]: which format a capture came from.
 
@@ -25,6 +26,7 @@ pub mod recorded;
 pub mod repair;
 pub mod style;
 pub mod text;
+pub mod usage;
 pub mod violation;
 
 pub use provider::Provider;

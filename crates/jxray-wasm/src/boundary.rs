@@ -9,6 +9,8 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use jxray_formats::usage::token_usage;
+
 use crate::fixture;
 use crate::repair;
 use crate::reply::{self, Judged};
@@ -86,11 +88,16 @@ pub extern "C" fn jx_response(options_len: usize, body_len: usize) -> u32 {
 }
 
 /// The verdict on a fixture file (see [`fixture::replay`]); the options carry its name as
-/// `source`, for errors.
+/// `source`, for errors, and `unreadable` when the host could not read it (a FIFO): the
+/// error then says so in one line.
 #[no_mangle]
 pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, request| {
-        fixture::replay(text?, request.source.as_deref().unwrap_or("fixture"))
+        let origin = request.source.as_deref().unwrap_or("fixture");
+        match &request.unreadable {
+            Some(message) => Err(fixture::unreadable(origin, message)),
+            None => fixture::replay(text?, origin),
+        }
     })
 }
 
@@ -99,6 +106,17 @@ pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
 pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, request| {
         repair::decide(&judged(text?, request)?)
+    })
+}
+
+/// The tokens a call used, read from the text: a usage object or a whole response as JSON
+/// (see [`jxray_formats::usage::token_usage`]). The reply is `{"input", "output", "total"}`,
+/// each a count or `null`; a text that is not JSON has no counts.
+#[no_mangle]
+pub extern "C" fn jx_usage(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, _| {
+        let usage = serde_json::from_str(text?).unwrap_or(serde_json::Value::Null);
+        serde_json::to_vec(&token_usage(&usage)).map_err(|error| error.to_string())
     })
 }
 
@@ -209,6 +227,23 @@ mod tests {
         let (status, reply) = call(jx_explain, r#"{"stopReason":"length"}"#, "[1]");
         assert_eq!(status, ANSWER);
         assert!(reply.contains(r#""kind":"truncated""#), "{reply}");
+    }
+
+    #[test]
+    fn usage_is_read_in_every_spelling() {
+        let gemini =
+            r#"{"promptTokenCount":600,"candidatesTokenCount":400,"totalTokenCount":1000}"#;
+        assert_eq!(
+            call(jx_usage, "", gemini),
+            (ANSWER, r#"{"input":600,"output":400,"total":1000}"#.into())
+        );
+        assert_eq!(
+            call(jx_usage, "", "not json"),
+            (
+                ANSWER,
+                r#"{"input":null,"output":null,"total":null}"#.into()
+            )
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use jxray_engine::{extract, Outcome};
 use jxray_formats::describe::describe;
+use jxray_formats::escape::escape_line;
 use jxray_formats::fixture::diff::write_mismatch;
 use jxray_formats::fixture::{judge, Fixture};
 use jxray_formats::style::Painter;
@@ -13,6 +14,9 @@ use serde::Serialize;
 #[derive(Serialize)]
 pub struct Verdict {
     pub name: String,
+    /// The line `jxray test` heads a regression with, `FAIL name (path)`, the name and
+    /// the path escaped (nothing in them acts on a terminal).
+    pub heading: String,
     /// `passed`, `failed`, `expected-failing` or `fixed`.
     pub status: &'static str,
     /// What the fixture expects, as pretty JSON (as in the file).
@@ -26,13 +30,20 @@ pub struct Verdict {
     pub mismatch: String,
 }
 
+/// Why the fixture file at `origin` could not be read (the host says: a FIFO, a folder),
+/// in one line with the path escaped.
+pub fn unreadable(origin: &str, message: &str) -> String {
+    format!("{}: {}", escape_line(origin), escape_line(message))
+}
+
 /// The verdict on the fixture file `text` (`origin` names it in errors).
 pub fn replay(text: &str, origin: &str) -> Result<Vec<u8>, String> {
+    let shown = escape_line(origin);
     let fixture: Fixture = serde_json::from_str(text)
-        .map_err(|error| format!("{origin}: not a jxray fixture ({error}); fix the file or save it again from the workbench"))?;
+        .map_err(|error| format!("{shown}: not a jxray fixture ({error}); fix the file or save it again from the workbench"))?;
     if fixture.schema.is_some() {
         return Err(format!(
-            "{origin}: the fixture carries a JSON Schema, which the npm package does not validate; replay it with `jxray test`"
+            "{shown}: the fixture carries a JSON Schema, which the npm package does not validate; replay it with `jxray test`"
         ));
     }
     let outcome = match fixture.replayed_text() {
@@ -44,6 +55,7 @@ pub fn replay(text: &str, origin: &str) -> Result<Vec<u8>, String> {
     write_mismatch(&mut mismatch, &fixture, &replay, Painter::plain())
         .expect("writing into memory cannot fail");
     let verdict = Verdict {
+        heading: format!("FAIL {} ({shown})", escape_line(&fixture.name)),
         name: fixture.name.clone(),
         status: replay.status.as_str(),
         expected: fixture.expect.to_pretty_json(),
@@ -85,6 +97,21 @@ mod tests {
             "{mismatch}"
         );
         assert!(mismatch.ends_with("  engine: fenced\n"), "{mismatch}");
+    }
+
+    #[test]
+    fn a_hostile_name_and_path_are_escaped_in_the_heading() {
+        let holds = r#"{"jxray_fixture":1,"name":"evil\u001b]0;x\u0007","input":"[1]","stop_reason":null,"expect":{"ok":true,"layer":"direct","value":[1]}}"#;
+        let verdict: serde_json::Value =
+            serde_json::from_slice(&replay(holds, "dir/\u{202e}x.json").unwrap()).unwrap();
+        assert_eq!(
+            verdict["heading"],
+            r"FAIL evil\u{1b}]0;x\u{7} (dir/\u{202e}x.json)"
+        );
+        assert_eq!(
+            unreadable("a\nb.json", "is a FIFO (named pipe)"),
+            r"a\nb.json: is a FIFO (named pipe)"
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! that extraction failed), [`reply::explained`] (everything `jxray check --format jsonl`
 //! says, with the trace), [`response::outcomes`] (a provider response's outputs) and
 //! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner) and
-//! [`repair::decide`] (the repair loop's decision and request).
+//! [`repair::decide`] (the repair loop's decision and request) and [`boundary::jx_usage`]
+//! (the tokens a reply's usage says it used, in any provider's spelling).
 //!
 //! A schema from the host (a Standard Schema validator such as zod or valibot) is asked
 //! through one imported function ([`host`]); its issues become the same `schema` failure a

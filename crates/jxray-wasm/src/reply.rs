@@ -36,7 +36,11 @@ pub struct Judged<'a> {
 
 impl Judged<'_> {
     fn options(&self) -> Result<Options, String> {
-        let acceptor = self.validator.clone().map(validator::acceptor);
+        let bigints = self.request.bigints;
+        let acceptor = self
+            .validator
+            .clone()
+            .map(|validator| validator::acceptor(validator, bigints));
         Ok(self
             .request
             .options()?
@@ -49,7 +53,9 @@ impl Judged<'_> {
     fn finish(&self, outcome: &mut Outcome) -> Result<Vec<Violation>, String> {
         outcome.warnings.extend(self.warnings.iter().cloned());
         match &self.validator {
-            Some(validator) => validator::check(validator.as_ref(), outcome, self.text),
+            Some(validator) => {
+                validator::check(validator.as_ref(), outcome, self.text, self.request.bigints)
+            }
             None => Ok(Vec::new()),
         }
     }

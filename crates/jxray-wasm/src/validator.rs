@@ -9,6 +9,8 @@ use jxray_formats::violation::{self, Violation};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::bigints::unsafe_integers;
+
 /// The host's validator, reached through the boundary on wasm32 ([`crate::host`]) and
 /// through a closure in tests.
 pub trait Validator: Send + Sync {
@@ -27,9 +29,25 @@ struct Issue {
     message: String,
 }
 
-/// The engine's test of a candidate: the validator's answer.
-pub fn acceptor(validator: Arc<dyn Validator>) -> Acceptor {
-    Acceptor::new(move |value| validator.valid(&value.to_string()))
+/// The engine's test of a candidate: the validator's answer. With `bigints`, the validator
+/// is sent the exact integers too ([`wire`]), so it judges the value the host will return.
+pub fn acceptor(validator: Arc<dyn Validator>, bigints: bool) -> Acceptor {
+    Acceptor::new(move |value| validator.valid(&wire(value, bigints)))
+}
+
+/// A value as the host's validator is sent it: compact JSON and, with `bigints` and when
+/// there are any, a newline and the integers a JavaScript number cannot hold (the quick
+/// reply's form, see [`crate::reply::quick`]), which the host puts in place before asking.
+pub fn wire(value: &Value, bigints: bool) -> String {
+    let mut text = value.to_string();
+    if bigints {
+        let found = unsafe_integers(value);
+        if !found.is_empty() {
+            text.push('\n');
+            text.push_str(&serde_json::to_string(&found).expect("integers serialize to JSON"));
+        }
+    }
+    text
 }
 
 /// Turn an ok outcome whose value the validator rejects into a `schema` failure listing
@@ -39,11 +57,12 @@ pub fn check(
     validator: &dyn Validator,
     outcome: &mut Outcome,
     raw: &str,
+    bigints: bool,
 ) -> Result<Vec<Violation>, String> {
     let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) else {
         return Ok(Vec::new());
     };
-    let reply = validator.issues(&value.to_string());
+    let reply = validator.issues(&wire(value, bigints));
     if reply.is_empty() {
         return Ok(Vec::new());
     }
@@ -99,19 +118,30 @@ mod tests {
     #[test]
     fn the_first_candidate_that_validates_wins() {
         let raw = "Draft: {\"city\": 1}\nFinal: {\"city\": \"Paris\"}";
-        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City))));
+        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City), false)));
         let mut outcome = extract(raw, &options);
-        check(&City, &mut outcome, raw).unwrap();
+        check(&City, &mut outcome, raw, false).unwrap();
         assert!(outcome.ok());
         assert_eq!(outcome.value, Some(serde_json::json!({"city": "Paris"})));
     }
 
     #[test]
+    fn with_bigints_the_validator_is_sent_the_exact_integers() {
+        let value: Value = serde_json::from_str(r#"{"id":12345678901234567890,"n":1}"#).unwrap();
+        assert_eq!(wire(&value, false), r#"{"id":12345678901234567890,"n":1}"#);
+        assert_eq!(
+            wire(&value, true),
+            "{\"id\":12345678901234567890,\"n\":1}\n[{\"path\":[\"id\"],\"digits\":\"12345678901234567890\"}]"
+        );
+        assert_eq!(wire(&serde_json::json!([1]), true), "[1]");
+    }
+
+    #[test]
     fn a_value_that_never_validates_is_a_schema_failure_with_each_issue() {
         let raw = "{\"city\": 1, \"tags\": [\"\"]}";
-        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City))));
+        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City), false)));
         let mut outcome = extract(raw, &options);
-        check(&City, &mut outcome, raw).unwrap();
+        check(&City, &mut outcome, raw, false).unwrap();
         let failure = outcome.failure.expect("a schema failure");
         assert_eq!(failure.kind, FailureKind::Schema);
         assert_eq!(

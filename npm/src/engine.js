@@ -1,0 +1,172 @@
+// One WebAssembly instance and the calls across its boundary
+// (crates/jxray-wasm/src/boundary.rs).
+
+import { withBigInts } from "./bigints.js";
+import { kindOf } from "./errors.js";
+import { judgeValue, withOutputs } from "./schema.js";
+import { Outcome } from "./outcome.js";
+import { countOutcome, countsExtract } from "./telemetry.js";
+import { responseInputs } from "./response.js";
+import { DEFAULT_REQUEST, requestOf } from "./request.js";
+import { parseReply } from "./exact.js";
+import { isWellFormed, LONE_SURROGATE } from "./unicode.js";
+import { NO_USAGE, usageCounts, usageText } from "./usage.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+// Quick replies (reply.rs): a status byte, the layer, a tab, the value JSON.
+const ACCEPTED = 0x31;
+const BREAKS_SCHEMA = 0x32;
+
+/** One WebAssembly instance; `pool` is what its outcomes ask later (see core.js). */
+export class Engine {
+  constructor(module, pool) {
+    this.module = module;
+    this.pool = pool;
+    /** A call is running in the instance (a validator it asks may call extract again). */
+    this.busy = false;
+    /** The validator asked while a call runs. */
+    this.standard = null;
+    /** The validator's output for each value an ok outcome of the call takes, in order. */
+    this.outputs = [];
+    this.start();
+  }
+
+  /** A fresh instance: at the start, and after a call that trapped or threw midway. */
+  start() {
+    const engine = this;
+    const imports = {
+      jxray: {
+        validate(ptr, len, explain) {
+          const { issues, output } = judgeValue(engine.standard, decoder.decode(engine.bytes(ptr, len)));
+          if (!explain) return issues ? 0 : 1;
+          // The value taken is asked once more, with `explain`: an ok outcome's value is
+          // the validator's output for it (transforms, defaults), in outcome order.
+          if (!issues) {
+            engine.outputs.push(output);
+            return 0;
+          }
+          const written = encoder.encode(JSON.stringify(issues));
+          const at = engine.exports.jx_issues(written.length);
+          engine.bytes(at, written.length).set(written);
+          return written.length;
+        },
+      },
+    };
+    this.exports = new WebAssembly.Instance(this.module, imports).exports;
+    this.view = new Uint8Array(this.exports.memory.buffer);
+  }
+
+  bytes(ptr, len) {
+    return this.memory().subarray(ptr, ptr + len);
+  }
+
+  extract(text, options) {
+    const outcome = this.judge(text, options);
+    if (countsExtract()) countOutcome(outcome, "extract");
+    return outcome;
+  }
+
+  judge(text, options) {
+    if (typeof text !== "string") {
+      throw new TypeError(`jxray: extract() takes the model's text as a string, not ${kindOf(text)}`);
+    }
+    const request = requestOf(options);
+    if (!isWellFormed(text)) return Outcome.unreadable(this.pool, text, request, LONE_SURROGATE);
+    const reply = this.call("jx_extract", request, text);
+    const status = reply[0];
+    if (status !== ACCEPTED && status !== BREAKS_SCHEMA) return Outcome.failed(this.pool, text, request);
+    const tab = reply.indexOf(9);
+    const layer = decoder.decode(reply.subarray(1, tab));
+    let rest = reply.subarray(tab + 1);
+    let bigints = null;
+    if (request.wire.bigints) {
+      const newline = rest.indexOf(10);
+      if (newline >= 0) {
+        bigints = JSON.parse(decoder.decode(rest.subarray(newline + 1)));
+        rest = rest.subarray(0, newline);
+      }
+    }
+    const value = status === ACCEPTED && request.standard ? this.outputs[0] : withBigInts(JSON.parse(decoder.decode(rest)), bigints);
+    return status === ACCEPTED
+      ? Outcome.accepted(this.pool, text, request, layer, value)
+      : Outcome.breaksSchema(this.pool, text, request, layer, value);
+  }
+
+  /** The repair loop's decision about `text` (crates/jxray-wasm/src/repair.rs). */
+  decide(text, request) {
+    return parseReply(decoder.decode(this.call("jx_repair", request, text)));
+  }
+
+  /** `{ input, output, total }` of a usage object in any provider's spelling
+   * (crates/jxray-formats/src/usage.rs). */
+  usage(usage) {
+    const json = usageText(usage);
+    if (json === null) return NO_USAGE;
+    return usageCounts(JSON.parse(decoder.decode(this.call("jx_usage", DEFAULT_REQUEST, json))));
+  }
+
+  /** The whole outcome of `text` (asked the first time an explanation is read). */
+  explain(text, request) {
+    return withOutputs(parseReply(decoder.decode(this.call("jx_explain", request, text))), request, this.outputs)[0];
+  }
+
+  extractResponse(response, options) {
+    const request = requestOf(options);
+    const inputs = responseInputs(response, request);
+    if (inputs.texts) {
+      return inputs.texts.map(({ text, stopReason, source }) =>
+        isWellFormed(text)
+          ? Outcome.explained(this.pool, text, request.with({ stopReason }), source)
+          : Outcome.unreadable(this.pool, text, request.with({ stopReason, source }), LONE_SURROGATE),
+      );
+    }
+    if (inputs.body === null) return [Outcome.unreadable(this.pool, null, request.with({ source: "response" }), LONE_SURROGATE)];
+    const explained = withOutputs(parseReply(decoder.decode(this.call("jx_response", request, inputs.body))), request, this.outputs);
+    return explained.map((one) => Outcome.fromExplained(this.pool, one, request));
+  }
+
+  /** One call across the boundary: the options, then the text; the reply's bytes, a view of
+   * the module's memory that is good until the next call. */
+  call(entry, request, text) {
+    const options = request.encoded;
+    const room = options.length + text.length * 3;
+    const exports = this.exports;
+    this.standard = request.standard;
+    this.outputs = [];
+    this.busy = true;
+    let status;
+    try {
+      const at = exports.jx_input(room);
+      const memory = this.memory();
+      if (options.length > 0) memory.set(options, at);
+      const { written } = encoder.encodeInto(text, memory.subarray(at + options.length, at + room));
+      status = exports[entry](options.length, written);
+    } catch (error) {
+      // A trap (a bug in jxray) or a validator that threw leaves the instance midway.
+      this.start();
+      if (error instanceof WebAssembly.RuntimeError) {
+        throw new Error(`jxray bug: the engine stopped (${error.message}); please report the text that caused it`);
+      }
+      throw error;
+    } finally {
+      this.standard = null;
+      this.busy = false;
+    }
+    const at = exports.jx_output();
+    const reply = this.memory().subarray(at, at + exports.jx_output_len());
+    if (status !== 0) throw new TypeError(decoder.decode(reply));
+    return reply;
+  }
+
+  /** The instance's memory, in bytes. */
+  memoryBytes() {
+    return this.exports.memory.buffer.byteLength;
+  }
+
+  /** A view of the module's memory, made again when growing it detached the last one. */
+  memory() {
+    if (this.view.byteLength === 0) this.view = new Uint8Array(this.exports.memory.buffer);
+    return this.view;
+  }
+}

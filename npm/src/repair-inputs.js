@@ -1,0 +1,98 @@
+// What the repair loop takes from its caller, checked before the first call: the options,
+// the budget, and each reply `generate` returns (its text, stop reason in any provider's
+// spelling, usage and model).
+
+import { kindOf } from "./errors.js";
+import { checkNames } from "./names.js";
+
+export const EXTRACT_OPTIONS = ["schema", "acceptLenient", "decodeStringified", "pick", "bigints"];
+const REPAIR_OPTIONS = [
+  ...EXTRACT_OPTIONS,
+  "maxRepairs",
+  "budget",
+  "fallback",
+  "fallbackKind",
+  "schemaVersion",
+  "policy",
+  "signal",
+  "maxOutputChars",
+  "required",
+  "captures",
+];
+const BUDGET_KEYS = ["maxTokens", "maxMs"];
+/** Where a reply carries its stop reason: ours, the AI SDK's and Gemini's, OpenAI's,
+ * Anthropic's, Ollama's. */
+const STOP_KEYS = ["stopReason", "finishReason", "finish_reason", "stop_reason", "done_reason"];
+/** Where a reply carries its usage: any SDK's `usage`, a Gemini response's metadata. */
+const USAGE_KEYS = ["usage", "usageMetadata", "usage_metadata"];
+
+/** The loop's arguments checked: a TypeError for a mistake, before anything is paid for. */
+export function checkArguments(generate, prompt, options) {
+  if (typeof generate !== "function") throw new TypeError("jxray: repair() takes generate, a function of the prompt");
+  if (typeof prompt !== "string") throw new TypeError("jxray: repair() takes the prompt as a string");
+  if (options === null || typeof options !== "object") throw new TypeError(`jxray: repair()'s options must be an object, not ${kindOf(options)}`);
+  checkNames(options, REPAIR_OPTIONS, "option", "options");
+  const maxRepairs = options.maxRepairs ?? 1;
+  if (!Number.isInteger(maxRepairs) || maxRepairs < 0) throw new TypeError("jxray: maxRepairs must be a whole number, 0 or more");
+  checkTypes(options);
+  return { maxRepairs, budget: budgetOf(options.budget) };
+}
+
+/** The options whose value the loop only reads later (a repair request, the telemetry),
+ * checked now: a mistake found after the first call would have been paid for. */
+function checkTypes({ maxOutputChars, fallbackKind, schemaVersion, required, signal }) {
+  const wrong = (name, what, value) => new TypeError(`jxray: ${name} must be ${what}, not ${kindOf(value)}`);
+  if (maxOutputChars !== undefined && !(Number.isInteger(maxOutputChars) && maxOutputChars >= 0)) {
+    throw wrong("maxOutputChars", "a whole number, 0 or more", maxOutputChars);
+  }
+  for (const [name, value] of [["fallbackKind", fallbackKind], ["schemaVersion", schemaVersion]]) {
+    if (value != null && typeof value !== "string") throw wrong(name, "a string", value);
+  }
+  if (required != null && !(Array.isArray(required) && required.every((key) => typeof key === "string"))) {
+    throw wrong("required", "an array of key names (strings)", required);
+  }
+  if (signal != null && (typeof signal !== "object" || typeof signal.aborted !== "boolean")) throw wrong("signal", "an AbortSignal", signal);
+}
+
+/** `{ maxTokens, maxMs }`, each a number of 0 or more when given. */
+function budgetOf(budget) {
+  if (budget === undefined || budget === null) return {};
+  if (typeof budget !== "object" || Array.isArray(budget)) {
+    throw new TypeError(`jxray: budget must be an object with maxTokens and/or maxMs, not ${kindOf(budget)}`);
+  }
+  checkNames(budget, BUDGET_KEYS, "budget key", "keys");
+  for (const key of BUDGET_KEYS) {
+    const limit = budget[key];
+    if (limit !== undefined && !(typeof limit === "number" && limit >= 0)) {
+      throw new TypeError(`jxray: budget.${key} must be a number of 0 or more, not ${typeof limit === "number" ? limit : kindOf(limit)}`);
+    }
+  }
+  return { maxTokens: budget.maxTokens, maxMs: budget.maxMs };
+}
+
+/** Whether the tokens or the time spent reach the budget. */
+export function overBudget(budget, tokens, elapsedMs) {
+  return (budget.maxTokens !== undefined && tokens >= budget.maxTokens) || (budget.maxMs !== undefined && elapsedMs >= budget.maxMs);
+}
+
+/** What `generate` gave: a text, or an object with `text`, a stop reason, `usage` and `model`. */
+export function readReply(reply) {
+  if (typeof reply === "string") return { text: reply };
+  if (reply === null || typeof reply !== "object" || typeof reply.text !== "string") {
+    throw new TypeError(
+      `jxray: generate() must return the model's text, or an object with text, stopReason and usage, not ${kindOf(reply)}` +
+        (reply && typeof reply === "object" ? " without a text string" : ""),
+    );
+  }
+  const model = typeof reply.model === "string" && reply.model !== "" ? reply.model : undefined;
+  return { text: reply.text, stopReason: stopReasonOf(reply), usage: USAGE_KEYS.map((key) => reply[key]).find((u) => u != null), model };
+}
+
+function stopReasonOf(reply) {
+  const key = STOP_KEYS.find((name) => reply[name] !== undefined && reply[name] !== null);
+  if (key === undefined) return undefined;
+  if (typeof reply[key] !== "string") {
+    throw new TypeError(`jxray: the reply's ${key} must be a string (the provider's stop reason), not ${kindOf(reply[key])}`);
+  }
+  return reply[key];
+}
