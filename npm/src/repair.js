@@ -71,7 +71,8 @@ async function loop({ jxray, generate, prompt, options, limits, chain, spans }) 
     if (chain) record.capture = chain.write(record, began);
     attempts.push(record);
     spans.judged(span, record, tokens, decision.action, outcome.ok && attempt > 1);
-    if (outcome.ok) break;
+    // An ok outcome the policy does not accept (a tool call written as text) is no success.
+    if (decision.action === "accept") break;
     if (decision.action !== "repair") {
       stopped = decision.action;
       break;
@@ -119,12 +120,13 @@ function abortError(signal) {
 function result(attempts, stopped, decision, options) {
   const last = attempts.at(-1);
   const outcome = last.outcome;
-  const failures = attempts.map((a) => (a.outcome.ok ? null : a.outcome.failure.kind));
-  let status = outcome.ok ? "success" : "failure";
-  let value = outcome.ok ? outcome.value : undefined;
+  const accepted = outcome.ok && decision.action === "accept";
+  const failures = attempts.map((a) => failureName(a.outcome));
+  let status = accepted ? "success" : "failure";
+  let value = accepted ? outcome.value : undefined;
   let fallbackKind = null;
   // As Python's fallback=None: null and undefined are no fallback; `() => null` is a null one.
-  if (!outcome.ok && options.fallback != null) {
+  if (!accepted && options.fallback != null) {
     status = "fallback";
     const fallback = options.fallback;
     value = typeof fallback === "function" ? fallback(outcome) : fallback;
@@ -133,10 +135,10 @@ function result(attempts, stopped, decision, options) {
   return {
     status,
     value,
-    repaired: outcome.ok && attempts.length > 1,
-    lenient: outcome.ok && outcome.layer === "lenient",
+    repaired: accepted && attempts.length > 1,
+    lenient: accepted && outcome.layer === "lenient",
     outcome,
-    stopped: outcome.ok ? null : stopped,
+    stopped: accepted ? null : stopped,
     attempts,
     telemetry: {
       schema_version: options.schemaVersion ?? null,
@@ -147,4 +149,11 @@ function result(attempts, stopped, decision, options) {
       raw_output_hash: decision.rawOutputHash,
     },
   };
+}
+
+/** The telemetry's name for how an attempt failed: its kind, `tool-call-text` for the
+ * accepted body of a tool call written as text, null for a value taken. */
+function failureName(outcome) {
+  if (!outcome.ok) return outcome.failure.kind;
+  return outcome.warnings.includes("tool-call-text") ? "tool-call-text" : null;
 }

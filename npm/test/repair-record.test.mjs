@@ -4,6 +4,7 @@
 // two attempts, linked, and `jxray check` counts it repaired.
 
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
@@ -50,7 +51,9 @@ test("a repaired call through jxray record is one chain of two attempts", async 
   ] }));
   const [mockPort, proxyPort] = [await freePort(), await freePort()];
   const captures = join(work, "captures");
-  const mock = spawn("ai-mock", ["server", responses, "-p", String(mockPort)], { stdio: "ignore" });
+  // In a process group of its own that ends with the test, ai-mock's uvicorn included.
+  const ownGroup = fileURLToPath(new URL("../../scripts/own_group.py", import.meta.url));
+  const mock = spawn("python3", [ownGroup, "ai-mock", "server", responses, "-p", String(mockPort)], { stdio: "ignore" });
   const proxy = spawn(jxrayBinary(), ["record", "--port", String(proxyPort), "--to", captures,
     "--upstream", `openai=http://127.0.0.1:${mockPort}/openai`], { stdio: "ignore" });
   try {

@@ -150,6 +150,7 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(check_path, module)?)?;
     module.add_function(wrap_pyfunction!(main, module)?)?;
     module.add_function(wrap_pyfunction!(repair::repair_decision, module)?)?;
+    module.add_function(wrap_pyfunction!(repair::token_usage, module)?)?;
     module.add_function(wrap_pyfunction!(captures::open_captures, module)?)?;
     module.add_function(wrap_pyfunction!(captures::write_capture, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::fixture_files, module)?)?;

@@ -71,3 +71,13 @@ pub fn repair_decision(
         repair_prompt(&request),
     ))
 }
+
+/// `(input, output, total)` tokens of a call's usage (a JSON object's text: the usage, or
+/// the whole response that holds it), read by the pure core in every provider's spelling,
+/// as TypeScript's loop reads them; a count the usage does not give is `None`.
+#[pyfunction]
+pub fn token_usage(usage_json: &str) -> (Option<u64>, Option<u64>, Option<u64>) {
+    let value = serde_json::from_str(usage_json).unwrap_or(serde_json::Value::Null);
+    let usage = jxray_formats::usage::token_usage(&value);
+    (usage.input, usage.output, usage.total)
+}

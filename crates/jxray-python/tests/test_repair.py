@@ -236,3 +236,57 @@ def test_a_schema_failure_keeps_what_the_model_wrote_inside_the_quotes():
     outside = _instructions(prompt)
     assert "IGNORE" not in outside and "reply {" not in outside, prompt
     assert "The value must have these keys: approved." in outside, "the schema's keys are named"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"text": '{"a": 1,}', "usage_metadata": {"promptTokenCount": 600, "candidatesTokenCount": 400, "totalTokenCount": 1000}},
+        {"text": '{"a": 1,}', "usage": {"prompt_token_count": 600, "candidates_token_count": 400}},
+        {"text": '{"a": 1,}', "prompt_eval_count": 600, "eval_count": 400},
+        {"text": '{"a": 1,}', "usage": {"inputTokens": 600, "outputTokens": 400}},
+        {"text": '{"a": 1,}', "usage": {"input_tokens": 100, "cache_read_input_tokens": 500, "output_tokens": 400}},
+    ],
+    ids=["gemini usageMetadata", "gemini python sdk", "ollama", "ai sdk", "anthropic cache reads"],
+)
+def test_the_budget_counts_every_providers_usage(reply):
+    generate = Scripted(reply)
+    result = jxray.repair(generate, "p", budget={"max_tokens": 100}, max_repairs=3)
+    assert len(generate.prompts) == 1, "1,000 tokens spent a 100-token budget"
+    assert result.stopped == "budget"
+
+
+@pytest.mark.parametrize(
+    "budget, message",
+    [
+        ({"max_token": 100}, "did you mean 'max_tokens'"),
+        ({"maxTokens": 100}, "unknown key 'maxTokens'"),
+        ({"max_seconds": "soon"}, "max_seconds must be a number"),
+        ({"max_tokens": 1.5}, "max_tokens must be a whole number"),
+        ({"max_tokens": True}, "max_tokens must be a whole number"),
+        ([100], "budget must be a dict"),
+    ],
+)
+def test_a_budget_that_would_mean_none_is_a_type_error_before_any_call(budget, message):
+    generate = Scripted(GOOD)
+    with pytest.raises(TypeError, match=message):
+        jxray.repair(generate, "p", budget=budget)
+    assert generate.prompts == []
+
+
+def test_a_misspelt_option_says_what_it_may_have_meant():
+    with pytest.raises(TypeError, match="did you mean 'max_repairs'"):
+        jxray.repair(Scripted(GOOD), "p", max_retries=2)
+
+
+@pytest.mark.parametrize("field", ["finishReason", "stopReason", "done_reason", "finish_reason"])
+def test_a_length_stop_in_any_spelling_is_not_re_asked(field):
+    generate = Scripted({"text": '{"a": [1, 2', field: "length"})
+    result = jxray.repair(generate, "p")
+    assert len(generate.prompts) == 1
+    assert result.stopped == "raise-limit"
+
+
+def test_a_stop_reason_that_is_not_text_is_a_type_error():
+    with pytest.raises(TypeError, match="stop reason must be a string"):
+        jxray.repair(Scripted({"text": "{}", "finish_reason": 3}), "p")

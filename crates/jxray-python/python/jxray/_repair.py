@@ -7,8 +7,10 @@ TypeScript); this module only calls ``generate`` and keeps the record.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import inspect
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -16,7 +18,7 @@ from datetime import datetime
 from typing import Any, Awaitable, Callable, Generator, List, Optional, Union
 
 from . import _jxray
-from ._captures import Chain
+from ._captures import Chain, usage_json
 from ._instrument import count_outcome, outcome_counter
 from ._jxray import Outcome, extract
 
@@ -81,6 +83,10 @@ def repair_prompt(
 
 
 _EXTRACT_OPTIONS = ("accept_lenient", "decode_stringified", "pick", "decimals")
+_OPTIONS = (
+    "schema", "max_repairs", "budget", "fallback", "fallback_kind", "schema_version", "policy",
+    "max_output_chars", "required", "captures", *_EXTRACT_OPTIONS,
+)
 # The request files' `source`: which loop wrote the chain.
 _CAPTURES_SOURCE = "jxray.repair (python)"
 
@@ -110,7 +116,8 @@ class _Loop:
         captures = options.pop("captures", None)
         self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE)
         if options:
-            raise TypeError(f"unknown option {sorted(options)[0]!r}")
+            name = sorted(options)[0]
+            raise TypeError(f"unknown option {name!r}{_did_you_mean(name, _OPTIONS)}")
         self.started = time.monotonic()
         self.tokens = 0
         self.attempts: List[Attempt] = []
@@ -370,12 +377,30 @@ class _Budget:
         )
 
 
+_BUDGET_KEYS = ("max_tokens", "max_seconds")
+
+
 def _budget(budget: Any) -> _Budget:
+    """The budget option, checked before any call: a misspelt key or a count that is not a
+    number would otherwise mean no budget at all."""
     if budget is None:
         return _Budget()
-    if not isinstance(budget, Mapping) or set(budget) - {"max_tokens", "max_seconds"}:
-        raise TypeError('budget must be a dict with "max_tokens" and/or "max_seconds"')
-    return _Budget(budget.get("max_tokens"), budget.get("max_seconds"))
+    if not isinstance(budget, Mapping):
+        raise TypeError(f'budget must be a dict with "max_tokens" and/or "max_seconds", not {type(budget).__name__}')
+    for key in budget:
+        if key not in _BUDGET_KEYS:
+            raise TypeError(f"budget: unknown key {key!r}{_did_you_mean(str(key), _BUDGET_KEYS)}; the keys are max_tokens and max_seconds")
+    tokens, seconds = budget.get("max_tokens"), budget.get("max_seconds")
+    if tokens is not None and (isinstance(tokens, bool) or not isinstance(tokens, int) or tokens < 0):
+        raise TypeError(f"budget: max_tokens must be a whole number, 0 or more, not {tokens!r}")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0):
+        raise TypeError(f"budget: max_seconds must be a number of seconds, 0 or more, not {seconds!r}")
+    return _Budget(tokens, seconds)
+
+
+def _did_you_mean(name: str, known: "tuple[str, ...] | list[str]") -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any, Optional[str]]":
@@ -390,9 +415,28 @@ def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any, Opt
             "generate must return the model's text, or a dict or object with text, stop_reason "
             f"and usage, not {type(reply).__name__}"
         )
-    stop = _field(reply, "stop_reason") or _field(reply, "finish_reason")
+    stop = next((v for v in (_field(reply, name) for name in _STOP_FIELDS) if v is not None), None)
+    if stop is not None and not isinstance(stop, str):
+        raise TypeError(f"the reply's stop reason must be a string (the provider's), not {type(stop).__name__}")
     model = _field(reply, "model")
-    return text, stop, _field(reply, "usage"), model if isinstance(model, str) and model else None
+    return text, stop, _usage_of(reply), model if isinstance(model, str) and model else None
+
+
+# Where a reply says why it stopped, in each SDK's spelling (as TypeScript's loop reads them).
+_STOP_FIELDS = ("stop_reason", "finish_reason", "stopReason", "finishReason", "done_reason")
+# Where a reply carries its usage: any SDK's `usage`, a Gemini response's metadata.
+_USAGE_FIELDS = ("usage", "usage_metadata", "usageMetadata")
+# Ollama counts at the top of its response.
+_OLLAMA_COUNTS = ("prompt_eval_count", "eval_count")
+
+
+def _usage_of(reply: Any) -> Any:
+    """The reply's usage: the first usage field it has, else Ollama's top-level counts."""
+    usage = next((v for v in (_field(reply, name) for name in _USAGE_FIELDS) if v is not None), None)
+    if usage is not None:
+        return usage
+    counts = {name: _field(reply, name) for name in _OLLAMA_COUNTS}
+    return {k: v for k, v in counts.items() if v is not None} or None
 
 
 def _field(item: Any, name: str) -> Any:
@@ -401,15 +445,11 @@ def _field(item: Any, name: str) -> Any:
 
 
 def _usage_counts(usage: Any) -> "tuple[Optional[int], Optional[int], int]":
-    """Input, output and total tokens one call used, whichever SDK spelled its usage; a count
-    the usage does not give is ``None`` (the total then adds what there is)."""
-    if usage is None:
+    """Input, output and total tokens one call used, read by the engine's usage reader in
+    every provider's spelling (the same as TypeScript's); a count the usage does not give
+    is ``None``, and the total is 0 when none is given."""
+    as_json = usage_json(usage)
+    if as_json is None:
         return None, None, 0
-
-    def first(*names: str) -> Optional[int]:
-        return next((v for v in (_field(usage, n) for n in names) if isinstance(v, int)), None)
-
-    inputs = first("input_tokens", "prompt_tokens")
-    outputs = first("output_tokens", "completion_tokens")
-    total = first("total_tokens")
-    return inputs, outputs, total if total is not None else (inputs or 0) + (outputs or 0)
+    inputs, outputs, total = _jxray.token_usage(json.dumps(as_json))
+    return inputs, outputs, total or 0
