@@ -36,6 +36,7 @@ mod scan;
 mod select;
 mod space;
 mod stop;
+mod stream;
 mod stringified;
 mod surrogate;
 mod swar;
@@ -54,4 +55,8 @@ pub use outcome::{
 pub use path::member_path;
 pub use position::line_col;
 pub use stop::classify_stop_reason;
+pub use stream::{
+    Delta, Extractor, Signal, SignalKind, Snapshot, State, StreamLayer, Waiting,
+    DEFAULT_RUNAWAY_BYTES,
+};
 pub use stringified::{find_stringified, Stringified};

@@ -3,7 +3,7 @@
 //! pero no puedo …"), however it is worded. Only the opening is read: linear and bounded.
 
 /// Longest output that can be a refusal; a longer one is an answer of some kind.
-const SHORT: usize = 2000;
+pub(crate) const SHORT: usize = 2000;
 /// How much of the start is read for the declining statement.
 const OPENING: usize = 400;
 /// How many sentences of the opening may hold it (a courtesy may come first).

@@ -8,7 +8,8 @@
 
 use super::outcome::RepairKind;
 use super::space::skip_json_space;
-use token::{scan_number, scan_string};
+pub(crate) use token::scan_number;
+use token::scan_string;
 
 mod token;
 

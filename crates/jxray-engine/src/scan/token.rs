@@ -83,7 +83,7 @@ fn bad(at: usize, problem: Problem) -> ScanEnd {
 }
 
 /// Scan a number that starts at `start`; `Ok` is the offset after it.
-pub(super) fn scan_number(bytes: &[u8], start: usize, limit: usize) -> Result<usize, ScanEnd> {
+pub(crate) fn scan_number(bytes: &[u8], start: usize, limit: usize) -> Result<usize, ScanEnd> {
     let truncated = ScanEnd::Truncated {
         inside: Open::Literal,
         opened_at: start,

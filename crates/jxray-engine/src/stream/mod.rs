@@ -1,0 +1,374 @@
+//! A verdict while the output arrives (contract §7): an [`Extractor`] is fed an output chunk
+//! by chunk and says after each what is known so far — where it is ([`State`]), what the
+//! value has become ([`Delta`]s of a value that never invents and never shrinks), which
+//! paths are still open and which are final, and the [`Signal`]s a caller may stop for —
+//! and at the end exactly what [`crate::extract`] says of the joined text.
+//!
+//! Every byte is read once: the regions around a value (prose, a reasoning block, a fence,
+//! tool-call markup) by [`regions`], the value by [`value`], the runaway and refusal
+//! watchers by [`watch`]. `end` runs the engine once on the whole text.
+
+mod markers;
+mod regions;
+mod tree;
+mod value;
+mod watch;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::extract::extract;
+use crate::options::Options;
+use crate::outcome::{Defect, Dialect, Outcome};
+use crate::position::LineCursor;
+
+pub use watch::DEFAULT_RUNAWAY_BYTES;
+
+use regions::Regions;
+use tree::Tree;
+
+/// Where the extractor is in the output.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum State {
+    /// No value has begun, and why.
+    Waiting {
+        /// What the text is at the moment.
+        why: Waiting,
+    },
+    /// A candidate value is being read (or has been read whole).
+    Reading {
+        /// Where it was found.
+        layer: StreamLayer,
+        /// The tool-call dialect, for a tool call's body.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        dialect: Option<Dialect>,
+    },
+}
+
+/// Why no value has begun.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Waiting {
+    /// Text that is not a value.
+    Prose,
+    /// A reasoning block (`<think>`) is open.
+    Reasoning,
+    /// A fence opened; its value has not begun.
+    Fence,
+    /// Tool-call markup is open.
+    ToolCall,
+}
+
+/// Where a value being read was found.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StreamLayer {
+    /// At the start of the output.
+    Direct,
+    /// Inside a markdown code fence.
+    Fenced,
+    /// In prose.
+    Scanned,
+    /// The body of a tool call written as text.
+    ToolCallText,
+}
+
+/// One change to the value shown, in order. Replaying them gives the value.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
+pub enum Delta {
+    /// A value began at `path` (a JSON Pointer, `""` for the whole value): a number or
+    /// literal whose token ended, an empty object or array, or a string's first characters.
+    Add {
+        /// Where.
+        path: String,
+        /// What it is so far.
+        value: Value,
+    },
+    /// More characters of the string at `path`.
+    Append {
+        /// Where.
+        path: String,
+        /// The characters.
+        text: String,
+    },
+    /// The candidate being read failed and is dropped: the value is gone.
+    Withdraw,
+}
+
+/// What a caller may want to stop for.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SignalKind {
+    /// A run of white space or one repeated token past the bound.
+    Runaway,
+    /// A tool call written as text: a dialect's marker.
+    ToolCallText,
+    /// A reasoning block opened.
+    Reasoning,
+    /// The output so far is a refusal by its shape.
+    Refusal,
+    /// The candidate being read has a defect no continuation can repair.
+    Invalid,
+}
+
+impl SignalKind {
+    /// Its name (`runaway`, `tool-call-text`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignalKind::Runaway => "runaway",
+            SignalKind::ToolCallText => "tool-call-text",
+            SignalKind::Reasoning => "reasoning",
+            SignalKind::Refusal => "refusal",
+            SignalKind::Invalid => "invalid",
+        }
+    }
+
+    /// The kind a name stands for.
+    pub fn from_name(name: &str) -> Option<SignalKind> {
+        [
+            SignalKind::Runaway,
+            SignalKind::ToolCallText,
+            SignalKind::Reasoning,
+            SignalKind::Refusal,
+            SignalKind::Invalid,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == name)
+    }
+}
+
+/// A signal, at the byte where it became certain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Signal {
+    /// What it is.
+    pub kind: SignalKind,
+    /// The byte offset where it became certain, and its 1-based line and column.
+    pub byte: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// For `invalid`, the defect, named as the engine names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defect: Option<Defect>,
+    /// For `tool-call-text`, the dialect its marker names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<Dialect>,
+    /// For `invalid`: whether a later candidate could still give the output a value (the
+    /// failed one was found in prose, where another may follow). A direct, fenced or tool
+    /// call's value that fails is the answer itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub later_may_change: Option<bool>,
+    /// One line for a person.
+    pub message: String,
+}
+
+/// What is known after a chunk.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Snapshot {
+    /// Where the extractor is.
+    #[serde(flatten)]
+    pub state: State,
+    /// A value from prose is held back until its container closes: it may still turn out
+    /// to be a bracket in a sentence.
+    pub provisional: bool,
+    /// The changes to the value since the last snapshot.
+    pub deltas: Vec<Delta>,
+    /// The paths still open (JSON Pointers, the innermost last).
+    pub open_paths: Vec<String>,
+    /// The paths that became final since the last snapshot: a string or container that
+    /// closed (a number or literal is final when it appears).
+    pub final_paths: Vec<String>,
+    /// The signals raised since the last snapshot.
+    pub signals: Vec<Signal>,
+    /// The bytes received so far.
+    pub bytes: usize,
+}
+
+/// The extractor of one streamed output.
+#[derive(Debug)]
+pub struct Extractor {
+    options: Options,
+    text: String,
+    /// The start of a UTF-8 sequence split across chunks.
+    pending: Vec<u8>,
+    /// Where the first byte that is not UTF-8 came.
+    not_utf8: Option<usize>,
+    received: usize,
+    regions: Regions,
+    tree: Tree,
+    finals: Vec<String>,
+    /// Raised since the last snapshot.
+    fresh: Vec<Signal>,
+    signals: Vec<Signal>,
+    runaway: watch::Runaway,
+    refusal: watch::Refusal,
+    lines: LineCursor,
+}
+
+impl Extractor {
+    /// An extractor that ends with `options` (their stop reason is replaced by `end`'s).
+    pub fn new(options: Options) -> Extractor {
+        let max_depth = options.max_depth;
+        Extractor {
+            options,
+            text: String::new(),
+            pending: Vec::new(),
+            not_utf8: None,
+            received: 0,
+            regions: Regions::new(max_depth),
+            tree: Tree::default(),
+            finals: Vec::new(),
+            fresh: Vec::new(),
+            signals: Vec::new(),
+            runaway: watch::Runaway::new(DEFAULT_RUNAWAY_BYTES),
+            refusal: watch::Refusal::default(),
+            lines: LineCursor::default(),
+        }
+    }
+
+    /// The same, with another bound for `runaway` (in bytes).
+    pub fn with_runaway_bytes(mut self, bytes: usize) -> Extractor {
+        self.runaway = watch::Runaway::new(bytes);
+        self
+    }
+
+    /// Feed the next chunk of bytes: a UTF-8 sequence may be split between chunks.
+    pub fn feed(&mut self, chunk: &[u8]) -> Snapshot {
+        self.received += chunk.len();
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(chunk);
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => {
+                let text = text.to_owned();
+                self.feed_text(&text)
+            }
+            // The start of a sequence the next chunk may finish.
+            Err(error) if error.error_len().is_none() => {
+                self.pending = bytes.split_off(error.valid_up_to());
+                let text = String::from_utf8(bytes).unwrap_or_default();
+                self.feed_text(&text)
+            }
+            // Not UTF-8: the output is unreadable; the rest is still watched, as text.
+            Err(error) => {
+                self.not_utf8
+                    .get_or_insert(self.text.len() + error.valid_up_to());
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                self.feed_text(&text)
+            }
+        }
+    }
+
+    /// Feed the next chunk of text.
+    pub fn feed_str(&mut self, chunk: &str) -> Snapshot {
+        self.received += chunk.len();
+        self.feed_text(chunk)
+    }
+
+    fn feed_text(&mut self, chunk: &str) -> Snapshot {
+        self.text.push_str(chunk);
+        let events = self
+            .regions
+            .advance(&self.text, &mut self.tree, &mut self.finals);
+        for event in events {
+            let signal = self.signal(event);
+            self.raise(signal);
+        }
+        if let Some(at) = self.runaway.watch(self.text.as_bytes()) {
+            let signal = self.signal(regions::Event {
+                kind: SignalKind::Runaway,
+                at,
+                defect: None,
+                dialect: None,
+                later_may_change: None,
+                message: "a run of white space or one repeated token: the decoding is looping; stop and change the request or the serving settings".into(),
+            });
+            self.raise(signal);
+        }
+        if self.refusal.watch(&self.text, self.regions.value_begun()) {
+            let at = self.text.len().saturating_sub(1);
+            let signal = self.signal(regions::Event {
+                kind: SignalKind::Refusal,
+                at,
+                defect: None,
+                dialect: None,
+                later_may_change: None,
+                message: "the output so far reads as a refusal".into(),
+            });
+            self.raise(signal);
+        }
+        self.snapshot()
+    }
+
+    fn signal(&mut self, event: regions::Event) -> Signal {
+        let (line, column) = self.lines.locate(&self.text, event.at);
+        Signal {
+            kind: event.kind,
+            byte: event.at,
+            line,
+            column,
+            defect: event.defect,
+            dialect: event.dialect,
+            later_may_change: event.later_may_change,
+            message: event.message,
+        }
+    }
+
+    fn raise(&mut self, signal: Signal) {
+        self.signals.push(signal.clone());
+        self.fresh.push(signal);
+    }
+
+    fn snapshot(&mut self) -> Snapshot {
+        Snapshot {
+            state: self.regions.state(),
+            provisional: self.regions.provisional(),
+            deltas: std::mem::take(&mut self.tree.deltas),
+            open_paths: self.regions.open_paths(),
+            final_paths: std::mem::take(&mut self.finals),
+            signals: std::mem::take(&mut self.fresh),
+            bytes: self.received,
+        }
+    }
+
+    /// The text received so far (a split UTF-8 sequence not yet whole is not in it).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The value shown so far: what the deltas built.
+    pub fn value(&self) -> Option<&Value> {
+        self.tree.root.as_ref()
+    }
+
+    /// Every signal raised so far.
+    pub fn signals(&self) -> &[Signal] {
+        &self.signals
+    }
+
+    /// Where the first byte that is not UTF-8 came, when one did: the output is
+    /// `unreadable`, as a capture of the same bytes is.
+    pub fn not_utf8(&self) -> Option<usize> {
+        self.not_utf8
+            .or_else(|| (!self.pending.is_empty()).then_some(self.text.len()))
+    }
+
+    /// The outcome of the whole output, with its stop reason: exactly what [`extract`]
+    /// says of the joined text.
+    pub fn end(self, stop_reason: Option<&str>) -> Outcome {
+        extract(
+            &self.text,
+            &self.options.clone().with_stop_reason(stop_reason),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

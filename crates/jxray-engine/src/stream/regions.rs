@@ -1,0 +1,490 @@
+//! What the text around a value is, read as it arrives: prose, a reasoning block, a fence,
+//! tool-call markup — and where a candidate value begins in it. A candidate is read by a
+//! [`ValueReader`]; one that fails is dropped (a bracket in prose, or a defect no
+//! continuation repairs) and the reading goes on after it, so no byte is read twice.
+
+use super::markers::{has_body, marker_at, may_start, Found, Marker};
+use super::tree::Tree;
+use super::value::{Progress, ValueReader};
+use super::{SignalKind, State, StreamLayer, Waiting};
+use crate::diagnose::diagnose;
+use crate::outcome::{Defect, Dialect};
+use crate::scan::{scan_value, ScanEnd};
+
+/// How far past the failing byte the engine's validator may read to name the defect.
+const NAMING_LOOKAHEAD: usize = 64;
+
+/// A signal found while reading, before its line and column are known.
+#[derive(Debug)]
+pub(super) struct Event {
+    pub kind: SignalKind,
+    pub at: usize,
+    pub defect: Option<Defect>,
+    pub dialect: Option<Dialect>,
+    pub later_may_change: Option<bool>,
+    pub message: String,
+}
+
+impl Event {
+    fn at(kind: SignalKind, at: usize, message: String) -> Event {
+        Event {
+            kind,
+            at,
+            defect: None,
+            dialect: None,
+            later_may_change: None,
+            message,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Region {
+    Prose,
+    Think,
+    /// A fence of `len` `mark`s; `json` when its tag says JSON (or it has none); `body` once
+    /// a byte of its body that is not white space came.
+    Fence {
+        mark: u8,
+        len: usize,
+        json: bool,
+        body: bool,
+    },
+    ToolCall(Dialect),
+}
+
+#[derive(Debug)]
+struct Candidate {
+    reader: ValueReader,
+    start: usize,
+    layer: StreamLayer,
+    dialect: Option<Dialect>,
+    provisional: bool,
+    /// Where the reading goes on when the candidate fails.
+    around: Region,
+}
+
+/// What a region's reading did.
+enum Next {
+    /// Everything available was read.
+    Wait,
+    /// The region changed or a candidate began: read on.
+    Go,
+}
+
+/// The regions of one output, read so far.
+#[derive(Debug)]
+pub(super) struct Regions {
+    max_depth: usize,
+    cursor: usize,
+    line_start: usize,
+    region: Region,
+    candidate: Option<Candidate>,
+    /// The candidate that closed: the value.
+    settled: Option<(StreamLayer, Option<Dialect>)>,
+    begun: bool,
+    events: Vec<Event>,
+}
+
+impl Regions {
+    pub(super) fn new(max_depth: usize) -> Regions {
+        Regions {
+            max_depth,
+            cursor: 0,
+            line_start: 0,
+            region: Region::Prose,
+            candidate: None,
+            settled: None,
+            begun: false,
+            events: Vec::new(),
+        }
+    }
+
+    /// Read what `text` holds past the last call; the signals found.
+    pub(super) fn advance(
+        &mut self,
+        text: &str,
+        tree: &mut Tree,
+        finals: &mut Vec<String>,
+    ) -> Vec<Event> {
+        while self.settled.is_none() {
+            let next = match self.candidate.as_mut() {
+                Some(candidate) => match candidate.reader.advance(text, tree, finals) {
+                    Progress::NeedMore => Next::Wait,
+                    Progress::Done(end) => {
+                        self.settle(end);
+                        Next::Go
+                    }
+                    Progress::Failed(at) => {
+                        self.fail(text, at, tree);
+                        Next::Go
+                    }
+                },
+                None => match self.region {
+                    Region::Prose => self.prose(text),
+                    Region::Think => self.think(text),
+                    Region::Fence { .. } => self.fence(text),
+                    Region::ToolCall(dialect) => self.tool_call(text, dialect),
+                },
+            };
+            if let Next::Wait = next {
+                break;
+            }
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    pub(super) fn state(&self) -> State {
+        if let Some((layer, dialect)) = self.settled {
+            return State::Reading { layer, dialect };
+        }
+        if let Some(candidate) = &self.candidate {
+            return State::Reading {
+                layer: candidate.layer,
+                dialect: candidate.dialect,
+            };
+        }
+        let why = match self.region {
+            Region::Prose => Waiting::Prose,
+            Region::Think => Waiting::Reasoning,
+            Region::Fence { .. } => Waiting::Fence,
+            Region::ToolCall(_) => Waiting::ToolCall,
+        };
+        State::Waiting { why }
+    }
+
+    pub(super) fn provisional(&self) -> bool {
+        self.candidate.as_ref().is_some_and(|c| c.provisional)
+    }
+
+    pub(super) fn open_paths(&self) -> Vec<String> {
+        self.candidate
+            .as_ref()
+            .map(|c| c.reader.open_paths())
+            .unwrap_or_default()
+    }
+
+    /// Whether a candidate value has begun (a refusal holds none).
+    pub(super) fn value_begun(&self) -> bool {
+        self.begun
+    }
+
+    fn settle(&mut self, end: usize) {
+        if let Some(candidate) = self.candidate.take() {
+            self.settled = Some((candidate.layer, candidate.dialect));
+        }
+        self.cursor = end;
+    }
+
+    /// The candidate cannot continue at `at`: drop it, say why (unless it was a bracket in
+    /// a sentence), and read on from the failing byte, which may open the next candidate.
+    fn fail(&mut self, text: &str, at: usize, tree: &mut Tree) {
+        let Some(candidate) = self.candidate.take() else {
+            return;
+        };
+        tree.withdraw();
+        let in_prose = candidate.layer == StreamLayer::Scanned;
+        // A bracket in a sentence (`{Happy to help}`) fails before its first member: no defect.
+        if !in_prose || candidate.reader.began_inside() {
+            let (defect, message) = name_defect(text, candidate.start, at, self.max_depth);
+            self.events.push(Event {
+                kind: SignalKind::Invalid,
+                at,
+                defect: Some(defect),
+                dialect: candidate.dialect,
+                later_may_change: Some(in_prose),
+                message,
+            });
+        }
+        self.region = match candidate.around {
+            Region::Fence {
+                mark, len, json, ..
+            } => Region::Fence {
+                mark,
+                len,
+                json,
+                body: true,
+            },
+            region => region,
+        };
+        let bytes = text.as_bytes();
+        let opens = at > candidate.start && matches!(bytes.get(at), Some(b'{' | b'['));
+        self.cursor = if opens { at } else { next_char(text, at) };
+    }
+
+    fn begin(
+        &mut self,
+        at: usize,
+        layer: StreamLayer,
+        dialect: Option<Dialect>,
+        provisional: bool,
+    ) {
+        self.begun = true;
+        self.candidate = Some(Candidate {
+            reader: ValueReader::new(at, self.max_depth),
+            start: at,
+            layer,
+            dialect,
+            provisional,
+            around: self.region,
+        });
+        self.cursor = at;
+    }
+
+    /// The marker at `i`, acted on: `Some` when reading must wait or go on elsewhere.
+    fn marker(&mut self, text: &str, i: usize) -> Option<Next> {
+        match marker_at(&text[i..]) {
+            Found::Partial => {
+                self.cursor = i;
+                Some(Next::Wait)
+            }
+            Found::None => None,
+            Found::Marker(marker, len) => {
+                self.cursor = i + len;
+                match marker {
+                    Marker::ThinkOpen => {
+                        self.region = Region::Think;
+                        self.events.push(Event::at(
+                            SignalKind::Reasoning,
+                            i,
+                            "a reasoning block opened: the answer comes after it".into(),
+                        ));
+                    }
+                    Marker::CallOpen(dialect) => {
+                        self.region = Region::ToolCall(dialect);
+                        let mut event = Event::at(
+                            SignalKind::ToolCallText,
+                            i,
+                            "a tool call written as text: the serving layer did not parse the model's tool-call syntax".into(),
+                        );
+                        event.dialect = Some(dialect);
+                        self.events.push(event);
+                    }
+                    Marker::ThinkClose | Marker::CallClose => {}
+                }
+                Some(Next::Go)
+            }
+        }
+    }
+
+    fn prose(&mut self, text: &str) -> Next {
+        let bytes = text.as_bytes();
+        let mut i = self.cursor;
+        while i < bytes.len() {
+            let byte = bytes[i];
+            if byte == b'\n' {
+                self.line_start = i + 1;
+            } else if may_start(byte) {
+                if let Some(next) = self.marker(text, i) {
+                    return next;
+                }
+            }
+            if matches!(byte, b'`' | b'~') && self.at_line_start(bytes, i) {
+                if let Some(next) = self.fence_open(text, i) {
+                    return next;
+                }
+            }
+            if matches!(byte, b'{' | b'[') {
+                let before = text[..i].trim_start_matches('\u{feff}').trim();
+                let layer = if before.is_empty() {
+                    StreamLayer::Direct
+                } else {
+                    StreamLayer::Scanned
+                };
+                self.begin(i, layer, None, layer == StreamLayer::Scanned);
+                return Next::Go;
+            }
+            i += 1;
+        }
+        self.cursor = i;
+        Next::Wait
+    }
+
+    /// Up to three spaces between the start of the line and `i`.
+    fn at_line_start(&self, bytes: &[u8], i: usize) -> bool {
+        i - self.line_start.min(i) <= 3
+            && bytes[self.line_start.min(i)..i].iter().all(|&b| b == b' ')
+    }
+
+    /// A fence opening at `i` (a run of three or more `` ` `` or `~`), once its line is whole.
+    fn fence_open(&mut self, text: &str, i: usize) -> Option<Next> {
+        let bytes = text.as_bytes();
+        let mark = bytes[i];
+        let len = bytes[i..].iter().take_while(|&&b| b == mark).count();
+        if len < 3 {
+            return None;
+        }
+        let Some(newline) = bytes[i..].iter().position(|&b| b == b'\n') else {
+            self.cursor = i;
+            return Some(Next::Wait);
+        };
+        let tag = text[i + len..i + newline].trim();
+        let json = tag.is_empty()
+            || matches!(
+                tag.to_ascii_lowercase().as_str(),
+                "json" | "jsonc" | "json5"
+            );
+        self.region = Region::Fence {
+            mark,
+            len,
+            json,
+            body: false,
+        };
+        self.cursor = i + newline + 1;
+        self.line_start = self.cursor;
+        Some(Next::Go)
+    }
+
+    fn think(&mut self, text: &str) -> Next {
+        let bytes = text.as_bytes();
+        let mut i = self.cursor;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => self.line_start = i + 1,
+                b'<' => match marker_at(&text[i..]) {
+                    Found::Partial => {
+                        self.cursor = i;
+                        return Next::Wait;
+                    }
+                    Found::Marker(Marker::ThinkClose, len) => {
+                        self.region = Region::Prose;
+                        self.cursor = i + len;
+                        return Next::Go;
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+            i += 1;
+        }
+        self.cursor = i;
+        Next::Wait
+    }
+
+    fn fence(&mut self, text: &str) -> Next {
+        let Region::Fence {
+            mark,
+            len,
+            json,
+            body,
+        } = self.region
+        else {
+            return Next::Wait;
+        };
+        let bytes = text.as_bytes();
+        let mut i = self.cursor;
+        let mut body = body;
+        while i < bytes.len() {
+            let byte = bytes[i];
+            if byte == mark && self.at_line_start(bytes, i) {
+                let run = bytes[i..].iter().take_while(|&&b| b == mark).count();
+                if i + run == bytes.len() {
+                    // The closing fence may still be arriving.
+                    self.cursor = i;
+                    self.region = Region::Fence {
+                        mark,
+                        len,
+                        json,
+                        body,
+                    };
+                    return Next::Wait;
+                }
+                if run >= len {
+                    self.region = Region::Prose;
+                    self.cursor = i + run;
+                    return Next::Go;
+                }
+            }
+            if byte == b'\n' {
+                self.line_start = i + 1;
+            } else if !body && !byte.is_ascii_whitespace() {
+                if matches!(byte, b'{' | b'[') {
+                    self.region = Region::Fence {
+                        mark,
+                        len,
+                        json,
+                        body: false,
+                    };
+                    self.begin(i, StreamLayer::Fenced, None, !json);
+                    return Next::Go;
+                }
+                body = true;
+            }
+            i += 1;
+        }
+        self.region = Region::Fence {
+            mark,
+            len,
+            json,
+            body,
+        };
+        self.cursor = i;
+        Next::Wait
+    }
+
+    fn tool_call(&mut self, text: &str, dialect: Dialect) -> Next {
+        let bytes = text.as_bytes();
+        let mut i = self.cursor;
+        while i < bytes.len() {
+            let byte = bytes[i];
+            if may_start(byte) {
+                match marker_at(&text[i..]) {
+                    Found::Partial => {
+                        self.cursor = i;
+                        return Next::Wait;
+                    }
+                    Found::Marker(Marker::CallClose, len) => {
+                        self.region = Region::Prose;
+                        self.cursor = i + len;
+                        return Next::Go;
+                    }
+                    Found::Marker(Marker::CallOpen(other), len) if !has_body(other) => {
+                        // `<tool_call>` opened a call whose arguments are tags, not JSON.
+                        self.region = Region::ToolCall(other);
+                        self.cursor = i + len;
+                        return Next::Go;
+                    }
+                    _ => {}
+                }
+            }
+            if matches!(byte, b'{' | b'[') && has_body(dialect) {
+                self.begin(i, StreamLayer::ToolCallText, Some(dialect), false);
+                return Next::Go;
+            }
+            i += 1;
+        }
+        self.cursor = i;
+        Next::Wait
+    }
+}
+
+/// The defect the engine's validator and diagnosis name for the candidate at `start`.
+/// The validator reads at most a little past `failed`, where the stream found it, so naming
+/// costs what the candidate's own bytes cost.
+fn name_defect(text: &str, start: usize, failed: usize, max_depth: usize) -> (Defect, String) {
+    let bytes = text.as_bytes();
+    let limit = (failed + NAMING_LOOKAHEAD).min(bytes.len());
+    let scan = scan_value(bytes, start, limit, max_depth, None);
+    match scan.end {
+        ScanEnd::Invalid {
+            at,
+            problem,
+            after_comma,
+        } => {
+            let found = diagnose(text, at, problem, after_comma, max_depth);
+            (found.defect, found.message)
+        }
+        _ => (
+            Defect::Syntax,
+            "the value cannot continue here; ask for strict JSON".into(),
+        ),
+    }
+}
+
+/// The offset of the character after the one at `at`.
+fn next_char(text: &str, at: usize) -> usize {
+    text[at.min(text.len())..]
+        .chars()
+        .next()
+        .map_or(text.len(), |c| at + c.len_utf8())
+}

@@ -1,0 +1,222 @@
+use serde_json::{json, Value};
+
+use super::*;
+
+/// Feed `text` in pieces of `size` bytes; every snapshot, and the extractor.
+fn fed(text: &str, size: usize) -> (Vec<Snapshot>, Extractor) {
+    let mut extractor = Extractor::new(Options::default());
+    let snapshots = text
+        .as_bytes()
+        .chunks(size.max(1))
+        .map(|chunk| extractor.feed(chunk))
+        .collect();
+    (snapshots, extractor)
+}
+
+fn signals(snapshots: &[Snapshot]) -> Vec<SignalKind> {
+    snapshots
+        .iter()
+        .flat_map(|s| s.signals.iter().map(|signal| signal.kind))
+        .collect()
+}
+
+#[test]
+fn a_fenced_value_is_shown_as_it_arrives_and_never_invented() {
+    let text =
+        "Here you go:\n```json\n{\"city\": \"Paris\", \"zip\": 75001, \"tags\": [true]}\n```\n";
+    for size in [1, 2, 7, 64] {
+        let (snapshots, extractor) = fed(text, size);
+        assert_eq!(
+            extractor.value(),
+            Some(&json!({"city": "Paris", "zip": 75001, "tags": [true]}))
+        );
+        let states: Vec<State> = snapshots.iter().map(|s| s.state).collect();
+        if size < 12 {
+            assert_eq!(
+                states[0],
+                State::Waiting {
+                    why: Waiting::Prose
+                },
+                "{size}"
+            );
+        }
+        assert!(states.contains(&State::Reading {
+            layer: StreamLayer::Fenced,
+            dialect: None
+        }));
+        let finals: Vec<&String> = snapshots.iter().flat_map(|s| &s.final_paths).collect();
+        assert!(finals.contains(&&"/city".to_string()));
+        assert_eq!(finals.last().map(|p| p.as_str()), Some(""));
+        assert!(snapshots.iter().all(|s| !s.provisional));
+        assert!(extractor.end(None).ok());
+    }
+}
+
+#[test]
+fn numbers_and_literals_appear_only_once_their_token_ended() {
+    let mut extractor = Extractor::new(Options::default());
+    extractor.feed_str("{\"n\": 12");
+    assert_eq!(extractor.value(), Some(&json!({})));
+    extractor.feed_str(".5, \"ok\": tru");
+    assert_eq!(extractor.value(), Some(&json!({"n": 12.5})));
+    let snapshot = extractor.feed_str("e}");
+    assert_eq!(extractor.value(), Some(&json!({"n": 12.5, "ok": true})));
+    assert!(snapshot.open_paths.is_empty());
+}
+
+#[test]
+fn an_open_string_is_its_prefix_and_its_path_is_open() {
+    let mut extractor = Extractor::new(Options::default());
+    let snapshot = extractor.feed_str("{\"items\": [{\"name\": \"Jo");
+    assert_eq!(extractor.value(), Some(&json!({"items": [{"name": "Jo"}]})));
+    assert_eq!(
+        snapshot.open_paths,
+        ["", "/items", "/items/0", "/items/0/name"]
+    );
+    let snapshot = extractor.feed_str("hn\\n\\u00e9");
+    assert_eq!(
+        snapshot.deltas,
+        [Delta::Append {
+            path: "/items/0/name".into(),
+            text: "hn\né".into()
+        }]
+    );
+}
+
+#[test]
+fn a_split_utf8_sequence_and_escape_wait_for_their_rest() {
+    let text = "{\"a\": \"é\\u00e9\\ud83d\\ude00\"}";
+    for size in [1, 2, 3] {
+        let (_, extractor) = fed(text, size);
+        assert_eq!(extractor.value(), Some(&json!({"a": "éé😀"})), "{size}");
+        assert_eq!(extractor.not_utf8(), None);
+    }
+}
+
+#[test]
+fn a_bracket_in_prose_is_provisional_and_a_sentence_in_braces_is_withdrawn() {
+    let mut extractor = Extractor::new(Options::default());
+    let snapshot = extractor.feed_str("Sure {Happy to help} and the answer: {\"a\": [1");
+    assert!(snapshot.provisional);
+    assert_eq!(extractor.value(), Some(&json!({"a": []})));
+    assert!(
+        snapshot.signals.is_empty(),
+        "braces around prose are no defect"
+    );
+    assert!(snapshot.deltas.contains(&Delta::Withdraw));
+    extractor.feed_str("]}");
+    assert_eq!(extractor.value(), Some(&json!({"a": [1]})));
+}
+
+#[test]
+fn a_defect_no_continuation_repairs_is_signalled_where_it_is() {
+    let (snapshots, _) = fed("{\"total\": 1240,}", 1);
+    let invalid: Vec<&Signal> = snapshots.iter().flat_map(|s| &s.signals).collect();
+    assert_eq!(invalid.len(), 1);
+    assert_eq!(invalid[0].kind, SignalKind::Invalid);
+    assert_eq!(invalid[0].defect, Some(Defect::TrailingComma));
+    assert_eq!(
+        (invalid[0].byte, invalid[0].line, invalid[0].column),
+        (15, 1, 16)
+    );
+    assert_eq!(invalid[0].later_may_change, Some(false));
+}
+
+#[test]
+fn reasoning_and_tool_calls_are_waiting_states_with_their_signals() {
+    let text = "<think>maybe {\"a\": 1}</think><tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+    let (snapshots, extractor) = fed(text, 3);
+    assert!(snapshots.iter().any(|s| s.state
+        == State::Waiting {
+            why: Waiting::Reasoning
+        }));
+    assert_eq!(
+        signals(&snapshots),
+        [SignalKind::Reasoning, SignalKind::ToolCallText]
+    );
+    assert_eq!(
+        snapshots.last().unwrap().state,
+        State::Reading {
+            layer: StreamLayer::ToolCallText,
+            dialect: Some(Dialect::Hermes)
+        }
+    );
+    assert_eq!(
+        extractor.value(),
+        Some(&json!({"name": "f", "arguments": {}}))
+    );
+}
+
+#[test]
+fn a_whitespace_flood_is_a_runaway_at_the_bound() {
+    let text = format!("{{\"a\": \"x\"{}", " \n".repeat(400));
+    let (snapshots, _) = fed(&text, 5);
+    let runaway: Vec<&Signal> = snapshots.iter().flat_map(|s| &s.signals).collect();
+    assert_eq!(runaway.len(), 1);
+    assert_eq!(runaway[0].kind, SignalKind::Runaway);
+    // Nine bytes of value, then the run: its 512th byte is where it is certain.
+    assert_eq!(runaway[0].byte, 9 + DEFAULT_RUNAWAY_BYTES - 1);
+    let (snapshots, _) = fed(&format!("[{}", "\"ha\", ".repeat(200)), 7);
+    assert_eq!(signals(&snapshots), [SignalKind::Runaway]);
+}
+
+#[test]
+fn a_refusal_is_signalled_at_its_sentence_end() {
+    let (snapshots, _) = fed("I'm sorry, but I can't help with that request.", 4);
+    assert_eq!(signals(&snapshots), [SignalKind::Refusal]);
+    let (snapshots, _) = fed("Sure! {\"a\": 1}", 4);
+    assert!(signals(&snapshots).is_empty());
+}
+
+#[test]
+fn end_is_extract_of_the_joined_text() {
+    let text = "```json\n{\"a\": [1, 2";
+    let (_, extractor) = fed(text, 3);
+    let outcome = extractor.end(Some("length"));
+    let expected = crate::extract(text, &Options::default().with_stop_reason(Some("length")));
+    assert_eq!(
+        serde_json::to_value(&outcome).unwrap(),
+        serde_json::to_value(&expected).unwrap()
+    );
+    assert!(!outcome.ok());
+}
+
+#[test]
+fn bytes_that_are_not_utf8_make_the_output_unreadable() {
+    let mut extractor = Extractor::new(Options::default());
+    extractor.feed(b"{\"a\": \"\xff\"}");
+    assert_eq!(extractor.not_utf8(), Some(7));
+}
+
+#[test]
+fn replaying_the_deltas_gives_the_value() {
+    let text = "{\"a\": {\"b~/c\": [\"x\", {\"d\": null}]}, \"e\": -0.5e3}";
+    let (snapshots, extractor) = fed(text, 2);
+    let mut replayed: Option<Value> = None;
+    for delta in snapshots.iter().flat_map(|s| &s.deltas) {
+        match delta {
+            Delta::Add { path, value } if path.is_empty() => replayed = Some(value.clone()),
+            Delta::Add { path, value } => {
+                let (parent, last) = path.rsplit_once('/').unwrap();
+                let target = replayed.as_mut().unwrap().pointer_mut(parent).unwrap();
+                match target {
+                    Value::Object(members) => {
+                        let key = last.replace("~1", "/").replace("~0", "~");
+                        members.insert(key, value.clone());
+                    }
+                    Value::Array(items) => items.push(value.clone()),
+                    _ => panic!("{path}"),
+                }
+            }
+            Delta::Append { path, text } => {
+                let Value::String(string) = replayed.as_mut().unwrap().pointer_mut(path).unwrap()
+                else {
+                    panic!("{path}")
+                };
+                string.push_str(text);
+            }
+            Delta::Withdraw => replayed = None,
+        }
+    }
+    assert_eq!(replayed.as_ref(), extractor.value());
+}

@@ -1,0 +1,437 @@
+//! One candidate's JSON value, read as its bytes arrive: the same grammar as the engine's
+//! validator (`scan`), with its lossless repairs (a raw newline, carriage return or tab in a
+//! string; `` \` ``), fed from where it stopped, never from the start again.
+//!
+//! What it shows never invents: a string appears as the characters received; a number,
+//! `true`, `false` or `null` only once its token has ended; a key only once its closing
+//! quote came (and its member once its value begins); no closer is ever supplied.
+
+use serde_json::Value;
+
+use super::tree::{empty, push_segment, Step, Tree};
+use crate::scan::scan_number;
+
+/// How far a feed got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Progress {
+    /// Every byte available was read; the value is still open.
+    NeedMore,
+    /// The value closed; the byte after it is at this offset.
+    Done(usize),
+    /// The byte at this offset cannot continue a JSON value.
+    Failed(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Value,
+    ValueOrClose,
+    Key,
+    KeyOrClose,
+    Colon,
+    CommaOrClose,
+}
+
+/// The token being read, when one is open.
+#[derive(Debug)]
+enum Token {
+    None,
+    /// An object key: its text so far.
+    Key(String),
+    /// A string value, shown as it arrives.
+    Str,
+    /// A number that started at this offset.
+    Number(usize),
+    /// `true`, `false` or `null`: the word and how much of it has arrived.
+    Word(&'static [u8], usize),
+}
+
+/// A JSON value being read.
+#[derive(Debug)]
+pub(super) struct ValueReader {
+    max_depth: usize,
+    /// The open containers' brackets, outermost first.
+    brackets: Vec<u8>,
+    /// Items or members so far in each open container.
+    counts: Vec<usize>,
+    /// The path of the value being read: one step per container it is inside.
+    steps: Vec<Step>,
+    pointer: String,
+    /// The pointer's length before each step.
+    step_marks: Vec<usize>,
+    /// The pointer's length when each open container opened: its path.
+    open_marks: Vec<usize>,
+    /// A member's key, between its closing quote and its value.
+    key: Option<String>,
+    expect: Expect,
+    token: Token,
+    /// The next byte to read.
+    pos: usize,
+}
+
+impl ValueReader {
+    /// A reader for the value that opens at `start` with `{`, `[` (or any value token).
+    pub(super) fn new(start: usize, max_depth: usize) -> ValueReader {
+        ValueReader {
+            max_depth,
+            brackets: Vec::new(),
+            counts: Vec::new(),
+            steps: Vec::new(),
+            pointer: String::new(),
+            step_marks: Vec::new(),
+            open_marks: Vec::new(),
+            key: None,
+            expect: Expect::Value,
+            token: Token::None,
+            pos: start,
+        }
+    }
+
+    /// The paths still open, outermost first: every container, and a string being read.
+    pub(super) fn open_paths(&self) -> Vec<String> {
+        let mut paths: Vec<String> = self
+            .open_marks
+            .iter()
+            .map(|&mark| self.pointer[..mark].to_owned())
+            .collect();
+        if matches!(self.token, Token::Str) {
+            paths.push(self.pointer.clone());
+        }
+        paths
+    }
+
+    /// Whether the value got past its opening bracket: its first key closed, or its first
+    /// item began. A bracket in a sentence fails before that.
+    pub(super) fn began_inside(&self) -> bool {
+        self.counts.first().is_some_and(|&n| n > 0) || self.key.is_some()
+    }
+
+    /// Read what `text` holds past where the last feed stopped. Values go into `tree`;
+    /// the paths of strings and containers that closed go into `finals`.
+    pub(super) fn advance(
+        &mut self,
+        text: &str,
+        tree: &mut Tree,
+        finals: &mut Vec<String>,
+    ) -> Progress {
+        let bytes = text.as_bytes();
+        loop {
+            let step = match self.token {
+                Token::None => self.between(bytes, tree, finals),
+                Token::Key(_) | Token::Str => self.string(text, tree, finals),
+                Token::Number(from) => self.number(bytes, from, tree),
+                Token::Word(word, got) => self.word(bytes, word, got, tree),
+            };
+            if let Some(progress) = step {
+                return progress;
+            }
+        }
+    }
+
+    /// Outside any token: white space, punctuation, or the start of a token.
+    fn between(
+        &mut self,
+        bytes: &[u8],
+        tree: &mut Tree,
+        finals: &mut Vec<String>,
+    ) -> Option<Progress> {
+        while matches!(bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+        let Some(&byte) = bytes.get(self.pos) else {
+            return Some(Progress::NeedMore);
+        };
+        let at = self.pos;
+        let fail = Some(Progress::Failed(at));
+        match self.expect {
+            Expect::Colon if byte == b':' => self.expect = Expect::Value,
+            Expect::Colon => return fail,
+            Expect::CommaOrClose => match (byte, self.brackets.last()) {
+                (b',', Some(b'{')) => self.expect = Expect::Key,
+                (b',', Some(_)) => self.expect = Expect::Value,
+                (b'}', Some(b'{')) | (b']', Some(b'[')) => return self.close(finals),
+                _ => return fail,
+            },
+            Expect::Key | Expect::KeyOrClose => match byte {
+                b'"' => self.token = Token::Key(String::new()),
+                b'}' if self.expect == Expect::KeyOrClose => return self.close(finals),
+                _ => return fail,
+            },
+            Expect::Value | Expect::ValueOrClose => match byte {
+                b']' if self.expect == Expect::ValueOrClose => return self.close(finals),
+                _ => return self.begin_value(byte, tree),
+            },
+        }
+        self.pos += 1;
+        None
+    }
+
+    /// The first byte of a value.
+    fn begin_value(&mut self, byte: u8, tree: &mut Tree) -> Option<Progress> {
+        let at = self.pos;
+        match byte {
+            b'{' | b'[' => {
+                if self.brackets.len() >= self.max_depth {
+                    return Some(Progress::Failed(at));
+                }
+                self.enter();
+                tree.add(&self.steps, &self.pointer, empty(byte));
+                self.brackets.push(byte);
+                self.counts.push(0);
+                self.open_marks.push(self.pointer.len());
+                self.expect = if byte == b'{' {
+                    Expect::KeyOrClose
+                } else {
+                    Expect::ValueOrClose
+                };
+            }
+            b'"' => {
+                self.enter();
+                tree.add(&self.steps, &self.pointer, Value::String(String::new()));
+                self.token = Token::Str;
+            }
+            b'-' | b'0'..=b'9' => {
+                self.enter();
+                self.token = Token::Number(at);
+            }
+            b't' | b'f' | b'n' => {
+                self.enter();
+                let word: &[u8] = match byte {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                self.token = Token::Word(word, 1);
+            }
+            _ => return Some(Progress::Failed(at)),
+        }
+        self.pos += 1;
+        None
+    }
+
+    /// The path steps into the value that begins now: the member whose key was read, or
+    /// the container's next item.
+    fn enter(&mut self) {
+        let Some(count) = self.counts.last_mut() else {
+            return;
+        };
+        let step = match self.key.take() {
+            Some(key) => Step::Key(key),
+            None => Step::Index(*count),
+        };
+        *count += 1;
+        self.step_marks.push(self.pointer.len());
+        push_segment(&mut self.pointer, &step);
+        self.steps.push(step);
+    }
+
+    /// The value at the current path ended (its token, or its container closed).
+    fn leave(&mut self) -> Option<Progress> {
+        self.token = Token::None;
+        if self.brackets.is_empty() {
+            return Some(Progress::Done(self.pos));
+        }
+        self.steps.pop();
+        if let Some(mark) = self.step_marks.pop() {
+            self.pointer.truncate(mark);
+        }
+        self.expect = Expect::CommaOrClose;
+        None
+    }
+
+    fn close(&mut self, finals: &mut Vec<String>) -> Option<Progress> {
+        self.brackets.pop();
+        self.counts.pop();
+        self.open_marks.pop();
+        // Its children have left: the pointer is the container's own path.
+        finals.push(self.pointer.clone());
+        self.pos += 1;
+        self.leave()
+    }
+
+    /// Inside a key or a string value.
+    fn string(
+        &mut self,
+        text: &str,
+        tree: &mut Tree,
+        finals: &mut Vec<String>,
+    ) -> Option<Progress> {
+        let bytes = text.as_bytes();
+        let run_end = self.pos
+            + bytes[self.pos..]
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | 0..=0x1f))
+                .unwrap_or(bytes.len() - self.pos);
+        self.take(&text[self.pos..run_end], tree);
+        self.pos = run_end;
+        let Some(&byte) = bytes.get(self.pos) else {
+            return Some(Progress::NeedMore);
+        };
+        match byte {
+            b'"' => {
+                self.pos += 1;
+                match std::mem::replace(&mut self.token, Token::None) {
+                    Token::Key(key) => {
+                        self.key = Some(key);
+                        self.expect = Expect::Colon;
+                        None
+                    }
+                    _ => {
+                        finals.push(self.pointer.clone());
+                        self.leave()
+                    }
+                }
+            }
+            b'\\' => self.escape(bytes, tree),
+            // Lossless repairs: the raw character is what the model meant.
+            b'\n' | b'\r' | b'\t' => {
+                self.take(&text[self.pos..self.pos + 1], tree);
+                self.pos += 1;
+                None
+            }
+            _ => Some(Progress::Failed(self.pos)),
+        }
+    }
+
+    /// Characters of the open string: a key's are kept, a value's shown.
+    fn take(&mut self, piece: &str, tree: &mut Tree) {
+        match &mut self.token {
+            Token::Key(key) => key.push_str(piece),
+            _ => tree.append(&self.steps, &self.pointer, piece),
+        }
+    }
+
+    /// A backslash at `pos`: wait until its escape is whole, then take what it stands for.
+    fn escape(&mut self, bytes: &[u8], tree: &mut Tree) -> Option<Progress> {
+        let at = self.pos;
+        let Some(&kind) = bytes.get(at + 1) else {
+            return Some(Progress::NeedMore);
+        };
+        let simple = match kind {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            // `\`` is a lossless repair: a backtick.
+            b'`' => Some('`'),
+            b'u' => None,
+            _ => return Some(Progress::Failed(at)),
+        };
+        if let Some(c) = simple {
+            self.take(c.encode_utf8(&mut [0; 4]), tree);
+            self.pos = at + 2;
+            return None;
+        }
+        let (unit, len) = match unit_at(bytes, at) {
+            Unit::Whole(unit) => (unit, 6),
+            Unit::Partial => return Some(Progress::NeedMore),
+            Unit::Bad => return Some(Progress::Failed(at)),
+        };
+        let c = if (0xD800..0xDC00).contains(&unit) {
+            // A high surrogate is one character with the low one that follows it.
+            match (bytes.get(at + 6..at + 8), unit_at(bytes, at + 6)) {
+                (None, _) | (Some(b"\\u"), Unit::Partial) => return Some(Progress::NeedMore),
+                (Some(b"\\u"), Unit::Whole(low)) if (0xDC00..0xE000).contains(&low) => {
+                    self.pos = at + 12;
+                    let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                    self.take(
+                        char::from_u32(code)
+                            .unwrap_or('\u{fffd}')
+                            .encode_utf8(&mut [0; 4]),
+                        tree,
+                    );
+                    return None;
+                }
+                _ => '\u{fffd}',
+            }
+        } else {
+            char::from_u32(unit).unwrap_or('\u{fffd}')
+        };
+        self.take(c.encode_utf8(&mut [0; 4]), tree);
+        self.pos = at + len;
+        None
+    }
+
+    /// A number's bytes; once a byte that cannot continue it arrives, the engine's own
+    /// number grammar says whether the token is a number.
+    fn number(&mut self, bytes: &[u8], from: usize, tree: &mut Tree) -> Option<Progress> {
+        while matches!(
+            bytes.get(self.pos),
+            Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+        ) {
+            self.pos += 1;
+        }
+        if self.pos >= bytes.len() {
+            return Some(Progress::NeedMore);
+        }
+        match scan_number(bytes, from, self.pos) {
+            Ok(end) if end == self.pos => {}
+            Ok(end) => return Some(Progress::Failed(end)),
+            Err(crate::scan::ScanEnd::Invalid { at, .. }) => return Some(Progress::Failed(at)),
+            Err(_) => return Some(Progress::Failed(self.pos)),
+        }
+        let token = std::str::from_utf8(&bytes[from..self.pos]).unwrap_or("0");
+        let value = serde_json::from_str(token).unwrap_or(Value::Null);
+        tree.add(&self.steps, &self.pointer, value);
+        self.leave()
+    }
+
+    /// `true`, `false` or `null`, byte by byte; it is a value once a byte that cannot
+    /// continue a word follows it.
+    fn word(
+        &mut self,
+        bytes: &[u8],
+        word: &'static [u8],
+        mut got: usize,
+        tree: &mut Tree,
+    ) -> Option<Progress> {
+        while got < word.len() {
+            let Some(&byte) = bytes.get(self.pos) else {
+                self.token = Token::Word(word, got);
+                return Some(Progress::NeedMore);
+            };
+            if byte != word[got] {
+                return Some(Progress::Failed(self.pos));
+            }
+            got += 1;
+            self.pos += 1;
+        }
+        self.token = Token::Word(word, got);
+        // The word is a value once the byte after it has come (`truer` is no `true`).
+        if self.pos >= bytes.len() {
+            return Some(Progress::NeedMore);
+        }
+        let value = match word {
+            b"true" => Value::Bool(true),
+            b"false" => Value::Bool(false),
+            _ => Value::Null,
+        };
+        tree.add(&self.steps, &self.pointer, value);
+        self.leave()
+    }
+}
+
+enum Unit {
+    Whole(u32),
+    Partial,
+    Bad,
+}
+
+/// The code unit of the `\uXXXX` escape at `at`.
+fn unit_at(bytes: &[u8], at: usize) -> Unit {
+    let mut unit = 0;
+    for k in 2..6 {
+        let Some(&digit) = bytes.get(at + k) else {
+            return Unit::Partial;
+        };
+        let Some(value) = (digit as char).to_digit(16) else {
+            return Unit::Bad;
+        };
+        unit = unit * 16 + value;
+    }
+    Unit::Whole(unit)
+}

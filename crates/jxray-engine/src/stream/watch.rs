@@ -1,0 +1,109 @@
+//! Watching the raw text for what a caller may want to stop for, independently of where
+//! the value stands: a runaway (decoding that loops on white space or one token) and a
+//! refusal by its shape. Each watcher reads every byte once, or a bounded stretch.
+
+use crate::refusal::{is_refusal, SHORT};
+
+/// The default run, in bytes, of white space or one repeated token that is a runaway.
+pub const DEFAULT_RUNAWAY_BYTES: usize = 512;
+/// The longest repeated token looked for, in bytes.
+const LONGEST_TOKEN: usize = 32;
+/// A token repeats at least this many times in a runaway run.
+const MIN_REPEATS: usize = 8;
+/// How often (in bytes) the tail is checked for a repeated token.
+const CHECK_EVERY: usize = 64;
+
+/// A run of white space or of one repeated token past a bound.
+#[derive(Debug)]
+pub(super) struct Runaway {
+    bound: usize,
+    /// White space bytes in a row up to `seen`.
+    spaces: usize,
+    /// How far the text has been watched.
+    seen: usize,
+    /// Where the tail was last checked for a repeated token.
+    checked: usize,
+    fired: bool,
+}
+
+impl Runaway {
+    pub(super) fn new(bound: usize) -> Runaway {
+        Runaway {
+            bound: bound.max(1),
+            spaces: 0,
+            seen: 0,
+            checked: 0,
+            fired: false,
+        }
+    }
+
+    /// Watch the bytes of `text` not seen yet; the byte at which a runaway became certain,
+    /// the first time one does.
+    pub(super) fn watch(&mut self, text: &[u8]) -> Option<usize> {
+        if self.fired {
+            self.seen = text.len();
+            return None;
+        }
+        for (at, &byte) in text.iter().enumerate().skip(self.seen) {
+            self.spaces = if byte.is_ascii_whitespace() {
+                self.spaces + 1
+            } else {
+                0
+            };
+            if self.spaces == self.bound {
+                self.fired = true;
+                self.seen = text.len();
+                return Some(at);
+            }
+        }
+        self.seen = text.len();
+        if text.len() >= self.checked + CHECK_EVERY && text.len() >= self.bound {
+            self.checked = text.len();
+            if let Some(at) = self.repeated_tail(text) {
+                self.fired = true;
+                return Some(at);
+            }
+        }
+        None
+    }
+
+    /// Whether `text` ends in one token repeated over at least the bound: where the run
+    /// reached the bound. Each period is given up at its first mismatch from the end, so a
+    /// text that does not repeat costs a few comparisons per period.
+    fn repeated_tail(&self, text: &[u8]) -> Option<usize> {
+        (1..=LONGEST_TOKEN).find_map(|period| {
+            let last = text.len().checked_sub(period)?;
+            let same = (0..last)
+                .rev()
+                .take_while(|&k| text[k] == text[k + period])
+                .count();
+            let run = same + period;
+            (run >= self.bound && run >= MIN_REPEATS * period)
+                .then(|| text.len() - run + self.bound - 1)
+        })
+    }
+}
+
+/// A refusal by its shape, judged at sentence ends while the text is short and no value
+/// has begun (a refusal is short and holds no JSON).
+#[derive(Debug, Default)]
+pub(super) struct Refusal {
+    fired: bool,
+}
+
+impl Refusal {
+    /// Whether `text` so far reads as a refusal, the first time it does.
+    pub(super) fn watch(&mut self, text: &str, value_begun: bool) -> bool {
+        if self.fired || value_begun || text.len() > SHORT {
+            return false;
+        }
+        let ends_a_sentence = text
+            .trim_end_matches([' ', '\t'])
+            .ends_with(['.', '!', '?', '\n', '。', '！', '？']);
+        if ends_a_sentence && is_refusal(text) {
+            self.fired = true;
+            return true;
+        }
+        false
+    }
+}
