@@ -60,8 +60,19 @@ struct Candidate {
     layer: StreamLayer,
     dialect: Option<Dialect>,
     provisional: bool,
+    /// A string or number that is the whole output, if nothing but white space follows.
+    scalar: bool,
     /// Where the reading goes on when the candidate fails.
     around: Region,
+}
+
+/// A value read whole that the text after it may still take back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// A string or number at the start: the output's value only if nothing follows it.
+    Scalar,
+    /// The first value is a JSON Schema: the prompt's own, echoed, if another value follows.
+    Echo(StreamLayer, Option<Dialect>),
 }
 
 /// What a region's reading did.
@@ -82,6 +93,7 @@ pub(super) struct Regions {
     candidate: Option<Candidate>,
     /// The candidate that closed: the value.
     settled: Option<(StreamLayer, Option<Dialect>)>,
+    held: Option<Held>,
     begun: bool,
     events: Vec<Event>,
 }
@@ -95,6 +107,7 @@ impl Regions {
             region: Region::Prose,
             candidate: None,
             settled: None,
+            held: None,
             begun: false,
             events: Vec::new(),
         }
@@ -112,7 +125,7 @@ impl Regions {
                 Some(candidate) => match candidate.reader.advance(text, tree, finals) {
                     Progress::NeedMore => Next::Wait,
                     Progress::Done(end) => {
-                        self.settle(end);
+                        self.settle(end, tree);
                         Next::Go
                     }
                     Progress::Failed(at) => {
@@ -121,10 +134,10 @@ impl Regions {
                     }
                 },
                 None => match self.region {
-                    Region::Prose => self.prose(text),
+                    Region::Prose => self.prose(text, tree),
                     Region::Think => self.think(text),
-                    Region::Fence { .. } => self.fence(text),
-                    Region::ToolCall(dialect) => self.tool_call(text, dialect),
+                    Region::Fence { .. } => self.fence(text, tree),
+                    Region::ToolCall(dialect) => self.tool_call(text, dialect, tree),
                 },
             };
             if let Next::Wait = next {
@@ -137,6 +150,18 @@ impl Regions {
     pub(super) fn state(&self) -> State {
         if let Some((layer, dialect)) = self.settled {
             return State::Reading { layer, dialect };
+        }
+        match self.held {
+            Some(Held::Scalar) => {
+                return State::Reading {
+                    layer: StreamLayer::Direct,
+                    dialect: None,
+                }
+            }
+            Some(Held::Echo(layer, dialect)) if self.candidate.is_none() => {
+                return State::Reading { layer, dialect }
+            }
+            _ => {}
         }
         if let Some(candidate) = &self.candidate {
             return State::Reading {
@@ -153,8 +178,12 @@ impl Regions {
         State::Waiting { why }
     }
 
+    /// A value from prose until it closes, and a held value until what follows decides.
     pub(super) fn provisional(&self) -> bool {
-        self.candidate.as_ref().is_some_and(|c| c.provisional)
+        match &self.candidate {
+            Some(candidate) => candidate.provisional,
+            None => self.held.is_some(),
+        }
     }
 
     pub(super) fn open_paths(&self) -> Vec<String> {
@@ -169,11 +198,23 @@ impl Regions {
         self.begun
     }
 
-    fn settle(&mut self, end: usize) {
-        if let Some(candidate) = self.candidate.take() {
-            self.settled = Some((candidate.layer, candidate.dialect));
-        }
+    /// The candidate closed at `end`: it is the value — unless it is a scalar (text may
+    /// follow it) or the first value is a JSON Schema (another value may follow it).
+    fn settle(&mut self, end: usize, tree: &Tree) {
         self.cursor = end;
+        let Some(candidate) = self.candidate.take() else {
+            return;
+        };
+        if candidate.scalar {
+            self.held = Some(Held::Scalar);
+            return;
+        }
+        if self.held.is_none() && tree.root.as_ref().is_some_and(is_json_schema) {
+            self.held = Some(Held::Echo(candidate.layer, candidate.dialect));
+            self.region = reading_on(candidate.around);
+            return;
+        }
+        self.settled = Some((candidate.layer, candidate.dialect));
     }
 
     /// The candidate cannot continue at `at`: drop it, say why (unless it was a bracket in
@@ -212,13 +253,18 @@ impl Regions {
         self.cursor = if opens { at } else { next_char(text, at) };
     }
 
+    /// A candidate begins at `at`.
     fn begin(
         &mut self,
         at: usize,
-        layer: StreamLayer,
-        dialect: Option<Dialect>,
+        (layer, dialect): (StreamLayer, Option<Dialect>),
         provisional: bool,
+        tree: &mut Tree,
     ) {
+        if let Some(Held::Echo(..)) = self.held.take() {
+            // Another value follows a JSON Schema: the schema was the prompt's, echoed.
+            tree.withdraw();
+        }
         self.begun = true;
         self.candidate = Some(Candidate {
             reader: ValueReader::new(at, self.max_depth),
@@ -226,13 +272,14 @@ impl Regions {
             layer,
             dialect,
             provisional,
+            scalar: false,
             around: self.region,
         });
         self.cursor = at;
     }
 
     /// The marker at `i`, acted on: `Some` when reading must wait or go on elsewhere.
-    fn marker(&mut self, text: &str, i: usize) -> Option<Next> {
+    fn marker(&mut self, text: &str, i: usize, tree: &mut Tree) -> Option<Next> {
         match marker_at(&text[i..]) {
             Found::Partial => {
                 self.cursor = i;
@@ -251,6 +298,9 @@ impl Regions {
                         ));
                     }
                     Marker::CallOpen(dialect) => {
+                        if let Some(Held::Echo(..)) = self.held.take() {
+                            tree.withdraw();
+                        }
                         self.region = Region::ToolCall(dialect);
                         let mut event = Event::at(
                             SignalKind::ToolCallText,
@@ -267,15 +317,20 @@ impl Regions {
         }
     }
 
-    fn prose(&mut self, text: &str) -> Next {
+    fn prose(&mut self, text: &str, tree: &mut Tree) -> Next {
         let bytes = text.as_bytes();
         let mut i = self.cursor;
         while i < bytes.len() {
             let byte = bytes[i];
+            if self.held == Some(Held::Scalar) && !byte.is_ascii_whitespace() {
+                // Text after a string or number at the start: it was a sentence's.
+                self.held = None;
+                tree.withdraw();
+            }
             if byte == b'\n' {
                 self.line_start = i + 1;
             } else if may_start(byte) {
-                if let Some(next) = self.marker(text, i) {
+                if let Some(next) = self.marker(text, i, tree) {
                     return next;
                 }
             }
@@ -284,14 +339,21 @@ impl Regions {
                     return next;
                 }
             }
+            let at_start = || text[..i].trim_start_matches('\u{feff}').trim().is_empty();
             if matches!(byte, b'{' | b'[') {
-                let before = text[..i].trim_start_matches('\u{feff}').trim();
-                let layer = if before.is_empty() {
+                let layer = if at_start() {
                     StreamLayer::Direct
                 } else {
                     StreamLayer::Scanned
                 };
-                self.begin(i, layer, None, layer == StreamLayer::Scanned);
+                self.begin(i, (layer, None), layer == StreamLayer::Scanned, tree);
+                return Next::Go;
+            }
+            if matches!(byte, b'"' | b'-' | b'0'..=b'9') && !self.begun && at_start() {
+                self.begin(i, (StreamLayer::Direct, None), true, tree);
+                if let Some(candidate) = self.candidate.as_mut() {
+                    candidate.scalar = true;
+                }
                 return Next::Go;
             }
             i += 1;
@@ -361,7 +423,7 @@ impl Regions {
         Next::Wait
     }
 
-    fn fence(&mut self, text: &str) -> Next {
+    fn fence(&mut self, text: &str, tree: &mut Tree) -> Next {
         let Region::Fence {
             mark,
             len,
@@ -405,7 +467,7 @@ impl Regions {
                         json,
                         body: false,
                     };
-                    self.begin(i, StreamLayer::Fenced, None, !json);
+                    self.begin(i, (StreamLayer::Fenced, None), !json, tree);
                     return Next::Go;
                 }
                 body = true;
@@ -422,7 +484,7 @@ impl Regions {
         Next::Wait
     }
 
-    fn tool_call(&mut self, text: &str, dialect: Dialect) -> Next {
+    fn tool_call(&mut self, text: &str, dialect: Dialect, tree: &mut Tree) -> Next {
         let bytes = text.as_bytes();
         let mut i = self.cursor;
         while i < bytes.len() {
@@ -448,7 +510,7 @@ impl Regions {
                 }
             }
             if matches!(byte, b'{' | b'[') && has_body(dialect) {
-                self.begin(i, StreamLayer::ToolCallText, Some(dialect), false);
+                self.begin(i, (StreamLayer::ToolCallText, Some(dialect)), false, tree);
                 return Next::Go;
             }
             i += 1;
@@ -456,6 +518,33 @@ impl Regions {
         self.cursor = i;
         Next::Wait
     }
+}
+
+/// Where reading goes on in the region a candidate was found in: a fence's body has begun.
+fn reading_on(region: Region) -> Region {
+    match region {
+        Region::Fence {
+            mark, len, json, ..
+        } => Region::Fence {
+            mark,
+            len,
+            json,
+            body: true,
+        },
+        region => region,
+    }
+}
+
+/// Whether a value is a JSON Schema document (`$schema`, or `type` with `properties`), as
+/// the engine passes over an echoed one.
+fn is_json_schema(value: &serde_json::Value) -> bool {
+    value.as_object().is_some_and(|object| {
+        object.contains_key("$schema")
+            || (object.contains_key("type")
+                && object
+                    .get("properties")
+                    .is_some_and(serde_json::Value::is_object))
+    })
 }
 
 /// The defect the engine's validator and diagnosis name for the candidate at `start`.

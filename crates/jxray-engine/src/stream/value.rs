@@ -375,7 +375,8 @@ impl ValueReader {
             Err(_) => return Some(Progress::Failed(self.pos)),
         }
         let token = std::str::from_utf8(&bytes[from..self.pos]).unwrap_or("0");
-        let value = serde_json::from_str(token).unwrap_or(Value::Null);
+        // Exact, as the engine decodes it: `1E22` stays `1E22`.
+        let value = crate::decode_exact(token).unwrap_or(Value::Null);
         tree.add(&self.steps, &self.pointer, value);
         self.leave()
     }
