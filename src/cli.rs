@@ -325,6 +325,18 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) schema: Option<PathBuf>,
 
+    /// The provider's stop reason for a raw text (length, max_tokens, stop, …)
+    #[arg(long, value_name = "REASON")]
+    pub(crate) stop_reason: Option<String>,
+
+    /// Read the input as it arrives: a JSON line per change, then the outcome's line
+    #[arg(long)]
+    pub(crate) follow: bool,
+
+    /// With --follow, stop at the first of these signals (runaway, tool-call-text, reasoning, refusal, invalid)
+    #[arg(long, value_name = "SIGNAL,…", requires = "follow")]
+    pub(crate) stop_on: Vec<String>,
+
     #[command(flatten)]
     pub(crate) extraction: ExtractionArgs,
 }

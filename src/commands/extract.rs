@@ -32,7 +32,11 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
         .map(Schema::from_file)
         .transpose()?
         .map(Arc::new);
-    let captures = capture::load(&args.file, &load_options(&args.extraction, &config)?)?;
+    let mut captures = capture::load(&args.file, &load_options(&args.extraction, &config)?)?;
+    // A raw text has no stop reason of its own; a provider's envelope keeps its own.
+    for capture in captures.iter_mut().filter(|c| c.stop_reason.is_none()) {
+        capture.stop_reason.clone_from(&args.stop_reason);
+    }
     if captures.is_empty() {
         output::say(&format!(
             "{}: no capture in this file",

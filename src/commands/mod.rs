@@ -7,6 +7,7 @@ mod common;
 mod compare;
 mod completions;
 mod extract;
+mod follow;
 mod output;
 mod record;
 pub(crate) mod test;
@@ -73,6 +74,7 @@ fn run(command: &CliCommand) -> u8 {
     output::end_on_signals();
     let result = match command {
         CliCommand::Check(args) => check::run(args),
+        CliCommand::Extract(args) if args.follow => follow::run(args),
         CliCommand::Extract(args) => extract::run(args),
         CliCommand::Test(args) => test::run(args),
         CliCommand::Compare(args) => compare::run(args),

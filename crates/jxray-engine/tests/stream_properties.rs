@@ -6,8 +6,8 @@
 //! - `end` is `extract` of the joined text, field for field;
 //! - while a candidate lives, each snapshot's value grows into the next (strings and arrays
 //!   only grow, objects only gain members, no type changes, nothing vanishes);
-//! - the value shown is always what the deltas build, and never holds a number or literal
-//!   before its token ended nor a closer that was not written;
+//! - every delta fits the value the earlier ones built, which never holds a number or
+//!   literal before its token ended nor a closer that was not written;
 //! - when the output has a value, every snapshot of the candidate that was not withdrawn
 //!   holds only what the final value holds at that path (strings as prefixes);
 //! - a value whose container has not closed is never complete: a tool call cut after a
@@ -16,7 +16,7 @@
 
 mod support;
 
-use jxray_engine::{extract, Delta, Extractor, Options, WarningKind};
+use jxray_engine::{extract, Delta, Extractor, Options, Replay, WarningKind};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -35,29 +35,6 @@ fn grows_into(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The value the deltas build, replayed as a binding would.
-fn replay(value: &mut Option<Value>, delta: &Delta) {
-    match delta {
-        Delta::Add { path, value: added } if path.is_empty() => *value = Some(added.clone()),
-        Delta::Add { path, value: added } => {
-            let (parent, last) = path.rsplit_once('/').expect("a pointer");
-            match value.as_mut().and_then(|v| v.pointer_mut(parent)) {
-                Some(Value::Object(members)) => {
-                    members.insert(last.replace("~1", "/").replace("~0", "~"), added.clone());
-                }
-                Some(Value::Array(items)) => items.push(added.clone()),
-                other => panic!("an add at {path} under {other:?}"),
-            }
-        }
-        Delta::Append { path, text } => match value.as_mut().and_then(|v| v.pointer_mut(path)) {
-            Some(Value::String(string)) => string.push_str(text),
-            other => panic!("an append at {path} to {other:?}"),
-        },
-        Delta::Withdraw => *value = None,
-        other => panic!("an unknown delta {other:?}"),
-    }
-}
-
 /// Feed `bytes` cut at `cuts`; check every invariant; return what failed, if anything.
 fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String> {
     let text = std::str::from_utf8(bytes).ok();
@@ -70,7 +47,7 @@ fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String>
             .any(|warning| warning.kind == WarningKind::DuplicateKey)
     });
     let mut extractor = Extractor::new(Options::default());
-    let mut shown: Option<Value> = None;
+    let mut replay = Replay::new();
     // The values shown since the candidate began, one per snapshot.
     let mut history: Vec<Value> = Vec::new();
     let mut from = 0;
@@ -82,14 +59,11 @@ fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String>
             if *delta == Delta::Withdraw {
                 history.clear();
             }
-            replay(&mut shown, delta);
+            if !replay.apply(delta) {
+                return Err(format!("{delta:?} does not fit {:?}", replay.value()));
+            }
         }
-        if shown.as_ref() != extractor.value() {
-            return Err(format!(
-                "the deltas build {shown:?}, the extractor holds {:?}",
-                extractor.value()
-            ));
-        }
+        let shown = replay.value().cloned();
         if let Some(value) = &shown {
             if let Some(last) = history.last().filter(|_| !repeats_a_key) {
                 if !grows_into(last, value) {
@@ -108,7 +82,7 @@ fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String>
     if extractor.text() != text {
         return Err("the text fed is not the text received".into());
     }
-    let settled = shown.clone();
+    let settled = replay.value().cloned();
     let outcome = extractor.end(stop);
     let expected = extract(text, &Options::default().with_stop_reason(stop));
     if serde_json::to_value(&outcome).unwrap() != serde_json::to_value(&expected).unwrap() {

@@ -8,8 +8,8 @@
 
 use super::outcome::RepairKind;
 use super::space::skip_json_space;
-pub(crate) use token::scan_number;
 use token::scan_string;
+pub(crate) use token::{plain_end, scan_number};
 
 mod token;
 

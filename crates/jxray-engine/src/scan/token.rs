@@ -60,7 +60,7 @@ pub(super) fn scan_string(
 /// character before `limit`, else `limit`. Plain bytes are the common case, so they are
 /// skipped eight at a time: a word is passed over only when none of its bytes is one of
 /// those (the bit tricks may flag a plain byte, never miss one; the byte loop decides).
-fn plain_end(bytes: &[u8], mut j: usize, limit: usize) -> usize {
+pub(crate) fn plain_end(bytes: &[u8], mut j: usize, limit: usize) -> usize {
     while let Some(chunk) = bytes.get(j..j + 8).filter(|_| j + 8 <= limit) {
         let word = word_of(chunk);
         if equal(word, b'"') | equal(word, b'\\') | below(word, 0x20) != 0 {

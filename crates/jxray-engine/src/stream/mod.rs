@@ -10,9 +10,12 @@
 
 mod markers;
 mod regions;
+mod replay;
 mod tree;
 mod value;
 mod watch;
+
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -22,6 +25,7 @@ use crate::options::Options;
 use crate::outcome::{Defect, Dialect, Outcome};
 use crate::position::LineCursor;
 
+pub use replay::Replay;
 pub use watch::DEFAULT_RUNAWAY_BYTES;
 
 use regions::Regions;
@@ -86,14 +90,14 @@ pub enum Delta {
     /// literal whose token ended, an empty object or array, or a string's first characters.
     Add {
         /// Where.
-        path: String,
+        path: Arc<str>,
         /// What it is so far.
         value: Value,
     },
     /// More characters of the string at `path`.
     Append {
         /// Where.
-        path: String,
+        path: Arc<str>,
         /// The characters.
         text: String,
     },
@@ -170,6 +174,49 @@ pub struct Signal {
     pub message: String,
 }
 
+/// The paths still open, outermost first: every open container, then the string being
+/// read. Shared between snapshots while they stay the same, so a chunk costs no copy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OpenPaths {
+    containers: Arc<[Arc<str>]>,
+    string: Option<Arc<str>>,
+}
+
+impl OpenPaths {
+    fn new(containers: Arc<[Arc<str>]>, string: Option<Arc<str>>) -> OpenPaths {
+        OpenPaths { containers, string }
+    }
+
+    /// Each open path (a JSON Pointer, `""` for the whole value), outermost first.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.containers
+            .iter()
+            .chain(&self.string)
+            .map(|path| &**path)
+    }
+
+    /// How many paths are open.
+    pub fn len(&self) -> usize {
+        self.containers.len() + usize::from(self.string.is_some())
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The innermost open path.
+    pub fn innermost(&self) -> Option<&str> {
+        self.iter().last()
+    }
+}
+
+impl Serialize for OpenPaths {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
 /// What is known after a chunk.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Snapshot {
@@ -182,7 +229,7 @@ pub struct Snapshot {
     /// The changes to the value since the last snapshot.
     pub deltas: Vec<Delta>,
     /// The paths still open (JSON Pointers, the innermost last).
-    pub open_paths: Vec<String>,
+    pub open_paths: OpenPaths,
     /// The paths that became final since the last snapshot: a string or container that
     /// closed (a number or literal is final when it appears).
     pub final_paths: Vec<String>,
@@ -243,6 +290,11 @@ impl Extractor {
     /// Feed the next chunk of bytes: a UTF-8 sequence may be split between chunks.
     pub fn feed(&mut self, chunk: &[u8]) -> Snapshot {
         self.received += chunk.len();
+        if self.pending.is_empty() {
+            if let Ok(text) = std::str::from_utf8(chunk) {
+                return self.feed_text(text);
+            }
+        }
         let mut bytes = std::mem::take(&mut self.pending);
         bytes.extend_from_slice(chunk);
         match std::str::from_utf8(&bytes) {
@@ -341,11 +393,6 @@ impl Extractor {
     /// The text received so far (a split UTF-8 sequence not yet whole is not in it).
     pub fn text(&self) -> &str {
         &self.text
-    }
-
-    /// The value shown so far: what the deltas built.
-    pub fn value(&self) -> Option<&Value> {
-        self.tree.root.as_ref()
     }
 
     /// Every signal raised so far.

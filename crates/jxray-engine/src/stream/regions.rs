@@ -6,7 +6,7 @@
 use super::markers::{has_body, marker_at, may_start, Found, Marker};
 use super::tree::Tree;
 use super::value::{Progress, ValueReader};
-use super::{SignalKind, State, StreamLayer, Waiting};
+use super::{OpenPaths, SignalKind, State, StreamLayer, Waiting};
 use crate::diagnose::diagnose;
 use crate::outcome::{Defect, Dialect};
 use crate::scan::{scan_value, ScanEnd};
@@ -95,6 +95,8 @@ pub(super) struct Regions {
     settled: Option<(StreamLayer, Option<Dialect>)>,
     held: Option<Held>,
     begun: bool,
+    /// A candidate began before the one being read (only the first value can be an echo).
+    begun_before: bool,
     events: Vec<Event>,
 }
 
@@ -109,6 +111,7 @@ impl Regions {
             settled: None,
             held: None,
             begun: false,
+            begun_before: false,
             events: Vec::new(),
         }
     }
@@ -125,7 +128,7 @@ impl Regions {
                 Some(candidate) => match candidate.reader.advance(text, tree, finals) {
                     Progress::NeedMore => Next::Wait,
                     Progress::Done(end) => {
-                        self.settle(end, tree);
+                        self.settle(text, end);
                         Next::Go
                     }
                     Progress::Failed(at) => {
@@ -186,7 +189,7 @@ impl Regions {
         }
     }
 
-    pub(super) fn open_paths(&self) -> Vec<String> {
+    pub(super) fn open_paths(&self) -> OpenPaths {
         self.candidate
             .as_ref()
             .map(|c| c.reader.open_paths())
@@ -200,7 +203,7 @@ impl Regions {
 
     /// The candidate closed at `end`: it is the value — unless it is a scalar (text may
     /// follow it) or the first value is a JSON Schema (another value may follow it).
-    fn settle(&mut self, end: usize, tree: &Tree) {
+    fn settle(&mut self, text: &str, end: usize) {
         self.cursor = end;
         let Some(candidate) = self.candidate.take() else {
             return;
@@ -209,7 +212,15 @@ impl Regions {
             self.held = Some(Held::Scalar);
             return;
         }
-        if self.held.is_none() && tree.root.as_ref().is_some_and(is_json_schema) {
+        // Only a first value that names `properties` or `$schema` is decoded to look.
+        let candidate_text = &text[candidate.start..end];
+        let may_be_schema =
+            candidate_text.contains("\"properties\"") || candidate_text.contains("\"$schema\"");
+        if self.held.is_none()
+            && !self.begun_before
+            && may_be_schema
+            && crate::decode_exact(candidate_text).is_ok_and(|value| is_json_schema(&value))
+        {
             self.held = Some(Held::Echo(candidate.layer, candidate.dialect));
             self.region = reading_on(candidate.around);
             return;
@@ -265,7 +276,9 @@ impl Regions {
             // Another value follows a JSON Schema: the schema was the prompt's, echoed.
             tree.withdraw();
         }
+        self.begun_before = self.begun;
         self.begun = true;
+        tree.begin();
         self.candidate = Some(Candidate {
             reader: ValueReader::new(at, self.max_depth),
             start: at,

@@ -1,7 +1,9 @@
-//! The partial value a stream has shown so far, and the changes that built it.
-//!
-//! Every change is made through [`Tree`], which records it as a [`Delta`], so what a
-//! binding replays from the deltas is exactly the value held here.
+//! The changes a stream makes to the value it shows, in order ([`Delta`]s), and the path
+//! helpers the value reader builds them with. The extractor keeps no copy of the value: a
+//! caller that wants one replays the changes ([`super::Replay`]), as a binding does in its
+//! own language, so a chunk costs the changes it makes and nothing more.
+
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -14,77 +16,66 @@ pub(super) enum Step {
     Index(usize),
 }
 
-/// The value read so far, with the changes since the last snapshot.
+/// The changes since the last snapshot.
 #[derive(Debug, Default)]
 pub(super) struct Tree {
-    pub(super) root: Option<Value>,
+    /// The path of the string being read, which [`Tree::append`] grows.
+    open: Option<Arc<str>>,
+    /// Something has been shown since the candidate began (a withdrawal has to say so).
+    shown: bool,
     pub(super) deltas: Vec<Delta>,
 }
 
 impl Tree {
-    /// A new value at `path` under `steps` (the root when `steps` is empty): a member of the
-    /// object, or the next item of the array, that `steps` leads to.
-    pub(super) fn add(&mut self, steps: &[Step], path: &str, value: Value) {
+    /// A new value at `path`: a member or item of the container it names the inside of.
+    pub(super) fn add(&mut self, path: &Arc<str>, value: Value) {
+        self.shown = true;
         self.deltas.push(Delta::Add {
-            path: path.to_owned(),
-            value: value.clone(),
+            path: Arc::clone(path),
+            value,
         });
-        let Some((last, parents)) = steps.split_last() else {
-            self.root = Some(value);
-            return;
-        };
-        match (self.container(parents), last) {
-            (Some(Value::Object(members)), Step::Key(key)) => {
-                members.insert(key.clone(), value);
-            }
-            (Some(Value::Array(items)), Step::Index(_)) => items.push(value),
-            _ => {}
-        }
     }
 
-    /// More characters of the open string at `path`.
-    pub(super) fn append(&mut self, steps: &[Step], path: &str, text: &str) {
-        if text.is_empty() {
+    /// A string begins at `path`: shown empty, then grown by [`Tree::append`].
+    pub(super) fn open_string(&mut self, path: &Arc<str>) {
+        self.add(path, Value::String(String::new()));
+        self.open = Some(Arc::clone(path));
+    }
+
+    /// More characters of the open string.
+    pub(super) fn append(&mut self, text: &str) {
+        let Some(open) = self.open.as_ref().filter(|_| !text.is_empty()) else {
             return;
-        }
+        };
         match self.deltas.last_mut() {
             // Pieces of one string in one snapshot are one change.
-            Some(Delta::Append {
-                path: last,
-                text: more,
-            }) if last == path => more.push_str(text),
+            Some(Delta::Append { path, text: more }) if Arc::ptr_eq(path, open) => {
+                more.push_str(text)
+            }
             _ => self.deltas.push(Delta::Append {
-                path: path.to_owned(),
+                path: Arc::clone(open),
                 text: text.to_owned(),
             }),
         }
-        if let Some(Value::String(string)) = self.at(steps) {
-            string.push_str(text);
-        }
     }
 
-    /// The candidate was dropped: the value goes, and the change says so.
+    /// The open string closed.
+    pub(super) fn close_string(&mut self) {
+        self.open = None;
+    }
+
+    /// The candidate was dropped: what it showed goes, and the change says so.
     pub(super) fn withdraw(&mut self) {
-        if self.root.take().is_some() {
+        self.open = None;
+        if std::mem::take(&mut self.shown) {
             self.deltas.push(Delta::Withdraw);
         }
     }
 
-    fn at(&mut self, steps: &[Step]) -> Option<&mut Value> {
-        let mut value = self.root.as_mut()?;
-        for step in steps {
-            value = match (value, step) {
-                (Value::Object(members), Step::Key(key)) => members.get_mut(key)?,
-                (Value::Array(items), Step::Index(index)) => items.get_mut(*index)?,
-                _ => return None,
-            };
-        }
-        Some(value)
-    }
-
-    fn container(&mut self, steps: &[Step]) -> Option<&mut Value> {
-        self.at(steps)
-            .filter(|value| matches!(value, Value::Object(_) | Value::Array(_)))
+    /// A new candidate begins with nothing shown.
+    pub(super) fn begin(&mut self) {
+        self.open = None;
+        self.shown = false;
     }
 }
 

@@ -6,10 +6,13 @@
 //! `true`, `false` or `null` only once its token has ended; a key only once its closing
 //! quote came (and its member once its value begins); no closer is ever supplied.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::tree::{empty, push_segment, Step, Tree};
-use crate::scan::scan_number;
+use super::OpenPaths;
+use crate::scan::{plain_end, scan_number};
 
 /// How far a feed got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,13 +57,17 @@ pub(super) struct ValueReader {
     brackets: Vec<u8>,
     /// Items or members so far in each open container.
     counts: Vec<usize>,
-    /// The path of the value being read: one step per container it is inside.
-    steps: Vec<Step>,
+    /// Each step's path as a JSON Pointer (one per container the value is inside), shared
+    /// by the deltas that name it.
+    paths: Vec<Arc<str>>,
+    root: Arc<str>,
+    /// The open containers' paths, rebuilt only when one opens or closes.
+    open: Arc<[Arc<str>]>,
     pointer: String,
     /// The pointer's length before each step.
     step_marks: Vec<usize>,
-    /// The pointer's length when each open container opened: its path.
-    open_marks: Vec<usize>,
+    /// Each open container's path.
+    containers: Vec<Arc<str>>,
     /// A member's key, between its closing quote and its value.
     key: Option<String>,
     expect: Expect,
@@ -76,10 +83,12 @@ impl ValueReader {
             max_depth,
             brackets: Vec::new(),
             counts: Vec::new(),
-            steps: Vec::new(),
+            paths: Vec::new(),
+            root: Arc::from(""),
+            open: Arc::from(Vec::new()),
             pointer: String::new(),
             step_marks: Vec::new(),
-            open_marks: Vec::new(),
+            containers: Vec::new(),
             key: None,
             expect: Expect::Value,
             token: Token::None,
@@ -88,16 +97,19 @@ impl ValueReader {
     }
 
     /// The paths still open, outermost first: every container, and a string being read.
-    pub(super) fn open_paths(&self) -> Vec<String> {
-        let mut paths: Vec<String> = self
-            .open_marks
-            .iter()
-            .map(|&mark| self.pointer[..mark].to_owned())
-            .collect();
-        if matches!(self.token, Token::Str) {
-            paths.push(self.pointer.clone());
-        }
-        paths
+    pub(super) fn open_paths(&self) -> OpenPaths {
+        let string = matches!(self.token, Token::Str).then(|| Arc::clone(self.path()));
+        OpenPaths::new(Arc::clone(&self.open), string)
+    }
+
+    /// The path of the value being read.
+    fn path(&self) -> &Arc<str> {
+        self.paths.last().unwrap_or(&self.root)
+    }
+
+    /// The open containers' paths, after one opened or closed.
+    fn reopen(&mut self) {
+        self.open = Arc::from(self.containers.clone());
     }
 
     /// Whether the value got past its opening bracket: its first key closed, or its first
@@ -175,10 +187,11 @@ impl ValueReader {
                     return Some(Progress::Failed(at));
                 }
                 self.enter();
-                tree.add(&self.steps, &self.pointer, empty(byte));
+                tree.add(self.path(), empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
-                self.open_marks.push(self.pointer.len());
+                self.containers.push(Arc::clone(self.path()));
+                self.reopen();
                 self.expect = if byte == b'{' {
                     Expect::KeyOrClose
                 } else {
@@ -187,7 +200,8 @@ impl ValueReader {
             }
             b'"' => {
                 self.enter();
-                tree.add(&self.steps, &self.pointer, Value::String(String::new()));
+                let path = Arc::clone(self.path());
+                tree.open_string(&path);
                 self.token = Token::Str;
             }
             b'-' | b'0'..=b'9' => {
@@ -222,7 +236,7 @@ impl ValueReader {
         *count += 1;
         self.step_marks.push(self.pointer.len());
         push_segment(&mut self.pointer, &step);
-        self.steps.push(step);
+        self.paths.push(Arc::from(self.pointer.as_str()));
     }
 
     /// The value at the current path ended (its token, or its container closed).
@@ -231,7 +245,7 @@ impl ValueReader {
         if self.brackets.is_empty() {
             return Some(Progress::Done(self.pos));
         }
-        self.steps.pop();
+        self.paths.pop();
         if let Some(mark) = self.step_marks.pop() {
             self.pointer.truncate(mark);
         }
@@ -242,10 +256,12 @@ impl ValueReader {
     fn close(&mut self, finals: &mut Vec<String>) -> Option<Progress> {
         self.brackets.pop();
         self.counts.pop();
-        self.open_marks.pop();
+        self.containers.pop();
         // Its children have left: the pointer is the container's own path.
         finals.push(self.pointer.clone());
         self.pos += 1;
+        self.token = Token::None;
+        self.reopen();
         self.leave()
     }
 
@@ -257,11 +273,7 @@ impl ValueReader {
         finals: &mut Vec<String>,
     ) -> Option<Progress> {
         let bytes = text.as_bytes();
-        let run_end = self.pos
-            + bytes[self.pos..]
-                .iter()
-                .position(|&b| matches!(b, b'"' | b'\\' | 0..=0x1f))
-                .unwrap_or(bytes.len() - self.pos);
+        let run_end = plain_end(bytes, self.pos, bytes.len());
         self.take(&text[self.pos..run_end], tree);
         self.pos = run_end;
         let Some(&byte) = bytes.get(self.pos) else {
@@ -278,6 +290,7 @@ impl ValueReader {
                     }
                     _ => {
                         finals.push(self.pointer.clone());
+                        tree.close_string();
                         self.leave()
                     }
                 }
@@ -297,7 +310,7 @@ impl ValueReader {
     fn take(&mut self, piece: &str, tree: &mut Tree) {
         match &mut self.token {
             Token::Key(key) => key.push_str(piece),
-            _ => tree.append(&self.steps, &self.pointer, piece),
+            _ => tree.append(piece),
         }
     }
 
@@ -377,7 +390,7 @@ impl ValueReader {
         let token = std::str::from_utf8(&bytes[from..self.pos]).unwrap_or("0");
         // Exact, as the engine decodes it: `1E22` stays `1E22`.
         let value = crate::decode_exact(token).unwrap_or(Value::Null);
-        tree.add(&self.steps, &self.pointer, value);
+        tree.add(self.path(), value);
         self.leave()
     }
 
@@ -411,7 +424,7 @@ impl ValueReader {
             b"false" => Value::Bool(false),
             _ => Value::Null,
         };
-        tree.add(&self.steps, &self.pointer, value);
+        tree.add(self.path(), value);
         self.leave()
     }
 }

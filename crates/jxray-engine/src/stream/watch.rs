@@ -44,17 +44,10 @@ impl Runaway {
             self.seen = text.len();
             return None;
         }
-        for (at, &byte) in text.iter().enumerate().skip(self.seen) {
-            self.spaces = if byte.is_ascii_whitespace() {
-                self.spaces + 1
-            } else {
-                0
-            };
-            if self.spaces == self.bound {
-                self.fired = true;
-                self.seen = text.len();
-                return Some(at);
-            }
+        if let Some(at) = self.spaces_reach_bound(&text[self.seen..]) {
+            self.fired = true;
+            self.seen = text.len();
+            return Some(at);
         }
         self.seen = text.len();
         if text.len() >= self.checked + CHECK_EVERY && text.len() >= self.bound {
@@ -62,6 +55,39 @@ impl Runaway {
             if let Some(at) = self.repeated_tail(text) {
                 self.fired = true;
                 return Some(at);
+            }
+        }
+        None
+    }
+
+    /// Count the white space run through `new` (the bytes after `seen`); the offset of the
+    /// byte where it reached the bound, relative to the whole text, when it did. A chunk
+    /// shorter than the bound is looked at from its ends only.
+    fn spaces_reach_bound(&mut self, new: &[u8]) -> Option<usize> {
+        let start = self.seen;
+        if new.len() < self.bound {
+            let leading = new.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            if self.spaces + leading >= self.bound {
+                return Some(start + self.bound - self.spaces - 1);
+            }
+            self.spaces = if leading == new.len() {
+                self.spaces + leading
+            } else {
+                new.iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count()
+            };
+            return None;
+        }
+        for (k, &byte) in new.iter().enumerate() {
+            self.spaces = if byte.is_ascii_whitespace() {
+                self.spaces + 1
+            } else {
+                0
+            };
+            if self.spaces == self.bound {
+                return Some(start + k);
             }
         }
         None
