@@ -128,3 +128,146 @@ fn a_file_of_many_captures_prints_one_line_per_record_null_for_a_failed_one() {
         run.stderr
     );
 }
+
+mod follow {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use crate::support;
+    use support::cli::jxray_in;
+
+    fn lines(stdout: &str) -> Vec<serde_json::Value> {
+        stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+            .collect()
+    }
+
+    #[test]
+    fn a_line_per_change_then_the_outcome_line_check_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = jxray_in(
+            dir.path(),
+            &["extract", "--follow"],
+            super::FENCED.as_bytes(),
+        );
+        assert_eq!(run.code, 0, "{run:?}");
+        let lines = lines(&run.stdout);
+        let (outcome, snapshots) = lines.split_last().unwrap();
+        assert_eq!(outcome["layer"], "fenced");
+        assert_eq!(
+            outcome["value"],
+            serde_json::json!({"city": "Paris", "tags": [1, 2]})
+        );
+        assert_eq!(outcome["warnings"], serde_json::json!(["trailing-prose"]));
+        assert!(snapshots
+            .iter()
+            .all(|s| s["state"] == "reading" && s["layer"] == "fenced"));
+        let deltas: Vec<&serde_json::Value> = snapshots
+            .iter()
+            .flat_map(|s| s["deltas"].as_array().unwrap())
+            .collect();
+        assert_eq!(
+            deltas[0],
+            &serde_json::json!({"op": "add", "path": "", "value": {}})
+        );
+    }
+
+    /// A spawned `jxray extract --follow ARGS`, its input open.
+    fn follow(args: &[&str]) -> std::process::Child {
+        Command::new(env!("CARGO_BIN_EXE_jxray"))
+            .args(["extract", "--follow"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    #[test]
+    fn each_change_is_written_as_it_arrives() {
+        let mut child = follow(&[]);
+        let mut input = child.stdin.take().unwrap();
+        let mut output = BufReader::new(child.stdout.take().unwrap());
+        input.write_all(b"{\"city\": \"Par").unwrap();
+        input.flush().unwrap();
+        // The line comes while the input is still open: it was flushed, not buffered.
+        let mut line = String::new();
+        output.read_line(&mut line).unwrap();
+        let snapshot: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(snapshot["state"], "reading");
+        assert_eq!(snapshot["open_paths"], serde_json::json!(["", "/city"]));
+        assert!(line.contains("\"text\":\"Par\""), "{line}");
+        input.write_all(b"is\"}").unwrap();
+        drop(input);
+        let rest: Vec<String> = output.lines().map(Result::unwrap).collect();
+        assert_eq!(child.wait().unwrap().code(), Some(0));
+        let outcome: serde_json::Value = serde_json::from_str(rest.last().unwrap()).unwrap();
+        assert_eq!(outcome["value"], serde_json::json!({"city": "Paris"}));
+    }
+
+    #[test]
+    fn stop_on_ends_a_runaway_without_waiting_for_the_end_of_its_input() {
+        let mut child = follow(&["--stop-on", "refusal,runaway"]);
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"{\"summary\": \"ok\"").unwrap();
+        input.write_all(&b" \n".repeat(400)).unwrap();
+        input.flush().unwrap();
+        // The input stays open, as a stream that loops would keep it.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "jxray waited for the end of the input"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(input);
+        assert_eq!(status.code(), Some(1));
+        let mut stdout = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+        let lines = lines(&stdout);
+        let stopped = lines
+            .iter()
+            .find(|line| line.get("stopped").is_some())
+            .unwrap();
+        assert_eq!(stopped["stopped"]["kind"], "runaway");
+        assert_eq!(stopped["stopped"]["byte"], 16 + 511);
+        let outcome = lines.last().unwrap();
+        assert_eq!(outcome["failure"]["kind"], "truncated");
+    }
+
+    #[test]
+    fn an_unknown_signal_is_a_usage_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = jxray_in(
+            dir.path(),
+            &["extract", "--follow", "--stop-on", "runaway,loop"],
+            b"",
+        );
+        assert_eq!(run.code, 2);
+        assert!(
+            run.stderr.contains("unknown signal \"loop\""),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1);
+    }
+}
+
+#[test]
+fn a_raw_text_cut_by_length_is_truncated_with_stop_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = jxray_in(
+        dir.path(),
+        &["extract", "--stop-reason", "length"],
+        b"{\"a\": [1, 2]}",
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.starts_with("stdin: truncated"), "{}", run.stderr);
+}
