@@ -250,23 +250,52 @@ export interface RepairTelemetry {
   raw_output_hash: string;
 }
 
-export interface RepairResult<T> {
-  /** `success` (a value was accepted), `fallback` (the fallback's value), `failure`. */
-  status: "success" | "fallback" | "failure";
-  value: T | undefined;
+interface RepairResultBase {
   /** A repair request was made and its answer accepted. */
   repaired: boolean;
   /** The value is an accepted lenient reading (`acceptLenient`), taken without a call. */
   lenient: boolean;
-  /** The last outcome. */
-  outcome: Outcome<T>;
-  /** Why the loop stopped without a value: the policy's action for the failure, `max-repairs` or `budget`. */
-  stopped: RepairAction | "max-repairs" | "budget" | null;
   attempts: RepairAttempt[];
   telemetry: RepairTelemetry;
   /** With `captures`: the 16 hex digits every attempt's request file names as its chain. */
   chain?: string;
 }
+
+/** A value was accepted. */
+export interface RepairSuccess<T> extends RepairResultBase {
+  status: "success";
+  value: T;
+  /** The last outcome. */
+  outcome: Accepted<T>;
+  stopped: null;
+  /** The value. */
+  valueOrThrow(): T;
+}
+
+/** No value was accepted; the value is the fallback's. */
+export interface RepairFallback<T> extends RepairResultBase {
+  status: "fallback";
+  value: unknown;
+  outcome: Outcome<T>;
+  /** Why the loop stopped without a value: the policy's action for the failure, `max-repairs` or `budget`. */
+  stopped: RepairAction | "max-repairs" | "budget";
+  /** The fallback's value. */
+  valueOrThrow(): unknown;
+}
+
+/** No value, and no fallback. */
+export interface RepairFailure<T> extends RepairResultBase {
+  status: "failure";
+  value: undefined;
+  outcome: Outcome<T>;
+  /** Why the loop stopped without a value: the policy's action for the failure, `max-repairs` or `budget`. */
+  stopped: RepairAction | "max-repairs" | "budget";
+  /** Throws the error of the last failure's kind (a `NoJsonError` for a tool call written as text). */
+  valueOrThrow(): never;
+}
+
+/** How one logical request ended: a union on `status`, so `value` is `T` after `status === "success"`. */
+export type RepairResult<T> = RepairSuccess<T> | RepairFallback<T> | RepairFailure<T>;
 
 export interface RepairOptions<S extends StandardSchemaV1 | undefined = undefined>
   extends Omit<ExtractOptions<S>, "stopReason"> {

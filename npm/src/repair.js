@@ -5,6 +5,7 @@
 
 import { openChain } from "./captures.js";
 import { DECIDE, Outcome } from "./outcome.js";
+import { NoJsonError } from "./errors.js";
 import { checkArguments, EXTRACT_OPTIONS, overBudget, readReply } from "./repair-inputs.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
 
@@ -86,7 +87,21 @@ async function loop({ jxray, generate, prompt, options, limits, chain, spans }) 
   }
   const finished = result(attempts, stopped, decision, options);
   if (chain) finished.chain = chain.id;
+  // A method, not a member: the result still compares and serialises as its fields.
+  Object.defineProperty(finished, "valueOrThrow", { value: valueOrThrow, enumerable: false });
   return finished;
+}
+
+/** The value (the accepted one, or the fallback's, which the caller asked for), or the
+ * error of the last failure's kind, carrying the outcome. */
+function valueOrThrow() {
+  if (this.status !== "failure") return this.value;
+  if (!this.outcome.ok) return this.outcome.valueOrThrow();
+  // The accepted body of a tool call written as text: no answer, as for no JSON.
+  throw new NoJsonError(
+    `${this.outcome.source}: the output is a tool call written as text; the serving layer did not parse the model's tool call (fix its tool parser or chat template)`,
+    this.outcome,
+  );
 }
 
 function decisionOptions(options) {

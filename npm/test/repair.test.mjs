@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { extract, repair, repairPrompt } from "jxray";
+import { extract, repair, repairPrompt, NoJsonError, TruncatedError } from "jxray";
 
 const Triage = z.object({ ticketId: z.string().min(1), severity: z.enum(["low", "medium", "high", "critical"]) });
 const GOOD = '{"ticketId": "T-1", "severity": "high"}';
@@ -224,4 +224,16 @@ test("a schema failure keeps the model's keys, values and the validator's words 
     .join("\n");
   assert.ok(!outside.includes("IGNORE"), prompt);
   assert.ok(!outside.includes("approved\": true"), prompt);
+});
+
+test("valueOrThrow gives the value, the fallback's, or throws the last failure's error", async () => {
+  const ok = await repair(scripted(GOOD).generate, "p", { schema: Triage });
+  assert.deepEqual(ok.valueOrThrow(), { ticketId: "T-1", severity: "high" });
+  assert.deepEqual(Object.keys(ok).includes("valueOrThrow"), false, "a method, not a field");
+  const cut = await repair(scripted({ text: '{"ticketId": "T', stopReason: "length" }).generate, "p");
+  assert.throws(() => cut.valueOrThrow(), (error) => error instanceof TruncatedError && error.outcome === cut.outcome);
+  const fallback = await repair(scripted("no json").generate, "p", { maxRepairs: 0, fallback: { ticketId: "?" } });
+  assert.deepEqual(fallback.valueOrThrow(), { ticketId: "?" });
+  const tool = await repair(scripted(HERMES).generate, "p");
+  assert.throws(() => tool.valueOrThrow(), (error) => error instanceof NoJsonError && /tool call written as text/.test(error.message));
 });

@@ -290,3 +290,15 @@ def test_a_length_stop_in_any_spelling_is_not_re_asked(field):
 def test_a_stop_reason_that_is_not_text_is_a_type_error():
     with pytest.raises(TypeError, match="stop reason must be a string"):
         jxray.repair(Scripted({"text": "{}", "finish_reason": 3}), "p")
+
+
+def test_value_or_raise_gives_the_value_the_fallbacks_or_the_failures_exception():
+    assert jxray.repair(Scripted(GOOD), "p").value_or_raise() == {"ticketId": "T-1", "severity": "high"}
+    cut = jxray.repair(Scripted({"text": '{"ticketId": "T', "stop_reason": "length"}), "p")
+    with pytest.raises(jxray.TruncatedError) as raised:
+        cut.value_or_raise()
+    assert raised.value.outcome is not None and not raised.value.outcome.ok
+    fallback = jxray.repair(Scripted("no json"), "p", max_repairs=0, fallback={"ticketId": "?"})
+    assert fallback.value_or_raise() == {"ticketId": "?"}
+    with pytest.raises(jxray.NoJsonError, match="tool call written as text"):
+        jxray.repair(Scripted(HERMES), "p").value_or_raise()

@@ -40,6 +40,19 @@ const repaired = await repair(async (prompt) => ({ text: prompt, stopReason: "st
   signal: new AbortController().signal,
 });
 if (repaired.status === "success" && repaired.value) console.log(repaired.value.currency, repaired.telemetry.raw_output_hash);
+// A union on status: after `success`, the value is the schema's output, no check needed.
+if (repaired.status === "success") {
+  const currency: string = repaired.value.currency;
+  console.log(currency, repaired.outcome.layer);
+} else {
+  const why: string = repaired.stopped;
+  console.log(why);
+}
+if (repaired.status !== "fallback") {
+  // Success gives the schema's output; a failure throws (never returns).
+  const invoice: { currency: string } = repaired.valueOrThrow();
+  console.log(invoice);
+}
 const chained = await repair(async () => ({ text: "{}", model: "gpt-4o-mini" }), "p", { captures: "captures" });
 const chainId: string | undefined = chained.chain;
 const captured: (string | undefined)[] = chained.attempts.map((attempt) => attempt.capture ?? attempt.model);

@@ -66,6 +66,24 @@ class RepairResult:
     telemetry: dict = field(default_factory=dict)
     chain: Optional[str] = None
 
+    def value_or_raise(self) -> Any:
+        """The value — the accepted one, or the fallback's, which the caller asked for —
+        or, when the loop ended without one, the exception of the last failure's kind (a
+        ``jxray.ExtractError``, a ``ValueError``, carrying the outcome): ``result =
+        jxray.repair(...).value_or_raise()`` drops in where a loop that raised was."""
+        if self.status != "failure":
+            return self.value
+        if not self.outcome.ok:
+            return self.outcome.value_or_raise()
+        # The accepted body of a tool call written as text: no answer, as for no JSON.
+        error = _jxray.NoJsonError(
+            f"{self.outcome.source}: the output is a tool call written as text; the serving "
+            "layer did not parse the model's tool call (fix its tool parser or chat template)"
+        )
+        error.outcome = self.outcome
+        error.failure = None
+        raise error
+
 
 def repair_prompt(
     outcome: Outcome,
