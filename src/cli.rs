@@ -337,8 +337,21 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "SIGNAL,…", requires = "follow")]
     pub(crate) stop_on: Vec<String>,
 
+    /// With --follow, what the input is: the output's text, or a provider's stream (SSE or NDJSON, as `curl -N` prints it)
+    #[arg(long, value_enum, default_value = "text", requires = "follow")]
+    pub(crate) input: FollowInput,
+
     #[command(flatten)]
     pub(crate) extraction: ExtractionArgs,
+}
+
+/// What `extract --follow` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FollowInput {
+    // The output's text
+    Text,
+    // An OpenAI (chat, Responses), Anthropic or Gemini SSE stream, or Ollama's NDJSON
+    Sse,
 }
 
 #[derive(Debug, Args)]

@@ -1,9 +1,13 @@
 //! `jxray extract --follow`: standard input (or a file) read as it arrives, through the
 //! engine's streaming extractor (contract §7). One JSON line per change — the state, the
 //! value's deltas, the open and final paths, the signals — flushed as it is known; then the
-//! outcome of the whole text, the line `check --format jsonl` writes, and the usual exit
-//! status. `--stop-on` ends early on a signal: a `{"stopped": …}` line, then the outcome of
-//! the text so far.
+//! outcome of what was read, the line `check --format jsonl` writes (one per capture: a
+//! stream with several tool calls has several), and the usual exit status. `--stop-on`
+//! ends early on a signal: a `{"stopped": …}` line, then the outcome of what came so far.
+//!
+//! With `--input sse` the input is a provider's stream (SSE or NDJSON, as `curl -N`
+//! prints it): the extractor is fed what the output gained with each whole event, and the
+//! end judges the stream as `check` judges a saved one.
 
 use std::io::{self, Read, Write};
 use std::path::Path;
@@ -15,10 +19,10 @@ use serde::Serialize;
 use super::common::{engine_options, load_options};
 use super::output::{self, ended};
 use super::ExitStatus;
-use crate::capture;
+use crate::capture::{self, LiveStream};
 use crate::check::Checker;
-use crate::cli::ExtractArgs;
-use crate::engine::{Extractor, Signal, SignalKind, Snapshot};
+use crate::cli::{ExtractArgs, FollowInput};
+use crate::engine::{Extractor, Signal, SignalKind, Snapshot, State};
 use crate::report::{JsonlSink, Sink};
 use crate::schema::Schema;
 use crate::text;
@@ -30,6 +34,44 @@ const READ_SIZE: usize = 8 * 1024;
 #[derive(Serialize)]
 struct Stopped<'s> {
     stopped: &'s Signal,
+}
+
+/// What was read, and how it reaches the extractor.
+struct Input {
+    kind: FollowInput,
+    /// Every byte read, judged whole at the end.
+    bytes: Vec<u8>,
+    /// The start of a UTF-8 sequence split between reads (a stream's events are text).
+    carry: Vec<u8>,
+    live: LiveStream,
+}
+
+impl Input {
+    /// Take what was read; the bytes of the output it gained.
+    fn take(&mut self, read: &[u8]) -> Vec<u8> {
+        self.bytes.extend_from_slice(read);
+        if self.kind == FollowInput::Text {
+            return read.to_vec();
+        }
+        self.carry.extend_from_slice(read);
+        let whole = match std::str::from_utf8(&self.carry) {
+            Ok(_) => self.carry.len(),
+            Err(error) if error.error_len().is_none() => error.valid_up_to(),
+            Err(_) => self.carry.len(),
+        };
+        let rest = self.carry.split_off(whole);
+        let text = String::from_utf8_lossy(&std::mem::replace(&mut self.carry, rest)).into_owned();
+        self.live.push(&text).into_bytes()
+    }
+
+    /// A name the readers recognise what was read by.
+    fn name(&self) -> &'static str {
+        match self.kind {
+            FollowInput::Text => "-",
+            _ if self.bytes.trim_ascii_start().starts_with(b"{") => "stdin.ndjson",
+            _ => "stdin.sse",
+        }
+    }
 }
 
 pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
@@ -44,16 +86,22 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
         .transpose()?
         .map(Arc::new);
     let options = engine_options(&args.extraction, &config);
-    let mut input = open(&args.file)?;
+    let mut source = open(&args.file)?;
     let mut extractor = Extractor::new(options.clone());
+    let mut input = Input {
+        kind: args.input,
+        bytes: Vec::new(),
+        carry: Vec::new(),
+        live: LiveStream::default(),
+    };
     let stdout = output::stdout();
     let mut out = io::BufWriter::new(stdout.clone());
     let mut buffer = vec![0; READ_SIZE];
     let mut stopped = None;
     let mut written = Ok(());
-    let mut state = None;
+    let mut state: Option<State> = None;
     while stopped.is_none() && written.is_ok() {
-        let read = match input.read(&mut buffer) {
+        let read = match source.read(&mut buffer) {
             Ok(0) => break,
             Ok(read) => read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
@@ -61,7 +109,8 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
                 return Err(error).with_context(|| format!("{}: cannot read", shown(&args.file)))
             }
         };
-        let snapshot = extractor.feed(&buffer[..read]);
+        let gained = input.take(&buffer[..read]);
+        let snapshot = extractor.feed(&gained);
         stopped = snapshot
             .signals
             .iter()
@@ -75,34 +124,36 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
             written = written.and_then(|()| line(&mut out, &Stopped { stopped: signal }));
         }
     }
-    // The whole text is judged as `check` judges a capture read from it: the stop reason
-    // given, the schema; a stopped stream is judged as what it is, a text with no ending.
-    let bytes = extractor.text().as_bytes().to_vec();
-    let source = if args.file == Path::new("-") {
-        "-"
+    // What was read is judged as `check` judges a capture of it: the stop reason given (a
+    // stream's own), the schema; a stopped stream is judged as what it is, with no ending.
+    let name = input.name();
+    let shown_name = if args.file == Path::new("-") {
+        "-".to_string()
     } else {
-        &shown(&args.file)
+        shown(&args.file)
     };
-    let mut captures = capture::load_bytes(
-        source,
-        Path::new("-"),
-        bytes,
+    let captures = capture::load_bytes(
+        &shown_name,
+        Path::new(name),
+        input.bytes,
         &load_options(&args.extraction, &config)?,
     );
-    let Some(mut capture) = captures.pop() else {
-        anyhow::bail!("{}: no capture in what was read", shown(&args.file));
-    };
-    if stopped.is_none() {
-        capture.stop_reason = args.stop_reason.clone();
+    if captures.is_empty() {
+        anyhow::bail!("{shown_name}: no capture in what was read");
     }
-    let checked = Checker::new(options, schema).check(capture);
-    let ok = checked.outcome.ok();
-    written = written.and_then(|()| {
-        JsonlSink::new(&mut out).record(&checked)?;
-        out.flush()
-    });
+    let checker = Checker::new(options, schema);
+    let mut all_ok = true;
+    for mut capture in captures {
+        if stopped.is_none() && capture.stop_reason.is_none() {
+            capture.stop_reason.clone_from(&args.stop_reason);
+        }
+        let checked = checker.check(capture);
+        all_ok &= checked.outcome.ok();
+        written = written.and_then(|()| JsonlSink::new(&mut out).record(&checked));
+    }
+    written = written.and_then(|()| out.flush());
     drop(out);
-    ended(&stdout, written, ExitStatus::from_all_ok(ok))
+    ended(&stdout, written, ExitStatus::from_all_ok(all_ok))
 }
 
 /// The signals `--stop-on` names.
@@ -122,13 +173,13 @@ fn open(file: &Path) -> anyhow::Result<Box<dyn Read>> {
     if file == Path::new("-") {
         return Ok(Box::new(io::stdin()));
     }
-    let opened = capture::special_file(file).map_or_else(
-        || std::fs::File::open(file).map_err(anyhow::Error::from),
-        |what| Err(anyhow::anyhow!("is {what}; give a regular file or -")),
-    );
-    Ok(Box::new(opened.with_context(|| {
-        format!("{}: cannot read", shown(file))
-    })?))
+    let opened = match capture::special_file(file) {
+        Some(what) => Err(anyhow::anyhow!("is {what}; give a regular file or -")),
+        None => std::fs::File::open(file).map_err(anyhow::Error::from),
+    };
+    Ok(Box::new(
+        opened.with_context(|| format!("{}: cannot read", shown(file)))?,
+    ))
 }
 
 fn shown(file: &Path) -> String {

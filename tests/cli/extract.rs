@@ -271,3 +271,40 @@ fn a_raw_text_cut_by_length_is_truncated_with_stop_reason() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stderr.starts_with("stdin: truncated"), "{}", run.stderr);
 }
+
+#[test]
+fn follow_reads_a_providers_stream_as_curl_prints_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let chunk = |content: &str, finish: &str| {
+        format!(
+            "data: {}\n\n",
+            serde_json::json!({"id": "c", "object": "chat.completion.chunk", "model": "gpt-4o-mini",
+                "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": if finish.is_empty() { serde_json::Value::Null } else { finish.into() }}]})
+        )
+    };
+    let stream = [
+        chunk("```json\n{\"city\": \"Pa", ""),
+        chunk("ris\"}\n```", "stop"),
+        "data: [DONE]\n\n".to_string(),
+    ]
+    .concat();
+    let run = support::cli::jxray_in(
+        dir.path(),
+        &["extract", "--follow", "--input", "sse"],
+        stream.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines: Vec<serde_json::Value> =
+        run.stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let (outcome, snapshots) = lines.split_last().unwrap();
+    assert_eq!(outcome["value"], serde_json::json!({"city": "Paris"}));
+    assert_eq!(outcome["provider"], "openai-chat");
+    assert_eq!(outcome["stop_reason"], "stop");
+    assert!(snapshots.iter().any(|s| s["layer"] == "fenced"), "{}", run.stdout);
+    let texts: String = snapshots
+        .iter()
+        .flat_map(|s| s["deltas"].as_array().unwrap())
+        .filter_map(|d| d["text"].as_str().or(d["value"].as_str()))
+        .collect();
+    assert_eq!(texts, "Paris");
+}

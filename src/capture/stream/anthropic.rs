@@ -103,6 +103,24 @@ impl AnthropicEvents {
         }
     }
 
+    /// What the output is so far: the first text block, else the first tool call's input
+    /// (a stream of its own), with which of them it is.
+    pub(super) fn live_text(&self) -> (u8, &str) {
+        let first_text = self.blocks.values().find_map(|block| match block {
+            Block::Text(text) => Some(text.as_str()),
+            _ => None,
+        });
+        let first_tool = self.blocks.values().find_map(|block| match block {
+            Block::Tool { json } => Some(json.as_str()),
+            _ => None,
+        });
+        match (first_text, first_tool) {
+            (Some(text), _) => (0, text),
+            (None, Some(json)) => (2, json),
+            (None, None) => (0, ""),
+        }
+    }
+
     pub(super) fn finish(self) -> Result<Contents, String> {
         let mut text = String::new();
         let mut tools = Vec::new();

@@ -5,18 +5,20 @@
 //! later payloads of other shapes (keep-alives, usage-only chunks) are ignored.
 
 mod anthropic;
+mod live;
 mod openai_chat;
 mod openai_responses;
 mod sse;
 
 use serde_json::Value;
 
-use super::envelope::{self, Contents, GeminiChunks};
+use super::envelope::{self, Contents, GeminiChunks, OllamaChunks};
 use anthropic::AnthropicEvents;
 use openai_chat::ChatChunks;
 use openai_responses::ResponsesEvents;
 use sse::Payload;
 
+pub(crate) use live::LiveStream;
 pub(super) use sse::looks_like_sse;
 
 enum Flavour {
@@ -24,6 +26,8 @@ enum Flavour {
     OpenaiResponses(ResponsesEvents),
     Anthropic(AnthropicEvents),
     Gemini(GeminiChunks),
+    /// Only a stream read as it arrives: a saved one is read by [`decode_ollama_lines`].
+    Ollama(OllamaChunks),
 }
 
 impl Flavour {
@@ -58,6 +62,21 @@ impl Flavour {
             Flavour::OpenaiResponses(events) => events.feed(payload),
             Flavour::Anthropic(events) => events.feed(payload),
             Flavour::Gemini(chunks) => chunks.feed(payload),
+            Flavour::Ollama(chunks) => {
+                chunks.feed(payload);
+            }
+        }
+    }
+
+    /// The output so far, and which part of the stream it is (the text, a refusal, a tool
+    /// call's arguments), as [`LiveStream`] hands it on.
+    fn live_text(&self) -> (u8, &str) {
+        match self {
+            Flavour::OpenaiChat(chunks) => chunks.live_text(),
+            Flavour::OpenaiResponses(events) => events.live_text(),
+            Flavour::Anthropic(events) => events.live_text(),
+            Flavour::Gemini(chunks) => (0, chunks.text()),
+            Flavour::Ollama(chunks) => (0, chunks.text()),
         }
     }
 
@@ -67,6 +86,7 @@ impl Flavour {
             Flavour::OpenaiResponses(events) => events.finish(),
             Flavour::Anthropic(events) => events.finish(),
             Flavour::Gemini(chunks) => chunks.finish(),
+            Flavour::Ollama(chunks) => chunks.finish(),
         }
     }
 }

@@ -113,6 +113,18 @@ impl ChatChunks {
         call.arguments.push_str(arguments);
     }
 
+    /// What the output is so far: the content, else a refusal, else the first tool call's
+    /// arguments (a stream of their own), with which of them it is.
+    pub(super) fn live_text(&self) -> (u8, &str) {
+        if !self.content.is_empty() {
+            (0, &self.content)
+        } else if !self.refusal.is_empty() {
+            (1, &self.refusal)
+        } else {
+            (2, self.tools.values().next().map_or("", |call| call.arguments.as_str()))
+        }
+    }
+
     pub(super) fn finish(self) -> Result<Contents, String> {
         let text = if self.content.is_empty() {
             self.refusal

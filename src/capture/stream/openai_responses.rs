@@ -79,6 +79,16 @@ impl ResponsesEvents {
         &mut self.tools[position].1
     }
 
+    /// What the output is so far: the text deltas, else the first function call's
+    /// arguments (a stream of their own), with which of them it is.
+    pub(super) fn live_text(&self) -> (u8, &str) {
+        if !self.deltas.is_empty() {
+            (0, &self.deltas)
+        } else {
+            (2, self.tools.first().map_or("", |(_, call)| call.arguments.as_str()))
+        }
+    }
+
     pub(super) fn finish(self) -> Result<Contents, String> {
         let text = if self.deltas.is_empty() {
             self.done_texts

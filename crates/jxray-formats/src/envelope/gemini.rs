@@ -96,6 +96,11 @@ pub struct GeminiChunks {
 }
 
 impl GeminiChunks {
+    /// The answer's text so far (a stream read as it arrives shows this).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     pub fn feed(&mut self, chunk: &Value) {
         if let Some(model) = str_field(chunk, "modelVersion") {
             self.model = Some(model.to_string());

@@ -44,6 +44,11 @@ pub struct OllamaChunks {
 }
 
 impl OllamaChunks {
+    /// The answer's text so far (a stream read as it arrives shows this).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Add one chunk; false when it is not an Ollama chunk.
     pub fn feed(&mut self, chunk: &Value) -> bool {
         if !is_chunk(chunk) {
