@@ -177,9 +177,9 @@ fn open(file: &Path) -> anyhow::Result<Box<dyn Read>> {
         Some(what) => Err(anyhow::anyhow!("is {what}; give a regular file or -")),
         None => std::fs::File::open(file).map_err(anyhow::Error::from),
     };
-    Ok(Box::new(
-        opened.with_context(|| format!("{}: cannot read", shown(file)))?,
-    ))
+    Ok(Box::new(opened.with_context(|| {
+        format!("{}: cannot read", shown(file))
+    })?))
 }
 
 fn shown(file: &Path) -> String {

@@ -294,13 +294,20 @@ fn follow_reads_a_providers_stream_as_curl_prints_it() {
         stream.as_bytes(),
     );
     assert_eq!(run.code, 0, "{run:?}");
-    let lines: Vec<serde_json::Value> =
-        run.stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
     let (outcome, snapshots) = lines.split_last().unwrap();
     assert_eq!(outcome["value"], serde_json::json!({"city": "Paris"}));
     assert_eq!(outcome["provider"], "openai-chat");
     assert_eq!(outcome["stop_reason"], "stop");
-    assert!(snapshots.iter().any(|s| s["layer"] == "fenced"), "{}", run.stdout);
+    assert!(
+        snapshots.iter().any(|s| s["layer"] == "fenced"),
+        "{}",
+        run.stdout
+    );
     let texts: String = snapshots
         .iter()
         .flat_map(|s| s["deltas"].as_array().unwrap())

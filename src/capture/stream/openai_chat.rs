@@ -121,7 +121,13 @@ impl ChatChunks {
         } else if !self.refusal.is_empty() {
             (1, &self.refusal)
         } else {
-            (2, self.tools.values().next().map_or("", |call| call.arguments.as_str()))
+            (
+                2,
+                self.tools
+                    .values()
+                    .next()
+                    .map_or("", |call| call.arguments.as_str()),
+            )
         }
     }
 

@@ -85,7 +85,12 @@ impl ResponsesEvents {
         if !self.deltas.is_empty() {
             (0, &self.deltas)
         } else {
-            (2, self.tools.first().map_or("", |(_, call)| call.arguments.as_str()))
+            (
+                2,
+                self.tools
+                    .first()
+                    .map_or("", |(_, call)| call.arguments.as_str()),
+            )
         }
     }
 
