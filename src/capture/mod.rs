@@ -47,7 +47,7 @@ mod readers;
 mod recognise;
 mod request;
 mod stream;
-pub(crate) use stream::LiveStream;
+pub use stream::LiveStream;
 mod walk;
 mod whole;
 

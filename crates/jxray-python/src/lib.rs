@@ -14,6 +14,7 @@ mod options;
 mod outcome;
 mod pickle;
 mod repair;
+mod stream;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -160,6 +161,7 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(outcome::restore_failure, module)?)?;
     module.add_class::<PyOutcome>()?;
     module.add_class::<PyFailure>()?;
+    module.add_class::<stream::StreamCore>()?;
     module.add_class::<check::CheckRun>()?;
     module.add_class::<fixtures::FixtureReplay>()?;
     errors::register(module)?;

@@ -98,3 +98,49 @@ def cancel_during_the_repair_call(first_reply: str, **options: Any) -> List[str]
 
     asyncio.run(main())
     return calls
+
+
+# Starts a server in a process group of its own and ends the group with it (ai-mock's
+# uvicorn included), even when the test fails.
+OWN_GROUP = Path(__file__).resolve().parents[3] / "scripts" / "own_group.py"
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(port: int, log: Path) -> None:
+    import socket
+    import time
+
+    for _ in range(150):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on {port}: {log.read_text()}")
+
+
+def start_ai_mock(responses: Path, log: Path) -> "tuple[subprocess.Popen[bytes], int]":
+    """ai-mock (the real mock server from PyPI, `AI_MOCK`) answering from `responses`, and
+    its port; the caller ends it with SIGTERM."""
+    import sys
+
+    mock = os.environ["AI_MOCK"]
+    port = free_port()
+    # ai-mock starts its server through its environment's uvicorn.
+    path = f"{Path(mock).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    with open(log, "w") as out:
+        server = subprocess.Popen(
+            [sys.executable, str(OWN_GROUP), mock, "server", str(responses), "-p", str(port)],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PATH": path},
+        )
+    wait_for(port, log)
+    return server, port

@@ -6,41 +6,20 @@ counts it repaired."""
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import openai
 
 import jxray
+from conftest import free_port, start_ai_mock, wait_for
 
 PROMPT = "Give the city of the Louvre as a JSON object with the key city."
 BROKEN = '{"city": "Paris",}'
 GOOD = '{"city": "Paris"}'
-# Starts a server in a process group of its own and ends the group with it.
-OWN_GROUP = Path(__file__).resolve().parents[3] / "scripts" / "own_group.py"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(port: int, log: Path) -> None:
-    for _ in range(150):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"nothing listens on {port}: {log.read_text()}")
 
 
 def test_a_repaired_call_through_jxray_record_is_one_chain_of_two_attempts(tmp_path):
-    mock = os.environ["AI_MOCK"]
     binary = os.environ["JXRAY_BIN"]
     # ai-mock answers by the exact last message: the repair request is the engine's own.
     second = f"{PROMPT}\n\n{jxray.repair_prompt(jxray.extract(BROKEN))}"
@@ -49,22 +28,16 @@ def test_a_repaired_call_through_jxray_record_is_one_chain_of_two_attempts(tmp_p
         {"type": "text", "input": PROMPT, "output": BROKEN},
         {"type": "text", "input": second, "output": GOOD},
     ]}))
-    mock_port, proxy_port = free_port(), free_port()
+    proxy_port = free_port()
     captures = tmp_path / "captures"
-    mock_log, proxy_log = tmp_path / "mock.log", tmp_path / "proxy.log"
-    with open(mock_log, "w") as mock_out, open(proxy_log, "w") as proxy_out:
-        # ai-mock starts its server through its environment's uvicorn.
-        path = f"{Path(mock).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-        # In a group of its own that ends with the test (ai-mock's uvicorn included).
-        server = subprocess.Popen([sys.executable, str(OWN_GROUP), mock, "server", str(responses), "-p", str(mock_port)],
-                                  stdout=mock_out, stderr=subprocess.STDOUT,
-                                  env={**os.environ, "PATH": path})
+    proxy_log = tmp_path / "proxy.log"
+    server, mock_port = start_ai_mock(responses, tmp_path / "mock.log")
+    with open(proxy_log, "w") as proxy_out:
         proxy = subprocess.Popen(
             [binary, "record", "--port", str(proxy_port), "--to", str(captures),
              "--upstream", f"openai=http://127.0.0.1:{mock_port}/openai"],
             stdout=proxy_out, stderr=subprocess.STDOUT)
         try:
-            wait_for(mock_port, mock_log)
             wait_for(proxy_port, proxy_log)
             client = openai.OpenAI(base_url=f"http://127.0.0.1:{proxy_port}/openai",
                                    api_key="sk-e2e", max_retries=0)

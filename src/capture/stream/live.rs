@@ -9,7 +9,7 @@ use super::{envelope, Flavour};
 
 /// One stream, read line by line as its bytes arrive.
 #[derive(Default)]
-pub(crate) struct LiveStream {
+pub struct LiveStream {
     flavour: Option<Flavour>,
     /// The end of the input that is not a whole line yet.
     partial: String,
@@ -23,7 +23,7 @@ pub(crate) struct LiveStream {
 
 impl LiveStream {
     /// Take the next piece of the stream; what the output gained.
-    pub(crate) fn push(&mut self, piece: &str) -> String {
+    pub fn push(&mut self, piece: &str) -> String {
         self.partial.push_str(piece);
         let Some(last_newline) = self.partial.rfind('\n') else {
             return String::new();

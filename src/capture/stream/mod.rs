@@ -18,7 +18,7 @@ use openai_chat::ChatChunks;
 use openai_responses::ResponsesEvents;
 use sse::Payload;
 
-pub(crate) use live::LiveStream;
+pub use live::LiveStream;
 pub(super) use sse::looks_like_sse;
 
 enum Flavour {

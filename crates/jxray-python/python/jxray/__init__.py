@@ -20,6 +20,7 @@ from typing import Any, List
 from . import _jxray
 from ._instrument import counted as _counted, instrument
 from ._repair import Attempt, RepairResult, arepair, repair, repair_prompt
+from ._stream import Extractor, Snapshot, Watched, watch
 from ._jxray import (
     CheckRun,
     ExtractError,
@@ -39,14 +40,17 @@ __all__ = [
     "Attempt",
     "CheckRun",
     "ExtractError",
+    "Extractor",
     "Failure",
     "InvalidJsonError",
     "NoJsonError",
     "Outcome",
     "RepairResult",
     "SchemaError",
+    "Snapshot",
     "TruncatedError",
     "UnreadableError",
+    "Watched",
     "arepair",
     "check",
     "extract",
@@ -54,6 +58,7 @@ __all__ = [
     "instrument",
     "repair",
     "repair_prompt",
+    "watch",
     "__version__",
 ]
 

@@ -1,0 +1,216 @@
+"""A verdict while the output arrives (docs/streaming.md, contract §7): ``jxray.Extractor``
+is fed an output chunk by chunk (or a provider's stream, event by event) and says after each
+what is known — never inventing a value, never calling a cut output complete — and
+``jxray.watch`` does it over an SDK's own stream while the app reads every chunk unchanged.
+
+The engine does the reading (``_jxray.StreamCore``); this module keeps the partial value as
+Python objects, built from the snapshots' changes, and drives the SDKs' iterators.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Iterable, Iterator, List, Optional, Sequence
+
+from ._jxray import Outcome, StreamCore
+
+__all__ = ["Extractor", "Snapshot", "Watched", "watch"]
+
+_SIGNALS = ("runaway", "tool-call-text", "reasoning", "refusal", "invalid")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What is known after a chunk.
+
+    ``state`` is ``waiting`` (``why``: ``prose``, ``reasoning``, ``fence``, ``tool-call``) or
+    ``reading`` (``layer``: ``direct``, ``fenced``, ``scanned``, ``tool-call-text`` with its
+    ``dialect``); ``deltas`` the changes to the value since the last snapshot; ``value`` the
+    value so far (the extractor's own, which later chunks grow: copy it to keep it);
+    ``open_paths`` and ``final_paths`` JSON Pointers; ``signals`` those raised by this chunk
+    (``kind``, ``byte``, ``line``, ``column``, ``message``, and ``defect`` for ``invalid``)."""
+
+    state: str
+    why: Optional[str]
+    layer: Optional[str]
+    dialect: Optional[str]
+    provisional: bool
+    deltas: List[dict]
+    open_paths: List[str]
+    final_paths: List[str]
+    signals: List[dict]
+    bytes: int
+    value: Any = field(repr=False)
+
+
+class Extractor:
+    """The streaming extractor of one output.
+
+    ``feed(chunk)`` (``str`` or ``bytes``, split anywhere) returns a :class:`Snapshot`;
+    ``end(stop_reason=None)`` returns the :class:`Outcome` ``jxray.extract`` gives the whole
+    text. ``events=True`` reads a provider's stream instead: ``feed_event(chunk)`` takes an
+    SDK's chunk or event (an object with ``model_dump_json``, a dict, or its JSON text), and
+    ``end()`` judges the stream with its own stop reason. ``stop_on`` names the signals
+    (``runaway``, ``tool-call-text``, ``reasoning``, ``refusal``, ``invalid``) after which
+    ``stopped`` is set; ``schema`` (a JSON Schema or a Pydantic model) applies at the end."""
+
+    def __init__(
+        self,
+        *,
+        schema: Any = None,
+        stop_on: Sequence[str] = (),
+        decimals: str = "float",
+        accept_lenient: bool = False,
+        runaway_bytes: Optional[int] = None,
+        events: bool = False,
+    ) -> None:
+        if isinstance(stop_on, str):
+            stop_on = [part.strip() for part in stop_on.split(",")]
+        unknown = [name for name in stop_on if name not in _SIGNALS]
+        if unknown:
+            raise ValueError(f"stop_on: unknown signal {unknown[0]!r}; the signals are {', '.join(_SIGNALS)}")
+        self._core = StreamCore(
+            schema=schema, decimals=decimals, accept_lenient=accept_lenient, runaway_bytes=runaway_bytes, events=events
+        )
+        self._stop_on = frozenset(stop_on)
+        self._value: Any = None
+        self.stopped: Optional[dict] = None
+        """The first signal ``stop_on`` names, once one was raised."""
+
+    @property
+    def value(self) -> Any:
+        """The value so far, built from every snapshot's changes."""
+        return self._value
+
+    def feed(self, chunk: "str | bytes") -> Snapshot:
+        """Feed the next chunk of the output."""
+        return self._snapshot(self._core.feed(chunk))
+
+    def feed_event(self, event: Any) -> Snapshot:
+        """Feed the next event of a provider's stream (``events=True``)."""
+        return self._snapshot(self._core.feed_event(_event_json(event)))
+
+    def text(self) -> str:
+        """The output's text received so far."""
+        return self._core.text()
+
+    def end(self, stop_reason: Optional[str] = None) -> Outcome:
+        """The outcome of everything fed, as ``jxray.extract`` judges it."""
+        return self._core.end(stop_reason)
+
+    def _snapshot(self, raw: dict) -> Snapshot:
+        for delta in raw["deltas"]:
+            self._value = _apply(self._value, delta)
+        for signal in raw["signals"]:
+            if self.stopped is None and signal["kind"] in self._stop_on:
+                self.stopped = signal
+        return Snapshot(
+            state=raw["state"],
+            why=raw.get("why"),
+            layer=raw.get("layer"),
+            dialect=raw.get("dialect"),
+            provisional=raw["provisional"],
+            deltas=raw["deltas"],
+            open_paths=raw["open_paths"],
+            final_paths=raw["final_paths"],
+            signals=raw["signals"],
+            bytes=raw["bytes"],
+            value=self._value,
+        )
+
+
+def _event_json(event: Any) -> str:
+    """An SDK's chunk or event as its JSON text."""
+    if isinstance(event, str):
+        return event
+    if isinstance(event, bytes):
+        return event.decode("utf-8", "replace")
+    dump = getattr(event, "model_dump_json", None)
+    if callable(dump):
+        return str(dump())
+    if isinstance(event, Mapping):
+        return json.dumps(event)
+    raise TypeError(f"an event is an SDK chunk, a dict or its JSON text, not {type(event).__name__}")
+
+
+def _apply(value: Any, delta: dict) -> Any:
+    """``value`` with one change made (a new member or item, more of a string, or none)."""
+    op = delta["op"]
+    if op == "withdraw":
+        return None
+    path = delta["path"]
+    if path == "" and op == "add":
+        return delta["value"]
+    steps = [step.replace("~1", "/").replace("~0", "~") for step in path.split("/")[1:]]
+    parent = value
+    for step in steps[:-1]:
+        parent = parent[int(step)] if isinstance(parent, list) else parent[step]
+    last = steps[-1] if steps else None
+    if op == "add":
+        if isinstance(parent, list):
+            parent.append(delta["value"])
+        else:
+            parent[last] = delta["value"]
+    elif op == "append":
+        if last is None:
+            return value + delta["text"]
+        if isinstance(parent, list):
+            parent[int(last)] += delta["text"]
+        else:
+            parent[last] += delta["text"]
+    return value
+
+
+class Watched:
+    """An SDK's stream, passed through unchanged while an :class:`Extractor` reads it.
+
+    Iterate it (``for``, or ``async for`` over an async stream) as you would the stream:
+    every chunk reaches you as the SDK made it. ``snapshot`` is the latest snapshot,
+    ``extractor`` the extractor; once the iteration ends, ``outcome`` is the stream's
+    outcome. With ``stop_on``, the stream is closed at the first such signal (the provider
+    stops generating) and the iteration ends: ``stopped`` says why."""
+
+    def __init__(self, stream: Any, **options: Any) -> None:
+        self._stream = stream
+        self.extractor = Extractor(events=True, **options)
+        self.snapshot: Optional[Snapshot] = None
+        self.outcome: Optional[Outcome] = None
+
+    @property
+    def stopped(self) -> Optional[dict]:
+        return self.extractor.stopped
+
+    def __iter__(self) -> Iterator[Any]:
+        for chunk in self._stream:
+            self.snapshot = self.extractor.feed_event(chunk)
+            yield chunk
+            if self.extractor.stopped is not None:
+                _close(self._stream)
+                break
+        self.outcome = self.extractor.end()
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        async for chunk in self._stream:
+            self.snapshot = self.extractor.feed_event(chunk)
+            yield chunk
+            if self.extractor.stopped is not None:
+                closing = getattr(self._stream, "close", None) or getattr(self._stream, "aclose", None)
+                if callable(closing):
+                    await closing()
+                break
+        self.outcome = self.extractor.end()
+
+
+def watch(stream: "Iterable[Any] | Any", **options: Any) -> Watched:
+    """Read an SDK's stream (OpenAI chat or Responses, Anthropic, Gemini, Ollama) as it
+    arrives, passing every chunk through: ``for chunk in (watched := jxray.watch(stream)):``.
+    Options are :class:`Extractor`'s (``schema``, ``stop_on``, …)."""
+    return Watched(stream, **options)
+
+
+def _close(stream: Any) -> None:
+    closing = getattr(stream, "close", None)
+    if callable(closing):
+        closing()
