@@ -23,7 +23,7 @@ const THINK_CLOSE: [&str; 5] = [
 
 /// The tokens a tool call written as text opens with, and the dialect each names. Whether
 /// the dialect carries a JSON body decides whether a bracket after it is the call's body.
-const CALL_OPEN: [(&str, Dialect); 19] = [
+const CALL_OPEN: [(&str, Dialect); 20] = [
     ("<tool_call>", Dialect::Hermes),
     ("<tool_calls>", Dialect::Hermes),
     ("<|tool_call|>", Dialect::Hermes),
@@ -31,6 +31,7 @@ const CALL_OPEN: [(&str, Dialect); 19] = [
     ("<|python_tag|>", Dialect::Llama),
     ("[TOOL_CALLS]", Dialect::Mistral),
     ("<|channel|>commentary to=", Dialect::Harmony),
+    ("<|start|>assistant to=", Dialect::Harmony),
     ("<｜tool▁calls▁begin｜>", Dialect::Deepseek),
     ("<｜tool▁call▁begin｜>", Dialect::Deepseek),
     ("<|tool_calls_section_begin|>", Dialect::Kimi),

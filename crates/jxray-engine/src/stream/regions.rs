@@ -301,12 +301,14 @@ impl Regions {
             Found::None => None,
             Found::Marker(marker, len) => {
                 self.cursor = i + len;
+                // A marker is certain at its last byte.
+                let certain = i + len - 1;
                 match marker {
                     Marker::ThinkOpen => {
                         self.region = Region::Think;
                         self.events.push(Event::at(
                             SignalKind::Reasoning,
-                            i,
+                            certain,
                             "a reasoning block opened: the answer comes after it".into(),
                         ));
                     }
@@ -317,7 +319,7 @@ impl Regions {
                         self.region = Region::ToolCall(dialect);
                         let mut event = Event::at(
                             SignalKind::ToolCallText,
-                            i,
+                            certain,
                             "a tool call written as text: the serving layer did not parse the model's tool-call syntax".into(),
                         );
                         event.dialect = Some(dialect);
