@@ -5,6 +5,7 @@
 import { Engine } from "./engine.js";
 import { makeRepair } from "./repair.js";
 import { DEFAULT_REQUEST } from "./request.js";
+import { makeStreams } from "./stream.js";
 
 const decoder = new TextDecoder();
 
@@ -26,6 +27,7 @@ export function createJxray(module, host = {}) {
       pool.run((engine) => JSON.parse(decoder.decode(engine.call("jx_fixture", DEFAULT_REQUEST.with({ source, unreadable }), text)))),
   };
   jxray.repair = makeRepair(jxray, host).repair;
+  Object.assign(jxray, makeStreams(jxray, pool));
   return jxray;
 }
 

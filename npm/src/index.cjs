@@ -11,6 +11,13 @@ const { ENGINE } = require("./internal.js");
 
 const jxray = api.createJxray(new WebAssembly.Module(readFileSync(path.join(__dirname, "jxray.wasm"))), { files: nodeFiles });
 
-module.exports = { ...api, extract: jxray.extract, extractResponse: jxray.extractResponse, repair: jxray.repair };
+module.exports = {
+  ...api,
+  extract: jxray.extract,
+  extractResponse: jxray.extractResponse,
+  repair: jxray.repair,
+  createExtractor: jxray.createExtractor,
+  partialValues: jxray.partialValues,
+};
 // jxray/testing reaches the same engine through it (not enumerable: not API).
 Object.defineProperty(module.exports, ENGINE, { value: jxray });

@@ -352,3 +352,95 @@ export declare function repairPrompt(
  * the API was found.
  */
 export declare function instrument(options?: { api?: unknown; extract?: boolean }): Promise<boolean>;
+
+/** A signal the streaming extractor raises, at the byte where it became certain. */
+export interface StreamSignal {
+  kind: "runaway" | "tool-call-text" | "reasoning" | "refusal" | "invalid";
+  byte: number;
+  line: number;
+  column: number;
+  message: string;
+  /** For `invalid`, the defect as the engine names it. */
+  defect?: string;
+  /** For `tool-call-text`, the dialect its marker names. */
+  dialect?: string;
+  /** For `invalid`: whether a later candidate could still give the output a value. */
+  later_may_change?: boolean;
+}
+
+/** One change to the value shown, in order. */
+export type StreamDelta =
+  | { op: "add"; path: string; value: unknown }
+  | { op: "append"; path: string; text: string }
+  | { op: "withdraw" };
+
+/** A value of `T` as it may stand while it arrives: any member still missing, strings cut. */
+export type DeepPartial<T> = T extends (infer U)[]
+  ? DeepPartial<U>[]
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
+
+/** What is known after a chunk (docs/streaming.md). */
+export interface StreamSnapshot<T = unknown> {
+  state: "waiting" | "reading";
+  /** While waiting: `prose`, `reasoning`, `fence` or `tool-call`. */
+  why?: "prose" | "reasoning" | "fence" | "tool-call";
+  /** While reading: where the value was found. */
+  layer?: "direct" | "fenced" | "scanned" | "tool-call-text";
+  dialect?: string;
+  /** A value from prose (or held at the start) that what follows may still take back. */
+  provisional: boolean;
+  deltas: StreamDelta[];
+  openPaths: string[];
+  finalPaths: string[];
+  signals: StreamSignal[];
+  bytes: number;
+  /** The value so far: the extractor's own, which later chunks grow. */
+  value: DeepPartial<T> | undefined;
+}
+
+export interface ExtractorOptions<S extends StandardSchemaV1 | undefined = undefined>
+  extends Omit<ExtractOptions<S>, "stopReason"> {
+  /** Stop at the first of these signals: `stopped` is set and `signal` aborts. */
+  stopOn?: StreamSignal["kind"][] | string;
+  /** The runaway bound, in bytes (default 512). */
+  runawayBytes?: number;
+}
+
+/** An item a streamed source may give: text, bytes, or an SDK's chunk or event. */
+export type StreamItem = string | Uint8Array | object;
+
+export interface StreamExtractor<T = unknown> {
+  /** Feed the next chunk (a string, or bytes split anywhere). */
+  feed(chunk: string | Uint8Array): StreamSnapshot<T>;
+  /** Read a source as it arrives, yielding each snapshot; ends at a `stopOn` signal. */
+  read(
+    source: AsyncIterable<StreamItem> | ReadableStream<StreamItem>,
+    stopReason?: string,
+  ): AsyncGenerator<StreamSnapshot<T>, void, undefined>;
+  /** The outcome of the whole text, as `extract` gives it. */
+  end(stopReason?: string): Outcome<T>;
+  /** The value so far. */
+  readonly value: DeepPartial<T> | undefined;
+  /** The text received so far. */
+  readonly text: string;
+  /** The first `stopOn` signal, once raised. */
+  readonly stopped: StreamSignal | null;
+  /** Aborted at a `stopOn` signal: give it to the request so the provider stops generating. */
+  readonly signal: AbortSignal;
+  /** The outcome, once `read` ended or `end` was called. */
+  readonly outcome: Outcome<T> | undefined;
+}
+
+/** A streaming extractor (docs/streaming.md). */
+export declare function createExtractor<S extends StandardSchemaV1 | undefined = undefined>(
+  options?: ExtractorOptions<S>,
+): StreamExtractor<S extends StandardSchemaV1 ? OutputOf<S> : unknown>;
+
+/** The value after each change of a streamed source, a new object each time: a drop-in for
+ * `partialObjectStream`, without invented values. */
+export declare function partialValues<S extends StandardSchemaV1 | undefined = undefined>(
+  source: AsyncIterable<StreamItem> | ReadableStream<StreamItem>,
+  options?: ExtractorOptions<S>,
+): AsyncGenerator<DeepPartial<S extends StandardSchemaV1 ? OutputOf<S> : unknown>, void, undefined>;

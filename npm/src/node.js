@@ -24,3 +24,7 @@ export const extract = jxray.extract;
 export const extractResponse = jxray.extractResponse;
 /** Generate, extract, and re-ask once when the verdict says a repair request can fix it. */
 export const repair = jxray.repair;
+/** A streaming extractor: feed chunks, see what is known, end with the outcome. */
+export const createExtractor = jxray.createExtractor;
+/** The value after each change of a stream, as `partialObjectStream` gives it. */
+export const partialValues = jxray.partialValues;

@@ -16,6 +16,7 @@ use crate::repair;
 use crate::reply::{self, Judged};
 use crate::request::Request;
 use crate::response;
+use crate::stream;
 use crate::validator::Validator;
 
 /// The output buffer holds the reply.
@@ -118,6 +119,24 @@ pub extern "C" fn jx_usage(options_len: usize, text_len: usize) -> u32 {
         let usage = serde_json::from_str(text?).unwrap_or(serde_json::Value::Null);
         serde_json::to_vec(&token_usage(&usage)).map_err(|error| error.to_string())
     })
+}
+
+/// Start this instance's stream; `runaway_bytes` is the runaway bound (0: the default).
+#[no_mangle]
+pub extern "C" fn jx_stream_open(runaway_bytes: usize) -> u32 {
+    respond(stream::open(runaway_bytes))
+}
+
+/// Feed the text in the input buffer to this instance's stream; the reply is the snapshot.
+#[no_mangle]
+pub extern "C" fn jx_stream_feed(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, _| stream::feed(text?))
+}
+
+/// End this instance's stream.
+#[no_mangle]
+pub extern "C" fn jx_stream_close() -> u32 {
+    respond(stream::close())
 }
 
 /// The issues the host wrote, `len` bytes of the issues buffer.

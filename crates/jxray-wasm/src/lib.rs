@@ -10,7 +10,8 @@
 //! says, with the trace), [`response::outcomes`] (a provider response's outputs) and
 //! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner) and
 //! [`repair::decide`] (the repair loop's decision and request) and [`boundary::jx_usage`]
-//! (the tokens a reply's usage says it used, in any provider's spelling).
+//! (the tokens a reply's usage says it used, in any provider's spelling), and [`stream`]
+//! (the streaming extractor, one per instance).
 //!
 //! A schema from the host (a Standard Schema validator such as zod or valibot) is asked
 //! through one imported function ([`host`]); its issues become the same `schema` failure a
@@ -24,4 +25,5 @@ pub mod repair;
 pub mod reply;
 pub mod request;
 pub mod response;
+pub mod stream;
 pub mod validator;

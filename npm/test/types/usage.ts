@@ -2,7 +2,7 @@
 // the package is used, and the lines marked @ts-expect-error must stay errors.
 
 import { z } from "zod";
-import { extract, extractResponse, repair, repairPrompt, ExtractError, TruncatedError, type Outcome } from "jxray";
+import { createExtractor, extract, extractResponse, partialValues, repair, repairPrompt, ExtractError, TruncatedError, type Outcome } from "jxray";
 import { assertExtracts, fixtures } from "jxray/testing";
 
 const Invoice = z.object({ total: z.number(), currency: z.string() });
@@ -72,3 +72,17 @@ if (outcome.ok) {
   // @ts-expect-error: the schema's output has no such key
   console.log(outcome.value.missing);
 }
+
+// The streaming extractor: snapshots typed by the schema's DeepPartial, the end an Outcome.
+const streaming = createExtractor({ schema: Invoice, stopOn: ["runaway"] });
+const snapshot = streaming.feed('{"currency": "EU');
+const currencySoFar: string | undefined = snapshot.value?.currency;
+console.log(currencySoFar, snapshot.openPaths.length, streaming.signal.aborted);
+const streamed = streaming.end("stop");
+if (streamed.ok) console.log(streamed.value.total);
+async function* texts(): AsyncGenerator<string> {
+  yield '{"total": 1, ';
+}
+for await (const partial of partialValues(texts(), { schema: Invoice })) console.log(partial.total);
+// @ts-expect-error: the signals are named
+createExtractor({ stopOn: ["loop"] });
