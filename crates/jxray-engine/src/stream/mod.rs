@@ -9,6 +9,7 @@
 //! watchers by [`watch`]. `end` runs the engine once on the whole text.
 
 mod markers;
+mod readers;
 mod regions;
 mod replay;
 mod tree;
