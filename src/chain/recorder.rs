@@ -240,6 +240,11 @@ mod tests {
         linked.chain
     }
 
+    /// A request asking `prompt` as JSON, answered by `answer` in `name`.
+    fn first(chains: &RecordChains, folder: &Path, prompt: &str, name: &str, answer: &str) {
+        exchange(chains, folder, &asks(&[("user", prompt)]), name, answer);
+    }
+
     fn openai(text: &str) -> String {
         json!({"object": "chat.completion", "model": "m", "choices": [{"index": 0,
             "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]})
@@ -303,13 +308,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let chains = RecordChains::default();
         let broken = "{city: Paris}";
-        exchange(
-            &chains,
-            dir.path(),
-            &asks(&[("user", "x")]),
-            "a.json",
-            broken,
-        );
+        first(&chains, dir.path(), "x", "a.json", broken);
         let again = asks(&[("user", "x"), ("assistant", broken), ("user", "fix it")]);
         let link = exchange(&chains, dir.path(), &again, "b.json", "{city: Oslo}");
         assert_eq!(link.unwrap()["re_ask_of"], "2026-12-02/a.json");
@@ -386,20 +385,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let chains = RecordChains::default();
         let broken = "{\"a\": 1,}";
-        exchange(
-            &chains,
-            dir.path(),
-            &asks(&[("user", "one")]),
-            "a.json",
-            broken,
-        );
-        exchange(
-            &chains,
-            dir.path(),
-            &asks(&[("user", "two")]),
-            "b.json",
-            broken,
-        );
+        first(&chains, dir.path(), "one", "a.json", broken);
+        first(&chains, dir.path(), "two", "b.json", broken);
         let re_ask =
             |prompt: &str| asks(&[("user", prompt), ("assistant", broken), ("user", "fix")]);
         assert_eq!(
@@ -444,13 +431,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let chains = RecordChains::default();
         let broken = "{\"a\": 1,}";
-        exchange(
-            &chains,
-            dir.path(),
-            &asks(&[("user", "p")]),
-            "a.json",
-            broken,
-        );
+        first(&chains, dir.path(), "p", "a.json", broken);
         let re_ask = asks(&[("user", "p"), ("assistant", broken), ("user", "fix")]);
         let first = chains.link(&re_ask).chain;
         assert!(first.is_some());

@@ -247,17 +247,7 @@ impl Regions {
                 message,
             });
         }
-        self.region = match candidate.around {
-            Region::Fence {
-                mark, len, json, ..
-            } => Region::Fence {
-                mark,
-                len,
-                json,
-                body: true,
-            },
-            region => region,
-        };
+        self.region = reading_on(candidate.around);
         let bytes = text.as_bytes();
         let opens = at > candidate.start && matches!(bytes.get(at), Some(b'{' | b'['));
         self.cursor = if opens { at } else { next_char(text, at) };
