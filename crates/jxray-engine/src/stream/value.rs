@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::tree::{empty, push_segment, Step, Tree};
 use super::OpenPaths;
-use crate::scan::{plain_end, scan_number};
+use crate::scan::{plain_end, scan_number, Expect};
 
 /// How far a feed got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,16 +23,6 @@ pub(super) enum Progress {
     Done(usize),
     /// The byte at this offset cannot continue a JSON value.
     Failed(usize),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Expect {
-    Value,
-    ValueOrClose,
-    Key,
-    KeyOrClose,
-    Colon,
-    CommaOrClose,
 }
 
 /// The token being read, when one is open.
