@@ -124,8 +124,25 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
             written = written.and_then(|()| line(&mut out, &Stopped { stopped: signal }));
         }
     }
-    // What was read is judged as `check` judges a capture of it: the stop reason given (a
-    // stream's own), the schema; a stopped stream is judged as what it is, with no ending.
+    let (judged, all_ok) = judge(args, &config, input, stopped.is_none(), (options, schema))?;
+    for checked in &judged {
+        written = written.and_then(|()| JsonlSink::new(&mut out).record(checked));
+    }
+    written = written.and_then(|()| out.flush());
+    drop(out);
+    ended(&stdout, written, ExitStatus::from_all_ok(all_ok))
+}
+
+/// What was read, judged as `check` judges a capture of it: the stop reason given (a
+/// stream's own), the schema; a stopped stream is judged as what it is, with no ending.
+/// The outcomes, and whether every one is ok.
+fn judge(
+    args: &ExtractArgs,
+    config: &crate::config::Config,
+    input: Input,
+    ended: bool,
+    (options, schema): (crate::engine::Options, Option<Arc<Schema>>),
+) -> anyhow::Result<(Vec<crate::check::Checked>, bool)> {
     let name = input.name();
     let shown_name = if args.file == Path::new("-") {
         "-".to_string()
@@ -136,24 +153,23 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
         &shown_name,
         Path::new(name),
         input.bytes,
-        &load_options(&args.extraction, &config)?,
+        &load_options(&args.extraction, config)?,
     );
     if captures.is_empty() {
         anyhow::bail!("{shown_name}: no capture in what was read");
     }
     let checker = Checker::new(options, schema);
-    let mut all_ok = true;
-    for mut capture in captures {
-        if stopped.is_none() && capture.stop_reason.is_none() {
-            capture.stop_reason.clone_from(&args.stop_reason);
-        }
-        let checked = checker.check(capture);
-        all_ok &= checked.outcome.ok();
-        written = written.and_then(|()| JsonlSink::new(&mut out).record(&checked));
-    }
-    written = written.and_then(|()| out.flush());
-    drop(out);
-    ended(&stdout, written, ExitStatus::from_all_ok(all_ok))
+    let judged: Vec<_> = captures
+        .into_iter()
+        .map(|mut capture| {
+            if ended && capture.stop_reason.is_none() {
+                capture.stop_reason.clone_from(&args.stop_reason);
+            }
+            checker.check(capture)
+        })
+        .collect();
+    let all_ok = judged.iter().all(|checked| checked.outcome.ok());
+    Ok((judged, all_ok))
 }
 
 /// The signals `--stop-on` names.
