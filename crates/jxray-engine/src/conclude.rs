@@ -15,7 +15,6 @@ use super::outcome::*;
 use super::position::line_col;
 use super::refusal::is_refusal;
 use super::scan::{scan_value, ScanEnd};
-use super::space::trim_span;
 use super::stringified::{decode_stringified, find_stringified};
 use super::trace::Trace;
 
@@ -404,32 +403,6 @@ impl Extraction<'_> {
             })
             .sum();
         depth > 0
-    }
-
-    /// The text begins inside a value (`name": "Ada"}`, `"a": 1, "b": 2}`):
-    /// with its lost opening restored, it reads as one whole value.
-    fn missing_start(&self) -> Option<Rejection> {
-        let bytes = self.text.as_bytes();
-        let body = if self.text.starts_with('\u{feff}') {
-            3
-        } else {
-            0
-        };
-        let (start, end) = trim_span(bytes, body, bytes.len());
-        if start >= end
-            || matches!(bytes[start], b'{' | b'[')
-            || !matches!(bytes[end - 1], b'}' | b']')
-        {
-            return None;
-        }
-        const OPENINGS: [&str; 7] = ["{", "{\"", "[", "[\"", "[{", "[{\"", "{\"_\": \""];
-        let rest = &self.text[start..end];
-        let restored = OPENINGS.iter().any(|opening| {
-            let whole = format!("{opening}{rest}");
-            let scan = scan_value(whole.as_bytes(), 0, whole.len(), self.max_depth, None);
-            scan.end == ScanEnd::Complete { end: whole.len() }
-        });
-        restored.then(|| Rejection::shaped(Defect::MissingStart, start, end, start, start))
     }
 
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {

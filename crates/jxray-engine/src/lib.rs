@@ -26,6 +26,7 @@ mod fence;
 mod form;
 mod fragment;
 mod lenient;
+mod lost_start;
 mod options;
 mod outcome;
 mod path;
