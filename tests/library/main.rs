@@ -16,6 +16,7 @@ mod capture_logs;
 mod capture_logs_deep;
 mod capture_logs_limits;
 mod capture_logs_wal;
+mod capture_reasoning;
 mod capture_streams;
 mod capture_unreadable;
 mod capture_walk;

@@ -7,7 +7,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::capture::envelope::{
-    openai_stopped_for_tool, str_field, text_or_tool, Contents, ToolCall,
+    answer_is_reasoning, openai_stopped_for_tool, reasoning_of, routed_to_reasoning, str_field,
+    text_or_tool, Contents, ToolCall, REASONING_FIELDS,
 };
 use crate::capture::Provider;
 
@@ -20,11 +21,14 @@ pub(super) fn is_chunk(payload: &Value) -> bool {
             .is_some_and(|choice| choice.get("delta").is_some())
 }
 
-/// Content, refusal, tool-call fragments (per `index`) and finish reason of choice 0.
+/// Content, refusal, reasoning (and the field it came in), tool-call fragments (per
+/// `index`) and finish reason of choice 0.
 #[derive(Debug, Default)]
 pub(super) struct ChatChunks {
     content: String,
     refusal: String,
+    reasoning: String,
+    reasoning_field: Option<&'static str>,
     tools: BTreeMap<u64, ToolCall>,
     finish_reason: Option<String>,
 }
@@ -45,6 +49,9 @@ impl ChatChunks {
                 .push_str(str_field(delta, "content").unwrap_or_default());
             self.refusal
                 .push_str(str_field(delta, "refusal").unwrap_or_default());
+            if let Some((field, thought)) = reasoning_of(delta) {
+                self.think(field, thought);
+            }
             let calls = delta.get("tool_calls").and_then(Value::as_array);
             for (position, call) in calls.into_iter().flatten().enumerate() {
                 let index = call
@@ -91,6 +98,16 @@ impl ChatChunks {
                 .push_str(delta.content.as_deref().unwrap_or_default());
             self.refusal
                 .push_str(delta.refusal.as_deref().unwrap_or_default());
+            let thoughts = [&delta.reasoning_content, &delta.reasoning];
+            let thought = REASONING_FIELDS
+                .into_iter()
+                .zip(thoughts)
+                .find_map(|(field, text)| {
+                    Some((field, text.as_deref().filter(|t| !t.is_empty())?))
+                });
+            if let Some((field, thought)) = thought {
+                self.think(field, thought);
+            }
             for (position, call) in delta.tool_calls.into_iter().flatten().enumerate() {
                 let index = call.index.unwrap_or(position as u64);
                 if let Some(function) = call.function {
@@ -104,6 +121,12 @@ impl ChatChunks {
         if let Some(reason) = choice.finish_reason {
             self.finish_reason = Some(reason.into_owned());
         }
+    }
+
+    /// A piece of reasoning; the field named is the first one the stream used.
+    fn think(&mut self, field: &'static str, thought: &str) {
+        self.reasoning_field.get_or_insert(field);
+        self.reasoning.push_str(thought);
     }
 
     fn fragment(&mut self, index: u64, arguments: &str) {
@@ -120,11 +143,20 @@ impl ChatChunks {
             self.content
         };
         let stopped_for_tool = openai_stopped_for_tool(self.finish_reason.as_deref());
-        let tools = self.tools.into_values().collect();
+        let tools: Vec<ToolCall> = self.tools.into_values().collect();
+        let mut warnings = Vec::new();
+        let text = match self.reasoning_field {
+            Some(field) if answer_is_reasoning(&text, &tools, &self.reasoning) => {
+                warnings.push(routed_to_reasoning(field));
+                self.reasoning
+            }
+            _ => text,
+        };
         Ok(Contents {
             provider: Some(Provider::OpenaiChat),
             outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.finish_reason,
+            warnings,
             ..Contents::default()
         })
     }
@@ -159,6 +191,10 @@ struct Delta<'a> {
     content: Option<Cow<'a, str>>,
     #[serde(borrow)]
     refusal: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    reasoning: Option<Cow<'a, str>>,
     #[serde(borrow)]
     tool_calls: Option<Vec<Call<'a>>>,
     /// `null` is a call too (see [`Function`]).
@@ -196,7 +232,9 @@ mod tests {
     use super::*;
 
     /// What feeding `chunks` leaves, read one way or the other.
-    fn fed(chunks: &[&str], as_text: bool) -> (String, String, Vec<(u64, String)>, Option<String>) {
+    type Fed = (String, String, String, Vec<(u64, String)>, Option<String>);
+
+    fn fed(chunks: &[&str], as_text: bool) -> Fed {
         let mut fed = ChatChunks::default();
         for chunk in chunks {
             if as_text {
@@ -210,7 +248,14 @@ mod tests {
             .into_iter()
             .map(|(index, call)| (index, call.arguments))
             .collect();
-        (fed.content, fed.refusal, tools, fed.finish_reason)
+        let reasoning = format!("{:?} {}", fed.reasoning_field, fed.reasoning);
+        (
+            fed.content,
+            fed.refusal,
+            reasoning,
+            tools,
+            fed.finish_reason,
+        )
     }
 
     #[test]
@@ -237,12 +282,15 @@ mod tests {
             r#"{"choices":[{"finish_reason":3}]}"#,
             r#"{"choices":[{"finish_reason":"tool_calls"}]}"#,
             r#"[1, 2]"#,
+            r#"{"choices":[{"delta":{"content":null,"reasoning_content":"{"a""}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning_content":"","reasoning":": 1}"}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning":7}}]}"#,
         ];
         for chunk in odd_shapes {
             assert_eq!(fed(&[chunk], true), fed(&[chunk], false), "{chunk}");
         }
         // The usual shapes do take the way without a tree.
-        for usual in [0, 2, 7, 10, 11, 12, 15, 16] {
+        for usual in [0, 2, 7, 10, 11, 12, 15, 16, 21, 22] {
             let chunk = odd_shapes[usual];
             assert!(serde_json::from_str::<Chunk>(chunk).is_ok(), "{chunk}");
         }

@@ -21,6 +21,7 @@ mod anthropic;
 mod gemini;
 mod ollama;
 mod openai;
+mod reasoning;
 mod responses;
 
 use std::sync::Arc;
@@ -33,6 +34,7 @@ use jxray_engine::Warning;
 pub use gemini::{is_response as is_gemini_response, GeminiChunks};
 pub use ollama::{is_stream_chunk as is_ollama_chunk, OllamaChunks};
 pub use openai::stopped_for_tool as openai_stopped_for_tool;
+pub use reasoning::{answer_is_reasoning, reasoning_of, routed_to_reasoning, REASONING_FIELDS};
 pub use responses::{decode as decode_responses_object, stop_reason as responses_stop_reason};
 
 /// What a recognised format says the model wrote.
