@@ -90,6 +90,7 @@ impl Extraction<'_> {
                 message: "the value sits inside doubled {{…}} braces: a prompt template's escaping leaked into the output; render the template before sending it".to_owned(),
             });
         }
+        self.note_schema_returned(&value, span.0);
         if win.layer != Layer::Direct {
             if let Some((call, end)) = self.note_tool_call_body(span, &value, outer_end) {
                 outer_end = end;
@@ -325,6 +326,7 @@ impl Extraction<'_> {
         if cut_after_defects {
             self.headline_the_cut(&mut failure);
         }
+        self.note_failed_call_body(outcome, rejection.start);
         outcome.failure = Some(failure);
     }
 

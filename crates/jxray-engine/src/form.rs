@@ -102,6 +102,23 @@ impl Decoded {
         })
     }
 
+    /// Whether the value is a schema document by its keywords' values, not only their
+    /// names: `$schema`, or `type: "object"` with `properties` (an object). GeoJSON's
+    /// `{"type": "Feature", "properties": {…}}` is not one.
+    pub(crate) fn is_schema_document(&self) -> bool {
+        if !self.is_json_schema() {
+            return false;
+        }
+        self.tree().is_some_and(|value| {
+            let Some(object) = value.as_object() else {
+                return false;
+            };
+            object.contains_key("$schema")
+                || (object.get("type").and_then(Value::as_str) == Some("object")
+                    && object.get("properties").is_some_and(Value::is_object))
+        })
+    }
+
     /// Whether the caller's test passes the value.
     pub(crate) fn passes(&self, acceptor: &Acceptor) -> bool {
         self.tree().is_some_and(|value| acceptor.accepts(&value))

@@ -34,6 +34,7 @@ mod position;
 mod prose;
 mod refusal;
 mod scan;
+mod schema_echo;
 mod select;
 mod space;
 mod stop;

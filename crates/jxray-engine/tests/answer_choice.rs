@@ -133,6 +133,44 @@ fn a_schema_echoed_before_the_answer_is_passed_over() {
 }
 
 #[test]
+fn a_schema_returned_as_the_whole_answer_is_taken_with_a_warning() {
+    let shaped =
+        "{\"type\": \"object\", \"properties\": {\"city\": \"Paris\", \"population\": 2102650}}";
+    for text in [
+        schema(),
+        shaped,
+        "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert_eq!(outcome.layer, Some(Layer::Direct), "{text}");
+        let echo = outcome
+            .warnings
+            .iter()
+            .find(|w| w.kind == WarningKind::SchemaEcho);
+        let message = &echo
+            .unwrap_or_else(|| panic!("{text}: {:?}", kinds(&outcome)))
+            .message;
+        assert!(message.contains("not an instance"), "{message}");
+    }
+    // GeoJSON and other values with `type` and `properties` are answers, not schemas.
+    for text in [
+        "{\"type\": \"Feature\", \"properties\": {\"name\": \"Lyon\"}, \"geometry\": null}",
+        "{\"type\": \"car\", \"properties\": [\"red\"]}",
+        "{\"a\": 5}",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert!(
+            !kinds(&outcome).contains(&WarningKind::SchemaEcho),
+            "{text}"
+        );
+    }
+    // A caller whose test accepts the schema asked for one.
+    let any = Acceptor::new(|_: &Value| true);
+    let outcome = extract(schema(), &Options::default().with_acceptor(Some(any)));
+    assert!(!kinds(&outcome).contains(&WarningKind::SchemaEcho));
+}
+
+#[test]
 fn a_schema_before_an_answer_that_failed_is_not_taken_for_the_answer() {
     let text = format!("Schema: {}\nAnswer: {{'a': 5}}", schema());
     let outcome = extract(&text, &Options::default());
