@@ -97,6 +97,9 @@ pub struct Capture {
     /// The provider marked the output a refusal (OpenAI `message.refusal`): a failure to
     /// find JSON in it is reported with the cause `refusal`, whatever its wording.
     pub refused: bool,
+    /// The text is a tool call's arguments, not a message: empty arguments are a call
+    /// without them, not an empty answer.
+    pub call_arguments: bool,
 }
 
 impl Capture {
@@ -114,6 +117,7 @@ impl Capture {
             text: Ok(text.into()),
             warnings: Vec::new(),
             refused: false,
+            call_arguments: false,
         }
     }
 
@@ -140,6 +144,7 @@ impl Capture {
             text,
             warnings: Vec::new(),
             refused: false,
+            call_arguments: false,
         }
     }
 
@@ -171,10 +176,14 @@ impl Capture {
             warnings,
             refused,
         } = decoded;
+        // `named` lists the text first, then each call.
+        let first_call = usize::from(outputs.text.is_some());
+        let calls = outputs.calls.len();
         outputs
             .named()
             .into_iter()
-            .map(|(suffix, text)| Capture {
+            .enumerate()
+            .map(|(index, (suffix, text))| Capture {
                 source: format!("{source}{}", suffix.unwrap_or_default()),
                 path: path.to_path_buf(),
                 line,
@@ -185,6 +194,7 @@ impl Capture {
                 text: Ok(text),
                 warnings: warnings.clone(),
                 refused,
+                call_arguments: calls > 0 && index >= first_call,
             })
             .collect()
     }

@@ -57,6 +57,7 @@ mod tests {
             last_user: Some("a".repeat(25)),
             format: None,
             tools: None,
+            json_mode: None,
             body_note: None,
             chain: None,
         };

@@ -25,4 +25,5 @@ mod exact_numbers;
 mod fixture_replay;
 mod fixture_save;
 mod recorded_files;
+mod serving_layer;
 mod versions;

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::candidate::{Finished, Parsed, Rejection};
-use super::causes::{is_runaway, stop_cause};
+use super::causes::{runaway, runaway_advice, stop_cause};
 use super::decode::locate_duplicates;
 use super::defects::all_defects;
 use super::extract::{Extraction, Win};
@@ -222,11 +222,12 @@ impl Extraction<'_> {
 
     /// A truncation after a flood of white space or one repeated token: a loop, not a long answer.
     fn note_runaway(&self, failure: &mut Failure) {
-        if failure.kind == FailureKind::Truncated && is_runaway(self.text) {
+        if failure.kind != FailureKind::Truncated {
+            return;
+        }
+        if let Some(kind) = runaway(self.text) {
             failure.cause = Some(Cause::Runaway);
-            failure.message = "the output ran to its limit on a long run of white space or one repeated token: decoding looped \
-                 (often constrained decoding with a schema that allows unbounded white space); a bigger limit will not help, \
-                 fix the decoding settings or the schema".to_owned();
+            failure.message = runaway_advice(kind, self.text);
         }
     }
 

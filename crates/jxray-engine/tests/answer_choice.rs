@@ -3,7 +3,7 @@
 //! echoed before the answer, and the caller's own test of a value.
 
 use jxray_engine::{
-    extract, Acceptor, Cause, Defect, FailureKind, Layer, Options, Pick, WarningKind,
+    extract, Acceptor, Cause, Defect, FailureKind, Layer, Options, Pick, ValueForm, WarningKind,
 };
 use serde_json::{json, Value};
 
@@ -161,6 +161,20 @@ fn a_schema_returned_as_the_whole_answer_is_taken_with_a_warning() {
         let outcome = extract(text, &Options::default());
         assert!(
             !kinds(&outcome).contains(&WarningKind::SchemaEcho),
+            "{text}"
+        );
+    }
+    // The same read from compact text, as `check` asks for it.
+    let as_text = Options::default().with_value_form(ValueForm::Text);
+    for (text, echoed) in [
+        (schema(), true),
+        ("{\"type\": \"Feature\", \"properties\": {}}", false),
+        ("[null, \"object\", {}]", false),
+    ] {
+        let outcome = extract(text, &as_text);
+        assert_eq!(
+            kinds(&outcome).contains(&WarningKind::SchemaEcho),
+            echoed,
             "{text}"
         );
     }

@@ -282,7 +282,7 @@ mod tests {
             r#"{"choices":[{"finish_reason":3}]}"#,
             r#"{"choices":[{"finish_reason":"tool_calls"}]}"#,
             r#"[1, 2]"#,
-            r#"{"choices":[{"delta":{"content":null,"reasoning_content":"{"a""}}]}"#,
+            r#"{"choices":[{"delta":{"content":null,"reasoning_content":"{\"a\""}}]}"#,
             r#"{"choices":[{"delta":{"reasoning_content":"","reasoning":": 1}"}}]}"#,
             r#"{"choices":[{"delta":{"reasoning":7}}]}"#,
         ];

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::engine::{FailureKind, Outcome};
+use crate::engine::{FailureKind, Outcome, WarningKind};
 use crate::text::count_of;
 use crate::tui::doc::{Doc, DocLine, Gutter, Paint, Styled};
 use crate::tui::search::Query;
@@ -43,13 +43,28 @@ pub(super) fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option
         }
     }
     let title = format!(
-        "{}, {}",
+        "{}{}, {}",
+        origin_label(outcome),
         count_of(raw.len(), "byte"),
         count_of(lines.line(raw.len().saturating_sub(1)), "line")
     );
     let mut doc = numbered(raw, 0, 1, span, marks, &title);
     doc.trailer = trailer;
     doc
+}
+
+/// Where the text came from when it is not the message text: the reasoning field the
+/// server put the answer in (`answer-in-thinking`), so nobody takes it for `content`.
+fn origin_label(outcome: &Outcome) -> &'static str {
+    let from_reasoning = outcome
+        .warnings
+        .iter()
+        .any(|warning| warning.kind == WarningKind::AnswerInThinking);
+    if from_reasoning {
+        "the reasoning field (the text was empty): "
+    } else {
+        ""
+    }
 }
 
 /// Bytes that are not UTF-8, as text: every valid run as it is, every invalid byte
@@ -192,6 +207,25 @@ mod tests {
             .collect();
         assert_eq!(marked, ["⟨E9⟩", "⟨FF⟩", "⟨FE⟩"]);
         assert_eq!(doc.title, "21 bytes, 3 not UTF-8 ⟨XX⟩");
+    }
+
+    #[test]
+    fn an_answer_read_from_the_reasoning_is_labelled() {
+        let raw = "{\"a\": 1}";
+        let mut outcome = Outcome::default();
+        let plain = doc(raw, &LineIndex::new(raw), &outcome, None);
+        assert_eq!(plain.title, "8 bytes, 1 line");
+        outcome.warnings.push(crate::engine::Warning::new(
+            WarningKind::AnswerInThinking,
+            None,
+            "from `reasoning_content`",
+        ));
+        let labelled = doc(raw, &LineIndex::new(raw), &outcome, None);
+        assert!(
+            labelled.title.starts_with("the reasoning field"),
+            "{}",
+            labelled.title
+        );
     }
 
     #[test]

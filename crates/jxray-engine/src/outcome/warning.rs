@@ -36,6 +36,10 @@ pub enum WarningKind {
     /// The value is the JSON body of a tool call the model wrote as text (the serving
     /// layer did not parse its tool-call syntax).
     ToolCallText,
+    /// The value came in a markdown fence although the request asked for JSON mode
+    /// (`response_format` `json_object` / `json_schema`, Ollama's `format`, …): the server
+    /// did not honour it. Found where the request is known, not by the engine.
+    JsonModeIgnored,
 }
 
 impl WarningKind {
@@ -54,6 +58,7 @@ impl WarningKind {
         WarningKind::SchemaEcho,
         WarningKind::FenceLanguage,
         WarningKind::ToolCallText,
+        WarningKind::JsonModeIgnored,
     ];
 
     /// The warning's name, as the contract spells it.
@@ -72,6 +77,7 @@ impl WarningKind {
             WarningKind::SchemaEcho => "schema-echo",
             WarningKind::FenceLanguage => "fence-language",
             WarningKind::ToolCallText => "tool-call-text",
+            WarningKind::JsonModeIgnored => "json-mode-ignored",
         }
     }
 }

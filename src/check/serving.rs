@@ -1,0 +1,55 @@
+//! What the serving layer did, where only the capture's place tells: a tool call sent with
+//! empty arguments, and a fenced answer to a request that asked for JSON mode (the request
+//! file `jxray record` writes beside a capture). Both point at the server, not the prompt.
+
+use crate::capture::{Capture, RecordedRequest};
+use crate::engine::{FailureKind, Layer, Outcome, Warning, WarningKind};
+
+/// Reword or add to `outcome` what the serving layer did with `capture`.
+pub(super) fn note_serving(capture: &Capture, text: &str, outcome: &mut Outcome) {
+    note_empty_arguments(capture, text, outcome);
+    if outcome.layer == Some(Layer::Fenced) {
+        note_json_mode_ignored(capture, outcome);
+    }
+}
+
+/// A tool call whose arguments are `""` is a call without arguments, not an empty answer.
+fn note_empty_arguments(capture: &Capture, text: &str, outcome: &mut Outcome) {
+    if !capture.call_arguments || !text.trim().is_empty() {
+        return;
+    }
+    if let Some(failure) = outcome
+        .failure
+        .as_mut()
+        .filter(|failure| failure.kind == FailureKind::NoJson)
+    {
+        failure.message = "the tool call's arguments are empty (`\"\"`, not `{}`): the model called the tool \
+             without arguments; a tool that takes parameters needs them (check the tool's schema in the request), \
+             and for one that takes none the serving layer should send `{}`"
+            .to_owned();
+    }
+}
+
+/// A fenced answer although the request asked for JSON mode: the server did not honour
+/// `response_format` (some do not on the streaming path).
+fn note_json_mode_ignored(capture: &Capture, outcome: &mut Outcome) {
+    // Only a capture that is a file of its own has a request file beside it.
+    if capture.line.is_some() || capture.source.contains('#') {
+        return;
+    }
+    let Some(Ok(request)) = RecordedRequest::beside(&capture.path) else {
+        return;
+    };
+    let Some(mode) = request.json_mode.as_deref() else {
+        return;
+    };
+    outcome.warnings.push(Warning::new(
+        WarningKind::JsonModeIgnored,
+        outcome.span.map(|(start, _)| start),
+        format!(
+            "the answer came in a markdown fence although the request asked for JSON mode ({mode}): the server \
+             did not honour the request's response format (some servers apply it only without streaming); \
+             check the server's structured-output support — the prompt is not the problem"
+        ),
+    ));
+}
