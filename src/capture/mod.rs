@@ -100,6 +100,8 @@ pub struct Capture {
     /// The text is a tool call's arguments, not a message: empty arguments are a call
     /// without them, not an empty answer.
     pub call_arguments: bool,
+    /// The tool a call named, where the response says (`call_arguments` captures only).
+    pub tool: Option<String>,
 }
 
 impl Capture {
@@ -118,6 +120,7 @@ impl Capture {
             warnings: Vec::new(),
             refused: false,
             call_arguments: false,
+            tool: None,
         }
     }
 
@@ -145,6 +148,7 @@ impl Capture {
             warnings: Vec::new(),
             refused: false,
             call_arguments: false,
+            tool: None,
         }
     }
 
@@ -179,6 +183,7 @@ impl Capture {
         // `named` lists the text first, then each call.
         let first_call = usize::from(outputs.text.is_some());
         let calls = outputs.calls.len();
+        let names = outputs.call_names.clone();
         outputs
             .named()
             .into_iter()
@@ -195,6 +200,9 @@ impl Capture {
                 warnings: warnings.clone(),
                 refused,
                 call_arguments: calls > 0 && index >= first_call,
+                tool: index
+                    .checked_sub(first_call)
+                    .and_then(|call| names.get(call).cloned().flatten()),
             })
             .collect()
     }

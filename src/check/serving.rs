@@ -3,19 +3,57 @@
 //! file `jxray record` writes beside a capture). Both point at the server, not the prompt.
 
 use crate::capture::{Capture, RecordedRequest};
-use crate::engine::{FailureKind, Layer, Outcome, Warning, WarningKind};
+use crate::engine::{self, FailureKind, Layer, Options, Outcome, Warning, WarningKind};
 
 /// Reword or add to `outcome` what the serving layer did with `capture`.
-pub(super) fn note_serving(capture: &Capture, text: &str, outcome: &mut Outcome) {
-    note_empty_arguments(capture, text, outcome);
+pub(super) fn note_serving(
+    capture: &Capture,
+    text: &str,
+    options: &Options,
+    outcome: &mut Outcome,
+) {
+    note_empty_arguments(capture, text, options, outcome);
     if outcome.layer == Some(Layer::Fenced) {
         note_json_mode_ignored(capture, outcome);
     }
 }
 
-/// A tool call whose arguments are `""` is a call without arguments, not an empty answer.
-fn note_empty_arguments(capture: &Capture, text: &str, outcome: &mut Outcome) {
+/// The request file beside a capture that is a file of its own (a line of a log has none).
+fn request_beside(capture: &Capture) -> Option<RecordedRequest> {
+    if capture.line.is_some() {
+        return None;
+    }
+    RecordedRequest::beside(&capture.path)?.ok()
+}
+
+/// A tool call whose arguments are `""` is a call without arguments, not an empty answer:
+/// `{}` when the request says its tool takes no parameters, else `no-json` saying so.
+fn note_empty_arguments(capture: &Capture, text: &str, options: &Options, outcome: &mut Outcome) {
     if !capture.call_arguments || !text.trim().is_empty() {
+        return;
+    }
+    let tool = capture.tool.as_deref().filter(|tool| {
+        request_beside(capture).is_some_and(|request| {
+            request
+                .tools_without_parameters
+                .iter()
+                .any(|name| name == tool)
+        })
+    });
+    if let Some(tool) = tool {
+        let mut empty = engine::extract("{}", options);
+        // The value is not in the text: nothing there to point at.
+        empty.span = None;
+        empty.warnings.append(&mut outcome.warnings);
+        empty.warnings.push(Warning::new(
+            WarningKind::EmptyArguments,
+            None,
+            format!(
+                "the call to `{tool}` came with empty arguments (`\"\"`); the request's schema for it takes no \
+                 parameters, so they are read as `{{}}` — a serving layer should send `{{}}`"
+            ),
+        ));
+        *outcome = empty;
         return;
     }
     if let Some(failure) = outcome
@@ -33,11 +71,7 @@ fn note_empty_arguments(capture: &Capture, text: &str, outcome: &mut Outcome) {
 /// A fenced answer although the request asked for JSON mode: the server did not honour
 /// `response_format` (some do not on the streaming path).
 fn note_json_mode_ignored(capture: &Capture, outcome: &mut Outcome) {
-    // Only a capture that is a file of its own has a request file beside it.
-    if capture.line.is_some() || capture.source.contains('#') {
-        return;
-    }
-    let Some(Ok(request)) = RecordedRequest::beside(&capture.path) else {
+    let Some(request) = request_beside(capture) else {
         return;
     };
     let Some(mode) = request.json_mode.as_deref() else {

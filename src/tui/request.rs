@@ -58,6 +58,7 @@ mod tests {
             format: None,
             tools: None,
             json_mode: None,
+            tools_without_parameters: Vec::new(),
             body_note: None,
             chain: None,
         };

@@ -73,10 +73,46 @@ fn a_fenced_answer_without_json_mode_asked_is_only_fenced() {
     }
 }
 
+/// A chat completion whose one call to `list_files` came with arguments `""`.
+const EMPTY_CALL: &str = r#"{"id":"chatcmpl-2","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"list_files","arguments":""}}]},"finish_reason":"tool_calls"}]}"#;
+
+/// The outcome of `call.json` (`EMPTY_CALL`) with a request offering `list_files` with
+/// `parameters`.
+fn empty_call_with_parameters(parameters: &str) -> jxray::engine::Outcome {
+    let tools = format!(
+        r#"{{"model": "m", "messages": [], "tools": [{{"type": "function", "function": {{"name": "list_files", "parameters": {parameters}}}}}]}}"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "call.json", EMPTY_CALL.as_bytes());
+    write(dir.path(), "call.request.json", request(&tools).as_bytes());
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    assert_eq!(captures.len(), 1, "{captures:#?}");
+    outcome_of(&captures[0], &Options::default())
+}
+
+#[test]
+fn empty_arguments_for_a_tool_that_takes_none_are_an_empty_object() {
+    let outcome = empty_call_with_parameters(r#"{"type": "object", "properties": {}}"#);
+    assert!(outcome.ok(), "{:?}", outcome.failure);
+    assert_eq!(outcome.value, Some(serde_json::json!({})));
+    let kinds: Vec<WarningKind> = outcome.warnings.iter().map(|w| w.kind).collect();
+    assert_eq!(kinds, [WarningKind::EmptyArguments]);
+    // A tool that takes parameters: the arguments are missing, not `{}`.
+    let outcome = empty_call_with_parameters(
+        r#"{"type": "object", "properties": {"path": {"type": "string"}}}"#,
+    );
+    let failure = outcome.failure.expect("the arguments are missing");
+    assert_eq!(failure.kind, FailureKind::NoJson);
+    assert!(
+        failure.message.contains("arguments are empty"),
+        "{}",
+        failure.message
+    );
+}
+
 #[test]
 fn empty_tool_call_arguments_say_so() {
-    let body = r#"{"id":"chatcmpl-2","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"list_files","arguments":""}}]},"finish_reason":"tool_calls"}]}"#;
-    let captures = support::capture::load_files(&[("call.json", body)]);
+    let captures = support::capture::load_files(&[("call.json", EMPTY_CALL)]);
     assert_eq!(captures.len(), 1, "{captures:#?}");
     let outcome = outcome_of(&captures[0], &Options::default());
     let failure = outcome.failure.expect("no value in empty arguments");

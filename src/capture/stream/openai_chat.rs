@@ -59,11 +59,11 @@ impl ChatChunks {
                     .and_then(Value::as_u64)
                     .unwrap_or(position as u64);
                 if let Some(function) = call.get("function") {
-                    self.fragment(index, arguments(function));
+                    self.fragment(index, arguments(function), str_field(function, "name"));
                 }
             }
             if let Some(function) = delta.get("function_call") {
-                self.fragment(0, arguments(function));
+                self.fragment(0, arguments(function), str_field(function, "name"));
             }
         }
         if let Some(reason) = str_field(choice, "finish_reason") {
@@ -111,11 +111,11 @@ impl ChatChunks {
             for (position, call) in delta.tool_calls.into_iter().flatten().enumerate() {
                 let index = call.index.unwrap_or(position as u64);
                 if let Some(function) = call.function {
-                    self.fragment(index, Function::arguments(&function));
+                    self.fragment(index, function.arguments(), function.name.as_deref());
                 }
             }
             if let Some(function) = delta.function_call {
-                self.fragment(0, Function::arguments(&function));
+                self.fragment(0, function.arguments(), function.name.as_deref());
             }
         }
         if let Some(reason) = choice.finish_reason {
@@ -129,11 +129,16 @@ impl ChatChunks {
         self.reasoning.push_str(thought);
     }
 
-    fn fragment(&mut self, index: u64, arguments: &str) {
-        let call = self.tools.entry(index).or_insert_with(|| ToolCall {
-            arguments: String::new(),
-        });
+    /// A piece of call `index`'s arguments; the tool's name comes with its first piece.
+    fn fragment(&mut self, index: u64, arguments: &str, name: Option<&str>) {
+        let call = self
+            .tools
+            .entry(index)
+            .or_insert_with(|| ToolCall::new(String::new()));
         call.arguments.push_str(arguments);
+        if call.name.is_none() {
+            call.name = name.filter(|name| !name.is_empty()).map(str::to_owned);
+        }
     }
 
     pub(super) fn finish(self) -> Result<Contents, String> {
@@ -214,6 +219,8 @@ struct Call<'a> {
 struct Function<'a> {
     #[serde(borrow)]
     arguments: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
 }
 
 impl Function<'_> {
@@ -246,7 +253,7 @@ mod tests {
         let tools = fed
             .tools
             .into_iter()
-            .map(|(index, call)| (index, call.arguments))
+            .map(|(index, call)| (index, format!("{:?} {}", call.name, call.arguments)))
             .collect();
         let reasoning = format!("{:?} {}", fed.reasoning_field, fed.reasoning);
         (
@@ -285,12 +292,14 @@ mod tests {
             r#"{"choices":[{"delta":{"content":null,"reasoning_content":"{\"a\""}}]}"#,
             r#"{"choices":[{"delta":{"reasoning_content":"","reasoning":": 1}"}}]}"#,
             r#"{"choices":[{"delta":{"reasoning":7}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"list","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":7,"arguments":"{}"}}]}}]}"#,
         ];
         for chunk in odd_shapes {
             assert_eq!(fed(&[chunk], true), fed(&[chunk], false), "{chunk}");
         }
         // The usual shapes do take the way without a tree.
-        for usual in [0, 2, 7, 10, 11, 12, 15, 16, 21, 22] {
+        for usual in [0, 2, 7, 10, 11, 12, 15, 16, 21, 22, 24] {
             let chunk = odd_shapes[usual];
             assert!(serde_json::from_str::<Chunk>(chunk).is_ok(), "{chunk}");
         }

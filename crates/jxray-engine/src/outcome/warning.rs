@@ -40,6 +40,9 @@ pub enum WarningKind {
     /// (`response_format` `json_object` / `json_schema`, Ollama's `format`, …): the server
     /// did not honour it. Found where the request is known, not by the engine.
     JsonModeIgnored,
+    /// A tool call came with empty arguments (`""`) for a tool that takes no parameters:
+    /// read as `{}`. Found where the request is known, not by the engine.
+    EmptyArguments,
 }
 
 impl WarningKind {
@@ -59,6 +62,7 @@ impl WarningKind {
         WarningKind::FenceLanguage,
         WarningKind::ToolCallText,
         WarningKind::JsonModeIgnored,
+        WarningKind::EmptyArguments,
     ];
 
     /// The warning's name, as the contract spells it.
@@ -78,6 +82,7 @@ impl WarningKind {
             WarningKind::FenceLanguage => "fence-language",
             WarningKind::ToolCallText => "tool-call-text",
             WarningKind::JsonModeIgnored => "json-mode-ignored",
+            WarningKind::EmptyArguments => "empty-arguments",
         }
     }
 }

@@ -104,7 +104,7 @@ fn tool_calls(message: &Value) -> Vec<ToolCall> {
                 // Some compatible servers send the arguments already decoded.
                 other => other.to_string(),
             };
-            Some(ToolCall { arguments })
+            Some(ToolCall::new(arguments).named(str_field(function, "name")))
         })
         .collect()
 }

@@ -60,9 +60,7 @@ mod tests {
 
     #[test]
     fn reasoning_beside_an_answer_is_only_reasoning() {
-        let call = ToolCall {
-            arguments: "{}".into(),
-        };
+        let call = ToolCall::new("{}");
         assert!(answer_is_reasoning(" \n", &[], "{\"a\": 1}"));
         assert!(!answer_is_reasoning("{\"b\": 2}", &[], "{\"a\": 1}"));
         assert!(!answer_is_reasoning("", &[call], "{\"a\": 1}"));
