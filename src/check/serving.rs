@@ -1,9 +1,10 @@
 //! What the serving layer did, where only the capture's place tells: a tool call sent with
-//! empty arguments, and a fenced answer to a request that asked for JSON mode (the request
-//! file `jxray record` writes beside a capture). Both point at the server, not the prompt.
+//! empty arguments, a fenced answer to a request that asked for JSON mode, and a decoding
+//! loop under it (the request file `jxray record` writes beside a capture). Each points at
+//! the server, not the prompt.
 
 use crate::capture::{Capture, RecordedRequest};
-use crate::engine::{self, FailureKind, Layer, Options, Outcome, Warning, WarningKind};
+use crate::engine::{self, Cause, FailureKind, Layer, Options, Outcome, Warning, WarningKind};
 
 /// Reword or add to `outcome` what the serving layer did with `capture`.
 pub(super) fn note_serving(
@@ -15,6 +16,25 @@ pub(super) fn note_serving(
     note_empty_arguments(capture, text, options, outcome);
     if outcome.layer == Some(Layer::Fenced) {
         note_json_mode_ignored(capture, outcome);
+    }
+    note_runaway_under_json_mode(capture, outcome);
+}
+
+/// A decoding loop in an output whose request asked for JSON mode is constrained
+/// decoding's, whatever the text opens with: the message says the request asked for it.
+fn note_runaway_under_json_mode(capture: &Capture, outcome: &mut Outcome) {
+    let Some(failure) = outcome
+        .failure
+        .as_mut()
+        .filter(|failure| failure.cause == Some(Cause::Runaway))
+    else {
+        return;
+    };
+    if let Some(mode) = request_beside(capture).and_then(|request| request.json_mode) {
+        failure.message = format!(
+            "the request asked for JSON mode ({mode}), and {}",
+            failure.message
+        );
     }
 }
 

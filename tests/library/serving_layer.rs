@@ -164,3 +164,34 @@ fn a_schema_returned_for_the_schema_asked_says_so_in_the_failure() {
         failure.message
     );
 }
+
+#[test]
+fn a_white_space_loop_under_json_mode_names_the_server_never_a_bigger_limit() {
+    let flood = "\\n".repeat(400);
+    let body = format!(
+        r#"{{"id":"chatcmpl-4","object":"chat.completion","model":"llama3.1","choices":[{{"index":0,"message":{{"role":"assistant","content":"{flood}"}},"finish_reason":"length"}}]}}"#
+    );
+    let json_mode = request(
+        r#"{"model": "llama3.1", "messages": [], "response_format": {"type": "json_object"}}"#,
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "loop.json", body.as_bytes());
+    write(dir.path(), "loop.request.json", json_mode.as_bytes());
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    let failure = outcome_of(&captures[0], &Options::default())
+        .failure
+        .unwrap();
+    assert_eq!(failure.kind, FailureKind::Truncated);
+    assert_eq!(failure.cause, Some(jxray::engine::Cause::Runaway));
+    for said in [
+        "asked for JSON mode (`json_object`)",
+        "disable_any_whitespace",
+    ] {
+        assert!(failure.message.contains(said), "{}", failure.message);
+    }
+    assert!(
+        !failure.message.contains("raise the token limit"),
+        "{}",
+        failure.message
+    );
+}
