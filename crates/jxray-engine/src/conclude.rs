@@ -327,8 +327,8 @@ impl Extraction<'_> {
         if cut_after_defects {
             self.headline_the_cut(&mut failure);
         }
-        self.note_failed_call_body(outcome, rejection.start);
         outcome.failure = Some(failure);
+        self.note_failed_call_body(outcome, rejection.start);
     }
 
     /// No candidate at all.

@@ -164,6 +164,8 @@ fn a_body_closed_by_a_stray_token_still_names_the_call() {
         assert_eq!(call.dialect, Dialect::Hermes, "{text}");
         assert_eq!(call.tool.as_deref(), Some("get_weather"), "{text}");
         assert!(outcome.warning_kinds().contains(&WarningKind::ToolCallText));
+        let message = &outcome.failure.as_ref().unwrap().message;
+        assert!(message.contains("tool parser"), "{message}");
     }
     // Closed by a stray token after a whole body: the body is the value.
     let (value, dialect, tool) =

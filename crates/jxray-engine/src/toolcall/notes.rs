@@ -60,6 +60,14 @@ impl Extraction<'_> {
             call.tool = crate::toolcall::tool_named_in_broken_body(self.text, start);
         }
         self.warn_call_text(&call, "failed value");
+        if let Some(failure) = outcome.failure.as_mut() {
+            failure.message = format!(
+                "{} — this is the JSON body of a tool call written as text ({}): the serving layer's tool parser \
+                 did not take the call, so fix that first",
+                failure.message,
+                call.describe()
+            );
+        }
         outcome.tool_call = Some(call);
     }
 
