@@ -102,6 +102,9 @@ pub struct Capture {
     pub call_arguments: bool,
     /// The tool a call named, where the response says (`call_arguments` captures only).
     pub tool: Option<String>,
+    /// Reasoning the response held beside its text, shown labelled in the workbench's Raw
+    /// pane; never judged.
+    pub reasoning: Option<Arc<envelope::Reasoning>>,
 }
 
 impl Capture {
@@ -121,6 +124,7 @@ impl Capture {
             refused: false,
             call_arguments: false,
             tool: None,
+            reasoning: None,
         }
     }
 
@@ -149,6 +153,7 @@ impl Capture {
             refused: false,
             call_arguments: false,
             tool: None,
+            reasoning: None,
         }
     }
 
@@ -179,7 +184,9 @@ impl Capture {
             schema,
             warnings,
             refused,
+            reasoning,
         } = decoded;
+        let reasoning = reasoning.map(Arc::new);
         // `named` lists the text first, then each call.
         let first_call = usize::from(outputs.text.is_some());
         let calls = outputs.calls.len();
@@ -203,6 +210,8 @@ impl Capture {
                 tool: index
                     .checked_sub(first_call)
                     .and_then(|call| names.get(call).cloned().flatten()),
+                // The message text's, not a call's.
+                reasoning: reasoning.clone().filter(|_| index < first_call),
             })
             .collect()
     }

@@ -44,6 +44,12 @@ fn reasoning_beside_an_answer_is_only_reasoning() {
     let capture = one("both.json", &body);
     assert_eq!(capture.text.as_deref(), Ok(r#"{"city": "Lyon"}"#));
     assert!(capture.warnings.is_empty(), "{:?}", capture.warnings);
+    // Kept beside the text for the workbench to show, labelled with its field.
+    let reasoning = capture.reasoning.as_deref().expect("the reasoning is kept");
+    assert_eq!(
+        (reasoning.field.as_str(), reasoning.text.as_str()),
+        ("reasoning_content", r#"{"city": "Paris"}"#)
+    );
 }
 
 #[test]
@@ -77,6 +83,8 @@ fn a_stream_with_reasoning_and_content_gives_the_content() {
     ];
     let capture = one("both.sse", &(events.join("\n\n") + "\n\n"));
     assert_eq!(capture.text.as_deref(), Ok(r#"{"a": 2}"#));
+    let reasoning = capture.reasoning.as_deref().expect("the reasoning is kept");
+    assert_eq!(reasoning.text, r#"try {"a": 0}"#);
     assert!(capture.warnings.is_empty(), "{:?}", capture.warnings);
 }
 

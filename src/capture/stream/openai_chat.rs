@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::capture::envelope::{
     answer_is_reasoning, openai_stopped_for_tool, reasoning_of, routed_to_reasoning, str_field,
-    text_or_tool, Contents, ToolCall, REASONING_FIELDS,
+    text_or_tool, Contents, Reasoning, ToolCall, REASONING_FIELDS,
 };
 use crate::capture::Provider;
 
@@ -150,18 +150,27 @@ impl ChatChunks {
         let stopped_for_tool = openai_stopped_for_tool(self.finish_reason.as_deref());
         let tools: Vec<ToolCall> = self.tools.into_values().collect();
         let mut warnings = Vec::new();
+        let mut beside = None;
         let text = match self.reasoning_field {
             Some(field) if answer_is_reasoning(&text, &tools, &self.reasoning) => {
                 warnings.push(routed_to_reasoning(field));
                 self.reasoning
             }
-            _ => text,
+            Some(field) => {
+                beside = Some(Reasoning {
+                    field: field.to_owned(),
+                    text: self.reasoning,
+                });
+                text
+            }
+            None => text,
         };
         Ok(Contents {
             provider: Some(Provider::OpenaiChat),
             outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.finish_reason,
             warnings,
+            reasoning: beside,
             ..Contents::default()
         })
     }

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::capture::envelope::Reasoning;
 use crate::engine::{FailureKind, Outcome, WarningKind};
 use crate::text::count_of;
 use crate::tui::doc::{Doc, DocLine, Gutter, Paint, Styled};
@@ -50,6 +51,40 @@ pub(super) fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option
     );
     let mut doc = numbered(raw, 0, 1, span, marks, &title);
     doc.trailer = trailer;
+    doc
+}
+
+/// The reasoning a response held beside its text, after the text under a heading that
+/// names its field, dimmed and without line numbers: read, never judged (offsets into the
+/// raw text stay as they are).
+pub(super) fn with_reasoning(mut doc: Doc, reasoning: Option<&Reasoning>) -> Doc {
+    let Some(reasoning) = reasoning.filter(|reasoning| !reasoning.text.is_empty()) else {
+        return doc;
+    };
+    let mut text = String::from(&*doc.text);
+    let start = text.len() + 1;
+    text.push('\n');
+    text.push_str(&format!(
+        "── reasoning, from `{}` (not the answer) ──",
+        reasoning.field
+    ));
+    let mut lines = vec![(start, text.len())];
+    text.push('\n');
+    for piece in reasoning.text.split('\n') {
+        let line_start = text.len();
+        text.push_str(piece);
+        lines.push((line_start, text.len()));
+        text.push('\n');
+    }
+    text.pop();
+    doc.lines
+        .extend(lines.into_iter().map(|(start, end)| DocLine {
+            start,
+            end,
+            gutter: Gutter::None,
+        }));
+    doc.marks.push(styled(start, text.len(), Paint::Dim));
+    doc.text = Arc::from(text);
     doc
 }
 
@@ -226,6 +261,38 @@ mod tests {
             "{}",
             labelled.title
         );
+    }
+
+    #[test]
+    fn reasoning_beside_the_text_follows_it_labelled_and_unnumbered() {
+        let raw = "{\"a\": 1}";
+        let outcome = Outcome::default();
+        let plain = doc(raw, &LineIndex::new(raw), &outcome, None);
+        let reasoning = Reasoning {
+            field: "reasoning_content".into(),
+            text: "think\nmore".into(),
+        };
+        let shown = with_reasoning(plain, Some(&reasoning));
+        let lines: Vec<&str> = shown
+            .lines
+            .iter()
+            .map(|line| &shown.text[line.start..line.end])
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                raw,
+                "── reasoning, from `reasoning_content` (not the answer) ──",
+                "think",
+                "more"
+            ]
+        );
+        assert!(matches!(shown.lines[0].gutter, Gutter::Number { .. }));
+        assert!(shown.lines[1..]
+            .iter()
+            .all(|line| line.gutter == Gutter::None));
+        let unchanged = with_reasoning(doc(raw, &LineIndex::new(raw), &outcome, None), None);
+        assert_eq!(&*unchanged.text, raw);
     }
 
     #[test]

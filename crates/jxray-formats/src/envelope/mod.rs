@@ -34,7 +34,9 @@ use jxray_engine::Warning;
 pub use gemini::{is_response as is_gemini_response, GeminiChunks};
 pub use ollama::{is_stream_chunk as is_ollama_chunk, OllamaChunks};
 pub use openai::stopped_for_tool as openai_stopped_for_tool;
-pub use reasoning::{answer_is_reasoning, reasoning_of, routed_to_reasoning, REASONING_FIELDS};
+pub use reasoning::{
+    answer_is_reasoning, reasoning_of, routed_to_reasoning, Reasoning, REASONING_FIELDS,
+};
 pub use responses::{decode as decode_responses_object, stop_reason as responses_stop_reason};
 
 /// What a recognised format says the model wrote.
@@ -51,6 +53,9 @@ pub struct Contents {
     pub warnings: Vec<Warning>,
     /// The provider marked the output a refusal.
     pub refused: bool,
+    /// Reasoning beside the answer (OpenAI-compatible `reasoning_content` / `reasoning`),
+    /// for a person to read; the answer never comes from it here.
+    pub reasoning: Option<Reasoning>,
 }
 
 /// One record of a log: its id (named `FILE#ID`), and what it holds or why it holds nothing.

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::reasoning::{answer_is_reasoning, reasoning_of, routed_to_reasoning};
+use super::reasoning::{answer_is_reasoning, reasoning_of, routed_to_reasoning, Reasoning};
 use super::{missing, responses, str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
 use crate::Provider;
 
@@ -65,12 +65,20 @@ fn chat_body(choices: &Value) -> Result<Contents, String> {
         None => return Err(missing(CHAT, "choices[0].message has no `content`")),
     };
     let mut warnings = Vec::new();
+    let mut beside = None;
     let text = match reasoning {
         Some((field, thought)) if answer_is_reasoning(&text, &tools, thought) => {
             warnings.push(routed_to_reasoning(field));
             thought.to_string()
         }
-        _ => text,
+        Some((field, thought)) => {
+            beside = Some(Reasoning {
+                field: field.to_owned(),
+                text: thought.to_owned(),
+            });
+            text
+        }
+        None => text,
     };
     let outputs = text_or_tool(text, tools, stopped_for_tool(stop_reason.as_deref()));
     let refused = str_field(message, "refusal").is_some_and(|refusal| !refusal.trim().is_empty());
@@ -80,6 +88,7 @@ fn chat_body(choices: &Value) -> Result<Contents, String> {
         stop_reason,
         refused,
         warnings,
+        reasoning: beside,
         ..Contents::default()
     })
 }

@@ -17,6 +17,15 @@ use jxray_engine::{Warning, WarningKind};
 /// newer vLLM say `reasoning`.
 pub const REASONING_FIELDS: [&str; 2] = ["reasoning_content", "reasoning"];
 
+/// Reasoning a response held beside its answer: shown to a person (labelled with its
+/// field), never judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reasoning {
+    /// The field it came in (`reasoning_content`, `reasoning`).
+    pub field: String,
+    pub text: String,
+}
+
 /// The reasoning a message or delta holds, and the field it was in.
 pub fn reasoning_of(message: &Value) -> Option<(&'static str, &str)> {
     REASONING_FIELDS
