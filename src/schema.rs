@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::capture::{read_regular_text, Capture};
-use crate::engine::{Acceptor, Outcome};
+use crate::engine::{Acceptor, FailureKind, Outcome, WarningKind};
 use jxray_formats::violation::{self, one_line, quote};
 
 pub use crate::capture::MAX_SCHEMA_BYTES;
@@ -115,7 +115,28 @@ impl Schema {
         if let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) {
             let violations = self.violations(value);
             violation::fail(outcome, raw, &violations);
+            say_schema_returned(outcome);
         }
+    }
+}
+
+/// A value that is itself a JSON Schema (the engine's `schema-echo` on the accepted value)
+/// and breaks the schema asked for: the failure says the model returned the schema's shape,
+/// which a list of instance paths alone would hide.
+fn say_schema_returned(outcome: &mut Outcome) {
+    let echoed = outcome
+        .warnings
+        .iter()
+        .any(|warning| warning.kind == WarningKind::SchemaEcho);
+    if let Some(failure) = outcome
+        .failure
+        .as_mut()
+        .filter(|failure| echoed && failure.kind == FailureKind::Schema)
+    {
+        failure.message = format!(
+            "the model returned the schema's shape instead of an instance of it; {}",
+            failure.message
+        );
     }
 }
 
@@ -203,7 +224,7 @@ impl CaptureSchemas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{FailureKind, Layer};
+    use crate::engine::Layer;
     use serde_json::json;
 
     fn ok_outcome(value: Value, span: (usize, usize)) -> Outcome {

@@ -98,6 +98,14 @@ pub struct Capture {
     /// The provider marked the output a refusal (OpenAI `message.refusal`): a failure to
     /// find JSON in it is reported with the cause `refusal`, whatever its wording.
     pub refused: bool,
+    /// The text is a tool call's arguments, not a message: empty arguments are a call
+    /// without them, not an empty answer.
+    pub call_arguments: bool,
+    /// The tool a call named, where the response says (`call_arguments` captures only).
+    pub tool: Option<String>,
+    /// Reasoning the response held beside its text, shown labelled in the workbench's Raw
+    /// pane; never judged.
+    pub reasoning: Option<Arc<envelope::Reasoning>>,
 }
 
 impl Capture {
@@ -115,6 +123,9 @@ impl Capture {
             text: Ok(text.into()),
             warnings: Vec::new(),
             refused: false,
+            call_arguments: false,
+            tool: None,
+            reasoning: None,
         }
     }
 
@@ -141,6 +152,9 @@ impl Capture {
             text,
             warnings: Vec::new(),
             refused: false,
+            call_arguments: false,
+            tool: None,
+            reasoning: None,
         }
     }
 
@@ -171,11 +185,18 @@ impl Capture {
             schema,
             warnings,
             refused,
+            reasoning,
         } = decoded;
+        let reasoning = reasoning.map(Arc::new);
+        // `named` lists the text first, then each call.
+        let first_call = usize::from(outputs.text.is_some());
+        let calls = outputs.calls.len();
+        let names = outputs.call_names.clone();
         outputs
             .named()
             .into_iter()
-            .map(|(suffix, text)| Capture {
+            .enumerate()
+            .map(|(index, (suffix, text))| Capture {
                 source: format!("{source}{}", suffix.unwrap_or_default()),
                 path: path.to_path_buf(),
                 line,
@@ -186,6 +207,12 @@ impl Capture {
                 text: Ok(text),
                 warnings: warnings.clone(),
                 refused,
+                call_arguments: calls > 0 && index >= first_call,
+                tool: index
+                    .checked_sub(first_call)
+                    .and_then(|call| names.get(call).cloned().flatten()),
+                // The message text's, not a call's.
+                reasoning: reasoning.clone().filter(|_| index < first_call),
             })
             .collect()
     }

@@ -84,6 +84,7 @@ fn decode(row: &Value) -> Result<Contents, String> {
             .and_then(|response| response.get("isRefusal"))
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        reasoning: None,
     })
 }
 

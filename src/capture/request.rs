@@ -35,6 +35,11 @@ pub struct RecordedRequest {
     pub(crate) format: Option<String>,
     /// The tools offered, as pretty JSON.
     pub(crate) tools: Option<String>,
+    /// The structured-output mode asked for, as the body spells it (`json_schema`,
+    /// `json_object`, `"json"`, a schema): a server that honours it never fences the answer.
+    pub(crate) json_mode: Option<String>,
+    /// The tools offered that take no parameters, by name: their empty arguments are `{}`.
+    pub(crate) tools_without_parameters: Vec<String>,
     /// Why the body is not there (too large, not JSON), as the recorder said.
     pub(crate) body_note: Option<String>,
     /// Its place in a repair chain, when the request file links it (`crate::chain`).
@@ -71,6 +76,8 @@ impl RecordedRequest {
             last_user: None,
             format: None,
             tools: None,
+            json_mode: None,
+            tools_without_parameters: Vec::new(),
             body_note: Some(format!("the request file cannot be shown: {why}")),
             chain: None,
         }
@@ -104,6 +111,8 @@ impl RecordedRequest {
             last_user: last_user(body),
             format: format(body).map(pretty),
             tools: body.get("tools").map(pretty),
+            json_mode: json_mode(body),
+            tools_without_parameters: tools_without_parameters(body),
             body_note: text("body_note"),
             chain: doc.get("chain").and_then(ChainLink::from_value),
         })
@@ -220,6 +229,59 @@ pub(crate) fn asks_for_json(body: &Value) -> bool {
 }
 
 /// The last user message; a Responses or Ollama generate request may give a bare string.
+/// The structured-output mode a request body asked for, named as the body spells it:
+/// OpenAI's `response_format` and the Responses API's `text.format` (`json_object`,
+/// `json_schema`), Ollama's `format` (`"json"` or a schema), Gemini's `responseMimeType`
+/// and `responseSchema`, Anthropic's `output_format`. `None` for plain text or no format.
+pub(crate) fn json_mode(body: &Value) -> Option<String> {
+    match format(body)? {
+        Value::String(text) => {
+            let lower = text.to_ascii_lowercase();
+            (lower == "json" || lower.contains("application/json")).then(|| format!("`{text}`"))
+        }
+        Value::Object(fields) => match fields.get("type").and_then(Value::as_str) {
+            Some(kind @ ("json_object" | "json_schema")) => Some(format!("`{kind}`")),
+            Some("text") => None,
+            _ => Some("a JSON Schema".to_owned()),
+        },
+        _ => None,
+    }
+}
+
+/// The tools a request offered that take no parameters, by name: OpenAI chat's
+/// `tools[].function`, the Responses API's `tools[]` (`parameters`), Anthropic's `tools[]`
+/// (`input_schema`). A tool takes none when it has no schema, or one without properties
+/// and nothing required.
+pub(crate) fn tools_without_parameters(body: &Value) -> Vec<String> {
+    let tools = body.get("tools").and_then(Value::as_array);
+    tools
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| {
+            let function = tool.get("function").unwrap_or(tool);
+            let name = function.get("name")?.as_str()?;
+            let schema = function
+                .get("parameters")
+                .or_else(|| function.get("input_schema"));
+            takes_nothing(schema).then(|| name.to_owned())
+        })
+        .collect()
+}
+
+fn takes_nothing(schema: Option<&Value>) -> bool {
+    let empty = |key: &str, schema: &Value| match schema.get(key) {
+        None | Some(Value::Null) => true,
+        Some(Value::Object(fields)) => fields.is_empty(),
+        Some(Value::Array(items)) => items.is_empty(),
+        Some(_) => false,
+    };
+    match schema {
+        None | Some(Value::Null) => true,
+        Some(schema @ Value::Object(_)) => empty("properties", schema) && empty("required", schema),
+        Some(_) => false,
+    }
+}
+
 fn last_user(body: &Value) -> Option<String> {
     for key in ["input", "prompt"] {
         if let Some(text) = body.get(key).and_then(Value::as_str) {
@@ -254,6 +316,38 @@ mod tests {
 
     fn parts(body: Value) -> (Option<String>, Option<String>, Option<String>) {
         (system(&body), last_user(&body), format(&body).map(pretty))
+    }
+
+    #[test]
+    fn tools_that_take_no_parameters_are_named() {
+        let body = json!({"tools": [
+            {"type": "function", "function": {"name": "now", "parameters": {"type": "object", "properties": {}}}},
+            {"type": "function", "function": {"name": "ping"}},
+            {"type": "function", "function": {"name": "find", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}},
+            {"name": "list", "input_schema": {"type": "object"}},
+            {"type": "function", "name": "search", "parameters": {"type": "object", "required": ["q"]}}
+        ]});
+        assert_eq!(tools_without_parameters(&body), ["now", "ping", "list"]);
+        assert!(tools_without_parameters(&json!({})).is_empty());
+    }
+
+    #[test]
+    fn json_modes_are_named_as_the_body_spells_them() {
+        let mode = |body: Value| json_mode(&body);
+        let schema = json!({"type": "json_schema", "json_schema": {"name": "x", "schema": {}}});
+        assert_eq!(
+            mode(json!({"response_format": schema})).as_deref(),
+            Some("`json_schema`")
+        );
+        let object = json!({"response_format": {"type": "json_object"}});
+        assert_eq!(mode(object).as_deref(), Some("`json_object`"));
+        assert_eq!(mode(json!({"format": "json"})).as_deref(), Some("`json`"));
+        let ollama = json!({"format": {"type": "object", "properties": {}}});
+        assert_eq!(mode(ollama).as_deref(), Some("a JSON Schema"));
+        let gemini = json!({"generationConfig": {"responseMimeType": "application/json"}});
+        assert_eq!(mode(gemini).as_deref(), Some("`application/json`"));
+        assert_eq!(mode(json!({"response_format": {"type": "text"}})), None);
+        assert_eq!(mode(json!({"messages": []})), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! the panic policy) goes here.
 
 mod jobs;
+mod serving;
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -157,6 +158,7 @@ impl Checker {
             let mut outcome = run(text, &options);
             if let Some(built) = outcome.as_outcome() {
                 built.warnings.extend(capture.warnings.iter().cloned());
+                serving::note_serving(capture, text, &options, built);
                 self.recorded.apply(self.schema.as_deref(), capture, built);
             }
             outcome

@@ -57,6 +57,8 @@ mod tests {
             last_user: Some("a".repeat(25)),
             format: None,
             tools: None,
+            json_mode: None,
+            tools_without_parameters: Vec::new(),
             body_note: None,
             chain: None,
         };

@@ -51,7 +51,8 @@ fn the_group_view_enters_a_group_and_the_filter_menu_narrows_to_a_model() {
     assert!(
         shown
             .iter()
-            .all(|(_, source)| source.ends_with("claude-3-5-haiku.json")),
+            // The name is cut from the left when a capture's warning mark takes a column.
+            .all(|(_, source)| source.ends_with("-haiku.json")),
         "{shown:?}\n{screen}"
     );
 

@@ -23,18 +23,51 @@ pub(crate) fn is_prose_in_brackets(bytes: &[u8], start: usize) -> bool {
 }
 
 /// `{Happy to help! Anything else?}`, `[citation needed]`: words before the closer, with
-/// no quote, colon or nested bracket (and in `[…]` no comma).
+/// no quote, nested bracket or line break (and in `[…]` no comma or colon). In `{…}` a colon
+/// is prose too unless it has a member's shape: one bare word since the opener or the last
+/// comma before it (`{name: "x"}` is an object with unquoted keys; `today? :)` is a smile).
 fn is_words_in_brackets(bytes: &[u8], start: usize, first_word_end: usize) -> bool {
     let closer = if bytes[start] == b'{' { b'}' } else { b']' };
+    // The segment since the opener began with the first word and holds nothing else yet.
+    let mut segment = Segment::Word;
     for &byte in bytes[first_word_end..].iter().take(LOOK_AHEAD) {
         match byte {
-            b'"' | b':' | b'{' | b'[' | b'\n' => return false,
-            b',' if closer == b']' => return false,
+            b'"' | b'{' | b'[' | b'\n' => return false,
+            b',' | b':' if closer == b']' => return false,
+            b':' if segment != Segment::Other => return false,
+            b',' => segment = Segment::Empty,
             b'}' | b']' => return byte == closer,
-            _ => {}
+            _ => segment = segment.after(byte),
         }
     }
     false
+}
+
+/// What a stretch between separators in `{…}` holds so far: a key has one bare word.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Segment {
+    /// Only spaces so far.
+    Empty,
+    /// One bare word.
+    Word,
+    /// One bare word and the spaces after it.
+    WordSpaced,
+    /// Anything else: words in a row, punctuation.
+    Other,
+}
+
+impl Segment {
+    fn after(self, byte: u8) -> Segment {
+        let word_byte =
+            byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'$') || byte >= 0x80;
+        let space = byte.is_ascii_whitespace();
+        match self {
+            Segment::Empty if space => Segment::Empty,
+            Segment::Empty | Segment::Word if word_byte => Segment::Word,
+            Segment::Word | Segment::WordSpaced if space => Segment::WordSpaced,
+            _ => Segment::Other,
+        }
+    }
 }
 
 /// The first run of letters after the opener, and where it ends.
@@ -124,6 +157,9 @@ mod tests {
             "[tool_call: read_file for path 'config.yaml']",
             "[See the note on \"scope\" below]",
             "[Note: the values below are estimates, not measurements]",
+            "{Hi there! Thanks for reaching out, how can I help you today? :)}",
+            "{Hey, thanks for logging in! How can I help you today? :D \u{2026}}",
+            "{Meeting moved to 10:30, see you there}",
         ];
         for text in yes {
             assert!(is_prose_in_brackets(text.as_bytes(), 0), "{text}");
@@ -141,6 +177,11 @@ mod tests {
             "[one two three",
             "[one two three\n]",
             "[a, [b c d]]",
+            "{name: x, age: 3}",
+            "{ok, fine: 1}",
+            "{prénom: Ada}",
+            "{a_b : 1}",
+            "{Note: thanks, bye}",
         ];
         for text in no {
             assert!(!is_prose_in_brackets(text.as_bytes(), 0), "{text}");

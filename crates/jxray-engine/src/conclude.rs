@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::candidate::{Finished, Parsed, Rejection};
-use super::causes::{is_runaway, stop_cause};
+use super::causes::{runaway, runaway_advice, stop_cause};
 use super::decode::locate_duplicates;
 use super::defects::all_defects;
 use super::extract::{Extraction, Win};
@@ -15,7 +15,6 @@ use super::outcome::*;
 use super::position::line_col;
 use super::refusal::is_refusal;
 use super::scan::{scan_value, ScanEnd};
-use super::space::trim_span;
 use super::stringified::{decode_stringified, find_stringified};
 use super::trace::Trace;
 
@@ -91,6 +90,7 @@ impl Extraction<'_> {
                 message: "the value sits inside doubled {{…}} braces: a prompt template's escaping leaked into the output; render the template before sending it".to_owned(),
             });
         }
+        self.note_schema_returned(&value, span.0);
         if win.layer != Layer::Direct {
             if let Some((call, end)) = self.note_tool_call_body(span, &value, outer_end) {
                 outer_end = end;
@@ -222,11 +222,12 @@ impl Extraction<'_> {
 
     /// A truncation after a flood of white space or one repeated token: a loop, not a long answer.
     fn note_runaway(&self, failure: &mut Failure) {
-        if failure.kind == FailureKind::Truncated && is_runaway(self.text) {
+        if failure.kind != FailureKind::Truncated {
+            return;
+        }
+        if let Some(kind) = runaway(self.text) {
             failure.cause = Some(Cause::Runaway);
-            failure.message = "the output ran to its limit on a long run of white space or one repeated token: decoding looped \
-                 (often constrained decoding with a schema that allows unbounded white space); a bigger limit will not help, \
-                 fix the decoding settings or the schema".to_owned();
+            failure.message = runaway_advice(kind, self.text);
         }
     }
 
@@ -327,6 +328,7 @@ impl Extraction<'_> {
             self.headline_the_cut(&mut failure);
         }
         outcome.failure = Some(failure);
+        self.note_failed_call_body(outcome, rejection.start);
     }
 
     /// No candidate at all.
@@ -404,32 +406,6 @@ impl Extraction<'_> {
             })
             .sum();
         depth > 0
-    }
-
-    /// The text begins inside a value (`name": "Ada"}`, `"a": 1, "b": 2}`):
-    /// with its lost opening restored, it reads as one whole value.
-    fn missing_start(&self) -> Option<Rejection> {
-        let bytes = self.text.as_bytes();
-        let body = if self.text.starts_with('\u{feff}') {
-            3
-        } else {
-            0
-        };
-        let (start, end) = trim_span(bytes, body, bytes.len());
-        if start >= end
-            || matches!(bytes[start], b'{' | b'[')
-            || !matches!(bytes[end - 1], b'}' | b']')
-        {
-            return None;
-        }
-        const OPENINGS: [&str; 7] = ["{", "{\"", "[", "[\"", "[{", "[{\"", "{\"_\": \""];
-        let rest = &self.text[start..end];
-        let restored = OPENINGS.iter().any(|opening| {
-            let whole = format!("{opening}{rest}");
-            let scan = scan_value(whole.as_bytes(), 0, whole.len(), self.max_depth, None);
-            scan.end == ScanEnd::Complete { end: whole.len() }
-        });
-        restored.then(|| Rejection::shaped(Defect::MissingStart, start, end, start, start))
     }
 
     pub(super) fn lenient_reading(&mut self, rejection: &Rejection) -> Option<LenientReading> {

@@ -453,18 +453,6 @@ impl<'a> Extraction<'a> {
         })
     }
 
-    fn note_schema_echo(&mut self, at: usize) {
-        let place = self.locate(at);
-        self.warnings.push(Warning::new(
-            WarningKind::SchemaEcho,
-            Some(at),
-            format!(
-                "the JSON Schema at {place} was passed over: the model echoed the prompt's schema before its answer; \
-                 tell it to answer with the value only"
-            ),
-        ));
-    }
-
     /// Fences whose opening lies inside a JSON string are not fences: the
     /// first `{` / `[` of the text is read as JSON, and any fence it reads
     /// through (only a string can hold backticks) is left out.

@@ -102,6 +102,34 @@ impl Decoded {
         })
     }
 
+    /// Whether the value is a schema document by its keywords' values, not only their
+    /// names: `$schema`, or `type: "object"` with `properties` (an object). GeoJSON's
+    /// `{"type": "Feature", "properties": {…}}` is not one.
+    pub(crate) fn is_schema_document(&self) -> bool {
+        match self {
+            Decoded::Tree(value) => value.as_object().is_some_and(|object| {
+                object.contains_key("$schema")
+                    || (object.get("type").and_then(Value::as_str) == Some("object")
+                        && object.get("properties").is_some_and(Value::is_object))
+            }),
+            // Read the top level's keywords only, without building the tree again.
+            Decoded::Text(json) => {
+                let text = json.get();
+                // serde would read a list as the struct's fields, in order.
+                if !text.starts_with('{')
+                    || (SCHEMA_KEY.find(text.as_bytes()).is_none()
+                        && PROPERTIES_KEY.find(text.as_bytes()).is_none())
+                {
+                    return false;
+                }
+                serde_json::from_str::<SchemaKeywords>(text).is_ok_and(|top| {
+                    top.dollar_schema.is_some()
+                        || (top.kind.as_deref() == Some("object") && top.properties.is_some())
+                })
+            }
+        }
+    }
+
     /// Whether the caller's test passes the value.
     pub(crate) fn passes(&self, acceptor: &Acceptor) -> bool {
         self.tree().is_some_and(|value| acceptor.accepts(&value))
@@ -114,6 +142,18 @@ impl Decoded {
             Decoded::Text(json) => decode(json.get()).ok().map(|(value, _)| Cow::Owned(value)),
         }
     }
+}
+
+/// The keywords that make an object a schema document, read from its top level (anything
+/// else is skipped; a `type` that is not a string, or a `properties` that is not an object,
+/// makes the reading fail, and then it is not one).
+#[derive(serde::Deserialize)]
+struct SchemaKeywords<'a> {
+    #[serde(rename = "$schema")]
+    dollar_schema: Option<serde::de::IgnoredAny>,
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    properties: Option<std::collections::HashMap<String, serde::de::IgnoredAny>>,
 }
 
 /// Whether compact JSON text is an array with no `[` or `{` inside it outside strings

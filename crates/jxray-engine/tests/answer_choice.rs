@@ -3,7 +3,7 @@
 //! echoed before the answer, and the caller's own test of a value.
 
 use jxray_engine::{
-    extract, Acceptor, Cause, Defect, FailureKind, Layer, Options, Pick, WarningKind,
+    extract, Acceptor, Cause, Defect, FailureKind, Layer, Options, Pick, ValueForm, WarningKind,
 };
 use serde_json::{json, Value};
 
@@ -130,6 +130,58 @@ fn a_schema_echoed_before_the_answer_is_passed_over() {
         extract(typed, &Options::default()).value,
         Some(json!({"type": "car"}))
     );
+}
+
+#[test]
+fn a_schema_returned_as_the_whole_answer_is_taken_with_a_warning() {
+    let shaped =
+        "{\"type\": \"object\", \"properties\": {\"city\": \"Paris\", \"population\": 2102650}}";
+    for text in [
+        schema(),
+        shaped,
+        "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert_eq!(outcome.layer, Some(Layer::Direct), "{text}");
+        let echo = outcome
+            .warnings
+            .iter()
+            .find(|w| w.kind == WarningKind::SchemaEcho);
+        let message = &echo
+            .unwrap_or_else(|| panic!("{text}: {:?}", kinds(&outcome)))
+            .message;
+        assert!(message.contains("not an instance"), "{message}");
+    }
+    // GeoJSON and other values with `type` and `properties` are answers, not schemas.
+    for text in [
+        "{\"type\": \"Feature\", \"properties\": {\"name\": \"Lyon\"}, \"geometry\": null}",
+        "{\"type\": \"car\", \"properties\": [\"red\"]}",
+        "{\"a\": 5}",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert!(
+            !kinds(&outcome).contains(&WarningKind::SchemaEcho),
+            "{text}"
+        );
+    }
+    // The same read from compact text, as `check` asks for it.
+    let as_text = Options::default().with_value_form(ValueForm::Text);
+    for (text, echoed) in [
+        (schema(), true),
+        ("{\"type\": \"Feature\", \"properties\": {}}", false),
+        ("[null, \"object\", {}]", false),
+    ] {
+        let outcome = extract(text, &as_text);
+        assert_eq!(
+            kinds(&outcome).contains(&WarningKind::SchemaEcho),
+            echoed,
+            "{text}"
+        );
+    }
+    // A caller whose test accepts the schema asked for one.
+    let any = Acceptor::new(|_: &Value| true);
+    let outcome = extract(schema(), &Options::default().with_acceptor(Some(any)));
+    assert!(!kinds(&outcome).contains(&WarningKind::SchemaEcho));
 }
 
 #[test]

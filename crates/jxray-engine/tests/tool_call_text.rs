@@ -93,6 +93,9 @@ fn every_dialect_without_a_json_body_is_no_json_with_its_cause() {
         ("<tool_call>\n<function=run>\n<parameter=command>\nls -la\n</parameter>\n</function>\n</tool_call>", Dialect::XmlParameters),
         ("<minimax:tool_call>\n<invoke name=\"run\">\n<parameter name=\"command\">ls</parameter>\n</invoke>\n</minimax:tool_call>", Dialect::XmlParameters),
         ("<tool_call>run\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>", Dialect::ArgKeyValue),
+        // GLM with a tag lost: the key's opening, or the whole key.
+        ("<tool_call>run\ncommand</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>", Dialect::ArgKeyValue),
+        ("<tool_call>run\n<arg_value>ls</arg_value>\n</tool_call>", Dialect::ArgKeyValue),
         ("<|tool_call>call:run{command:<|\"|>ls -la<|\"|>,timeout:30}<tool_call|>", Dialect::Gemma),
         ("call:run{command:<|\"|>ls<|\"|>}", Dialect::Gemma),
         ("[TOOL_CALL]\n{tool => \"run\", args => {\n  --command \"ls -la\"\n}}\n[/TOOL_CALL]", Dialect::ArrowHash),
@@ -146,6 +149,46 @@ fn a_broken_body_is_still_judged_as_json() {
     let failure = outcome.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::Invalid);
     assert_eq!(failure.cause, None);
+}
+
+#[test]
+fn a_body_closed_by_a_stray_token_still_names_the_call() {
+    // The model ended its turn where the body's last `}` and `</tool_call>` belong.
+    for text in [
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}\n<|im_end|>",
+        "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}<|endoftext|>",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert!(!outcome.ok(), "{text}");
+        let call = outcome.tool_call.as_ref().expect("the call is reported");
+        assert_eq!(call.dialect, Dialect::Hermes, "{text}");
+        assert_eq!(call.tool.as_deref(), Some("get_weather"), "{text}");
+        assert!(outcome.warning_kinds().contains(&WarningKind::ToolCallText));
+        let message = &outcome.failure.as_ref().unwrap().message;
+        assert!(message.contains("tool parser"), "{message}");
+    }
+    // Closed by a stray token after a whole body: the body is the value.
+    let (value, dialect, tool) =
+        body_of("<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n<|im_end|>");
+    assert_eq!(
+        (value, dialect, tool.as_deref()),
+        (
+            json!({"name": "f", "arguments": {}}),
+            Dialect::Hermes,
+            Some("f")
+        )
+    );
+    // The name before the body.
+    let (value, dialect, tool) =
+        body_of("<tool_call>get_weather\n{\"city\": \"Paris\"}\n</tool_call>");
+    assert_eq!(
+        (value, dialect, tool.as_deref()),
+        (
+            json!({"city": "Paris"}),
+            Dialect::Hermes,
+            Some("get_weather")
+        )
+    );
 }
 
 #[test]

@@ -87,6 +87,14 @@ fn a_lost_start_is_missing_start() {
     assert!(outcome.failure.unwrap().message.contains("serving layer"));
     // Prose that ends in a brace is not a lost start.
     assert_eq!(failure_of("Use braces like this }").0, FailureKind::NoJson);
+    // Nor is prose that a restored opening alone makes a value: no member of its own.
+    for text in [
+        "Sure, here is what I found about the order history of this customer      }",
+        "That is all I have to say on the matter.\" }",
+        "The title you want is Dune\"]",
+    ] {
+        assert_eq!(failure_of(text), (FailureKind::NoJson, None), "{text:?}");
+    }
 }
 
 #[test]
@@ -99,9 +107,31 @@ fn template_braces_and_prose_in_braces() {
         assert!(kinds.contains(&WarningKind::TemplateBraces), "{kinds:?}");
         assert!(!kinds.contains(&WarningKind::TrailingProse), "{kinds:?}");
     }
-    for text in ["{Happy to help! Anything else?}", "Sure. [citation needed]"] {
+    for text in [
+        "{Happy to help! Anything else?}",
+        "Sure. [citation needed]",
+        "{Hi there! Thanks for reaching out, how can I help you with your order today? :)}",
+        "{Hey, thanks for logging in! How can I help you today? :D \u{2026}}",
+    ] {
         assert_eq!(failure_of(text), (FailureKind::NoJson, None), "{text:?}");
     }
+}
+
+#[test]
+fn objects_with_unquoted_keys_are_not_prose() {
+    for text in [
+        "{name: \"x\", age: 3}",
+        "{ok: true}",
+        "{city: Paris, note: fine}",
+    ] {
+        assert_eq!(
+            failure_of(text),
+            (FailureKind::Invalid, Some(Defect::UnquotedKey)),
+            "{text:?}"
+        );
+    }
+    let outcome = extract("Thanks! {\"a\": 1} :)", &Options::default());
+    assert_eq!(outcome.value, Some(serde_json::json!({"a": 1})));
 }
 
 #[test]

@@ -64,7 +64,7 @@ pub(super) fn tool_call(payload: &str) -> Option<ToolCall> {
     let raw = arguments.get();
     if raw.starts_with('"') {
         let arguments = serde_json::from_str::<String>(raw).ok()?;
-        return Some(ToolCall { arguments });
+        return Some(ToolCall::new(arguments));
     }
     let value: Value = serde_json::from_str(raw).ok()?;
     (!value.is_null()).then(|| ToolCall::from_object(&value))

@@ -127,7 +127,7 @@ impl AnthropicEvents {
         for block in self.blocks.into_values() {
             match block {
                 Block::Text(piece) => text.push_str(&piece),
-                Block::Tool { json } => tools.push(ToolCall { arguments: json }),
+                Block::Tool { json } => tools.push(ToolCall::new(json)),
                 Block::Other => {}
             }
         }

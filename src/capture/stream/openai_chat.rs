@@ -7,7 +7,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::capture::envelope::{
-    openai_stopped_for_tool, str_field, text_or_tool, Contents, ToolCall,
+    answer_is_reasoning, openai_stopped_for_tool, reasoning_of, routed_to_reasoning, str_field,
+    text_or_tool, Contents, Reasoning, ToolCall, REASONING_FIELDS,
 };
 use crate::capture::Provider;
 
@@ -20,11 +21,14 @@ pub(super) fn is_chunk(payload: &Value) -> bool {
             .is_some_and(|choice| choice.get("delta").is_some())
 }
 
-/// Content, refusal, tool-call fragments (per `index`) and finish reason of choice 0.
+/// Content, refusal, reasoning (and the field it came in), tool-call fragments (per
+/// `index`) and finish reason of choice 0.
 #[derive(Debug, Default)]
 pub(super) struct ChatChunks {
     content: String,
     refusal: String,
+    reasoning: String,
+    reasoning_field: Option<&'static str>,
     tools: BTreeMap<u64, ToolCall>,
     finish_reason: Option<String>,
 }
@@ -45,6 +49,9 @@ impl ChatChunks {
                 .push_str(str_field(delta, "content").unwrap_or_default());
             self.refusal
                 .push_str(str_field(delta, "refusal").unwrap_or_default());
+            if let Some((field, thought)) = reasoning_of(delta) {
+                self.think(field, thought);
+            }
             let calls = delta.get("tool_calls").and_then(Value::as_array);
             for (position, call) in calls.into_iter().flatten().enumerate() {
                 let index = call
@@ -52,11 +59,11 @@ impl ChatChunks {
                     .and_then(Value::as_u64)
                     .unwrap_or(position as u64);
                 if let Some(function) = call.get("function") {
-                    self.fragment(index, arguments(function));
+                    self.fragment(index, arguments(function), str_field(function, "name"));
                 }
             }
             if let Some(function) = delta.get("function_call") {
-                self.fragment(0, arguments(function));
+                self.fragment(0, arguments(function), str_field(function, "name"));
             }
         }
         if let Some(reason) = str_field(choice, "finish_reason") {
@@ -91,14 +98,24 @@ impl ChatChunks {
                 .push_str(delta.content.as_deref().unwrap_or_default());
             self.refusal
                 .push_str(delta.refusal.as_deref().unwrap_or_default());
+            let thoughts = [&delta.reasoning_content, &delta.reasoning];
+            let thought = REASONING_FIELDS
+                .into_iter()
+                .zip(thoughts)
+                .find_map(|(field, text)| {
+                    Some((field, text.as_deref().filter(|t| !t.is_empty())?))
+                });
+            if let Some((field, thought)) = thought {
+                self.think(field, thought);
+            }
             for (position, call) in delta.tool_calls.into_iter().flatten().enumerate() {
                 let index = call.index.unwrap_or(position as u64);
                 if let Some(function) = call.function {
-                    self.fragment(index, Function::arguments(&function));
+                    self.fragment(index, function.arguments(), function.name.as_deref());
                 }
             }
             if let Some(function) = delta.function_call {
-                self.fragment(0, Function::arguments(&function));
+                self.fragment(0, function.arguments(), function.name.as_deref());
             }
         }
         if let Some(reason) = choice.finish_reason {
@@ -106,11 +123,22 @@ impl ChatChunks {
         }
     }
 
-    fn fragment(&mut self, index: u64, arguments: &str) {
-        let call = self.tools.entry(index).or_insert_with(|| ToolCall {
-            arguments: String::new(),
-        });
+    /// A piece of reasoning; the field named is the first one the stream used.
+    fn think(&mut self, field: &'static str, thought: &str) {
+        self.reasoning_field.get_or_insert(field);
+        self.reasoning.push_str(thought);
+    }
+
+    /// A piece of call `index`'s arguments; the tool's name comes with its first piece.
+    fn fragment(&mut self, index: u64, arguments: &str, name: Option<&str>) {
+        let call = self
+            .tools
+            .entry(index)
+            .or_insert_with(|| ToolCall::new(String::new()));
         call.arguments.push_str(arguments);
+        if call.name.is_none() {
+            call.name = name.filter(|name| !name.is_empty()).map(str::to_owned);
+        }
     }
 
     /// What the output is so far: the content, else a refusal, else the first tool call's
@@ -138,11 +166,29 @@ impl ChatChunks {
             self.content
         };
         let stopped_for_tool = openai_stopped_for_tool(self.finish_reason.as_deref());
-        let tools = self.tools.into_values().collect();
+        let tools: Vec<ToolCall> = self.tools.into_values().collect();
+        let mut warnings = Vec::new();
+        let mut beside = None;
+        let text = match self.reasoning_field {
+            Some(field) if answer_is_reasoning(&text, &tools, &self.reasoning) => {
+                warnings.push(routed_to_reasoning(field));
+                self.reasoning
+            }
+            Some(field) => {
+                beside = Some(Reasoning {
+                    field: field.to_owned(),
+                    text: self.reasoning,
+                });
+                text
+            }
+            None => text,
+        };
         Ok(Contents {
             provider: Some(Provider::OpenaiChat),
             outputs: text_or_tool(text, tools, stopped_for_tool),
             stop_reason: self.finish_reason,
+            warnings,
+            reasoning: beside,
             ..Contents::default()
         })
     }
@@ -178,6 +224,10 @@ struct Delta<'a> {
     #[serde(borrow)]
     refusal: Option<Cow<'a, str>>,
     #[serde(borrow)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    reasoning: Option<Cow<'a, str>>,
+    #[serde(borrow)]
     tool_calls: Option<Vec<Call<'a>>>,
     /// `null` is a call too (see [`Function`]).
     #[serde(borrow, default, deserialize_with = "present")]
@@ -196,6 +246,8 @@ struct Call<'a> {
 struct Function<'a> {
     #[serde(borrow)]
     arguments: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
 }
 
 impl Function<'_> {
@@ -214,7 +266,9 @@ mod tests {
     use super::*;
 
     /// What feeding `chunks` leaves, read one way or the other.
-    fn fed(chunks: &[&str], as_text: bool) -> (String, String, Vec<(u64, String)>, Option<String>) {
+    type Fed = (String, String, String, Vec<(u64, String)>, Option<String>);
+
+    fn fed(chunks: &[&str], as_text: bool) -> Fed {
         let mut fed = ChatChunks::default();
         for chunk in chunks {
             if as_text {
@@ -226,9 +280,16 @@ mod tests {
         let tools = fed
             .tools
             .into_iter()
-            .map(|(index, call)| (index, call.arguments))
+            .map(|(index, call)| (index, format!("{:?} {}", call.name, call.arguments)))
             .collect();
-        (fed.content, fed.refusal, tools, fed.finish_reason)
+        let reasoning = format!("{:?} {}", fed.reasoning_field, fed.reasoning);
+        (
+            fed.content,
+            fed.refusal,
+            reasoning,
+            tools,
+            fed.finish_reason,
+        )
     }
 
     #[test]
@@ -255,12 +316,17 @@ mod tests {
             r#"{"choices":[{"finish_reason":3}]}"#,
             r#"{"choices":[{"finish_reason":"tool_calls"}]}"#,
             r#"[1, 2]"#,
+            r#"{"choices":[{"delta":{"content":null,"reasoning_content":"{\"a\""}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning_content":"","reasoning":": 1}"}}]}"#,
+            r#"{"choices":[{"delta":{"reasoning":7}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"list","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":7,"arguments":"{}"}}]}}]}"#,
         ];
         for chunk in odd_shapes {
             assert_eq!(fed(&[chunk], true), fed(&[chunk], false), "{chunk}");
         }
         // The usual shapes do take the way without a tree.
-        for usual in [0, 2, 7, 10, 11, 12, 15, 16] {
+        for usual in [0, 2, 7, 10, 11, 12, 15, 16, 21, 22, 24] {
             let chunk = odd_shapes[usual];
             assert!(serde_json::from_str::<Chunk>(chunk).is_ok(), "{chunk}");
         }

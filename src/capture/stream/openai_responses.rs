@@ -69,9 +69,7 @@ impl ResponsesEvents {
         let position = match self.tools.iter().position(|(known, _)| known == id) {
             Some(position) => position,
             None => {
-                let call = ToolCall {
-                    arguments: String::new(),
-                };
+                let call = ToolCall::new(String::new());
                 self.tools.push((id.to_string(), call));
                 self.tools.len() - 1
             }

@@ -46,7 +46,10 @@ pub(crate) fn build(
         Ok(raw) => {
             let lines = LineIndex::new(raw);
             [
-                raw::doc(raw, &lines, outcome, query),
+                raw::with_reasoning(
+                    raw::doc(raw, &lines, outcome, query),
+                    capture.reasoning.as_deref(),
+                ),
                 normalized::doc(raw, &lines, outcome),
                 decoded::doc(&lines, outcome, &violations),
             ]

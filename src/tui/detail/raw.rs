@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use crate::engine::{FailureKind, Outcome};
+use crate::capture::envelope::Reasoning;
+use crate::engine::{FailureKind, Outcome, WarningKind};
 use crate::text::count_of;
 use crate::tui::doc::{Doc, DocLine, Gutter, Paint, Styled};
 use crate::tui::search::Query;
@@ -43,13 +44,62 @@ pub(super) fn doc(raw: &str, lines: &LineIndex, outcome: &Outcome, query: Option
         }
     }
     let title = format!(
-        "{}, {}",
+        "{}{}, {}",
+        origin_label(outcome),
         count_of(raw.len(), "byte"),
         count_of(lines.line(raw.len().saturating_sub(1)), "line")
     );
     let mut doc = numbered(raw, 0, 1, span, marks, &title);
     doc.trailer = trailer;
     doc
+}
+
+/// The reasoning a response held beside its text, after the text under a heading that
+/// names its field, dimmed and without line numbers: read, never judged (offsets into the
+/// raw text stay as they are).
+pub(super) fn with_reasoning(mut doc: Doc, reasoning: Option<&Reasoning>) -> Doc {
+    let Some(reasoning) = reasoning.filter(|reasoning| !reasoning.text.is_empty()) else {
+        return doc;
+    };
+    let mut text = String::from(&*doc.text);
+    let start = text.len() + 1;
+    text.push('\n');
+    text.push_str(&format!(
+        "── reasoning, from `{}` (not the answer) ──",
+        reasoning.field
+    ));
+    let mut lines = vec![(start, text.len())];
+    text.push('\n');
+    for piece in reasoning.text.split('\n') {
+        let line_start = text.len();
+        text.push_str(piece);
+        lines.push((line_start, text.len()));
+        text.push('\n');
+    }
+    text.pop();
+    doc.lines
+        .extend(lines.into_iter().map(|(start, end)| DocLine {
+            start,
+            end,
+            gutter: Gutter::None,
+        }));
+    doc.marks.push(styled(start, text.len(), Paint::Dim));
+    doc.text = Arc::from(text);
+    doc
+}
+
+/// Where the text came from when it is not the message text: the reasoning field the
+/// server put the answer in (`answer-in-thinking`), so nobody takes it for `content`.
+fn origin_label(outcome: &Outcome) -> &'static str {
+    let from_reasoning = outcome
+        .warnings
+        .iter()
+        .any(|warning| warning.kind == WarningKind::AnswerInThinking);
+    if from_reasoning {
+        "the reasoning field (the text was empty): "
+    } else {
+        ""
+    }
 }
 
 /// Bytes that are not UTF-8, as text: every valid run as it is, every invalid byte
@@ -192,6 +242,57 @@ mod tests {
             .collect();
         assert_eq!(marked, ["⟨E9⟩", "⟨FF⟩", "⟨FE⟩"]);
         assert_eq!(doc.title, "21 bytes, 3 not UTF-8 ⟨XX⟩");
+    }
+
+    #[test]
+    fn an_answer_read_from_the_reasoning_is_labelled() {
+        let raw = "{\"a\": 1}";
+        let mut outcome = Outcome::default();
+        let plain = doc(raw, &LineIndex::new(raw), &outcome, None);
+        assert_eq!(plain.title, "8 bytes, 1 line");
+        outcome.warnings.push(crate::engine::Warning::new(
+            WarningKind::AnswerInThinking,
+            None,
+            "from `reasoning_content`",
+        ));
+        let labelled = doc(raw, &LineIndex::new(raw), &outcome, None);
+        assert!(
+            labelled.title.starts_with("the reasoning field"),
+            "{}",
+            labelled.title
+        );
+    }
+
+    #[test]
+    fn reasoning_beside_the_text_follows_it_labelled_and_unnumbered() {
+        let raw = "{\"a\": 1}";
+        let outcome = Outcome::default();
+        let plain = doc(raw, &LineIndex::new(raw), &outcome, None);
+        let reasoning = Reasoning {
+            field: "reasoning_content".into(),
+            text: "think\nmore".into(),
+        };
+        let shown = with_reasoning(plain, Some(&reasoning));
+        let lines: Vec<&str> = shown
+            .lines
+            .iter()
+            .map(|line| &shown.text[line.start..line.end])
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                raw,
+                "── reasoning, from `reasoning_content` (not the answer) ──",
+                "think",
+                "more"
+            ]
+        );
+        assert!(matches!(shown.lines[0].gutter, Gutter::Number { .. }));
+        assert!(shown.lines[1..]
+            .iter()
+            .all(|line| line.gutter == Gutter::None));
+        let unchanged = with_reasoning(doc(raw, &LineIndex::new(raw), &outcome, None), None);
+        assert_eq!(&*unchanged.text, raw);
     }
 
     #[test]

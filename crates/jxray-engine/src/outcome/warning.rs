@@ -36,6 +36,13 @@ pub enum WarningKind {
     /// The value is the JSON body of a tool call the model wrote as text (the serving
     /// layer did not parse its tool-call syntax).
     ToolCallText,
+    /// The value came in a markdown fence although the request asked for JSON mode
+    /// (`response_format` `json_object` / `json_schema`, Ollama's `format`, …): the server
+    /// did not honour it. Found where the request is known, not by the engine.
+    JsonModeIgnored,
+    /// A tool call came with empty arguments (`""`) for a tool that takes no parameters:
+    /// read as `{}`. Found where the request is known, not by the engine.
+    EmptyArguments,
 }
 
 impl WarningKind {
@@ -54,6 +61,8 @@ impl WarningKind {
         WarningKind::SchemaEcho,
         WarningKind::FenceLanguage,
         WarningKind::ToolCallText,
+        WarningKind::JsonModeIgnored,
+        WarningKind::EmptyArguments,
     ];
 
     /// The warning's name, as the contract spells it.
@@ -72,6 +81,8 @@ impl WarningKind {
             WarningKind::SchemaEcho => "schema-echo",
             WarningKind::FenceLanguage => "fence-language",
             WarningKind::ToolCallText => "tool-call-text",
+            WarningKind::JsonModeIgnored => "json-mode-ignored",
+            WarningKind::EmptyArguments => "empty-arguments",
         }
     }
 }

@@ -71,7 +71,12 @@ fn python_tag(bytes: &[u8], i: usize, open_end: usize) -> Option<Call> {
     })
 }
 
-/// `<tool_call>{…}` (Hermes, Qwen) or `<tool_call>NAME<arg_key>…` (GLM).
+/// How far after a GLM call's name its first argument tag may be: a key written without
+/// its opening tag (`city</arg_key>`) comes before it.
+const GLM_TAG_WINDOW: usize = 128;
+
+/// `<tool_call>{…}` (Hermes, Qwen), `<tool_call>NAME {…}` (the same with the name put
+/// first), or `<tool_call>NAME<arg_key>…` (GLM, also with one of its tags missing).
 fn tool_call_tag(bytes: &[u8], i: usize) -> Option<Call> {
     let k = skip_space(bytes, i + b"<tool_call>".len());
     if let Some(body) = body_at(bytes, k) {
@@ -79,11 +84,30 @@ fn tool_call_tag(bytes: &[u8], i: usize) -> Option<Call> {
     }
     let (tool, after) = name_at(bytes, k)?;
     let next = skip_space(bytes, after);
-    let glm = at(bytes, next, b"<arg_key>") || at(bytes, next, b"</tool_call>");
+    if let Some(body) = body_at(bytes, next) {
+        return Some(Call::with_body(Dialect::Hermes, Some(tool), i, body));
+    }
+    let glm = at(bytes, next, b"<arg_key>")
+        || at(bytes, next, b"</tool_call>")
+        || has_glm_tag(bytes, next);
     glm.then(|| {
         let end = region_end(bytes, next, b"</tool_call>");
         Call::without_body(Dialect::ArgKeyValue, Some(tool), i, end)
     })
+}
+
+/// Whether a GLM argument tag (`</arg_key>`, `<arg_value>`) follows within a short stretch,
+/// before any bracket: the call lost a tag but keeps its dialect.
+fn has_glm_tag(bytes: &[u8], from: usize) -> bool {
+    let stop = bytes.len().min(from + GLM_TAG_WINDOW);
+    let near = &bytes[from..stop];
+    let before_bracket = near
+        .iter()
+        .position(|b| matches!(b, b'{' | b'['))
+        .map_or(near, |k| &near[..k]);
+    [&b"</arg_key>"[..], b"<arg_value>"]
+        .iter()
+        .any(|tag| memchr::memmem::find(before_bracket, tag).is_some())
 }
 
 /// `<function=NAME>{…}` or `<function=NAME={…}` (Llama), `<function=NAME><parameter=…>`

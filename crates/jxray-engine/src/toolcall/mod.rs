@@ -226,3 +226,15 @@ pub(crate) fn tool_in_json(json: &str) -> Option<String> {
         name_of(json)
     }
 }
+
+/// The tool a body that does not parse names first (`{"name": "NAME", …`), read from its
+/// opening only.
+pub(crate) fn tool_named_in_broken_body(text: &str, start: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let (key, after) = lex::quoted_at(bytes, lex::skip_space(bytes, start + 1))?;
+    let colon = lex::skip_space(bytes, after);
+    if key != "name" || !lex::at(bytes, colon, b":") {
+        return None;
+    }
+    lex::quoted_at(bytes, lex::skip_space(bytes, colon + 1)).map(|(tool, _)| tool)
+}

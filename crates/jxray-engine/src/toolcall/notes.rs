@@ -41,18 +41,49 @@ impl Extraction<'_> {
                 Decoded::Text(json) => tool_in_json(json.get()),
             };
         }
+        self.warn_call_text(&call, "value");
+        Some((call, markup_end(self.text, outer_end)))
+    }
+
+    /// A failed candidate that is a call's JSON body (`<tool_call>{…` closed by a stray
+    /// token): the outcome still names the call and its dialect, beside the body's defect.
+    pub(crate) fn note_failed_call_body(&mut self, outcome: &mut Outcome, start: usize) {
+        let Some(call) = self
+            .tool_calls()
+            .iter()
+            .find(|call| call.body == Some(start))
+        else {
+            return;
+        };
+        let mut call = call.text();
+        if call.tool.is_none() {
+            call.tool = crate::toolcall::tool_named_in_broken_body(self.text, start);
+        }
+        self.warn_call_text(&call, "failed value");
+        if let Some(failure) = outcome.failure.as_mut() {
+            failure.message = format!(
+                "{} — this is the JSON body of a tool call written as text ({}): the serving layer's tool parser \
+                 did not take the call, so fix that first",
+                failure.message,
+                call.describe()
+            );
+        }
+        outcome.tool_call = Some(call);
+    }
+
+    /// The warning `tool-call-text`: the serving layer, not the prompt, is the fix.
+    fn warn_call_text(&mut self, call: &ToolCallText, what: &str) {
         let place = self.locate(call.offset);
         self.warnings.push(Warning::new(
             WarningKind::ToolCallText,
             Some(call.offset),
             format!(
-                "the value is the JSON body of a tool call written as text ({}) at {place}: the serving layer \
+                "the {what} is the JSON body of a tool call written as text ({}) at {place}: the serving layer \
                  did not parse the model's tool-call syntax; set its tool parser or chat template for this model, \
                  or turn tool calling on (the prompt is not the problem)",
                 call.describe()
             ),
         ));
-        Some((call, markup_end(self.text, outer_end)))
     }
 
     /// A tool call in a dialect without a JSON body, when it is what the output is: the

@@ -21,6 +21,7 @@ fn tool(name: &str) -> Option<String> {
 fn dialects_with_a_json_body_give_where_it_opens() {
     let cases = [
         ("<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>", Dialect::Hermes, None),
+        ("<tool_call>lookup\n{\"q\": 1}\n</tool_call>", Dialect::Hermes, tool("lookup")),
         ("<function=lookup>{\"q\": 1}</function>", Dialect::Llama, tool("lookup")),
         ("<function=lookup={\"q\": 1}</function>", Dialect::Llama, tool("lookup")),
         ("[TOOL_CALLS]lookup[ARGS]{\"q\": 1}", Dialect::Mistral, tool("lookup")),
@@ -98,6 +99,17 @@ fn dialects_without_a_json_body_cover_the_whole_call() {
             "</tool_call>",
         ),
         ("<tool_call>lookup</tool_call>", Dialect::ArgKeyValue, "</tool_call>"),
+        // A tag lost: the key's opening, or the whole key.
+        (
+            "<tool_call>lookup\nq</arg_key>\n<arg_value>[1]</arg_value>\n</tool_call>",
+            Dialect::ArgKeyValue,
+            "</tool_call>",
+        ),
+        (
+            "<tool_call>lookup\n<arg_value>[1]</arg_value>\n</tool_call>",
+            Dialect::ArgKeyValue,
+            "</tool_call>",
+        ),
         (
             "<|tool_call>call:lookup{q:<|\"|>Oslo<|\"|>,n:2}<tool_call|>",
             Dialect::Gemma,

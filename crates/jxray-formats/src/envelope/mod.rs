@@ -21,6 +21,7 @@ mod anthropic;
 mod gemini;
 mod ollama;
 mod openai;
+mod reasoning;
 mod responses;
 
 use std::sync::Arc;
@@ -33,6 +34,9 @@ use jxray_engine::Warning;
 pub use gemini::{is_response as is_gemini_response, GeminiChunks};
 pub use ollama::{is_stream_chunk as is_ollama_chunk, OllamaChunks};
 pub use openai::stopped_for_tool as openai_stopped_for_tool;
+pub use reasoning::{
+    answer_is_reasoning, reasoning_of, routed_to_reasoning, Reasoning, REASONING_FIELDS,
+};
 pub use responses::{decode as decode_responses_object, stop_reason as responses_stop_reason};
 
 /// What a recognised format says the model wrote.
@@ -49,6 +53,9 @@ pub struct Contents {
     pub warnings: Vec<Warning>,
     /// The provider marked the output a refusal.
     pub refused: bool,
+    /// Reasoning beside the answer (OpenAI-compatible `reasoning_content` / `reasoning`),
+    /// for a person to read; the answer never comes from it here.
+    pub reasoning: Option<Reasoning>,
 }
 
 /// One record of a log: its id (named `FILE#ID`), and what it holds or why it holds nothing.
@@ -65,6 +72,8 @@ pub struct Outputs {
     pub text: Option<String>,
     /// Each tool call's arguments as JSON text, in call order.
     pub calls: Vec<String>,
+    /// The tool each call names, where the response says (same order as `calls`).
+    pub call_names: Vec<Option<String>>,
 }
 
 impl Outputs {
@@ -73,6 +82,7 @@ impl Outputs {
         Outputs {
             text: Some(text.into()),
             calls: Vec::new(),
+            call_names: Vec::new(),
         }
     }
 
@@ -140,17 +150,33 @@ pub fn detect_array_stream(value: &Value) -> Detection {
     gemini::array_stream(value)
 }
 
-/// A tool call: its arguments as JSON text.
+/// A tool call: its arguments as JSON text, and the tool where the response names it
+/// (empty arguments mean `{}` only for a tool that takes no parameters).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCall {
     pub arguments: String,
+    pub name: Option<String>,
 }
 
 impl ToolCall {
+    /// A call with its arguments as JSON text, the tool not named.
+    pub fn new(arguments: impl Into<String>) -> ToolCall {
+        ToolCall {
+            arguments: arguments.into(),
+            name: None,
+        }
+    }
+
     /// A call whose arguments are already a decoded object.
     pub fn from_object(arguments: &Value) -> ToolCall {
+        ToolCall::new(compact(arguments))
+    }
+
+    /// The same call, naming its tool.
+    pub fn named(self, name: Option<&str>) -> ToolCall {
         ToolCall {
-            arguments: compact(arguments),
+            name: name.map(str::to_owned),
+            ..self
         }
     }
 }
@@ -159,9 +185,14 @@ impl ToolCall {
 /// model stopped for, and every tool call (see the module comment).
 pub fn text_or_tool(text: String, tools: Vec<ToolCall>, stopped_for_tool: bool) -> Outputs {
     let preamble = !tools.is_empty() && (stopped_for_tool || text.trim().is_empty());
+    let (calls, call_names) = tools
+        .into_iter()
+        .map(|tool| (tool.arguments, tool.name))
+        .unzip();
     Outputs {
         text: (!preamble).then_some(text),
-        calls: tools.into_iter().map(|tool| tool.arguments).collect(),
+        calls,
+        call_names,
     }
 }
 

@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use super::reasoning::answer_is_reasoning;
 use super::{str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
 use crate::Provider;
 use jxray_engine::{Warning, WarningKind};
@@ -83,9 +84,7 @@ impl OllamaChunks {
 
     /// The text; else the first tool call; else the thinking, with a warning.
     pub fn finish(self) -> Result<Contents, String> {
-        let answer_in_thinking = self.text.trim().is_empty()
-            && self.tools.is_empty()
-            && !self.thinking.trim().is_empty();
+        let answer_in_thinking = answer_is_reasoning(&self.text, &self.tools, &self.thinking);
         let outputs = if answer_in_thinking {
             Outputs::text(self.thinking)
         } else {

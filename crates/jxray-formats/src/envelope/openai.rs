@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::reasoning::{answer_is_reasoning, reasoning_of, routed_to_reasoning, Reasoning};
 use super::{missing, responses, str_field, text_or_tool, Contents, Detection, Outputs, ToolCall};
 use crate::Provider;
 
@@ -44,6 +45,7 @@ fn chat_body(choices: &Value) -> Result<Contents, String> {
         .ok_or_else(|| missing(CHAT, "choices[0] has no `message`"))?;
     let stop_reason = str_field(choice, "finish_reason").map(str::to_string);
     let tools = tool_calls(message);
+    let reasoning = reasoning_of(message);
     let text = match message.get("content") {
         Some(Value::String(text)) => text.clone(),
         // OpenAI-compatible servers sometimes send content as parts.
@@ -55,12 +57,28 @@ fn chat_body(choices: &Value) -> Result<Contents, String> {
             .unwrap_or_default()
             .to_string(),
         Some(_) => return Err(missing(CHAT, "choices[0].message.content is not a string")),
-        None if !tools.is_empty() || message.get("refusal").is_some() => {
+        None if !tools.is_empty() || message.get("refusal").is_some() || reasoning.is_some() => {
             str_field(message, "refusal")
                 .unwrap_or_default()
                 .to_string()
         }
         None => return Err(missing(CHAT, "choices[0].message has no `content`")),
+    };
+    let mut warnings = Vec::new();
+    let mut beside = None;
+    let text = match reasoning {
+        Some((field, thought)) if answer_is_reasoning(&text, &tools, thought) => {
+            warnings.push(routed_to_reasoning(field));
+            thought.to_string()
+        }
+        Some((field, thought)) => {
+            beside = Some(Reasoning {
+                field: field.to_owned(),
+                text: thought.to_owned(),
+            });
+            text
+        }
+        None => text,
     };
     let outputs = text_or_tool(text, tools, stopped_for_tool(stop_reason.as_deref()));
     let refused = str_field(message, "refusal").is_some_and(|refusal| !refusal.trim().is_empty());
@@ -69,6 +87,8 @@ fn chat_body(choices: &Value) -> Result<Contents, String> {
         outputs,
         stop_reason,
         refused,
+        warnings,
+        reasoning: beside,
         ..Contents::default()
     })
 }
@@ -93,7 +113,7 @@ fn tool_calls(message: &Value) -> Vec<ToolCall> {
                 // Some compatible servers send the arguments already decoded.
                 other => other.to_string(),
             };
-            Some(ToolCall { arguments })
+            Some(ToolCall::new(arguments).named(str_field(function, "name")))
         })
         .collect()
 }

@@ -39,9 +39,7 @@ pub fn decode(value: &Value) -> Result<Contents, String> {
             }
             Some("function_call") => {
                 if let Some(arguments) = str_field(item, "arguments") {
-                    tools.push(ToolCall {
-                        arguments: arguments.to_string(),
-                    });
+                    tools.push(ToolCall::new(arguments).named(str_field(item, "name")));
                 }
             }
             _ => {}
