@@ -18,21 +18,24 @@ const SOURCE = "jxray repair (typescript)";
  * A new chain under `folder`; `files` resolves to the host's `{ fs, path, crypto }` (absent
  * in browsers and workerd, where `captures` is a TypeError before any call).
  */
-export async function openChain(folder, files) {
+export async function openChain(folder, files, schema = null) {
   if (typeof folder !== "string" || folder === "") {
     throw new TypeError("jxray: captures must be a folder's path, as a string");
   }
   if (typeof files !== "function") {
     throw new TypeError("jxray: captures needs a file system (Node, Bun or Deno); this runtime has none");
   }
-  const chain = new Chain(folder, await files());
+  const chain = new Chain(folder, await files(), schema);
   chain.check(new Date());
   return chain;
 }
 
 class Chain {
-  constructor(folder, { fs, path, crypto }) {
+  constructor(folder, { fs, path, crypto }, schema) {
     this.folder = folder;
+    /** The loop's schema as JSON Schema, written into each request file so `check` and the
+     * workbench judge the attempts against it (contract §2). */
+    this.schema = schema;
     this.fs = fs;
     this.path = path;
     this.crypto = crypto;
@@ -110,7 +113,7 @@ class Chain {
       duration_ms: Math.round(attempt.latencyMs),
       stop_reason: attempt.stopReason ?? null,
       usage: usageJson(attempt.usage),
-      body: { messages: [{ role: "user", content: attempt.prompt }] },
+      body: this.body(attempt.prompt),
       chain,
     };
     const capture = { output: attempt.text, stop_reason: attempt.stopReason ?? null };
@@ -118,6 +121,13 @@ class Chain {
       [REQUEST_SUFFIX, JSON.stringify(request)],
       [CAPTURE_SUFFIX, `${JSON.stringify(capture)}\n`],
     ];
+  }
+
+  /** The request's body: the prompt sent, and the schema as a JSON response format. */
+  body(prompt) {
+    const body = { messages: [{ role: "user", content: prompt }] };
+    if (this.schema) body.response_format = { type: "json_schema", json_schema: { name: "schema", schema: this.schema } };
+    return body;
   }
 
   randomHex(bytes) {

@@ -6,6 +6,7 @@
 import { openChain } from "./captures.js";
 import { DECIDE, Outcome } from "./outcome.js";
 import { NoJsonError } from "./errors.js";
+import { jsonSchemaOf } from "./schema.js";
 import { checkArguments, EXTRACT_OPTIONS, overBudget, readReply } from "./repair-inputs.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
 
@@ -24,7 +25,7 @@ export function makeRepair(jxray, host = {}) {
    */
   async function repair(generate, prompt, options = {}) {
     const limits = checkArguments(generate, prompt, options);
-    const chain = options.captures == null ? null : await openChain(options.captures, host.files);
+    const chain = options.captures == null ? null : await openChain(options.captures, host.files, jsonSchemaOf(options.schema));
     const spans = new RepairSpans(await otelApi());
     try {
       const finished = await loop({ jxray, generate, prompt, options, limits, chain, spans });
@@ -118,14 +119,8 @@ function decisionOptions(options) {
 
 /** The schema's required top-level keys, when it can say them (Standard JSON Schema). */
 function requiredKeys(schema) {
-  const jsonSchema = schema?.["~standard"]?.jsonSchema;
-  if (typeof jsonSchema?.output !== "function") return [];
-  try {
-    const document = jsonSchema.output({ target: "draft-2020-12" });
-    return Array.isArray(document?.required) ? document.required.map(String) : [];
-  } catch {
-    return [];
-  }
+  const document = jsonSchemaOf(schema);
+  return Array.isArray(document?.required) ? document.required.map(String) : [];
 }
 
 function abortError(signal) {

@@ -24,6 +24,19 @@ export function standardOf(schema) {
   );
 }
 
+/** The schema as a JSON Schema document, when the validator can say it (Standard JSON
+ * Schema: zod 4, valibot with its converter, arktype); null when it cannot. */
+export function jsonSchemaOf(schema) {
+  const jsonSchema = schema?.["~standard"]?.jsonSchema;
+  if (typeof jsonSchema?.output !== "function") return null;
+  try {
+    const document = jsonSchema.output({ target: "draft-2020-12" });
+    return document && typeof document === "object" ? document : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The validator's verdict on a value as the engine sends it (compact JSON, then, with
  * `bigints`, a newline and the exact integers to put in it): `{ issues: null, output }`

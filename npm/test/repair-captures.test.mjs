@@ -306,3 +306,16 @@ test("jxray check lists the two captures and no request file", async () => {
   const sources = checked(root).map((record) => record.source);
   assert.deepEqual(sources.map((source) => source.endsWith(".jsonl:1")), [true, true], sources.join(", "));
 });
+
+test("the loop's schema is in each request file, so check judges the attempts as the loop did", async () => {
+  const { z } = await import("zod");
+  const Triage = z.object({ ticketId: z.string(), severity: z.string() });
+  const root = folder();
+  const missing = { text: '{"ticketId": "T-1"}', stopReason: "stop", model: "m" };
+  const result = await repair(scripted(missing, GOOD).generate, "p", { schema: Triage, captures: root });
+  assert.deepEqual([result.status, result.repaired], ["success", true]);
+  const { request } = readAttempt(root, result.attempts[0].capture);
+  assert.deepEqual(request.body.response_format.json_schema.schema.required, ["ticketId", "severity"]);
+  const records = checked(root);
+  assert.deepEqual(records.map((record) => record.failure?.kind ?? null), ["schema", null]);
+});

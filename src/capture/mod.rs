@@ -31,6 +31,7 @@
 //! Responses `status: "incomplete"`), the most telling spelling is recorded
 //! (`incomplete_details.reason`, else `incomplete`).
 
+mod asked_schema;
 mod disk;
 pub mod fields;
 mod fixture_file;
@@ -47,6 +48,7 @@ mod readers;
 mod recognise;
 mod request;
 mod stream;
+pub use asked_schema::AskedSchemas;
 pub use stream::LiveStream;
 mod walk;
 mod whole;

@@ -44,6 +44,8 @@ pub struct RecordedRequest {
     pub(crate) body_note: Option<String>,
     /// Its place in a repair chain, when the request file links it (`crate::chain`).
     pub(crate) chain: Option<ChainLink>,
+    /// The schemas the request asked its answer to fit (contract §2).
+    pub(crate) asked: super::AskedSchemas,
 }
 
 impl RecordedRequest {
@@ -80,6 +82,7 @@ impl RecordedRequest {
             tools_without_parameters: Vec::new(),
             body_note: Some(format!("the request file cannot be shown: {why}")),
             chain: None,
+            asked: super::AskedSchemas::default(),
         }
     }
 
@@ -115,6 +118,7 @@ impl RecordedRequest {
             tools_without_parameters: tools_without_parameters(body),
             body_note: text("body_note"),
             chain: doc.get("chain").and_then(ChainLink::from_value),
+            asked: super::AskedSchemas::of(body),
         })
     }
 }
@@ -216,19 +220,9 @@ pub(crate) fn asks_for_json(body: &Value) -> bool {
         .get("tools")
         .and_then(Value::as_array)
         .is_some_and(|tools| !tools.is_empty());
-    let format = format(body).is_some_and(|format| match format {
-        Value::String(text) => {
-            let text = text.to_ascii_lowercase();
-            text == "json" || text.contains("application/json")
-        }
-        Value::Object(fields) => fields.get("type").and_then(Value::as_str) != Some("text"),
-        Value::Null | Value::Bool(false) => false,
-        _ => true,
-    });
-    tools || format
+    tools || json_mode(body).is_some()
 }
 
-/// The last user message; a Responses or Ollama generate request may give a bare string.
 /// The structured-output mode a request body asked for, named as the body spells it:
 /// OpenAI's `response_format` and the Responses API's `text.format` (`json_object`,
 /// `json_schema`), Ollama's `format` (`"json"` or a schema), Gemini's `responseMimeType`
@@ -282,6 +276,7 @@ fn takes_nothing(schema: Option<&Value>) -> bool {
     }
 }
 
+/// The last user message; a Responses or Ollama generate request may give a bare string.
 fn last_user(body: &Value) -> Option<String> {
     for key in ["input", "prompt"] {
         if let Some(text) = body.get(key).and_then(Value::as_str) {

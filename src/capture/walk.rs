@@ -61,7 +61,7 @@ pub struct Discovery {
     pub(crate) skipped_folders: Vec<PathBuf>,
     /// A request file was found beside a capture (or the path is one file, which may have
     /// one): the captures' request files are worth looking for (repair chains).
-    pub(crate) recorded: bool,
+    pub recorded: bool,
 }
 
 /// How many files of each unread extension a walk passed over.

@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::capture::{read_regular, request_path};
+use crate::capture::{read_regular, request_path, AskedSchemas};
 
 /// The longest chain id kept; a longer one is not a link (ids are short hex strings).
 const MAX_ID_CHARS: usize = 128;
@@ -37,29 +37,69 @@ impl ChainState {
             _ => None,
         }
     }
+}
 
-    /// What the request file beside `capture` says; none without one. A request file that
-    /// cannot be read is still a recorded request (the workbench names the reason); it
-    /// links nothing.
-    pub(crate) fn beside(capture: &Path) -> Option<ChainState> {
+/// What `check` reads of the request file beside a capture: its chain, and the schemas it
+/// asked for (contract §2), the rest of the request skimmed, never built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RequestBeside {
+    pub(crate) chain: ChainState,
+    pub(crate) asked: AskedSchemas,
+}
+
+impl RequestBeside {
+    /// The request file beside `capture`; none without one. A request file that cannot be
+    /// read is still a recorded request (the workbench names the reason); it links nothing
+    /// and asks for no schema.
+    pub(crate) fn read(capture: &Path) -> Option<RequestBeside> {
         let path = request_path(capture)?;
         let too_large = |size: u64| format!("{size} bytes");
         let bytes = match read_regular(&path, MAX_REQUEST_BYTES, &too_large) {
             Ok(bytes) => bytes,
             Err(_) if !path.exists() => return None,
-            Err(_) => return Some(ChainState::Recorded),
+            Err(_) => return Some(RequestBeside::unread()),
         };
-        // Only the link is kept; the rest of the request is skimmed, never built.
         #[derive(Deserialize)]
-        struct OnlyTheLink {
+        struct Skimmed {
             chain: Option<Value>,
+            body: Option<Formats>,
         }
-        Some(match serde_json::from_slice::<OnlyTheLink>(&bytes) {
-            Ok(OnlyTheLink { chain: Some(chain) }) => {
-                ChainLink::from_value(&chain).map_or(ChainState::Recorded, ChainState::Linked)
-            }
-            _ => ChainState::Recorded,
+        /// The parts of a body that say what shape the answer takes.
+        #[derive(Deserialize, Serialize, Default)]
+        struct Formats {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            response_format: Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            text: Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            output_format: Option<Value>,
+            #[serde(rename = "generationConfig", skip_serializing_if = "Option::is_none")]
+            generation_config: Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            format: Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            tools: Option<Value>,
+        }
+        let Ok(skimmed) = serde_json::from_slice::<Skimmed>(&bytes) else {
+            return Some(RequestBeside::unread());
+        };
+        let chain = skimmed
+            .chain
+            .as_ref()
+            .and_then(ChainLink::from_value)
+            .map_or(ChainState::Recorded, ChainState::Linked);
+        let formats = serde_json::to_value(skimmed.body.unwrap_or_default()).unwrap_or_default();
+        Some(RequestBeside {
+            chain,
+            asked: AskedSchemas::of(&formats),
         })
+    }
+
+    fn unread() -> RequestBeside {
+        RequestBeside {
+            chain: ChainState::Recorded,
+            asked: AskedSchemas::default(),
+        }
     }
 }
 
@@ -144,27 +184,34 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let capture = dir.path().join("a.json");
         std::fs::write(&capture, "{}").unwrap();
-        assert_eq!(ChainState::beside(&capture), None);
+        assert_eq!(RequestBeside::read(&capture).map(|r| r.chain), None);
         let request = dir.path().join("a.request.json");
         std::fs::write(
             &request,
             r#"{"jxray_request": 1, "body": {"messages": []}}"#,
         )
         .unwrap();
-        assert_eq!(ChainState::beside(&capture), Some(ChainState::Recorded));
+        assert_eq!(
+            RequestBeside::read(&capture).map(|r| r.chain),
+            Some(ChainState::Recorded)
+        );
         std::fs::write(
             &request,
             r#"{"body": {}, "chain": {"id": "c", "attempt": 1}}"#,
         )
         .unwrap();
         assert_eq!(
-            ChainState::beside(&capture)
+            RequestBeside::read(&capture)
+                .map(|r| r.chain)
                 .as_ref()
                 .and_then(ChainState::link)
                 .map(|link| link.attempt),
             Some(1)
         );
         std::fs::write(&request, "not json").unwrap();
-        assert_eq!(ChainState::beside(&capture), Some(ChainState::Recorded));
+        assert_eq!(
+            RequestBeside::read(&capture).map(|r| r.chain),
+            Some(ChainState::Recorded)
+        );
     }
 }

@@ -19,4 +19,4 @@ pub(crate) mod link;
 pub(crate) mod recorder;
 
 pub(crate) use assemble::assemble;
-pub(crate) use link::{ChainLink, ChainState};
+pub(crate) use link::{ChainLink, ChainState, RequestBeside};

@@ -11,7 +11,8 @@ use crate::text::count_of;
 /// The captures found under a path, as jobs in order, and what the walk passed over.
 pub struct Found {
     pub jobs: Jobs,
-    pub(crate) discovery: Discovery,
+    /// What the walk found: whether any request file was beside a capture, what it skipped.
+    pub discovery: Discovery,
     /// How many workers can be busy at once: one a file when every file is read whole
     /// (one job each), `None` when a log streams its records as jobs of their own. A
     /// check of one small file starts no pool.

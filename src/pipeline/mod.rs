@@ -20,8 +20,8 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use crate::capture::{shell_path, Job, Jobs};
-use crate::chain::ChainState;
+use crate::capture::{shell_path, Capture, Job, Jobs};
+use crate::chain::RequestBeside;
 use crate::check::{self, Checked, Checker};
 use crate::report::{Sink, Summary};
 
@@ -40,8 +40,8 @@ pub struct PipelineSettings {
     /// Flush the sink whenever the next outcome is not ready yet, so a reader at the other
     /// end of a pipe sees each outcome as soon as it is known.
     pub(crate) flush_when_idle: bool,
-    /// Read each capture file's request file for its repair-chain link (`Checked::chain`):
-    /// captures read from disk, for reports that show chains.
+    /// Read each capture file's request file: its repair-chain link (`Checked::chain`) and
+    /// the schema it asked for, which the capture is judged against (contract §2).
     pub(crate) read_chains: bool,
 }
 
@@ -58,6 +58,12 @@ impl Default for PipelineSettings {
 }
 
 impl PipelineSettings {
+    /// The same, reading the request files beside capture files (where the walk saw one).
+    pub fn with_requests(mut self, read: bool) -> PipelineSettings {
+        self.read_chains = read;
+        self
+    }
+
     /// No more workers than `most` can keep busy (at least one); `None` leaves them be.
     pub fn with_most_workers(mut self, most: Option<usize>) -> PipelineSettings {
         if let Some(most) = most {
@@ -114,11 +120,7 @@ pub fn run(
                 let done: Vec<Done> = batch
                     .into_iter()
                     .map(|(number, job, weight)| {
-                        let mut finished = finished(checker, job);
-                        if let Some(chains) = &mut chains {
-                            chains.attach(&mut finished);
-                        }
-                        (number, finished, weight)
+                        (number, finished(checker, job, chains.as_mut()), weight)
                     })
                     .collect();
                 if done_sender.send(done).is_err() {
@@ -150,34 +152,40 @@ enum Finished {
     Fixture(std::path::PathBuf),
 }
 
-/// A worker's reading of request files for chain links: the captures of one file (a whole
-/// file's, or the lines of a log, which come one job each) share one reading.
+/// A worker's reading of request files: the chain link and the schemas the request asked
+/// for. The captures of one file (a whole file's, or the lines of a log, which come one job
+/// each) share one reading.
 #[derive(Default)]
 struct Chains {
-    last: Option<(std::path::PathBuf, Option<Arc<ChainState>>)>,
+    last: Option<(std::path::PathBuf, Option<Arc<RequestBeside>>)>,
 }
 
 impl Chains {
-    fn attach(&mut self, finished: &mut Finished) {
-        let items = match finished {
-            Finished::One(item) => std::slice::from_mut(item),
-            Finished::File(items) => items.as_mut_slice(),
-            Finished::Fixture(_) => &mut [],
-        };
-        for item in items {
-            item.chain = self.beside(&item.capture.path);
+    fn beside(&mut self, path: &std::path::Path) -> Option<Arc<RequestBeside>> {
+        match &self.last {
+            Some((last, request)) if last == path => request.clone(),
+            _ => {
+                let request = RequestBeside::read(path).map(Arc::new);
+                self.last = Some((path.to_path_buf(), request.clone()));
+                request
+            }
         }
     }
 
-    fn beside(&mut self, path: &std::path::Path) -> Option<Arc<ChainState>> {
-        match &self.last {
-            Some((last, chain)) if last == path => chain.clone(),
-            _ => {
-                let chain = ChainState::beside(path).map(Arc::new);
-                self.last = Some((path.to_path_buf(), chain.clone()));
-                chain
+    /// Judge `capture` against the schema its request asked for (unless it carries one),
+    /// and note its chain.
+    fn check(&mut self, checker: &Checker, mut capture: Capture) -> Checked {
+        let request = self.beside(&capture.path);
+        if let Some(request) = &request {
+            if capture.schema.is_none() {
+                capture.schema = request
+                    .asked
+                    .for_capture(capture.call_arguments, capture.tool.as_deref());
             }
         }
+        let mut checked = checker.check(capture);
+        checked.chain = request.map(|request| Arc::new(request.chain.clone()));
+        checked
     }
 }
 
@@ -221,13 +229,15 @@ fn weight(job: &Job) -> usize {
 
 /// Check a job's captures, reading its file first if it has one; a panic while reading is
 /// the file's failure (the checker guards each capture's judging).
-fn finished(checker: &Checker, job: Job) -> Finished {
+fn finished(checker: &Checker, job: Job, mut chains: Option<&mut Chains>) -> Finished {
+    let mut check = |capture: Capture| match chains.as_deref_mut() {
+        Some(chains) => chains.check(checker, capture),
+        None => checker.check(capture),
+    };
     match job {
-        Job::Capture(capture) => Finished::One(checker.check(capture)),
+        Job::Capture(capture) => Finished::One(check(capture)),
         Job::File { path, read, .. } => match panic::catch_unwind(AssertUnwindSafe(read)) {
-            Ok(Some(captures)) => {
-                Finished::File(captures.into_iter().map(|c| checker.check(c)).collect())
-            }
+            Ok(Some(captures)) => Finished::File(captures.into_iter().map(check).collect()),
             Ok(None) => Finished::Fixture(path),
             Err(_) => Finished::File(vec![check::panicked(shell_path(&path), path, None)]),
         },

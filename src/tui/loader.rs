@@ -217,11 +217,14 @@ impl Loader {
             }
             let captures = chunk
                 .into_par_iter()
-                .map(|capture| Loaded {
-                    outcome: checker.outcome(&capture),
-                    capture,
-                    request: request.clone(),
-                    modified,
+                .map(|capture| {
+                    let capture = asked_of(capture, request.as_deref());
+                    Loaded {
+                        outcome: checker.outcome(&capture),
+                        capture,
+                        request: request.clone(),
+                        modified,
+                    }
                 })
                 .collect();
             let path = path.to_path_buf();
@@ -332,4 +335,16 @@ mod tests {
         assert_eq!(expected_lines(&huge), EXPECTED_MAX);
         assert_eq!(expected_lines(&temp.path().join("missing.jsonl")), 0);
     }
+}
+
+/// A capture with the schema its request asked for, unless it carries one (contract §2).
+pub(crate) fn asked_of(mut capture: Capture, request: Option<&RecordedRequest>) -> Capture {
+    if capture.schema.is_none() {
+        capture.schema = request.and_then(|request| {
+            request
+                .asked
+                .for_capture(capture.call_arguments, capture.tool.as_deref())
+        });
+    }
+    capture
 }

@@ -61,6 +61,7 @@ mod tests {
             tools_without_parameters: Vec::new(),
             body_note: None,
             chain: None,
+            asked: Default::default(),
         };
         let lines = lines(&request, 10);
         assert!(lines.contains(&HelpLine::Heading("System prompt")));

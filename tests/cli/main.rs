@@ -19,6 +19,7 @@ mod html;
 mod misc;
 mod pipes;
 mod record;
+mod request_schema;
 mod stream;
 mod test_command;
 mod triage;

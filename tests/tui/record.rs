@@ -241,3 +241,26 @@ fn a_repair_chain_shows_its_attempts_and_c_walks_it() {
     assert!(selected(&app).ends_with("plain.txt"));
     assert!(screen(&app).contains("not part of a repair chain"));
 }
+
+#[test]
+fn the_workbench_judges_a_capture_against_the_schema_its_request_carried() {
+    let dir = tempfile::tempdir().unwrap();
+    let day = dir.path().join("2026-12-06");
+    std::fs::create_dir_all(&day).unwrap();
+    let capture = r#"{"object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"{\"severity\": \"urgent\"}"},"finish_reason":"stop"}]}"#;
+    std::fs::write(day.join("10-00-00.000-m.json"), capture).unwrap();
+    let request = serde_json::json!({"jxray_request": 1, "method": "POST", "body": {"messages": [],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "t",
+            "schema": {"type": "object", "properties": {"severity": {"enum": ["low", "high"]}}}}}}});
+    std::fs::write(day.join("10-00-00.000-m.request.json"), request.to_string()).unwrap();
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    let app = app_with(captures, 140, 40);
+    let entry = app.selected_entry().unwrap();
+    let failure = entry
+        .outcome
+        .failure
+        .as_ref()
+        .expect("the request's schema applies");
+    assert_eq!(failure.kind, jxray::engine::FailureKind::Schema);
+    assert!(screen(&app).contains("schema"), "{}", screen(&app));
+}

@@ -52,7 +52,9 @@ pub fn start(
     let config = Config::load().map_err(|error| PyValueError::new_err(error.to_string()))?;
     let found = py.detach(|| checking::captures_under(&path, &config.fixtures_folder(), &load));
     let Found {
-        jobs, most_workers, ..
+        jobs,
+        most_workers,
+        discovery,
     } = found.map_err(|error| match error {
         capture::LoadError::NotFound { .. } => PyFileNotFoundError::new_err(error.to_string()),
         other => PyOSError::new_err(other.to_string()),
@@ -65,7 +67,9 @@ pub fn start(
             jobs,
             &settings.checker,
             &mut HandOver(sender),
-            &PipelineSettings::default().with_most_workers(most_workers),
+            &PipelineSettings::default()
+                .with_most_workers(most_workers)
+                .with_requests(discovery.recorded),
         );
     });
     Ok(CheckRun {

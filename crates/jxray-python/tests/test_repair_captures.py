@@ -261,3 +261,21 @@ def test_jxray_check_lists_the_two_captures_and_no_request_file(tmp_path: Path, 
     jxray.repair(Scripted(BROKEN, GOOD), "p", captures=tmp_path)
     sources = [r["source"] for r in checked(tmp_path, jxray_bin)]
     assert [s.endswith(".jsonl:1") for s in sources] == [True, True], sources
+
+
+def test_the_loops_schema_is_in_each_request_file_so_check_agrees_with_the_loop(tmp_path: Path, jxray_bin: Path) -> None:
+    class Triage(pydantic.BaseModel):
+        ticketId: str
+        severity: str
+
+    # The first reply parses but misses a key: a schema failure the loop re-asks.
+    missing = {"text": '{"ticketId": "T-1"}', "stop_reason": "stop", "model": "m"}
+    result = jxray.repair(Scripted(missing, GOOD), "p", schema=Triage, captures=tmp_path)
+    assert (result.status, result.repaired) == ("success", True)
+    _, request = read_attempt(tmp_path, result.attempts[0].capture or "")
+    schema = request["body"]["response_format"]["json_schema"]["schema"]
+    assert schema["required"] == ["ticketId", "severity"]
+    lines = [json.loads(line) for line in run_binary(jxray_bin, ["check", str(tmp_path), "--format", "jsonl"]).stdout.decode().splitlines()]
+    assert [line["failure"]["kind"] if line["failure"] else None for line in lines] == ["schema", None]
+    text = run_binary(jxray_bin, ["check", str(tmp_path)]).stdout.decode()
+    assert "repair chains: 1 re-asked, 1 repaired (100%) · by first failure: schema 1 of 1" in text, text

@@ -282,9 +282,11 @@ impl App {
         let mut files: Vec<(std::path::PathBuf, Vec<Loaded>)> = Vec::new();
         let checker = self.checker.with_options(self.options.clone());
         for capture in captures {
+            let request = crate::capture::RecordedRequest::shared_beside(&capture.path);
+            let capture = crate::tui::loader::asked_of(capture, request.as_deref());
             let outcome = checker.outcome(&capture);
             let loaded = Loaded {
-                request: crate::capture::RecordedRequest::shared_beside(&capture.path),
+                request,
                 modified: std::fs::metadata(&capture.path)
                     .and_then(|m| m.modified())
                     .ok(),

@@ -32,7 +32,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 class Chain:
     """One loop's attempts, written under ``folder`` as they are judged."""
 
-    def __init__(self, folder: "os.PathLike[str] | str", source: str) -> None:
+    def __init__(self, folder: "os.PathLike[str] | str", source: str, schema: Any = None) -> None:
         path = os.fspath(folder) if isinstance(folder, (str, os.PathLike)) else None
         if not isinstance(path, str):
             raise TypeError(f"captures must be a folder's path (str or os.PathLike), not {type(folder).__name__}")
@@ -43,6 +43,9 @@ class Chain:
         _jxray.open_captures(path)
         self.folder = path
         self.source = source
+        # Written into each request file, so `check` and the workbench judge the attempts
+        # against the schema the loop judged them against (contract §2).
+        self.schema = json_schema_of(schema)
         self.id = secrets.token_hex(8)
         # The last attempt's capture, which the next one re-asks.
         self.previous: Optional[str] = None
@@ -73,6 +76,13 @@ class Chain:
         self.previous = written
         return written
 
+    def _body(self, prompt: str) -> Dict[str, Any]:
+        """The request's body: the prompt sent, and the schema as a JSON response format."""
+        body: Dict[str, Any] = {"messages": [{"role": "user", "content": prompt}]}
+        if self.schema is not None:
+            body["response_format"] = {"type": "json_schema", "json_schema": {"name": "schema", "schema": self.schema}}
+        return body
+
     def _files(self, attempt: Any, started: datetime) -> Tuple[bytes, bytes]:
         """The request file's bytes and the capture's."""
         chain: Dict[str, Any] = {"id": self.id, "attempt": attempt.attempt}
@@ -86,12 +96,37 @@ class Chain:
             "duration_ms": round(attempt.latency * 1000),
             "stop_reason": attempt.stop_reason,
             "usage": usage_json(attempt.usage),
-            "body": {"messages": [{"role": "user", "content": attempt.prompt}]},
+            "body": self._body(attempt.prompt),
             "chain": chain,
         }
         text = attempt.text.decode("utf-8", "replace") if isinstance(attempt.text, bytes) else attempt.text
         capture = {"output": text, "stop_reason": attempt.stop_reason}
         return _json_line(request), _json_line(capture) + b"\n"
+
+
+def json_schema_of(schema: Any) -> Optional[Dict[str, Any]]:
+    """The loop's schema as a JSON Schema document: a dict as it is, a Pydantic model's or
+    TypeAdapter's JSON Schema, a schema file's content; ``None`` when there is none to say."""
+    if schema is None:
+        return None
+    if isinstance(schema, Mapping):
+        return dict(schema)
+    for name in ("model_json_schema", "json_schema"):
+        method = getattr(schema, name, None)
+        if callable(method):
+            try:
+                made = method()
+            except Exception:
+                return None
+            return dict(made) if isinstance(made, Mapping) else None
+    if isinstance(schema, (str, os.PathLike)):
+        try:
+            with open(schema, encoding="utf-8") as file:
+                loaded = json.load(file)
+        except (OSError, ValueError):
+            return None
+        return loaded if isinstance(loaded, dict) else None
+    return None
 
 
 def model_label(model: Optional[str]) -> str:

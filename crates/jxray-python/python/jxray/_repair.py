@@ -132,7 +132,7 @@ class _Loop:
         self.required = options.pop("required", None)
         self.extract_options = {n: options.pop(n) for n in _EXTRACT_OPTIONS if n in options}
         captures = options.pop("captures", None)
-        self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE)
+        self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE, self.schema)
         if options:
             name = sorted(options)[0]
             raise TypeError(f"unknown option {name!r}{_did_you_mean(name, _OPTIONS)}")
