@@ -316,6 +316,18 @@ fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
         .collect()
 }
 
+/// A capture with the schema its request asked for, unless it carries one (contract §2).
+pub(crate) fn asked_of(mut capture: Capture, request: Option<&RecordedRequest>) -> Capture {
+    if capture.schema.is_none() {
+        capture.schema = request.and_then(|request| {
+            request
+                .asked
+                .for_capture(capture.call_arguments, capture.tool.as_deref())
+        });
+    }
+    capture
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,16 +347,4 @@ mod tests {
         assert_eq!(expected_lines(&huge), EXPECTED_MAX);
         assert_eq!(expected_lines(&temp.path().join("missing.jsonl")), 0);
     }
-}
-
-/// A capture with the schema its request asked for, unless it carries one (contract §2).
-pub(crate) fn asked_of(mut capture: Capture, request: Option<&RecordedRequest>) -> Capture {
-    if capture.schema.is_none() {
-        capture.schema = request.and_then(|request| {
-            request
-                .asked
-                .for_capture(capture.call_arguments, capture.tool.as_deref())
-        });
-    }
-    capture
 }
