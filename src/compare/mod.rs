@@ -58,7 +58,8 @@ impl Run {
         schema: Option<&Arc<Schema>>,
         by: Option<GroupBy>,
     ) -> Result<Run, LoadError> {
-        let captures = capture::load(path, load)?;
+        let mut captures = capture::load(path, load)?;
+        with_asked_schemas(&mut captures);
         let labels: Vec<Option<String>> = match by {
             Some(by) => {
                 let mut grouper = Grouper::new(by);
@@ -66,7 +67,8 @@ impl Run {
             }
             None => vec![None; captures.len()],
         };
-        // Checked as `check` checks: `--schema`, else the schema a capture's log recorded.
+        // Checked as `check` checks: `--schema`, else the schema a capture's log recorded or
+        // its request asked for.
         let checker = Checker::new(options.clone(), schema.cloned());
         let verdicts: Vec<(String, Observed)> = captures
             .into_par_iter()
@@ -269,6 +271,26 @@ impl Comparison {
     /// Whether any capture that was ok has failed: what CI should stop on.
     pub(crate) fn regressed(&self) -> bool {
         self.count(Movement::Broke) > 0
+    }
+}
+
+/// Each capture with the schema its request file asked for, unless it carries one (contract
+/// §2), as `check` judges it; each file's request is read once.
+fn with_asked_schemas(captures: &mut [crate::capture::Capture]) {
+    let mut read: std::collections::HashMap<
+        std::path::PathBuf,
+        Option<crate::capture::AskedSchemas>,
+    > = std::collections::HashMap::new();
+    for capture in captures
+        .iter_mut()
+        .filter(|capture| capture.schema.is_none())
+    {
+        let asked = read
+            .entry(capture.path.clone())
+            .or_insert_with(|| crate::chain::RequestBeside::read(&capture.path).map(|r| r.asked));
+        if let Some(asked) = asked {
+            capture.schema = asked.for_capture(capture.call_arguments, capture.tool.as_deref());
+        }
     }
 }
 

@@ -80,3 +80,24 @@ fn a_request_without_a_schema_changes_nothing() {
     let dir = recorded(chat(json!(TRIAGE), json!(null)), body);
     assert_eq!(lines(dir.path(), &[])[0]["ok"], true);
 }
+
+#[test]
+fn compare_judges_each_run_against_its_requests_schema() {
+    let body = json!({"model": "m", "messages": [{"role": "user", "content": "triage"}],
+        "response_format": {"type": "json_schema", "json_schema": {"name": "triage", "schema": triage_schema()}}});
+    let with_schema = recorded(chat(json!(TRIAGE), json!(null)), body);
+    let without = tempfile::tempdir().unwrap();
+    let day = without.path().join("2026-12-06");
+    std::fs::create_dir_all(&day).unwrap();
+    std::fs::write(
+        day.join("10-00-00.000-m.json"),
+        chat(json!(TRIAGE), json!(null)).to_string(),
+    )
+    .unwrap();
+    let run = jxray_in(
+        with_schema.path(),
+        &["compare", ".", without.path().to_str().unwrap()],
+        b"",
+    );
+    assert!(run.stdout.contains("fixed"), "{}", run.stdout);
+}
