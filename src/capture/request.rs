@@ -165,6 +165,36 @@ fn messages<'a>(body: &'a Value, roles: &'a [&str]) -> impl Iterator<Item = &'a 
         })
 }
 
+/// What a turn says: its text, or for a model's turn that only calls a tool, the call's
+/// arguments as the response carried them (OpenAI `tool_calls[].function.arguments`,
+/// Anthropic `tool_use` input, Gemini `functionCall` args), which is what a re-ask of a tool
+/// call carries back.
+fn turn_text(message: &Value) -> String {
+    let text = message_text(message).unwrap_or_default();
+    if !text.trim().is_empty() {
+        return text;
+    }
+    let openai = message
+        .get("tool_calls")
+        .and_then(|calls| calls.get(0))
+        .and_then(|call| call.get("function"))
+        .and_then(|function| function.get("arguments"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let parts = message
+        .get("content")
+        .or_else(|| message.get("parts"))
+        .and_then(Value::as_array);
+    let structured = parts.into_iter().flatten().find_map(|part| {
+        let input = match part.get("type").and_then(Value::as_str) {
+            Some("tool_use") => part.get("input"),
+            _ => part.get("functionCall").and_then(|call| call.get("args")),
+        }?;
+        serde_json::to_string(input).ok()
+    });
+    openai.or(structured).unwrap_or(text)
+}
+
 fn message_text(message: &Value) -> Option<String> {
     content_text(message.get("content").or_else(|| message.get("parts"))?)
 }
@@ -203,7 +233,7 @@ pub(crate) fn conversation(body: &Value) -> Vec<(String, String)> {
             .get("role")
             .and_then(Value::as_str)
             .unwrap_or("user");
-        turns.push((role.to_string(), message_text(message).unwrap_or_default()));
+        turns.push((role.to_string(), turn_text(message)));
     }
     for key in ["prompt", "input"] {
         if let Some(text) = body.get(key).and_then(Value::as_str) {
