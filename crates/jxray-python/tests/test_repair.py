@@ -10,6 +10,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from typing import Any
+
 import pydantic
 import pytest
 
@@ -302,3 +304,40 @@ def test_value_or_raise_gives_the_value_the_fallbacks_or_the_failures_exception(
     assert fallback.value_or_raise() == {"ticketId": "?"}
     with pytest.raises(jxray.NoJsonError, match="tool call written as text"):
         jxray.repair(Scripted(HERMES), "p").value_or_raise()
+
+
+def _chat_completion(message: dict, finish_reason: str = "stop") -> Any:
+    from openai.types.chat import ChatCompletion
+
+    return ChatCompletion.model_validate({"id": "c", "object": "chat.completion", "created": 0, "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish_reason}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+
+
+def test_generate_may_return_the_sdks_response_and_a_structured_refusal_is_one_call():
+    refused = _chat_completion({"content": None, "refusal": "I can't help with that."})
+    generate = Scripted(refused)
+    result = jxray.repair(generate, "p")
+    assert len(generate.prompts) == 1, "a refusal is never a paid re-ask"
+    assert (result.status, result.stopped) == ("failure", "change-request")
+    assert result.outcome.failure.cause == "refusal"
+    good = jxray.repair(Scripted(_chat_completion({"content": '```json\n{"a": 1}\n```'})), "p")
+    assert (good.status, good.value, good.attempts[0].model) == ("success", {"a": 1}, "gpt-4o-mini")
+    assert good.attempts[0].usage is not None
+
+
+def test_an_anthropic_message_is_read_as_extract_response_reads_it():
+    from anthropic.types import Message
+
+    message = Message.model_validate({"id": "m", "type": "message", "role": "assistant", "model": "claude-3-5-haiku",
+        "content": [{"type": "text", "text": '{"a": [1, 2'}], "stop_reason": "max_tokens", "stop_sequence": None,
+        "usage": {"input_tokens": 3, "output_tokens": 100}})
+    generate = Scripted(message)
+    result = jxray.repair(generate, "p")
+    assert len(generate.prompts) == 1
+    assert (result.outcome.failure.kind, result.stopped) == ("truncated", "raise-limit")
+
+
+def test_a_text_of_none_says_what_it_usually_means():
+    with pytest.raises(TypeError, match="usually a refusal or a tool call"):
+        jxray.repair(Scripted({"text": None, "stop_reason": "stop"}), "p")

@@ -19,6 +19,7 @@ from typing import Any, Awaitable, Callable, Generator, List, Optional, Union
 
 from . import _jxray
 from ._captures import Chain, usage_json
+from ._replies import read_reply
 from ._instrument import count_outcome, outcome_counter
 from ._jxray import Outcome, extract
 
@@ -153,8 +154,8 @@ class _Loop:
     def took(self, reply: Any, latency: float, started: datetime) -> bool:
         """Record one reply to the call begun at ``started`` (and write it when there is a
         captures folder); whether to call again."""
-        text, stop_reason, usage, model = _read_reply(reply)
-        outcome = extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
+        text, stop_reason, usage, model, judged = read_reply(reply, self.schema, self.extract_options)
+        outcome = judged or extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
         self.tokens += _usage_counts(usage)[2]
         self.decision = _jxray.repair_decision(
             outcome,
@@ -419,47 +420,6 @@ def _budget(budget: Any) -> _Budget:
 def _did_you_mean(name: str, known: "tuple[str, ...] | list[str]") -> str:
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _read_reply(reply: Any) -> "tuple[Union[str, bytes], Optional[str], Any, Optional[str]]":
-    """``generate``'s answer: a text (or its bytes, read as a capture file's are), or a dict
-    or object with ``text``, ``stop_reason`` (or ``finish_reason``), ``usage`` and
-    ``model``."""
-    if isinstance(reply, (str, bytes)):
-        return reply, None, None, None
-    text = _field(reply, "text")
-    if not isinstance(text, (str, bytes)):
-        raise TypeError(
-            "generate must return the model's text, or a dict or object with text, stop_reason "
-            f"and usage, not {type(reply).__name__}"
-        )
-    stop = next((v for v in (_field(reply, name) for name in _STOP_FIELDS) if v is not None), None)
-    if stop is not None and not isinstance(stop, str):
-        raise TypeError(f"the reply's stop reason must be a string (the provider's), not {type(stop).__name__}")
-    model = _field(reply, "model")
-    return text, stop, _usage_of(reply), model if isinstance(model, str) and model else None
-
-
-# Where a reply says why it stopped, in each SDK's spelling (as TypeScript's loop reads them).
-_STOP_FIELDS = ("stop_reason", "finish_reason", "stopReason", "finishReason", "done_reason")
-# Where a reply carries its usage: any SDK's `usage`, a Gemini response's metadata.
-_USAGE_FIELDS = ("usage", "usage_metadata", "usageMetadata")
-# Ollama counts at the top of its response.
-_OLLAMA_COUNTS = ("prompt_eval_count", "eval_count")
-
-
-def _usage_of(reply: Any) -> Any:
-    """The reply's usage: the first usage field it has, else Ollama's top-level counts."""
-    usage = next((v for v in (_field(reply, name) for name in _USAGE_FIELDS) if v is not None), None)
-    if usage is not None:
-        return usage
-    counts = {name: _field(reply, name) for name in _OLLAMA_COUNTS}
-    return {k: v for k, v in counts.items() if v is not None} or None
-
-
-def _field(item: Any, name: str) -> Any:
-    """A dict's key or an object's attribute, whichever ``item`` is; ``None`` when absent."""
-    return item.get(name) if isinstance(item, Mapping) else getattr(item, name, None)
 
 
 def _usage_counts(usage: Any) -> "tuple[Optional[int], Optional[int], int]":
