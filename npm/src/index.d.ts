@@ -94,6 +94,8 @@ interface OutcomeBase {
   readonly model: string | null;
   /** `-` for a text; `response`, `response#call-N` for a response's outputs. */
   readonly source: string;
+  /** The text that was judged (a response's output text, or a tool call's arguments). */
+  readonly text: string | null;
   /** The `jxray check --format jsonl` line (what JSON.stringify writes). */
   toJSON(): OutcomeRecord;
   /** The outcome in one line, as `jxray extract` prints it. */
@@ -213,7 +215,16 @@ export type GenerateReply =
       usage?: unknown;
       usageMetadata?: unknown;
       model?: string | null;
-    };
+      /** The AI SDK's generateText result names its model here. */
+      response?: { modelId?: string };
+    }
+  /** A provider SDK's own response (an openai chat completion or Responses object, an
+   * Anthropic message, a Gemini or Ollama response), read as `extractResponse` reads it: a
+   * structured refusal is a refusal, never a paid re-ask. */
+  | { choices: unknown[] }
+  | { candidates: unknown[] }
+  | { object: "response" }
+  | { role: "assistant"; content: unknown[] };
 
 export interface RepairContext {
   /** 1 for the first call, 2 for the first repair request, … */

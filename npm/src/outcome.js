@@ -141,6 +141,11 @@ export class Outcome {
     return this.#whole().record.model;
   }
 
+  /** The text that was judged (a response's output text, or a tool call's arguments). */
+  get text() {
+    return this.#text;
+  }
+
   /** `-` for a text; `response`, `response#call-N` for a response's outputs. */
   get source() {
     return this.#whole().record.source;

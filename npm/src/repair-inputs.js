@@ -75,17 +75,43 @@ export function overBudget(budget, tokens, elapsedMs) {
   return (budget.maxTokens !== undefined && tokens >= budget.maxTokens) || (budget.maxMs !== undefined && elapsedMs >= budget.maxMs);
 }
 
+/** Whether `generate` gave a provider SDK's own response (an openai chat completion or
+ * Responses object, an Anthropic message, a Gemini or Ollama response), which is read as
+ * `extractResponse` reads it; an object with a `text` string (the AI SDK's result) is not. */
+export function isProviderResponse(reply) {
+  if (reply === null || typeof reply !== "object" || typeof reply.text === "string") return false;
+  return (
+    Array.isArray(reply.choices) ||
+    Array.isArray(reply.candidates) ||
+    reply.object === "response" ||
+    (Array.isArray(reply.content) && reply.role === "assistant") ||
+    (reply.message !== undefined && "done" in reply)
+  );
+}
+
+/** Where a reply carries its usage. */
+export function usageOf(reply) {
+  return USAGE_KEYS.map((key) => reply[key]).find((u) => u != null);
+}
+
 /** What `generate` gave: a text, or an object with `text`, a stop reason, `usage` and `model`. */
 export function readReply(reply) {
   if (typeof reply === "string") return { text: reply };
+  if (reply && typeof reply === "object" && reply.text == null && reply.content == null) {
+    throw new TypeError(
+      "jxray: generate() returned a text of null: that is usually a refusal or a tool call, which the SDK's response says; return the response itself and jxray reads it",
+    );
+  }
   if (reply === null || typeof reply !== "object" || typeof reply.text !== "string") {
     throw new TypeError(
       `jxray: generate() must return the model's text, or an object with text, stopReason and usage, not ${kindOf(reply)}` +
         (reply && typeof reply === "object" ? " without a text string" : ""),
     );
   }
-  const model = typeof reply.model === "string" && reply.model !== "" ? reply.model : undefined;
-  return { text: reply.text, stopReason: stopReasonOf(reply), usage: USAGE_KEYS.map((key) => reply[key]).find((u) => u != null), model };
+  // The AI SDK's generateText result names its model in `response.modelId`.
+  const named = reply.model ?? reply.response?.modelId;
+  const model = typeof named === "string" && named !== "" ? named : undefined;
+  return { text: reply.text, stopReason: stopReasonOf(reply), usage: usageOf(reply), model };
 }
 
 function stopReasonOf(reply) {

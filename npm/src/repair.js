@@ -7,7 +7,7 @@ import { openChain } from "./captures.js";
 import { DECIDE, Outcome } from "./outcome.js";
 import { NoJsonError } from "./errors.js";
 import { jsonSchemaOf } from "./schema.js";
-import { checkArguments, EXTRACT_OPTIONS, overBudget, readReply } from "./repair-inputs.js";
+import { checkArguments, EXTRACT_OPTIONS, isProviderResponse, overBudget, readReply, usageOf } from "./repair-inputs.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
 
 /** The repair request's text for a failed outcome (null when it is ok). */
@@ -61,11 +61,11 @@ async function loop({ jxray, generate, prompt, options, limits, chain, spans }) 
     }
     const span = spans.attempt(attempt);
     const began = new Date();
-    const reply = readReply(await generate(request, { attempt, signal, previous }));
+    const raw = await generate(request, { attempt, signal, previous });
     // A reply that came back after the abort is neither judged nor written.
     if (signal?.aborted) throw abortError(signal);
     const latencyMs = Date.now() - began.getTime();
-    const outcome = jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason });
+    const { reply, outcome } = judgeReply(jxray, raw, extractOptions);
     const tokens = jxray.tokenUsage(reply.usage);
     spentTokens += tokens.total;
     decision = outcome[DECIDE](decide);
@@ -91,6 +91,19 @@ async function loop({ jxray, generate, prompt, options, limits, chain, spans }) 
   // A method, not a member: the result still compares and serialises as its fields.
   Object.defineProperty(finished, "valueOrThrow", { value: valueOrThrow, enumerable: false });
   return finished;
+}
+
+/** What `generate` gave, and its outcome: a provider SDK's response is read as
+ * `extractResponse` reads it (so a structured refusal is a refusal, never an empty text);
+ * anything else is a text, or an object with one, extracted. */
+function judgeReply(jxray, raw, extractOptions) {
+  if (isProviderResponse(raw)) {
+    const [outcome] = jxray.extractResponse(raw, extractOptions);
+    const reply = { text: outcome.text ?? "", stopReason: outcome.stopReason ?? undefined, usage: usageOf(raw), model: outcome.model ?? undefined };
+    return { reply, outcome };
+  }
+  const reply = readReply(raw);
+  return { reply, outcome: jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason }) };
 }
 
 /** The value (the accepted one, or the fallback's, which the caller asked for), or the

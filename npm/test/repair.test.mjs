@@ -237,3 +237,22 @@ test("valueOrThrow gives the value, the fallback's, or throws the last failure's
   const tool = await repair(scripted(HERMES).generate, "p");
   assert.throws(() => tool.valueOrThrow(), (error) => error instanceof NoJsonError && /tool call written as text/.test(error.message));
 });
+
+test("generate may return the SDK's own response: a structured refusal is one call, never a paid re-ask", async () => {
+  const refused = { id: "c", object: "chat.completion", created: 0, model: "gpt-4o-mini",
+    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "I can't help with that." }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+  const { generate, calls } = scripted(refused);
+  const result = await repair(generate, "p");
+  assert.equal(calls.length, 1);
+  assert.equal(result.stopped, "change-request");
+  assert.equal(result.outcome.failure.cause, "refusal");
+  const good = { ...refused, choices: [{ index: 0, message: { role: "assistant", content: '{"a": 1}' }, finish_reason: "stop" }] };
+  const ok = await repair(scripted(good).generate, "p");
+  assert.deepEqual([ok.status, ok.value, ok.attempts[0].model], ["success", { a: 1 }, "gpt-4o-mini"]);
+  assert.deepEqual(ok.telemetry.attempt_count, 1);
+});
+
+test("a reply whose text is null says what that usually means", async () => {
+  await assert.rejects(repair(scripted({ text: null, finishReason: "stop" }).generate, "p"), /usually a refusal or a tool call/);
+});
