@@ -43,6 +43,19 @@ impl AskedSchemas {
     }
 }
 
+impl super::Capture {
+    /// Judge this capture against what its request asked for, unless it carries a schema
+    /// of its own (a log's); the caller passes none when `--schema` was given, which wins.
+    pub(crate) fn ask_schema_of(&mut self, asked: Option<&AskedSchemas>) {
+        if self.schema.is_some() {
+            return;
+        }
+        self.schema =
+            asked.and_then(|asked| asked.for_capture(self.call_arguments, self.tool.as_deref()));
+        self.schema_from_request = self.schema.is_some();
+    }
+}
+
 fn text_schema(body: &Value) -> Option<Value> {
     if let Some(format) = body.get("response_format") {
         return format

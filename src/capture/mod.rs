@@ -91,8 +91,12 @@ pub struct Capture {
     /// The stop reason exactly as the provider spelled it.
     pub stop_reason: Option<String>,
     /// The JSON Schema the request asked for, where the log keeps it (`llm --schema`,
-    /// promptfoo's `is-json` assertion): checked as if given with `--schema`.
+    /// promptfoo's `is-json` assertion) or the request file beside the capture says it:
+    /// checked as if given with `--schema`.
     pub schema: Option<Arc<Value>>,
+    /// `schema` is the one the request file beside the capture asked for (contract §2:
+    /// the outcome says where its schema came from).
+    pub schema_from_request: bool,
     /// The raw text, or why there is none.
     pub text: Result<String, Unreadable>,
     /// Facts the loader learned that extraction should report (e.g. answer taken from `thinking`).
@@ -122,6 +126,7 @@ impl Capture {
             model: None,
             stop_reason: None,
             schema: None,
+            schema_from_request: false,
             text: Ok(text.into()),
             warnings: Vec::new(),
             refused: false,
@@ -151,6 +156,7 @@ impl Capture {
             model: None,
             stop_reason: None,
             schema: None,
+            schema_from_request: false,
             text,
             warnings: Vec::new(),
             refused: false,
@@ -206,6 +212,7 @@ impl Capture {
                 model: model.clone(),
                 stop_reason: stop_reason.clone(),
                 schema: schema.clone(),
+                schema_from_request: false,
                 text: Ok(text),
                 warnings: warnings.clone(),
                 refused,

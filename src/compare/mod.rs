@@ -59,7 +59,9 @@ impl Run {
         by: Option<GroupBy>,
     ) -> Result<Run, LoadError> {
         let mut captures = capture::load(path, load)?;
-        with_asked_schemas(&mut captures);
+        if schema.is_none() {
+            with_asked_schemas(&mut captures);
+        }
         let labels: Vec<Option<String>> = match by {
             Some(by) => {
                 let mut grouper = Grouper::new(by);
@@ -277,20 +279,12 @@ impl Comparison {
 /// Each capture with the schema its request file asked for, unless it carries one (contract
 /// §2), as `check` judges it; each file's request is read once.
 fn with_asked_schemas(captures: &mut [crate::capture::Capture]) {
-    let mut read: std::collections::HashMap<
-        std::path::PathBuf,
-        Option<crate::capture::AskedSchemas>,
-    > = std::collections::HashMap::new();
-    for capture in captures
-        .iter_mut()
-        .filter(|capture| capture.schema.is_none())
-    {
+    let mut read = std::collections::HashMap::new();
+    for capture in captures.iter_mut() {
         let asked = read
             .entry(capture.path.clone())
             .or_insert_with(|| crate::chain::RequestBeside::read(&capture.path).map(|r| r.asked));
-        if let Some(asked) = asked {
-            capture.schema = asked.for_capture(capture.call_arguments, capture.tool.as_deref());
-        }
+        capture.ask_schema_of(asked.as_ref());
     }
 }
 

@@ -176,12 +176,8 @@ impl Chains {
     /// and note its chain.
     fn check(&mut self, checker: &Checker, mut capture: Capture) -> Checked {
         let request = self.beside(&capture.path);
-        if let Some(request) = &request {
-            if capture.schema.is_none() {
-                capture.schema = request
-                    .asked
-                    .for_capture(capture.call_arguments, capture.tool.as_deref());
-            }
+        if checker.schema().is_none() {
+            capture.ask_schema_of(request.as_deref().map(|request| &request.asked));
         }
         let mut checked = checker.check(capture);
         checked.chain = request.map(|request| Arc::new(request.chain.clone()));

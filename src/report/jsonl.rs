@@ -57,9 +57,15 @@ pub(super) fn add_group(object: &mut Vec<u8>, group: &str, pretty: bool) -> io::
     add_member(object, "group", &group, pretty)
 }
 
-/// Add the capture's repair-chain link, when it has one: `"chain"`, `"attempt"` and
+/// Add what the request file beside the capture said: `"schema_from": "request"` when its
+/// schema judged it, and its repair-chain link, when it has one: `"chain"`, `"attempt"` and
 /// `"re_ask_of"` (see `crate::chain`).
 pub(super) fn add_chain(object: &mut Vec<u8>, item: &Checked, pretty: bool) -> io::Result<()> {
+    // Where the schema came from, when the request file beside the capture gave it
+    // (contract §2); a flag's or a log's is the user's own.
+    if item.capture.schema_from_request {
+        add_member(object, "schema_from", &"request", pretty)?;
+    }
     let Some(link) = item.chain.as_deref().and_then(ChainState::link) else {
         return Ok(());
     };

@@ -218,7 +218,7 @@ impl Loader {
             let captures = chunk
                 .into_par_iter()
                 .map(|capture| {
-                    let capture = asked_of(capture, request.as_deref());
+                    let capture = asked_of(capture, request.as_deref(), &checker);
                     Loaded {
                         outcome: checker.outcome(&capture),
                         capture,
@@ -316,14 +316,15 @@ fn fixture_inputs(dir: &Path) -> HashMap<u64, (PathBuf, String)> {
         .collect()
 }
 
-/// A capture with the schema its request asked for, unless it carries one (contract §2).
-pub(crate) fn asked_of(mut capture: Capture, request: Option<&RecordedRequest>) -> Capture {
-    if capture.schema.is_none() {
-        capture.schema = request.and_then(|request| {
-            request
-                .asked
-                .for_capture(capture.call_arguments, capture.tool.as_deref())
-        });
+/// A capture with the schema its request asked for, unless it carries one or `--schema`
+/// was given (contract §2).
+pub(crate) fn asked_of(
+    mut capture: Capture,
+    request: Option<&RecordedRequest>,
+    checker: &Checker,
+) -> Capture {
+    if checker.schema().is_none() {
+        capture.ask_schema_of(request.map(|request| &request.asked));
     }
     capture
 }

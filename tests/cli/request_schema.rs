@@ -48,6 +48,10 @@ fn a_response_formats_schema_judges_the_text() {
     let dir = recorded(chat(json!(TRIAGE), json!(null)), body);
     let records = lines(dir.path(), &[]);
     assert_eq!(records[0]["failure"]["kind"], "schema", "{records:?}");
+    assert_eq!(
+        records[0]["schema_from"], "request",
+        "the outcome says where its schema came from"
+    );
     let message = records[0]["failure"]["message"].as_str().unwrap();
     assert!(
         message.contains("/severity") && message.contains("/escalate"),
@@ -59,6 +63,11 @@ fn a_response_formats_schema_judges_the_text() {
     std::fs::write(&loose, r#"{"type": "object"}"#).unwrap();
     let records = lines(dir.path(), &["--schema", loose.to_str().unwrap()]);
     assert_eq!(records[0]["ok"], true, "{records:?}");
+    assert_eq!(
+        records[0].get("schema_from"),
+        None,
+        "the flag's schema is the user's own"
+    );
 }
 
 #[test]
@@ -78,7 +87,9 @@ fn a_request_without_a_schema_changes_nothing() {
     let body = json!({"model": "m", "messages": [{"role": "user", "content": "triage"}],
         "response_format": {"type": "json_object"}});
     let dir = recorded(chat(json!(TRIAGE), json!(null)), body);
-    assert_eq!(lines(dir.path(), &[])[0]["ok"], true);
+    let records = lines(dir.path(), &[]);
+    assert_eq!(records[0]["ok"], true);
+    assert_eq!(records[0].get("schema_from"), None);
 }
 
 #[test]

@@ -283,7 +283,7 @@ impl App {
         let checker = self.checker.with_options(self.options.clone());
         for capture in captures {
             let request = crate::capture::RecordedRequest::shared_beside(&capture.path);
-            let capture = crate::tui::loader::asked_of(capture, request.as_deref());
+            let capture = crate::tui::loader::asked_of(capture, request.as_deref(), &checker);
             let outcome = checker.outcome(&capture);
             let loaded = Loaded {
                 request,
