@@ -91,7 +91,7 @@ test("a repaired loop leaves two attempts of one chain", async () => {
   }
   assert.deepEqual(readAttempt(root, first.capture).request.chain, { id: result.chain, attempt: 1 });
   assert.equal(readAttempt(root, second.capture).request.chain.re_ask_of, first.capture);
-  assert.ok(prompts[1].startsWith("Triage this ticket as JSON.\n\nYour previous reply could not be used"));
+  assert.ok(prompts[1].startsWith("Triage this ticket as JSON.\n\nYour last reply "));
 });
 
 test("without captures there is no chain and no capture", async () => {

@@ -82,7 +82,7 @@ for (const [first, reply, action, callsWhenRepaired] of FIRST) {
           assert.equal(result.value, undefined);
         }
         const repairPromptSent = calls[1].prompt;
-        assert.ok(repairPromptSent.startsWith("Triage this ticket as JSON.\n\nYour previous reply could not be used"));
+        assert.ok(repairPromptSent.startsWith("Triage this ticket as JSON.\n\nYour last reply "));
         assert.equal(calls[1].context.attempt, 2);
         assert.equal(calls[1].context.previous.outcome, result.attempts[0].outcome);
       });
@@ -157,7 +157,7 @@ test("a caller's policy overrides the table by cause or kind", async () => {
 test("repairPrompt is the engine's request: the defects, the schema's paths, the output as data", () => {
   const outcome = extract('{"ticketId": "", "severity": "urgent"}', { schema: Triage });
   const text = repairPrompt(outcome);
-  assert.match(text, /^Your previous reply could not be used: its JSON does not match the schema\./);
+  assert.match(text, /^Your last reply does not match the schema\./);
   assert.match(text, /- \/ticketId = "": /);
   assert.match(text, /<<<PREVIOUS_REPLY>>>\n\{"ticketId": "", "severity": "urgent"\}\n<<<END_PREVIOUS_REPLY>>>/);
   assert.equal(repairPrompt(extract('{"a": 1}')), null);

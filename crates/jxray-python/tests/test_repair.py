@@ -85,7 +85,7 @@ def test_the_matrix(first, reply, action, second, repair_reply, status, repaired
     assert result.repaired is repaired
     assert result.telemetry["attempt_count"] == 2
     assert result.telemetry["initial_failure"] == result.attempts[0].outcome.failure.kind
-    assert generate.prompts[1].startswith("Triage this ticket as JSON.\n\nYour previous reply could not be used")
+    assert generate.prompts[1].startswith("Triage this ticket as JSON.\n\nYour last reply ")
     if expected == "success":
         assert result.value == {"ticketId": "T-1", "severity": "high"}
     elif expected == "fallback":

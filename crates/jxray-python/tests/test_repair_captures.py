@@ -92,7 +92,7 @@ def test_a_repaired_loop_leaves_two_attempts_of_one_chain(tmp_path: Path) -> Non
         assert request["chain"]["attempt"] == attempt.attempt
     assert "re_ask_of" not in read_attempt(tmp_path, first.capture)[1]["chain"]
     assert read_attempt(tmp_path, second.capture)[1]["chain"]["re_ask_of"] == first.capture
-    assert generate.prompts[1].startswith("Triage this ticket as JSON.\n\nYour previous reply could not be used")
+    assert generate.prompts[1].startswith("Triage this ticket as JSON.\n\nYour last reply ")
 
 
 def test_without_captures_nothing_is_written_and_there_is_no_chain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,15 +21,12 @@ use serde_json::{json, Value};
 use crate::capture::{asks_for_json, conversation, load_bytes, AskedSchemas, LoadOptions};
 use crate::check::Checker;
 use crate::engine::Options;
-use jxray_formats::repair::quoted_reply;
+use jxray_formats::repair::{quoted_reply, OPENING};
 use jxray_record::Linked;
 
 /// How many outputs are remembered, and how many bytes of them at most.
 const REMEMBERED: usize = 256;
 const REMEMBERED_BYTES: usize = 8 * 1024 * 1024;
-
-/// Where a repair request written by `repair_prompt` begins, after the original prompt.
-const REPAIR_OPENING: &str = "Your previous reply could not be used:";
 
 /// The chain linker `jxray record` gives the proxy.
 #[derive(Debug, Default)]
@@ -126,7 +123,7 @@ fn without_repairs(turns: &[(String, String)]) -> Vec<(String, String)> {
                 return Some((role.clone(), text.clone()));
             }
             let kept = text
-                .rfind(REPAIR_OPENING)
+                .rfind(OPENING)
                 .map_or("", |start| text[..start].trim_end());
             (!kept.is_empty()).then(|| (role.clone(), kept.to_string()))
         })

@@ -11,7 +11,7 @@ use jxray_engine::{Cause, FailureKind, Outcome};
 use serde::Serialize;
 
 pub use markers::{quoted_reply, QuotedReply};
-pub use prompt::{repair_prompt, RepairRequest, DEFAULT_MAX_OUTPUT_CHARS};
+pub use prompt::{repair_prompt, RepairRequest, DEFAULT_MAX_OUTPUT_CHARS, OPENING};
 
 /// What to do about an outcome before paying for another call.
 #[non_exhaustive]
