@@ -27,20 +27,11 @@ from typing import Any, Callable, List, Optional, Tuple
 import jiter
 
 import jxray
+from jxray._stream import grows_into
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "crates/jxray-engine/tests/data/suites/JSONTestSuite/test_parsing"
 NONE = object()
-
-
-def grows_into(a: Any, b: Any) -> bool:
-    if isinstance(a, str) and isinstance(b, str):
-        return b.startswith(a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) <= len(b) and all(grows_into(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return all(k in b and grows_into(v, b[k]) for k, v in a.items())
-    return type(a) is type(b) and a == b
 
 
 def generated(count: int, seed: int = 42) -> List[str]:

@@ -16,19 +16,9 @@ import pytest
 
 import jxray
 from conftest import start_ai_mock
+from jxray._stream import grows_into
 
 FENCED = 'Here you go:\n```json\n{"city": "Paris", "zip": 75001, "tags": ["a", "b\\n"]}\n```\nDone.'
-
-
-def grows_into(before: Any, after: Any) -> bool:
-    """`before` is what `after` may grow from (strings as prefixes, containers by their parts)."""
-    if isinstance(before, str) and isinstance(after, str):
-        return after.startswith(before)
-    if isinstance(before, list) and isinstance(after, list):
-        return len(before) <= len(after) and all(grows_into(a, b) for a, b in zip(before, after))
-    if isinstance(before, dict) and isinstance(after, dict):
-        return all(key in after and grows_into(value, after[key]) for key, value in before.items())
-    return type(before) is type(after) and before == after
 
 
 def fed(text: str, size: int, **options: Any) -> "tuple[jxray.Extractor, List[Any]]":

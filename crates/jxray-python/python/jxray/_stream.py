@@ -121,6 +121,20 @@ class Extractor:
         )
 
 
+def grows_into(before: Any, after: Any) -> bool:
+    """Whether ``before`` is a value ``after`` may have grown from, as contract §7's
+    snapshots grow: a string into one it starts, an array into one with those first items
+    (each grown), an object into one with those members (each grown); anything else only
+    into itself. What the tests and the peer comparison hold every snapshot to."""
+    if isinstance(before, str) and isinstance(after, str):
+        return after.startswith(before)
+    if isinstance(before, list) and isinstance(after, list):
+        return len(before) <= len(after) and all(grows_into(a, b) for a, b in zip(before, after))
+    if isinstance(before, dict) and isinstance(after, dict):
+        return all(key in after and grows_into(value, after[key]) for key, value in before.items())
+    return type(before) is type(after) and before == after
+
+
 def _event_json(event: Any) -> str:
     """An SDK's chunk or event as its JSON text."""
     if isinstance(event, str):
