@@ -304,6 +304,10 @@ pub struct RecordArgs {
     #[arg(long)]
     pub(crate) tui: bool,
 
+    /// With --tui, print the proxy's whole log when the workbench closes, not only its summary
+    #[arg(long, requires = "tui")]
+    pub(crate) print_log: bool,
+
     #[command(flatten, next_help_heading = "With --tui")]
     pub(crate) ui: UiArgs,
 

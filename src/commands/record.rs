@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,6 +33,9 @@ pub(super) fn run(args: &RecordArgs) -> u8 {
     let feed = Feed::default();
     let held = Arc::new(HeldLog {
         lines: Mutex::default(),
+        not_kept: Mutex::default(),
+        calls: AtomicUsize::new(0),
+        not_kept_count: AtomicUsize::new(0),
         feed: feed.clone(),
     });
     let log: Arc<dyn Log> = if args.tui {
@@ -70,7 +74,7 @@ pub(super) fn run(args: &RecordArgs) -> u8 {
     };
     let code = super::tui::run_beside(&cli, Some(recording));
     drop(running);
-    held.print();
+    held.print(args.print_log);
     code
 }
 
@@ -187,39 +191,70 @@ impl Log for StderrLog {
 }
 
 /// With `--tui` the screen belongs to the workbench: the proxy's lines go to it (its
-/// log overlay and footer), and are held (the latest [`HELD_LINES`]) to be printed when
-/// it closes.
+/// log overlay and footer), and are held (the latest [`HELD_LINES`]) for when it closes:
+/// then a summary and the calls not kept are printed, the whole log with `--print-log`.
 struct HeldLog {
     lines: Mutex<VecDeque<String>>,
+    /// The lines of calls not kept (the latest [`HELD_NOT_KEPT`]): why matters afterwards.
+    not_kept: Mutex<VecDeque<String>>,
+    calls: AtomicUsize,
+    not_kept_count: AtomicUsize,
     feed: Feed,
 }
 
 const HELD_LINES: usize = 200;
+const HELD_NOT_KEPT: usize = 5;
 
 impl HeldLog {
     /// Keep the line (escaped) for the end; the escaped line.
     fn hold(&self, line: &str) -> String {
         let line = escape_line(line).into_owned();
-        let mut lines = self
-            .lines
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if lines.len() == HELD_LINES {
-            lines.pop_front();
-        }
-        lines.push_back(line.clone());
+        push_bounded(&self.lines, line.clone(), HELD_LINES);
         line
     }
 
-    fn print(&self) {
-        let lines = self
-            .lines
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        for line in lines.iter() {
+    /// What the workbench leaves on the normal screen: one summary line and the reasons
+    /// calls were not kept, or (`whole`) every line held.
+    fn print(&self, whole: bool) {
+        let held = |lines: &Mutex<VecDeque<String>>| -> Vec<String> {
+            let lines = lines
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            lines.iter().cloned().collect()
+        };
+        if whole {
+            for line in held(&self.lines) {
+                eprintln!("jxray record: {line}");
+            }
+            return;
+        }
+        let not_kept = held(&self.not_kept);
+        let calls = self.calls.load(Ordering::Relaxed);
+        let lost = self.not_kept_count.load(Ordering::Relaxed);
+        eprintln!(
+            "jxray record: {calls} call{} through the proxy, {} recorded, {lost} not kept{}",
+            if calls == 1 { "" } else { "s" },
+            calls - lost,
+            if calls > 0 {
+                "; the whole log: --print-log"
+            } else {
+                ""
+            }
+        );
+        for line in not_kept {
             eprintln!("jxray record: {line}");
         }
     }
+}
+
+fn push_bounded(lines: &Mutex<VecDeque<String>>, line: String, most: usize) {
+    let mut lines = lines
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if lines.len() == most {
+        lines.pop_front();
+    }
+    lines.push_back(line);
 }
 
 impl Log for HeldLog {
@@ -230,6 +265,11 @@ impl Log for HeldLog {
 
     fn call(&self, end: CallEnd, line: &str) {
         let line = self.hold(line);
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        if end == CallEnd::NotKept {
+            self.not_kept_count.fetch_add(1, Ordering::Relaxed);
+            push_bounded(&self.not_kept, line.clone(), HELD_NOT_KEPT);
+        }
         self.feed.send(match end {
             CallEnd::Kept => ProxyNote::Kept(line),
             CallEnd::NotKept => ProxyNote::NotKept(line),

@@ -124,6 +124,11 @@ fn record_tui_says_where_to_point_the_sdk_and_counts_its_calls() {
     tmux.wait_for("the panel again", |s| s.contains("2 calls so far"));
     tmux.keys(&["Escape", "q"]);
     assert_eq!(tmux.exit_status(), 0);
-    // Still printed when the workbench closes.
-    tmux.wait_in_history("the proxy's log", "jxray record: recorded ");
+    // A summary and the reason a call was not kept are printed when the workbench closes,
+    // not a line per call (the whole log is `--print-log`'s).
+    tmux.wait_in_history(
+        "the summary",
+        "jxray record: 2 calls through the proxy, 1 recorded, 1 not kept",
+    );
+    tmux.wait_in_history("the reason not kept", "cannot reach");
 }
