@@ -965,8 +965,11 @@ fn record_tui_shows_a_call_arriving_and_its_request() {
     });
     tmux.keys(&["Escape", "q"]);
     assert_eq!(tmux.exit_status(), 0);
-    // The proxy's lines, held while the workbench had the screen, come after it.
-    tmux.wait_in_history("the proxy's log", "jxray record: recorded ");
+    // A summary, held while the workbench had the screen, comes after it.
+    tmux.wait_in_history(
+        "the proxy's summary",
+        "jxray record: 1 call through the proxy, 1 recorded, 0 not kept",
+    );
     let mut on_disk = String::new();
     for entry in std::fs::read_dir(to.read_dir().unwrap().next().unwrap().unwrap().path()).unwrap()
     {
