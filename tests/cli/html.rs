@@ -245,3 +245,67 @@ fn the_checks_see_a_script_the_policy_blocks_a_console_error_and_a_request() {
     );
     assert_eq!(browser.eval("window.ran === undefined"), true);
 }
+
+/// The text of the page's chain line, and the finding and advice cells of each row.
+const CHAINS_AND_ROWS: &str = r#"(() => ({
+  chains: document.querySelector("p.chains")?.textContent ?? null,
+  rows: Array.from(document.querySelectorAll("tbody.row")).map(row => {
+    const cells = row.querySelectorAll("tr:first-child td");
+    return {finding: cells[6].textContent, advice: cells[7].textContent};
+  }),
+}))()"#;
+
+#[test]
+fn the_report_has_the_repair_chain_line_and_a_schema_rows_violations_in_its_finding() {
+    let mut browser = Browser::launch();
+    let chained = crate::support::chains::folder();
+    let run = jxray_in(chained.path(), &["check", ".", "--format", "html"], b"");
+    let report = chained.path().join("report.html");
+    std::fs::write(&report, &run.stdout).unwrap();
+    browser.open(&format!("file://{}", report.display()));
+    let page = browser.eval(CHAINS_AND_ROWS);
+    assert_eq!(
+        page["chains"],
+        "repair chains: 2 re-asked, 2 repaired (100%) · by first failure: invalid 1 of 1, no-json 1 of 1",
+        "{page}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let captures = dir.path().join("captures");
+    std::fs::create_dir(&captures).unwrap();
+    std::fs::write(captures.join("a.txt"), r#"{"city": 7, "rank": "first"}"#).unwrap();
+    std::fs::write(
+        dir.path().join("schema.json"),
+        r#"{"type": "object", "properties": {"city": {"type": "string"}, "rank": {"type": "integer"}}}"#,
+    )
+    .unwrap();
+    let run = jxray_in(
+        dir.path(),
+        &[
+            "check",
+            "captures",
+            "--schema",
+            "schema.json",
+            "--format",
+            "html",
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report = dir.path().join("report.html");
+    std::fs::write(&report, &run.stdout).unwrap();
+    browser.open(&format!("file://{}", report.display()));
+    let page = browser.eval(CHAINS_AND_ROWS);
+    assert_eq!(
+        page["chains"],
+        Value::Null,
+        "no request was re-asked: {page}"
+    );
+    let row = &page["rows"][0];
+    let finding = row["finding"].as_str().unwrap();
+    assert!(
+        finding.contains("/city") && finding.contains("/rank"),
+        "both violations in the finding: {row}"
+    );
+    assert_eq!(row["advice"], "", "{row}");
+}

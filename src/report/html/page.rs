@@ -32,6 +32,7 @@ impl Page<'_> {
         let mut head = String::with_capacity(16 * 1024);
         self.head(&mut head);
         self.counts(&mut head);
+        self.chains(&mut head);
         self.groups(&mut head);
         self.filters(&mut head);
         out.write_all(head.as_bytes())?;
@@ -80,6 +81,14 @@ impl Page<'_> {
             );
         }
         html.push_str("</tbody></table>\n");
+    }
+
+    /// The repair chains counted, as the text report's line says them, when a request was
+    /// re-asked.
+    fn chains(&self, html: &mut String) {
+        if let Some(chains) = self.summary.chains() {
+            let _ = writeln!(html, "<p class=\"chains\">{}</p>", escaped(&chains.line()));
+        }
     }
 
     /// A line a group, the worst first: its name (a filter), its counts, its mix as a bar.

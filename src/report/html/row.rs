@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::escape::{attribute, escaped, push_escaped};
 use crate::check::Checked;
-use crate::engine::{Layer, Outcome};
+use crate::engine::{FailureKind, Layer, Outcome};
 use crate::text::{ceil_char_boundary, floor_char_boundary};
 
 /// Bytes of raw text shown on each side of the failure.
@@ -27,10 +27,14 @@ pub(super) fn row(item: &Checked, group: &str) -> String {
     let defect = failure.and_then(|f| f.defect).map_or("", |d| d.as_str());
     let cause = failure.and_then(|f| f.cause).map_or("", |c| c.as_str());
     let place = failure.map_or(String::new(), |f| format!("{}:{}", f.line, f.column));
-    let (finding, advice) = failure.map_or(("", ""), |f| {
-        f.message
+    // A message is the finding, then its advice after the first "; ", except a `schema`
+    // failure's, which lists its violations joined by "; ".
+    let (finding, advice) = failure.map_or(("", ""), |f| match f.kind {
+        FailureKind::Schema => (f.message.as_str(), ""),
+        _ => f
+            .message
             .split_once("; ")
-            .unwrap_or((f.message.as_str(), ""))
+            .unwrap_or((f.message.as_str(), "")),
     });
     let mut html = String::with_capacity(1024);
     let _ = write!(
