@@ -264,3 +264,36 @@ fn the_workbench_judges_a_capture_against_the_schema_its_request_carried() {
     assert_eq!(failure.kind, jxray::engine::FailureKind::Schema);
     assert!(screen(&app).contains("schema"), "{}", screen(&app));
 }
+
+#[test]
+fn at_80_columns_the_chain_header_keeps_its_keys() {
+    use crate::support::chains::{self, RECORDED_SECOND};
+    let dir = chains::folder();
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    let mut app = app_with(captures, 80, 24);
+    while !selected(&app).ends_with(RECORDED_SECOND) {
+        command(&mut app, Command::Down);
+    }
+    // The header's first line, right of the list (its source cut at the front).
+    let shown_now = screen(&app);
+    let header = shown_now
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit('┐')
+        .next()
+        .unwrap();
+    assert!(header.contains("…mini.json"), "{header}");
+    for shown in ["request r", "attempt 2 of 2 c"] {
+        assert!(header.contains(shown), "{shown:?} in {header}\n{shown_now}");
+    }
+    // With room, the attempt re-asked, the provider and the stop reason are said too.
+    let mut wide = app_with(load(dir.path(), &LoadOptions::default()).unwrap(), 240, 40);
+    while !selected(&wide).ends_with(RECORDED_SECOND) {
+        command(&mut wide, Command::Down);
+    }
+    let header = header_of(&wide);
+    for shown in ["re-ask of", "model ", "stop "] {
+        assert!(header.contains(shown), "{shown:?} in {header}");
+    }
+}

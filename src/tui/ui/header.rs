@@ -11,9 +11,10 @@ use crate::engine::{Cause, Layer, Outcome, RepairKind};
 use crate::tui::app::{App, ChainPlace};
 use crate::tui::detail::value_title;
 use crate::tui::doc::Paint;
-use crate::tui::sanitize::printable;
+use crate::tui::sanitize::{display_width, printable};
 use crate::tui::theme::Theme;
 use crate::tui::ui::fit::fit;
+use crate::tui::ui::list::shorten_left;
 
 pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(entry) = app.selected_entry() else {
@@ -21,10 +22,16 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let theme = &app.theme;
     let request = app.selected_request();
+    let width = usize::from(area.width.saturating_sub(1));
     let lines = if entry.gone {
         // What the file said is history: say so before anything about it.
         [
-            origin(&entry.capture, (request, app.selected_chain()), theme),
+            origin(
+                &entry.capture,
+                (request, app.selected_chain()),
+                theme,
+                width,
+            ),
             Line::styled(
                 "✗ gone: the file was deleted or moved",
                 theme.paint(Paint::Bad),
@@ -49,12 +56,16 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
             },
         };
         [
-            origin(&entry.capture, (request, app.selected_chain()), theme),
+            origin(
+                &entry.capture,
+                (request, app.selected_chain()),
+                theme,
+                width,
+            ),
             summary(&entry.outcome, theme),
             third,
         ]
     };
-    let width = usize::from(area.width.saturating_sub(1));
     for (offset, line) in lines.into_iter().enumerate().take(usize::from(area.height)) {
         let row = Rect::new(
             area.x + 1,
@@ -66,42 +77,116 @@ pub(super) fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Columns the source keeps however short the header is.
+const SOURCE_AT_LEAST: usize = 8;
+
 /// Source, provider, stop reason; for a recorded capture, the model asked for and the key
 /// that shows the request, and its place in a repair chain with the key that walks it.
+/// Short of `width`, the parts a reader can do without go first (the attempt re-asked, then
+/// provider, stop reason and model), then the front of the source, so the keys `r` and
+/// `c` stay on screen.
 fn origin(
     capture: &Capture,
     (request, chain): (Option<&RecordedRequest>, Option<ChainPlace>),
     theme: &Theme,
+    width: usize,
 ) -> Line<'static> {
-    let mut spans = vec![Span::styled(printable(&capture.source), theme.strong())];
+    // (part, the order it goes in when room is short: higher goes first; 0 never)
+    let mut parts: Vec<(Vec<Span<'static>>, u8)> = vec![(
+        vec![Span::styled(printable(&capture.source), theme.strong())],
+        0,
+    )];
     if let Some(request) = request {
         let model = request.model.as_deref().or(capture.model.as_deref());
-        spans.push(label("  model ", theme));
-        spans.push(Span::raw(model.map_or("(none)".to_string(), printable)));
-        spans.push(label("  request ", theme));
-        spans.push(Span::styled("r", theme.key_hint()));
+        parts.push((
+            vec![
+                label("  model ", theme),
+                Span::raw(model.map_or("(none)".to_string(), printable)),
+            ],
+            2,
+        ));
+        parts.push((
+            vec![
+                label("  request ", theme),
+                Span::styled("r", theme.key_hint()),
+            ],
+            0,
+        ));
     }
+    let keyed = request.is_some() || chain.is_some();
     if let Some(chain) = chain {
-        let mut place = format!("  attempt {} of {}", chain.attempt, chain.of);
+        parts.push((
+            vec![Span::styled(
+                format!("  attempt {} of {}", chain.attempt, chain.of),
+                theme.paint(Paint::Literal),
+            )],
+            0,
+        ));
         if let Some(previous) = &chain.re_ask_of {
-            place.push_str(&format!(" · re-ask of {}", printable(previous)));
+            parts.push((
+                vec![Span::styled(
+                    format!(" · re-ask of {}", printable(previous)),
+                    theme.paint(Paint::Literal),
+                )],
+                5,
+            ));
         }
-        spans.push(Span::styled(place, theme.paint(Paint::Literal)));
-        spans.push(label(" ", theme));
-        spans.push(Span::styled("c", theme.key_hint()));
+        parts.push((
+            vec![label(" ", theme), Span::styled("c", theme.key_hint())],
+            0,
+        ));
     }
     if let Some(provider) = capture.provider {
-        spans.push(label("  provider ", theme));
-        spans.push(Span::raw(provider.as_str()));
+        parts.push((
+            vec![label("  provider ", theme), Span::raw(provider.as_str())],
+            4,
+        ));
     }
-    spans.push(label("  stop ", theme));
-    spans.push(Span::raw(
-        capture
-            .stop_reason
-            .as_deref()
-            .map_or("(none)".to_string(), printable),
-    ));
-    Line::from(spans)
+    let stop = capture
+        .stop_reason
+        .as_deref()
+        .map_or("(none)".to_string(), printable);
+    parts.push((vec![label("  stop ", theme), Span::raw(stop)], 3));
+    // A line without keys is cut as any other, its end marked `…`.
+    if keyed {
+        keep_the_keys(&mut parts, capture, theme, width);
+    }
+    Line::from(
+        parts
+            .into_iter()
+            .flat_map(|(spans, _)| spans)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Drop the parts a reader can do without, in their order, while the line is wider than
+/// `width`; then cut the front of the source, down to [`SOURCE_AT_LEAST`] columns.
+fn keep_the_keys(
+    parts: &mut Vec<(Vec<Span<'static>>, u8)>,
+    capture: &Capture,
+    theme: &Theme,
+    width: usize,
+) {
+    let wide = |parts: &[(Vec<Span<'static>>, u8)]| -> usize {
+        parts
+            .iter()
+            .flat_map(|(spans, _)| spans)
+            .map(|span| display_width(&span.content))
+            .sum()
+    };
+    for dropped in (1..=5).rev() {
+        if wide(parts) <= width {
+            break;
+        }
+        parts.retain(|(_, order)| *order != dropped);
+    }
+    // Still short: the source keeps its end (the list beside shows it too), the keys stay.
+    let rest = wide(&parts[1..]);
+    if rest + display_width(&parts[0].0[0].content) > width {
+        let room = width.saturating_sub(rest).max(SOURCE_AT_LEAST);
+        let source = shorten_left(&printable(&capture.source), room);
+        parts[0].0[0] = Span::styled(source, theme.strong());
+    }
 }
 
 /// Badge, layer and span, repairs, warnings.
