@@ -151,11 +151,45 @@ pub(crate) fn prompt_name(system: Option<&str>, format: Option<&str>) -> String 
         .collect();
     let words: Vec<&str> = system.unwrap_or_default().split_whitespace().collect();
     let name = match words.len() {
-        0 => "(no system prompt)".to_string(),
+        // Prompts without a system prompt differ by their format: name them by it.
+        0 => match format.and_then(format_name) {
+            Some(asked) => format!("(no system prompt) asks for {asked}"),
+            None => "(no system prompt)".to_string(),
+        },
         n if n <= NAME_WORDS => words.join(" "),
         _ => format!("{}…", words[..NAME_WORDS].join(" ")),
     };
     format!("{} · {digest}", cut(&name, NAME_CHARS))
+}
+
+/// What a response format asks for, in a few words: its name (`Invoice`), else a JSON
+/// mode (`json_object`, Ollama's `json`), else a schema's first keys (`{city, rank}`).
+fn format_name(format: &str) -> Option<String> {
+    let format: serde_json::Value = serde_json::from_str(format).ok()?;
+    if let Some(mode) = format.as_str() {
+        return Some(mode.to_string());
+    }
+    let schema = format
+        .pointer("/json_schema/schema")
+        .or_else(|| format.get("schema"))
+        .unwrap_or(&format);
+    let named = ["/json_schema/name", "/name", "/title"]
+        .into_iter()
+        .find_map(|at| format.pointer(at).or_else(|| schema.pointer(at)))
+        .and_then(|name| name.as_str());
+    if let Some(name) = named {
+        return Some(name.to_string());
+    }
+    if let Some(keys) = schema.get("properties").and_then(|p| p.as_object()) {
+        let first: Vec<&str> = keys.keys().take(3).map(String::as_str).collect();
+        let more = if keys.len() > first.len() {
+            ", …"
+        } else {
+            ""
+        };
+        return Some(format!("{{{}{more}}}", first.join(", ")));
+    }
+    format.get("type")?.as_str().map(str::to_string)
 }
 
 /// A label longer than `MAX_LABEL_CHARS` (a model name or folder a capture carries: any
@@ -286,6 +320,29 @@ mod tests {
             "the response format is part of the prompt"
         );
         assert!(prompt_name(None, None).starts_with("(no system prompt) · "));
+        // Without a system prompt, what differs is the format; the name says it.
+        for (format, named) in [
+            (
+                r#"{"type": "json_schema", "json_schema": {"name": "Invoice", "schema": {}}}"#,
+                "(no system prompt) asks for Invoice · ",
+            ),
+            (
+                r#"{"type": "json_object"}"#,
+                "(no system prompt) asks for json_object · ",
+            ),
+            (r#""json""#, "(no system prompt) asks for json · "),
+            (
+                r#"{"type": "object", "properties": {"city": {}, "rank": {}, "note": {}, "id": {}}}"#,
+                "(no system prompt) asks for {city, rank, note, …} · ",
+            ),
+            (
+                r#"{"type": "json_schema", "schema": {"properties": {"city": {}}}}"#,
+                "(no system prompt) asks for {city} · ",
+            ),
+        ] {
+            let name = prompt_name(None, Some(format));
+            assert!(name.starts_with(named), "{name}");
+        }
         assert!(prompt_name(Some("Be   terse."), None).starts_with("Be terse. · "));
     }
 
