@@ -29,7 +29,7 @@ fn fixture_of(source: &str, text: &str) -> Fixture {
     let capture = Capture::from_text(source, text);
     let options = Options::default();
     let outcome = support::capture::outcome_of(&capture, &options);
-    let name = fixture::suggest_name(source);
+    let name = fixture::suggest_name(source, None);
     fixture::from_capture(&name, &capture, &outcome, &options, None).unwrap()
 }
 

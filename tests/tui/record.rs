@@ -150,6 +150,11 @@ fn a_fixture_saved_from_a_recorded_capture_names_its_model_and_request_digest() 
     let (dir, _, request) = folder();
     let mut app = app_of(dir.path());
     command(&mut app, Command::Save);
+    // Named by the question it answers, not only the time and model every file has.
+    let Overlay::Save(dialog) = &app.overlay else {
+        panic!("no dialog: {:?}", app.overlay);
+    };
+    assert_eq!(dialog.name, "where-is-the-louvre-14-03-22-118-gpt-4o-mini");
     let effects = command(&mut app, Command::Confirm);
     let [Effect::SaveFixtures { fixtures, .. }] = effects.as_slice() else {
         panic!("expected one save, got {effects:?}");

@@ -72,7 +72,7 @@ impl SaveDialog {
         let raw = entry.capture.text.as_deref().unwrap_or("");
         Ok(SaveDialog {
             scope: SaveScope::One(entry.id),
-            name: fixture::suggest_name(&entry.capture.source),
+            name: suggested_name(entry),
             // Bytes that are not UTF-8 can only be kept as unreadable as they are.
             choices: match entry.capture.text {
                 Ok(_) => choices(&entry.outcome, raw),
@@ -140,7 +140,7 @@ impl SaveDialog {
             };
             let name = match &self.scope {
                 SaveScope::One(_) => self.name.trim().to_string(),
-                SaveScope::All(_) => fixture::suggest_name(&entry.capture.source),
+                SaveScope::All(_) => suggested_name(entry),
             };
             // The schema the value was checked against: `--schema`, else the one its log recorded.
             let schema = app
@@ -293,6 +293,22 @@ pub(super) fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
         text.push_str(&format!("; {} failed: {first}", failed.len()));
     }
     (text, !failed.is_empty())
+}
+
+/// The fixture name suggested for `entry`: from its source, led by the question it
+/// answers when its request was recorded (a repair request is no question: a re-ask
+/// keeps the name its source gives).
+fn suggested_name(entry: &Entry) -> String {
+    let asked = entry
+        .request
+        .as_ref()
+        .and_then(|r| r.last_user.as_deref())
+        .filter(|asked| {
+            !asked
+                .trim_start()
+                .starts_with(jxray_formats::repair::OPENING.trim_end())
+        });
+    fixture::suggest_name(&entry.capture.source, asked)
 }
 
 #[cfg(test)]
