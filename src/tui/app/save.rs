@@ -296,19 +296,9 @@ pub(super) fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
 }
 
 /// The fixture name suggested for `entry`: from its source, led by the question it
-/// answers when its request was recorded (a repair request is no question: a re-ask
-/// keeps the name its source gives).
+/// answers when its request was recorded.
 fn suggested_name(entry: &Entry) -> String {
-    let asked = entry
-        .request
-        .as_ref()
-        .and_then(|r| r.last_user.as_deref())
-        .filter(|asked| {
-            !asked
-                .trim_start()
-                .starts_with(jxray_formats::repair::OPENING.trim_end())
-        });
-    fixture::suggest_name(&entry.capture.source, asked)
+    fixture::suggest_name(&entry.capture.source, entry.question())
 }
 
 #[cfg(test)]

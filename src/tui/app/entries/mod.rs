@@ -68,6 +68,15 @@ impl Entry {
         }
     }
 
+    /// The question a recorded capture answers: its request's last user message, unless
+    /// that is a repair request (a re-ask answers the question of its first attempt).
+    pub(crate) fn question(&self) -> Option<&str> {
+        let asked = self.request.as_ref()?.last_user.as_deref()?;
+        let opening = jxray_formats::repair::OPENING.trim_end();
+        (!asked.trim_start().starts_with(opening) && asked.chars().any(char::is_alphanumeric))
+            .then_some(asked)
+    }
+
     /// The model it names, else the model its recorded request asked for.
     fn model(&self) -> Option<&str> {
         self.capture
