@@ -127,7 +127,11 @@ pub(crate) fn label_of(
             .map_or_else(|| missing("model"), capped),
         GroupBy::Prompt => match request {
             Some(request) if request.body_note.is_none() || request.system.is_some() => {
-                prompt_name(request.system.as_deref(), request.format.as_deref())
+                prompt_name(
+                    request.system.as_deref(),
+                    request.format.as_deref(),
+                    request.format_asks.as_deref(),
+                )
             }
             _ => missing("recorded request"),
         },
@@ -138,7 +142,12 @@ pub(crate) fn label_of(
 /// `Extract the invoice fields as… · 3f9a2c1d`: the system prompt's first words and the
 /// digest of the system prompt and the response format together, so two prompts that
 /// start alike, or one prompt asking for two formats, are two groups.
-pub(crate) fn prompt_name(system: Option<&str>, format: Option<&str>) -> String {
+/// `asks` is what the format asks for, in a few words, naming a prompt without a system prompt.
+pub(crate) fn prompt_name(
+    system: Option<&str>,
+    format: Option<&str>,
+    asks: Option<&str>,
+) -> String {
     let mut hasher = Sha256::new();
     hasher.update(system.unwrap_or_default().as_bytes());
     hasher.update([0]);
@@ -152,7 +161,7 @@ pub(crate) fn prompt_name(system: Option<&str>, format: Option<&str>) -> String 
     let words: Vec<&str> = system.unwrap_or_default().split_whitespace().collect();
     let name = match words.len() {
         // Prompts without a system prompt differ by their format: name them by it.
-        0 => match format.and_then(format_name) {
+        0 => match asks {
             Some(asked) => format!("(no system prompt) asks for {asked}"),
             None => "(no system prompt)".to_string(),
         },
@@ -160,36 +169,6 @@ pub(crate) fn prompt_name(system: Option<&str>, format: Option<&str>) -> String 
         _ => format!("{}…", words[..NAME_WORDS].join(" ")),
     };
     format!("{} · {digest}", cut(&name, NAME_CHARS))
-}
-
-/// What a response format asks for, in a few words: its name (`Invoice`), else a JSON
-/// mode (`json_object`, Ollama's `json`), else a schema's first keys (`{city, rank}`).
-fn format_name(format: &str) -> Option<String> {
-    let format: serde_json::Value = serde_json::from_str(format).ok()?;
-    if let Some(mode) = format.as_str() {
-        return Some(mode.to_string());
-    }
-    let schema = format
-        .pointer("/json_schema/schema")
-        .or_else(|| format.get("schema"))
-        .unwrap_or(&format);
-    let named = ["/json_schema/name", "/name", "/title"]
-        .into_iter()
-        .find_map(|at| format.pointer(at).or_else(|| schema.pointer(at)))
-        .and_then(|name| name.as_str());
-    if let Some(name) = named {
-        return Some(name.to_string());
-    }
-    if let Some(keys) = schema.get("properties").and_then(|p| p.as_object()) {
-        let first: Vec<&str> = keys.keys().take(3).map(String::as_str).collect();
-        let more = if keys.len() > first.len() {
-            ", …"
-        } else {
-            ""
-        };
-        return Some(format!("{{{}{more}}}", first.join(", ")));
-    }
-    format.get("type")?.as_str().map(str::to_string)
 }
 
 /// A label longer than `MAX_LABEL_CHARS` (a model name or folder a capture carries: any
@@ -302,7 +281,7 @@ mod tests {
 
     #[test]
     fn a_prompt_is_named_by_its_first_words_and_told_apart_by_its_digest() {
-        let long = prompt_name(Some("Extract the invoice fields as JSON only."), None);
+        let long = prompt_name(Some("Extract the invoice fields as JSON only."), None, None);
         assert!(
             long.starts_with("Extract the invoice fields as… · "),
             "{long}"
@@ -314,36 +293,14 @@ mod tests {
         let with_format = prompt_name(
             Some("Extract the invoice fields as JSON only."),
             Some("{\"type\": \"json_object\"}"),
+            Some("json_object"),
         );
         assert_ne!(
             long, with_format,
             "the response format is part of the prompt"
         );
-        assert!(prompt_name(None, None).starts_with("(no system prompt) · "));
-        // Without a system prompt, what differs is the format; the name says it.
-        for (format, named) in [
-            (
-                r#"{"type": "json_schema", "json_schema": {"name": "Invoice", "schema": {}}}"#,
-                "(no system prompt) asks for Invoice · ",
-            ),
-            (
-                r#"{"type": "json_object"}"#,
-                "(no system prompt) asks for json_object · ",
-            ),
-            (r#""json""#, "(no system prompt) asks for json · "),
-            (
-                r#"{"type": "object", "properties": {"city": {}, "rank": {}, "note": {}, "id": {}}}"#,
-                "(no system prompt) asks for {city, rank, note, …} · ",
-            ),
-            (
-                r#"{"type": "json_schema", "schema": {"properties": {"city": {}}}}"#,
-                "(no system prompt) asks for {city} · ",
-            ),
-        ] {
-            let name = prompt_name(None, Some(format));
-            assert!(name.starts_with(named), "{name}");
-        }
-        assert!(prompt_name(Some("Be   terse."), None).starts_with("Be terse. · "));
+        assert!(prompt_name(None, None, None).starts_with("(no system prompt) · "));
+        assert!(prompt_name(Some("Be   terse."), None, None).starts_with("Be terse. · "));
     }
 
     #[test]

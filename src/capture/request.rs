@@ -33,6 +33,8 @@ pub struct RecordedRequest {
     pub(crate) last_user: Option<String>,
     /// The response format or schema asked for, as pretty JSON.
     pub(crate) format: Option<String>,
+    /// What the format asks for, in a few words (`Invoice`, `json_object`, `{city, rank}`).
+    pub(crate) format_asks: Option<String>,
     /// The tools offered, as pretty JSON.
     pub(crate) tools: Option<String>,
     /// The structured-output mode asked for, as the body spells it (`json_schema`,
@@ -77,6 +79,7 @@ impl RecordedRequest {
             system: None,
             last_user: None,
             format: None,
+            format_asks: None,
             tools: None,
             json_mode: None,
             tools_without_parameters: Vec::new(),
@@ -97,6 +100,7 @@ impl RecordedRequest {
         let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
         let body = doc.get("body").unwrap_or(&Value::Null);
         let text = |key: &str| doc.get(key).and_then(Value::as_str).map(str::to_string);
+        let asked_format = format(body);
         Ok(RecordedRequest {
             path: path.to_path_buf(),
             digest: format!("sha256:{hex}"),
@@ -112,7 +116,8 @@ impl RecordedRequest {
             },
             system: system(body),
             last_user: last_user(body),
-            format: format(body).map(pretty),
+            format: asked_format.map(pretty),
+            format_asks: asked_format.and_then(format_asks),
             tools: body.get("tools").map(pretty),
             json_mode: json_mode(body),
             tools_without_parameters: tools_without_parameters(body),
@@ -334,6 +339,35 @@ fn format(body: &Value) -> Option<&Value> {
         })
 }
 
+/// What a response format asks for, in a few words: its name (`Invoice`), else a JSON
+/// mode (`json_object`, Ollama's `json`), else a schema's first keys (`{city, rank}`).
+pub(crate) fn format_asks(format: &Value) -> Option<String> {
+    if let Some(mode) = format.as_str() {
+        return Some(mode.to_string());
+    }
+    let schema = format
+        .pointer("/json_schema/schema")
+        .or_else(|| format.get("schema"))
+        .unwrap_or(format);
+    let named = ["/json_schema/name", "/name", "/title"]
+        .into_iter()
+        .find_map(|at| format.pointer(at).or_else(|| schema.pointer(at)))
+        .and_then(|name| name.as_str());
+    if let Some(name) = named {
+        return Some(name.to_string());
+    }
+    if let Some(keys) = schema.get("properties").and_then(|p| p.as_object()) {
+        let first: Vec<&str> = keys.keys().take(3).map(String::as_str).collect();
+        let more = if keys.len() > first.len() {
+            ", …"
+        } else {
+            ""
+        };
+        return Some(format!("{{{}{more}}}", first.join(", ")));
+    }
+    format.get("type")?.as_str().map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,6 +375,35 @@ mod tests {
 
     fn parts(body: Value) -> (Option<String>, Option<String>, Option<String>) {
         (system(&body), last_user(&body), format(&body).map(pretty))
+    }
+
+    #[test]
+    fn a_prompt_without_a_system_prompt_is_named_by_what_its_format_asks_for() {
+        // Without a system prompt, what differs is the format; the name says it.
+        for (format, named) in [
+            (
+                r#"{"type": "json_schema", "json_schema": {"name": "Invoice", "schema": {}}}"#,
+                "(no system prompt) asks for Invoice · ",
+            ),
+            (
+                r#"{"type": "json_object"}"#,
+                "(no system prompt) asks for json_object · ",
+            ),
+            (r#""json""#, "(no system prompt) asks for json · "),
+            (
+                r#"{"type": "object", "properties": {"city": {}, "rank": {}, "note": {}, "id": {}}}"#,
+                "(no system prompt) asks for {city, rank, note, …} · ",
+            ),
+            (
+                r#"{"type": "json_schema", "schema": {"properties": {"city": {}}}}"#,
+                "(no system prompt) asks for {city} · ",
+            ),
+        ] {
+            let value: serde_json::Value = serde_json::from_str(format).unwrap();
+            let asks = format_asks(&value);
+            let name = crate::group::prompt_name(None, Some(format), asks.as_deref());
+            assert!(name.starts_with(named), "{name}");
+        }
     }
 
     #[test]

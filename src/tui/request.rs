@@ -56,6 +56,7 @@ mod tests {
             system: Some("Answer\u{1b}[31m in JSON.".into()),
             last_user: Some("a".repeat(25)),
             format: None,
+            format_asks: None,
             tools: None,
             json_mode: None,
             tools_without_parameters: Vec::new(),

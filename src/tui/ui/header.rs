@@ -91,7 +91,7 @@ fn origin(
     theme: &Theme,
     width: usize,
 ) -> Line<'static> {
-    // (part, the order it goes in when room is short: higher goes first; 0 never)
+    // (part, the order it goes in when room is short: 5 first, then 4, 3, 2; 0 never)
     let mut parts: Vec<(Vec<Span<'static>>, u8)> = vec![(
         vec![Span::styled(printable(&capture.source), theme.strong())],
         0,
@@ -149,7 +149,7 @@ fn origin(
     parts.push((vec![label("  stop ", theme), Span::raw(stop)], 3));
     // A line without keys is cut as any other, its end marked `…`.
     if keyed {
-        keep_the_keys(&mut parts, capture, theme, width);
+        keep_the_keys(&mut parts, width);
     }
     Line::from(
         parts
@@ -161,12 +161,7 @@ fn origin(
 
 /// Drop the parts a reader can do without, in their order, while the line is wider than
 /// `width`; then cut the front of the source, down to [`SOURCE_AT_LEAST`] columns.
-fn keep_the_keys(
-    parts: &mut Vec<(Vec<Span<'static>>, u8)>,
-    capture: &Capture,
-    theme: &Theme,
-    width: usize,
-) {
+fn keep_the_keys(parts: &mut Vec<(Vec<Span<'static>>, u8)>, width: usize) {
     let wide = |parts: &[(Vec<Span<'static>>, u8)]| -> usize {
         parts
             .iter()
@@ -174,7 +169,7 @@ fn keep_the_keys(
             .map(|span| display_width(&span.content))
             .sum()
     };
-    for dropped in (1..=5).rev() {
+    for dropped in (2..=5).rev() {
         if wide(parts) <= width {
             break;
         }
@@ -182,10 +177,10 @@ fn keep_the_keys(
     }
     // Still short: the source keeps its end (the list beside shows it too), the keys stay.
     let rest = wide(&parts[1..]);
-    if rest + display_width(&parts[0].0[0].content) > width {
+    let source = &mut parts[0].0[0];
+    if rest + display_width(&source.content) > width {
         let room = width.saturating_sub(rest).max(SOURCE_AT_LEAST);
-        let source = shorten_left(&printable(&capture.source), room);
-        parts[0].0[0] = Span::styled(source, theme.strong());
+        source.content = shorten_left(&source.content, room).into();
     }
 }
 
