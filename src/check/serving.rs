@@ -3,6 +3,8 @@
 //! loop under it (the request file `jxray record` writes beside a capture). Each points at
 //! the server, not the prompt.
 
+use std::cell::OnceCell;
+
 use crate::capture::{Capture, RecordedRequest};
 use crate::engine::{self, Cause, FailureKind, Layer, Options, Outcome, Warning, WarningKind};
 
@@ -13,16 +15,22 @@ pub(super) fn note_serving(
     options: &Options,
     outcome: &mut Outcome,
 ) {
-    note_empty_arguments(capture, text, options, outcome);
+    // Read when a note needs it, and once.
+    let read = OnceCell::new();
+    let request = || read.get_or_init(|| request_beside(capture)).as_ref();
+    note_empty_arguments(capture, text, options, outcome, &request);
     if outcome.layer == Some(Layer::Fenced) {
-        note_json_mode_ignored(capture, outcome);
+        note_json_mode_ignored(request(), outcome);
     }
-    note_runaway_under_json_mode(capture, outcome);
+    note_runaway_under_json_mode(&request, outcome);
 }
+
+/// The request beside the capture, read on first use.
+type Beside<'a> = dyn Fn() -> Option<&'a RecordedRequest> + 'a;
 
 /// A decoding loop in an output whose request asked for JSON mode is constrained
 /// decoding's, whatever the text opens with: the message says the request asked for it.
-fn note_runaway_under_json_mode(capture: &Capture, outcome: &mut Outcome) {
+fn note_runaway_under_json_mode<'a>(request: &Beside<'a>, outcome: &mut Outcome) {
     let Some(failure) = outcome
         .failure
         .as_mut()
@@ -30,7 +38,7 @@ fn note_runaway_under_json_mode(capture: &Capture, outcome: &mut Outcome) {
     else {
         return;
     };
-    if let Some(mode) = request_beside(capture).and_then(|request| request.json_mode) {
+    if let Some(mode) = request().and_then(|request| request.json_mode.as_deref()) {
         failure.message = format!(
             "the request asked for JSON mode ({mode}), and {}",
             failure.message
@@ -48,12 +56,18 @@ fn request_beside(capture: &Capture) -> Option<RecordedRequest> {
 
 /// A tool call whose arguments are `""` is a call without arguments, not an empty answer:
 /// `{}` when the request says its tool takes no parameters, else `no-json` saying so.
-fn note_empty_arguments(capture: &Capture, text: &str, options: &Options, outcome: &mut Outcome) {
+fn note_empty_arguments<'a>(
+    capture: &Capture,
+    text: &str,
+    options: &Options,
+    outcome: &mut Outcome,
+    request: &Beside<'a>,
+) {
     if !capture.call_arguments || !text.trim().is_empty() {
         return;
     }
     let tool = capture.tool.as_deref().filter(|tool| {
-        request_beside(capture).is_some_and(|request| {
+        request().is_some_and(|request| {
             request
                 .tools_without_parameters
                 .iter()
@@ -90,8 +104,8 @@ fn note_empty_arguments(capture: &Capture, text: &str, options: &Options, outcom
 
 /// A fenced answer although the request asked for JSON mode: the server did not honour
 /// `response_format` (some do not on the streaming path).
-fn note_json_mode_ignored(capture: &Capture, outcome: &mut Outcome) {
-    let Some(request) = request_beside(capture) else {
+fn note_json_mode_ignored(request: Option<&RecordedRequest>, outcome: &mut Outcome) {
+    let Some(request) = request else {
         return;
     };
     let Some(mode) = request.json_mode.as_deref() else {
