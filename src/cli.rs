@@ -337,7 +337,7 @@ pub struct ExtractArgs {
     #[arg(long)]
     pub(crate) follow: bool,
 
-    /// With --follow, stop at the first of these signals (runaway, tool-call-text, reasoning, refusal, invalid)
+    /// With --follow, stop at the first of these signals (runaway, tool-call-text, reasoning, refusal, invalid; schema, with a schema: an item or member that breaks it as it closes)
     #[arg(long, value_name = "SIGNAL,…", requires = "follow")]
     pub(crate) stop_on: Vec<String>,
 

@@ -96,7 +96,7 @@ impl Checker {
     }
 
     /// The schema given with `--schema` (or its equivalent), if any.
-    pub(crate) fn schema(&self) -> Option<&Arc<Schema>> {
+    pub fn schema(&self) -> Option<&Arc<Schema>> {
         self.schema.as_ref()
     }
 

@@ -24,7 +24,7 @@ use crate::check::Checker;
 use crate::cli::{ExtractArgs, FollowInput};
 use crate::engine::{Extractor, Signal, SignalKind, Snapshot, State};
 use crate::report::{JsonlSink, Sink};
-use crate::schema::Schema;
+use crate::schema::{Schema, SchemaItems};
 use crate::text;
 
 /// How much is read at a time: whatever has arrived, up to this.
@@ -88,6 +88,10 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     let options = engine_options(&args.extraction, &config);
     let mut source = open(&args.file)?;
     let mut extractor = Extractor::new(options.clone());
+    if let Some(schema) = &schema {
+        // Each item and member judged as it closes, not only the whole at the end.
+        extractor = extractor.with_validator(Arc::new(SchemaItems::new(Arc::clone(schema))));
+    }
     let mut input = Input {
         kind: args.input,
         bytes: Vec::new(),
@@ -179,7 +183,7 @@ fn stop_signals(names: &[String]) -> anyhow::Result<Vec<SignalKind>> {
         .flat_map(|names| names.split(','))
         .map(|name| {
             SignalKind::from_name(name.trim()).with_context(|| {
-                format!("--stop-on: unknown signal {name:?}; the signals are runaway, tool-call-text, reasoning, refusal and invalid")
+                format!("--stop-on: unknown signal {name:?}; the signals are runaway, tool-call-text, reasoning, refusal, invalid and schema (with --schema)")
             })
         })
         .collect()

@@ -243,6 +243,51 @@ mod follow {
     }
 
     #[test]
+    fn with_a_schema_an_item_that_breaks_it_stops_the_stream_as_it_closes() {
+        let dir = tempfile::tempdir().unwrap();
+        let schema = dir.path().join("triage.json");
+        std::fs::write(
+            &schema,
+            r#"{"type": "array", "items": {"type": "object", "required": ["severity"],
+                "properties": {"severity": {"enum": ["low", "high"]}}}}"#,
+        )
+        .unwrap();
+        let schema = schema.to_str().unwrap();
+        let mut child = follow(&["--schema", schema, "--stop-on", "schema"]);
+        let mut input = child.stdin.take().unwrap();
+        // The second item is wrong; the stream goes on and stays open.
+        input
+            .write_all(br#"[{"severity": "low"}, {"severity": "urgent"}, {"severity": "hi"#)
+            .unwrap();
+        input.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "jxray waited for the end");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        drop(input);
+        assert_eq!(status.code(), Some(1));
+        let mut stdout = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+        let lines = lines(&stdout);
+        let stopped = &lines
+            .iter()
+            .find(|line| line.get("stopped").is_some())
+            .unwrap()["stopped"];
+        assert_eq!(stopped["kind"], "schema");
+        assert_eq!(stopped["path"], "/1/severity");
+        assert_eq!(stopped["byte"], 42, "the closing quote of \"urgent\"");
+        let message = stopped["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("/1/severity = \"urgent\": "),
+            "{message}"
+        );
+    }
+
+    #[test]
     fn an_unknown_signal_is_a_usage_error() {
         let dir = tempfile::tempdir().unwrap();
         let run = jxray_in(

@@ -26,4 +26,5 @@ mod fixture_replay;
 mod fixture_save;
 mod recorded_files;
 mod serving_layer;
+mod stream_schema;
 mod versions;

@@ -4,9 +4,11 @@
 //! over as Python objects, and the end judged as `extract` judges the whole text.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use jxray::capture::{load_bytes, Capture, LiveStream, LoadOptions};
 use jxray::engine::{Extractor, Options};
+use jxray::schema::SchemaItems;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -41,6 +43,10 @@ impl StreamCore {
         let settings = Settings::new(py, accept_lenient, false, "first", schema, decimals)?;
         let options = Options::default().with_accept_lenient(accept_lenient);
         let mut extractor = Extractor::new(options);
+        if let Some(schema) = settings.checker.schema() {
+            // Each item and member judged as it closes; the end judges the whole value.
+            extractor = extractor.with_validator(Arc::new(SchemaItems::new(Arc::clone(schema))));
+        }
         if let Some(bytes) = runaway_bytes {
             extractor = extractor.with_runaway_bytes(bytes);
         }

@@ -71,6 +71,29 @@ def test_stop_on_names_the_signal_and_the_end_judges_the_text_so_far() -> None:
         jxray.Extractor(stop_on=["loop"])
 
 
+def test_with_a_pydantic_model_a_bad_item_is_named_as_it_closes() -> None:
+    from typing import List, Literal
+
+    from pydantic import BaseModel
+
+    class Ticket(BaseModel):
+        title: str
+        severity: Literal["low", "high"]
+
+    class Triage(BaseModel):
+        tickets: List[Ticket]
+
+    extractor = jxray.Extractor(schema=Triage, stop_on="schema")
+    extractor.feed('```json\n{"tickets": [{"title": "disk", "severity": "low"}, ')
+    assert extractor.stopped is None
+    snapshot = extractor.feed('{"title": "cpu", "severity": "urgent"}, {"title": "net"')
+    assert extractor.stopped is not None
+    assert [signal["path"] for signal in snapshot.signals] == ["/tickets/1/severity"]
+    assert extractor.stopped["message"].startswith('/tickets/1/severity = "urgent": ')
+    outcome = extractor.end()
+    assert outcome.failure is not None and outcome.failure.kind == "truncated", "the end judges the text"
+
+
 def test_a_cut_tool_call_is_never_complete() -> None:
     whole = '{"query": "test", "limit": 10}'
     for cut in range(1, len(whole)):

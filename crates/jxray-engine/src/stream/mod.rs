@@ -8,6 +8,7 @@
 //! tool-call markup) by [`regions`], the value by [`value`], the runaway and refusal
 //! watchers by [`watch`]. `end` runs the engine once on the whole text.
 
+mod items;
 mod markers;
 mod readers;
 mod regions;
@@ -26,6 +27,7 @@ use crate::options::Options;
 use crate::outcome::{Defect, Dialect, Outcome};
 use crate::position::LineCursor;
 
+pub use items::{ItemFinding, ItemValidator};
 pub use replay::Replay;
 pub use watch::DEFAULT_RUNAWAY_BYTES;
 
@@ -121,6 +123,8 @@ pub enum SignalKind {
     Refusal,
     /// The candidate being read has a defect no continuation can repair.
     Invalid,
+    /// A value that closed breaks the schema (only with a validator).
+    Schema,
 }
 
 impl SignalKind {
@@ -132,6 +136,7 @@ impl SignalKind {
             SignalKind::Reasoning => "reasoning",
             SignalKind::Refusal => "refusal",
             SignalKind::Invalid => "invalid",
+            SignalKind::Schema => "schema",
         }
     }
 
@@ -143,6 +148,7 @@ impl SignalKind {
             SignalKind::Reasoning,
             SignalKind::Refusal,
             SignalKind::Invalid,
+            SignalKind::Schema,
         ]
         .into_iter()
         .find(|kind| kind.as_str() == name)
@@ -171,6 +177,9 @@ pub struct Signal {
     /// call's value that fails is the answer itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub later_may_change: Option<bool>,
+    /// For `schema`, where in the value (a JSON Pointer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// One line for a person.
     pub message: String,
 }
@@ -252,7 +261,8 @@ pub struct Extractor {
     received: usize,
     regions: Regions,
     tree: Tree,
-    finals: Vec<String>,
+    /// With a validator: each value judged as it closes.
+    items: Option<items::ItemCheck>,
     /// Raised since the last snapshot.
     fresh: Vec<Signal>,
     signals: Vec<Signal>,
@@ -273,7 +283,7 @@ impl Extractor {
             received: 0,
             regions: Regions::new(max_depth),
             tree: Tree::default(),
-            finals: Vec::new(),
+            items: None,
             fresh: Vec::new(),
             signals: Vec::new(),
             runaway: watch::Runaway::new(DEFAULT_RUNAWAY_BYTES),
@@ -285,6 +295,14 @@ impl Extractor {
     /// The same, with another bound for `runaway` (in bytes).
     pub fn with_runaway_bytes(mut self, bytes: usize) -> Extractor {
         self.runaway = watch::Runaway::new(bytes);
+        self
+    }
+
+    /// The same, judging each value as it closes with `validator` (an array's item, an
+    /// object's member, the whole value): what it finds is a `schema` signal with the path.
+    pub fn with_validator(mut self, validator: Arc<dyn ItemValidator>) -> Extractor {
+        self.items = Some(items::ItemCheck::new(validator));
+        self.tree.ended = Some(Vec::new());
         self
     }
 
@@ -327,13 +345,12 @@ impl Extractor {
 
     fn feed_text(&mut self, chunk: &str) -> Snapshot {
         self.text.push_str(chunk);
-        let events = self
-            .regions
-            .advance(&self.text, &mut self.tree, &mut self.finals);
+        let events = self.regions.advance(&self.text, &mut self.tree);
         for event in events {
             let signal = self.signal(event);
             self.raise(signal);
         }
+        self.judge_items();
         if let Some(at) = self.runaway.watch(self.text.as_bytes()) {
             let signal = self.signal(regions::Event {
                 kind: SignalKind::Runaway,
@@ -370,7 +387,28 @@ impl Extractor {
             defect: event.defect,
             dialect: event.dialect,
             later_may_change: event.later_may_change,
+            path: None,
             message: event.message,
+        }
+    }
+
+    /// With a validator: the values that ended in this chunk, judged; each new finding a
+    /// `schema` signal at the value's last byte.
+    fn judge_items(&mut self) {
+        let Some(items) = self.items.as_mut() else {
+            return;
+        };
+        let ended = self.tree.ended.as_mut().map(std::mem::take);
+        let found = items.judge(
+            &self.tree.deltas,
+            ended.unwrap_or_default(),
+            self.tree.withdrawals,
+        );
+        for items::Found { end, finding } in found {
+            let event = regions::Event::at(SignalKind::Schema, end - 1, finding.message);
+            let mut signal = self.signal(event);
+            signal.path = Some(finding.pointer);
+            self.raise(signal);
         }
     }
 
@@ -385,7 +423,7 @@ impl Extractor {
             provisional: self.regions.provisional(),
             deltas: std::mem::take(&mut self.tree.deltas),
             open_paths: self.regions.open_paths(),
-            final_paths: std::mem::take(&mut self.finals),
+            final_paths: std::mem::take(&mut self.tree.finals),
             signals: std::mem::take(&mut self.fresh),
             bytes: self.received,
         }

@@ -116,15 +116,10 @@ impl Regions {
     }
 
     /// Read what `text` holds past the last call; the signals found.
-    pub(super) fn advance(
-        &mut self,
-        text: &str,
-        tree: &mut Tree,
-        finals: &mut Vec<String>,
-    ) -> Vec<Event> {
+    pub(super) fn advance(&mut self, text: &str, tree: &mut Tree) -> Vec<Event> {
         while self.settled.is_none() {
             let next = match self.candidate.as_mut() {
-                Some(candidate) => match candidate.reader.advance(text, tree, finals) {
+                Some(candidate) => match candidate.reader.advance(text, tree) {
                     Progress::NeedMore => Next::Wait,
                     Progress::Done(end) => {
                         self.settle(text, end);

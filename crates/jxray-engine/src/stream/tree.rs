@@ -24,6 +24,22 @@ pub(super) struct Tree {
     /// Something has been shown since the candidate began (a withdrawal has to say so).
     shown: bool,
     pub(super) deltas: Vec<Delta>,
+    /// The strings and containers that closed: the snapshot's final paths.
+    pub(super) finals: Vec<String>,
+    /// Kept only for a validator: every value that ended, numbers and literals too.
+    pub(super) ended: Option<Vec<Ended>>,
+    /// How many candidates were withdrawn: an ended value belongs to the candidate of its
+    /// count, and is judged only while that candidate lives.
+    pub(super) withdrawals: usize,
+}
+
+/// A value that ended: its path, the byte after it, and its candidate
+/// ([`Tree::withdrawals`] when it ended).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Ended {
+    pub(super) path: String,
+    pub(super) end: usize,
+    pub(super) candidate: usize,
 }
 
 impl Tree {
@@ -64,8 +80,26 @@ impl Tree {
         self.open = None;
     }
 
+    /// The string or container at `path` closed; `end` is the byte after it.
+    pub(super) fn closed(&mut self, path: &str, end: usize) {
+        self.finals.push(path.to_owned());
+        self.ended(path, end);
+    }
+
+    /// The value at `path` ended, at the byte before `end` (kept only for a validator).
+    pub(super) fn ended(&mut self, path: &str, end: usize) {
+        if let Some(ended) = self.ended.as_mut() {
+            ended.push(Ended {
+                path: path.to_owned(),
+                end,
+                candidate: self.withdrawals,
+            });
+        }
+    }
+
     /// The candidate was dropped: what it showed goes, and the change says so.
     pub(super) fn withdraw(&mut self) {
+        self.withdrawals += 1;
         self.open = None;
         if std::mem::take(&mut self.shown) {
             self.deltas.push(Delta::Withdraw);

@@ -108,19 +108,14 @@ impl ValueReader {
         self.counts.first().is_some_and(|&n| n > 0) || self.key.is_some()
     }
 
-    /// Read what `text` holds past where the last feed stopped. Values go into `tree`;
-    /// the paths of strings and containers that closed go into `finals`.
-    pub(super) fn advance(
-        &mut self,
-        text: &str,
-        tree: &mut Tree,
-        finals: &mut Vec<String>,
-    ) -> Progress {
+    /// Read what `text` holds past where the last feed stopped. Values, and the paths of
+    /// strings and containers that closed, go into `tree`.
+    pub(super) fn advance(&mut self, text: &str, tree: &mut Tree) -> Progress {
         let bytes = text.as_bytes();
         loop {
             let step = match self.token {
-                Token::None => self.between(bytes, tree, finals),
-                Token::Key(_) | Token::Str => self.string(text, tree, finals),
+                Token::None => self.between(bytes, tree),
+                Token::Key(_) | Token::Str => self.string(text, tree),
                 Token::Number(from) => self.number(bytes, from, tree),
                 Token::Word(word, got) => self.word(bytes, word, got, tree),
             };
@@ -131,12 +126,7 @@ impl ValueReader {
     }
 
     /// Outside any token: white space, punctuation, or the start of a token.
-    fn between(
-        &mut self,
-        bytes: &[u8],
-        tree: &mut Tree,
-        finals: &mut Vec<String>,
-    ) -> Option<Progress> {
+    fn between(&mut self, bytes: &[u8], tree: &mut Tree) -> Option<Progress> {
         while matches!(bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
         }
@@ -151,16 +141,16 @@ impl ValueReader {
             Expect::CommaOrClose => match (byte, self.brackets.last()) {
                 (b',', Some(b'{')) => self.expect = Expect::Key,
                 (b',', Some(_)) => self.expect = Expect::Value,
-                (b'}', Some(b'{')) | (b']', Some(b'[')) => return self.close(finals),
+                (b'}', Some(b'{')) | (b']', Some(b'[')) => return self.close(tree),
                 _ => return fail,
             },
             Expect::Key | Expect::KeyOrClose => match byte {
                 b'"' => self.token = Token::Key(String::new()),
-                b'}' if self.expect == Expect::KeyOrClose => return self.close(finals),
+                b'}' if self.expect == Expect::KeyOrClose => return self.close(tree),
                 _ => return fail,
             },
             Expect::Value | Expect::ValueOrClose => match byte {
-                b']' if self.expect == Expect::ValueOrClose => return self.close(finals),
+                b']' if self.expect == Expect::ValueOrClose => return self.close(tree),
                 _ => return self.begin_value(byte, tree),
             },
         }
@@ -243,25 +233,20 @@ impl ValueReader {
         None
     }
 
-    fn close(&mut self, finals: &mut Vec<String>) -> Option<Progress> {
+    fn close(&mut self, tree: &mut Tree) -> Option<Progress> {
         self.brackets.pop();
         self.counts.pop();
         self.containers.pop();
-        // Its children have left: the pointer is the container's own path.
-        finals.push(self.pointer.clone());
         self.pos += 1;
+        // Its children have left: the pointer is the container's own path.
+        tree.closed(&self.pointer, self.pos);
         self.token = Token::None;
         self.reopen();
         self.leave()
     }
 
     /// Inside a key or a string value.
-    fn string(
-        &mut self,
-        text: &str,
-        tree: &mut Tree,
-        finals: &mut Vec<String>,
-    ) -> Option<Progress> {
+    fn string(&mut self, text: &str, tree: &mut Tree) -> Option<Progress> {
         let bytes = text.as_bytes();
         let run_end = plain_end(bytes, self.pos, bytes.len());
         self.take(&text[self.pos..run_end], tree);
@@ -279,8 +264,8 @@ impl ValueReader {
                         None
                     }
                     _ => {
-                        finals.push(self.pointer.clone());
                         tree.close_string();
+                        tree.closed(&self.pointer, self.pos);
                         self.leave()
                     }
                 }
@@ -381,6 +366,7 @@ impl ValueReader {
         // Exact, as the engine decodes it: `1E22` stays `1E22`.
         let value = crate::decode_exact(token).unwrap_or(Value::Null);
         tree.add(self.path(), value);
+        tree.ended(&self.pointer, self.pos);
         self.leave()
     }
 
@@ -415,6 +401,7 @@ impl ValueReader {
             _ => Value::Null,
         };
         tree.add(self.path(), value);
+        tree.ended(&self.pointer, self.pos);
         self.leave()
     }
 }

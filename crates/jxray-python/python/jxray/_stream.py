@@ -18,7 +18,7 @@ from ._jxray import Outcome, StreamCore
 
 __all__ = ["Extractor", "Snapshot", "Watched", "watch"]
 
-_SIGNALS = ("runaway", "tool-call-text", "reasoning", "refusal", "invalid")
+_SIGNALS = ("runaway", "tool-call-text", "reasoning", "refusal", "invalid", "schema")
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Snapshot:
     ``dialect``); ``deltas`` the changes to the value since the last snapshot; ``value`` the
     value so far (the extractor's own, which later chunks grow: copy it to keep it);
     ``open_paths`` and ``final_paths`` JSON Pointers; ``signals`` those raised by this chunk
-    (``kind``, ``byte``, ``line``, ``column``, ``message``, and ``defect`` for ``invalid``)."""
+    (``kind``, ``byte``, ``line``, ``column``, ``message``, ``defect`` for ``invalid``, and
+    ``path`` for ``schema``)."""
 
     state: str
     why: Optional[str]
@@ -53,8 +54,10 @@ class Extractor:
     text. ``events=True`` reads a provider's stream instead: ``feed_event(chunk)`` takes an
     SDK's chunk or event (an object with ``model_dump_json``, a dict, or its JSON text), and
     ``end()`` judges the stream with its own stop reason. ``stop_on`` names the signals
-    (``runaway``, ``tool-call-text``, ``reasoning``, ``refusal``, ``invalid``) after which
-    ``stopped`` is set; ``schema`` (a JSON Schema or a Pydantic model) applies at the end."""
+    (``runaway``, ``tool-call-text``, ``reasoning``, ``refusal``, ``invalid``, ``schema``) after
+    which ``stopped`` is set. With ``schema`` (a JSON Schema or a Pydantic model), each array
+    item and object member is judged by the schema's rules for its path as it closes (a
+    ``schema`` signal with its ``path``), and the end judges the whole value."""
 
     def __init__(
         self,

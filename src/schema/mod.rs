@@ -12,6 +12,10 @@ use crate::capture::{read_regular_text, Capture};
 use crate::engine::{Acceptor, FailureKind, Outcome, WarningKind};
 use jxray_formats::violation::{self, one_line, quote};
 
+mod items;
+
+pub use items::SchemaItems;
+
 pub use crate::capture::MAX_SCHEMA_BYTES;
 
 /// A compiled JSON Schema, and the document it came from (to quote its rules).
@@ -87,24 +91,7 @@ impl Schema {
 
     /// Every violation, in the validator's order.
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
-        self.validator
-            .iter_errors(value)
-            .map(|error| {
-                let keyword = error.kind().keyword().to_string();
-                let rule = self
-                    .document
-                    .pointer(error.schema_path().as_str())
-                    .map(quote)
-                    .unwrap_or_default();
-                Violation {
-                    pointer: error.instance_path().as_str().to_string(),
-                    value: quote(error.instance()),
-                    keyword,
-                    rule,
-                    message: one_line(&error.masked().to_string()),
-                }
-            })
-            .collect()
+        violations(&self.validator, &self.document, value, "")
     }
 
     /// Turn an ok outcome whose value breaks the schema into a `schema`
@@ -118,6 +105,33 @@ impl Schema {
             say_schema_returned(outcome);
         }
     }
+}
+
+/// What `validator` (compiled from `document`) finds in `value`, which sits at `at` in the
+/// whole value: the pointers are the whole value's.
+fn violations(
+    validator: &jsonschema::Validator,
+    document: &Value,
+    value: &Value,
+    at: &str,
+) -> Vec<Violation> {
+    validator
+        .iter_errors(value)
+        .map(|error| {
+            let keyword = error.kind().keyword().to_string();
+            let rule = document
+                .pointer(error.schema_path().as_str())
+                .map(quote)
+                .unwrap_or_default();
+            Violation {
+                pointer: format!("{at}{}", error.instance_path().as_str()),
+                value: quote(error.instance()),
+                keyword,
+                rule,
+                message: one_line(&error.masked().to_string()),
+            }
+        })
+        .collect()
 }
 
 /// A value that is itself a JSON Schema (the engine's `schema-echo` on the accepted value)
