@@ -184,7 +184,7 @@ fn a_cut_tool_call_is_never_complete() {
             let mut extractor = Extractor::new(Options::default());
             let snapshot = extractor.feed_str(prefix);
             assert!(
-                !snapshot.final_paths.iter().any(String::is_empty),
+                !snapshot.final_paths.iter().any(|path| path.is_empty()),
                 "{prefix:?}: the root was called final"
             );
             for stop in [None, Some("length"), Some("stop"), Some("end_turn")] {

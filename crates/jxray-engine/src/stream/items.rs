@@ -190,7 +190,7 @@ mod tests {
         let mut extractor = Extractor::new(Options::default());
         let snapshot = extractor.feed(br#"{"qty": -3}"#);
         assert!(snapshot.signals.is_empty());
-        assert_eq!(snapshot.final_paths, [String::new()]);
+        assert_eq!(snapshot.final_paths, [Arc::from("")]);
         assert_eq!(
             extractor.end(None).value,
             Some(json!({"qty": -3})),

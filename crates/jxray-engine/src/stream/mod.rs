@@ -242,7 +242,7 @@ pub struct Snapshot {
     pub open_paths: OpenPaths,
     /// The paths that became final since the last snapshot: a string or container that
     /// closed (a number or literal is final when it appears).
-    pub final_paths: Vec<String>,
+    pub final_paths: Vec<Arc<str>>,
     /// The signals raised since the last snapshot.
     pub signals: Vec<Signal>,
     /// The bytes received so far.

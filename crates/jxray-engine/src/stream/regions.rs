@@ -183,9 +183,9 @@ impl Regions {
         }
     }
 
-    pub(super) fn open_paths(&self) -> OpenPaths {
+    pub(super) fn open_paths(&mut self) -> OpenPaths {
         self.candidate
-            .as_ref()
+            .as_mut()
             .map(|c| c.reader.open_paths())
             .unwrap_or_default()
     }

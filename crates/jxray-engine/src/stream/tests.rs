@@ -77,9 +77,12 @@ fn a_fenced_value_is_shown_as_it_arrives_and_never_invented() {
             layer: StreamLayer::Fenced,
             dialect: None
         }));
-        let finals: Vec<&String> = snapshots.iter().flat_map(|s| &s.final_paths).collect();
-        assert!(finals.contains(&&"/city".to_string()));
-        assert_eq!(finals.last().map(|p| p.as_str()), Some(""));
+        let finals: Vec<&str> = snapshots
+            .iter()
+            .flat_map(|s| s.final_paths.iter().map(|p| &**p))
+            .collect();
+        assert!(finals.contains(&"/city"));
+        assert_eq!(finals.last(), Some(&""));
         assert!(snapshots.iter().all(|s| !s.provisional));
         assert!(extractor.end(None).ok());
     }

@@ -25,7 +25,7 @@ pub(super) struct Tree {
     shown: bool,
     pub(super) deltas: Vec<Delta>,
     /// The strings and containers that closed: the snapshot's final paths.
-    pub(super) finals: Vec<String>,
+    pub(super) finals: Vec<Arc<str>>,
     /// Kept only for a validator: every value that ended, numbers and literals too.
     pub(super) ended: Option<Vec<Ended>>,
     /// How many candidates were withdrawn: an ended value belongs to the candidate of its
@@ -37,7 +37,7 @@ pub(super) struct Tree {
 /// ([`Tree::withdrawals`] when it ended).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Ended {
-    pub(super) path: String,
+    pub(super) path: Arc<str>,
     pub(super) end: usize,
     pub(super) candidate: usize,
 }
@@ -81,16 +81,16 @@ impl Tree {
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
-    pub(super) fn closed(&mut self, path: &str, end: usize) {
-        self.finals.push(path.to_owned());
+    pub(super) fn closed(&mut self, path: &Arc<str>, end: usize) {
+        self.finals.push(Arc::clone(path));
         self.ended(path, end);
     }
 
     /// The value at `path` ended, at the byte before `end` (kept only for a validator).
-    pub(super) fn ended(&mut self, path: &str, end: usize) {
+    pub(super) fn ended(&mut self, path: &Arc<str>, end: usize) {
         if let Some(ended) = self.ended.as_mut() {
             ended.push(Ended {
-                path: path.to_owned(),
+                path: Arc::clone(path),
                 end,
                 candidate: self.withdrawals,
             });
@@ -135,6 +135,10 @@ pub(super) fn push_segment(pointer: &mut String, step: &Step) {
                 }
             }
         }
-        Step::Index(index) => pointer.push_str(&index.to_string()),
+        Step::Index(index) => {
+            use std::fmt::Write;
+            // Writing into the pointer itself: no string of its own per index.
+            let _ = write!(pointer, "{index}");
+        }
     }
 }

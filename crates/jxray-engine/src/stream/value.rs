@@ -51,8 +51,9 @@ pub(super) struct ValueReader {
     /// by the deltas that name it.
     paths: Vec<Arc<str>>,
     root: Arc<str>,
-    /// The open containers' paths, rebuilt only when one opens or closes.
-    open: Arc<[Arc<str>]>,
+    /// The open containers' paths as the last snapshot showed them; `None` once one
+    /// opened or closed since (rebuilt when a snapshot asks, not at every bracket).
+    open: Option<Arc<[Arc<str>]>>,
     pointer: String,
     /// The pointer's length before each step.
     step_marks: Vec<usize>,
@@ -75,7 +76,7 @@ impl ValueReader {
             counts: Vec::new(),
             paths: Vec::new(),
             root: Arc::from(""),
-            open: Arc::from(Vec::new()),
+            open: None,
             pointer: String::new(),
             step_marks: Vec::new(),
             containers: Vec::new(),
@@ -87,9 +88,13 @@ impl ValueReader {
     }
 
     /// The paths still open, outermost first: every container, and a string being read.
-    pub(super) fn open_paths(&self) -> OpenPaths {
+    pub(super) fn open_paths(&mut self) -> OpenPaths {
         let string = matches!(self.token, Token::Str).then(|| Arc::clone(self.path()));
-        OpenPaths::new(Arc::clone(&self.open), string)
+        let containers = &self.containers;
+        let open = self
+            .open
+            .get_or_insert_with(|| Arc::from(containers.as_slice()));
+        OpenPaths::new(Arc::clone(open), string)
     }
 
     /// The path of the value being read.
@@ -97,9 +102,9 @@ impl ValueReader {
         self.paths.last().unwrap_or(&self.root)
     }
 
-    /// The open containers' paths, after one opened or closed.
+    /// One opened or closed: the open paths are rebuilt when next asked for.
     fn reopen(&mut self) {
-        self.open = Arc::from(self.containers.clone());
+        self.open.take();
     }
 
     /// Whether the value got past its opening bracket: its first key closed, or its first
@@ -238,8 +243,8 @@ impl ValueReader {
         self.counts.pop();
         self.containers.pop();
         self.pos += 1;
-        // Its children have left: the pointer is the container's own path.
-        tree.closed(&self.pointer, self.pos);
+        // Its children have left: the path is the container's own.
+        tree.closed(self.path(), self.pos);
         self.token = Token::None;
         self.reopen();
         self.leave()
@@ -265,7 +270,7 @@ impl ValueReader {
                     }
                     _ => {
                         tree.close_string();
-                        tree.closed(&self.pointer, self.pos);
+                        tree.closed(self.path(), self.pos);
                         self.leave()
                     }
                 }
@@ -363,10 +368,11 @@ impl ValueReader {
             Err(_) => return Some(Progress::Failed(self.pos)),
         }
         let token = std::str::from_utf8(&bytes[from..self.pos]).unwrap_or("0");
-        // Exact, as the engine decodes it: `1E22` stays `1E22`.
-        let value = crate::decode_exact(token).unwrap_or(Value::Null);
+        // The grammar has checked the token whole: the number is its spelling, exactly as
+        // the engine decodes it (`1E22` stays `1E22`, `1.50` keeps its zero).
+        let value = Value::Number(serde_json::Number::from_string_unchecked(token.to_owned()));
         tree.add(self.path(), value);
-        tree.ended(&self.pointer, self.pos);
+        tree.ended(self.path(), self.pos);
         self.leave()
     }
 
@@ -401,7 +407,7 @@ impl ValueReader {
             _ => Value::Null,
         };
         tree.add(self.path(), value);
-        tree.ended(&self.pointer, self.pos);
+        tree.ended(self.path(), self.pos);
         self.leave()
     }
 }

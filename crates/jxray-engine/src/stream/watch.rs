@@ -99,9 +99,12 @@ impl Runaway {
     fn repeated_tail(&self, text: &[u8]) -> Option<usize> {
         (1..=LONGEST_TOKEN).find_map(|period| {
             let last = text.len().checked_sub(period)?;
-            let same = (0..last)
+            // Each byte against the one a period later, from the end back.
+            let same = text[..last]
+                .iter()
                 .rev()
-                .take_while(|&k| text[k] == text[k + period])
+                .zip(text[period..].iter().rev())
+                .take_while(|(a, b)| a == b)
                 .count();
             let run = same + period;
             (run >= self.bound && run >= MIN_REPEATS * period)
