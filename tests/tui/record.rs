@@ -302,3 +302,90 @@ fn at_80_columns_the_chain_header_keeps_its_keys() {
         assert!(header.contains(shown), "{shown:?} in {header}");
     }
 }
+
+#[test]
+fn the_filter_menu_picks_captures_by_their_place_in_a_repair_chain() {
+    use crate::support::chains::{self, DAY, LOOP_FIRST, LOOP_SECOND, RECORDED_FIRST};
+    use jxray::tui::app::{ChainRole, Filter};
+    let dir = chains::folder();
+    // A third chain, a loop's, whose re-ask failed too: in a chain, not repaired.
+    let day = dir.path().join(DAY);
+    let line = |text: &str| serde_json::json!({"output": text, "stop_reason": "stop"}).to_string();
+    let request = |attempt: u32, re_ask_of: Option<String>| {
+        let mut chain = serde_json::json!({"id": "ffff0000ffff0000", "attempt": attempt});
+        if let Some(of) = re_ask_of {
+            chain["re_ask_of"] = serde_json::json!(of);
+        }
+        serde_json::json!({"jxray_request": 1, "method": "POST", "model": "m",
+            "body": {"messages": [{"role": "user", "content": "Name?"}]}, "chain": chain})
+        .to_string()
+    };
+    let (first, second) = (
+        "11-00-00.000-m-ffff0000-a1.jsonl",
+        "11-00-01.000-m-ffff0000-a2.jsonl",
+    );
+    std::fs::write(day.join(first), line("I cannot say.")).unwrap();
+    std::fs::write(
+        day.join("11-00-00.000-m-ffff0000-a1.request.json"),
+        request(1, None),
+    )
+    .unwrap();
+    std::fs::write(day.join(second), line("Still no.")).unwrap();
+    let again = request(2, Some(format!("{DAY}/{first}")));
+    std::fs::write(day.join("11-00-01.000-m-ffff0000-a2.request.json"), again).unwrap();
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    let mut app = app_with(captures, 120, 30);
+    let menu = Filter::menu_of(&app.entries.kinds);
+    let shown_under = |app: &mut App, role: ChainRole| {
+        // Chosen from the menu as a user does: `f` (it opens at the filter in use), down
+        // to the entry, Enter.
+        let at = menu.iter().position(|f| *f == Filter::Chain(role)).unwrap();
+        let now = menu.iter().position(|f| *f == app.entries.filter).unwrap();
+        command(app, Command::Filter);
+        for _ in now..at {
+            command(app, Command::Down);
+        }
+        command(app, Command::Confirm);
+        let mut names: Vec<String> = app
+            .entries
+            .view
+            .iter()
+            .map(|&i| app.entries.iter().nth(i).unwrap().capture.source.clone())
+            .map(|source| {
+                source
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .trim_end_matches(":1")
+                    .to_string()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let all_six = shown_under(&mut app, ChainRole::InChain);
+    assert_eq!(all_six.len(), 6, "{all_six:?}: plain.txt is in no chain");
+    assert!(screen(&app).contains("in a chain"), "{}", screen(&app));
+    assert_eq!(
+        shown_under(&mut app, ChainRole::ReAsked),
+        [RECORDED_FIRST, LOOP_FIRST, first]
+    );
+    let repaired = shown_under(&mut app, ChainRole::Repaired);
+    assert_eq!(repaired.len(), 4, "{repaired:?}");
+    assert!(repaired.iter().all(|name| !name.contains("ffff0000")));
+    assert!(repaired.contains(&LOOP_SECOND.to_string()));
+    command(&mut app, Command::Filter);
+    let menu_shown = screen(&app);
+    // Each entry counts what it shows.
+    let counted = |label: &str| {
+        let line = menu_shown
+            .lines()
+            .find(|line| line.contains(label))
+            .unwrap();
+        let after = &line[line.find(label).unwrap() + label.len()..];
+        after.split_whitespace().next().unwrap().to_string()
+    };
+    assert_eq!(counted("chain in a chain"), "6", "{menu_shown}");
+    assert_eq!(counted("chain re-asked"), "3", "{menu_shown}");
+    assert_eq!(counted("chain repaired chain"), "4", "{menu_shown}");
+}

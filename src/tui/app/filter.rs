@@ -25,6 +25,33 @@ pub enum Filter {
     Cause(Cause),
     /// Captures in this group (`--by`'s names: a model, a prompt's words and digest).
     Group(GroupBy, Arc<str>),
+    /// Captures by their place in a repair chain.
+    Chain(ChainRole),
+}
+
+/// A capture's place in a repair chain (of two attempts or more), as the filter menu
+/// offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainRole {
+    /// Any attempt of a chain.
+    InChain,
+    /// An attempt that was re-asked: every one but a chain's last.
+    ReAsked,
+    /// Every attempt of a chain whose last attempt has a value.
+    Repaired,
+}
+
+impl ChainRole {
+    pub(crate) const ALL: [ChainRole; 3] =
+        [ChainRole::InChain, ChainRole::ReAsked, ChainRole::Repaired];
+
+    fn label(self) -> &'static str {
+        match self {
+            ChainRole::InChain => "in a chain",
+            ChainRole::ReAsked => "re-asked",
+            ChainRole::Repaired => "repaired chain",
+        }
+    }
 }
 
 impl Filter {
@@ -55,6 +82,7 @@ impl Filter {
             warnings,
             models,
             prompts,
+            ..
         } = kinds;
         let mut warnings = warnings.clone();
         let mut choices = Filter::choices();
@@ -75,6 +103,9 @@ impl Filter {
         warnings.sort();
         warnings.dedup();
         choices.extend(warnings.into_iter().map(Filter::Warning));
+        if kinds.chains {
+            choices.extend(ChainRole::ALL.map(Filter::Chain));
+        }
         for (by, names) in [(GroupBy::Model, models), (GroupBy::Prompt, prompts)] {
             choices.extend(names.iter().map(|name| Filter::Group(by, Arc::clone(name))));
         }
@@ -101,6 +132,7 @@ impl Filter {
             Filter::Defect(defect) => defect.as_str(),
             Filter::Warning(warning) => warning.as_str(),
             Filter::Cause(cause) => cause.as_str(),
+            Filter::Chain(role) => role.label(),
         }
     }
 
@@ -111,16 +143,17 @@ impl Filter {
             Filter::Defect(_) => Some("defect"),
             Filter::Warning(_) => Some("warning"),
             Filter::Cause(_) => Some("cause"),
+            Filter::Chain(_) => Some("chain"),
             Filter::Group(by, _) => Some(by.as_str()),
             _ => None,
         }
     }
 
-    /// Whether an outcome passes (a group filter passes every outcome: an entry's group
-    /// decides, `Entry::shown_by`).
+    /// Whether an outcome passes (a group or chain filter passes every outcome: an entry's
+    /// group or chain decides, `Entry::shown_by` and the list's chains).
     pub(crate) fn matches(&self, outcome: &Outcome) -> bool {
         match *self {
-            Filter::Group(..) => true,
+            Filter::Group(..) | Filter::Chain(_) => true,
             Filter::All => true,
             Filter::Failures => !outcome.ok(),
             Filter::Layer(layer) => outcome.ok() && outcome.layer == Some(layer),
@@ -190,6 +223,8 @@ pub struct Kinds {
     /// The models and recorded prompts the captures name.
     models: BTreeSet<Arc<str>>,
     prompts: BTreeSet<Arc<str>>,
+    /// Some capture is linked into a repair chain.
+    chains: bool,
 }
 
 impl Kinds {
@@ -201,6 +236,11 @@ impl Kinds {
         if let Some(prompt) = prompt.filter(|p| !self.prompts.contains(p.as_str())) {
             self.prompts.insert(Arc::from(prompt));
         }
+    }
+
+    /// A capture that is linked into a repair chain (its request file says so).
+    pub(crate) fn add_link(&mut self, linked: bool) {
+        self.chains |= linked;
     }
 
     pub(crate) fn add(&mut self, outcome: &Outcome) {

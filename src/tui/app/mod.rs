@@ -41,7 +41,7 @@ pub(crate) use big::BigPanes;
 pub use checks::Checks;
 pub(crate) use copy::{size as copy_size, CopyChoice, OSC52_LIMIT};
 pub(crate) use entries::{Entries, Entry};
-pub use filter::{Filter, Sort};
+pub use filter::{ChainRole, Filter, Sort};
 pub use overlay::{request_width, Overlay};
 pub(crate) use proxy::ProxyState;
 pub use save::{Expect, SaveDialog, SaveScope};

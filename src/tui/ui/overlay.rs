@@ -110,7 +110,7 @@ pub(super) fn filter_menu(app: &App, cursor: usize, area: Rect, buf: &mut Buffer
         .take(usize::from(inner.height))
         .enumerate()
     {
-        let count = app.entries.iter().filter(|e| e.shown_by(filter)).count();
+        let count = app.entries.count_shown(filter);
         let label = filter.label();
         let style = match filter {
             Filter::Layer(_) | Filter::Failure(_) => theme.badge(label),

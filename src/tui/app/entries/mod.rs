@@ -16,6 +16,7 @@ use crate::mix::{Mix, MixKey};
 use crate::tui::action::EntryId;
 use crate::tui::detail::Subject;
 
+mod chains;
 mod marks;
 mod matching;
 mod reading;

@@ -26,8 +26,10 @@ impl Entries {
         let changed = std::mem::take(&mut self.changed);
         let from = self.counted.min(self.all.len());
         // Removing an entry is a change: when nothing changed, `all` holds no removed entry.
+        // Under a chain filter, a re-ask that arrives changes what the captures before it are.
         let appended = !changed
             && from > 0
+            && !matches!(self.filter, Filter::Chain(_))
             && self.sort == Sort::Source
             && self.all[from - 1..].is_sorted_by(|a, b| a.sort_key() <= b.sort_key());
         if appended {
@@ -71,10 +73,19 @@ impl Entries {
     /// Add the entries of `all` from `from` on to the view (in source order) and the
     /// counts. The counts are of live captures: a file marked gone no longer counts.
     fn count(&mut self, from: usize) {
+        let places = match self.filter {
+            Filter::Chain(role) => Some((role, self.chain_places())),
+            _ => None,
+        };
         for (i, entry) in self.all.iter().enumerate().skip(from) {
             self.kinds.add(&entry.outcome);
             self.kinds.add_groups(entry.model(), entry.prompt_group());
-            let shown = entry.shown_by(&self.filter);
+            self.kinds
+                .add_link(entry.request.as_ref().is_some_and(|r| r.chain.is_some()));
+            let shown = match &places {
+                Some((role, places)) => places.get(&entry.id).is_some_and(|p| p.is(*role)),
+                None => entry.shown_by(&self.filter),
+            };
             if shown {
                 self.view.push(i);
             }
