@@ -389,3 +389,83 @@ fn the_filter_menu_picks_captures_by_their_place_in_a_repair_chain() {
     assert_eq!(counted("chain re-asked"), "3", "{menu_shown}");
     assert_eq!(counted("chain repaired chain"), "4", "{menu_shown}");
 }
+
+/// Recorded calls that ask different questions of two models, and a re-ask.
+fn questions_folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let day = dir.path().join("2026-12-06");
+    std::fs::create_dir_all(&day).unwrap();
+    let calls = [
+        (
+            "09-00-04.120-gpt-4o-mini",
+            "gpt-4o-mini",
+            "Where is the Louvre?",
+            "{\"city\": \"Paris\"}",
+        ),
+        (
+            "09-00-05.300-gpt-4o-mini",
+            "gpt-4o-mini",
+            "Where is the Prado?\n  Answer in JSON.",
+            "```json\n{\"city\": \"Madrid\"}\n```",
+        ),
+        (
+            "09-00-06.010-claude-3-5-haiku",
+            "claude-3-5-haiku",
+            "Where is the Uffizi?",
+            "{\"city\": \"Florence\",}",
+        ),
+    ];
+    for (stem, model, question, answer) in calls {
+        let capture = serde_json::json!({"object": "chat.completion", "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": answer},
+                "finish_reason": "stop"}]});
+        std::fs::write(day.join(format!("{stem}.json")), capture.to_string()).unwrap();
+        let request = serde_json::json!({"jxray_request": 1, "method": "POST", "model": model,
+            "body": {"model": model, "messages": [{"role": "user", "content": question}]}});
+        std::fs::write(
+            day.join(format!("{stem}.request.json")),
+            request.to_string(),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+#[test]
+fn recorded_captures_that_ask_different_questions_are_listed_by_them() {
+    let dir = questions_folder();
+    for (width, height) in [(80, 24), (160, 45)] {
+        let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+        let app = app_with(captures, width, height);
+        let shown = screen(&app);
+        assert!(shown.contains("09-00-04 Where is the Louvre?"), "{shown}");
+        assert!(shown.contains("09-00-05 Where is the Prado?"), "{shown}");
+        insta::assert_snapshot!(format!("question_names_{width}x{height}"), shown);
+    }
+    // What the list names a capture by, the search finds it by.
+    let mut app = app_with(load(dir.path(), &LoadOptions::default()).unwrap(), 80, 24);
+    command(&mut app, Command::Search);
+    for ch in "Prado".chars() {
+        update(&mut app, Action::Edit(jxray::tui::action::Edit::Insert(ch)));
+    }
+    command(&mut app, Command::Confirm);
+    assert!(selected(&app).ends_with("09-00-05.300-gpt-4o-mini.json"));
+}
+
+#[test]
+fn a_re_ask_keeps_its_file_name_among_questions() {
+    use crate::support::chains;
+    // Two chains asking "City?" and "Town?": each re-ask carries a repair request, not a
+    // question of its own.
+    let dir = chains::folder();
+    let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+    let shown = screen(&app_with(captures, 120, 30));
+    for name in [
+        "10-00-00 City?",
+        "10-01-00 Town?",
+        "-gpt-4o-mini.json",
+        "a2.jsonl:1",
+    ] {
+        assert!(shown.contains(name), "{name} in {shown}");
+    }
+}

@@ -160,7 +160,11 @@ fn row_line(app: &App, entry: &Entry, selected: bool, columns: Columns) -> Line<
     let theme = &app.theme;
     let badge = badge_of(entry);
     let marks = marks(app, entry);
-    let source = shorten_left(&printable(source_of(app, entry)), columns.source_room());
+    let source = match entry.list_name(&app.entries.questions) {
+        // The time, then the question's first words, cut at the end.
+        Some(name) => fit_text(&printable(&name), columns.source_room()),
+        None => shorten_left(&printable(source_of(app, entry)), columns.source_room()),
+    };
     let mut source_style = if entry.matched && app.query.is_some() {
         Style::new().add_modifier(Modifier::UNDERLINED)
     } else {

@@ -1,4 +1,5 @@
-//! The search: which captures the query matches, by source, raw text or decoded value.
+//! The search: which captures the query matches, by source, raw text, decoded value, or
+//! the question a recorded capture answers (which the list may name it by).
 
 use crate::capture::Capture;
 use crate::engine::Outcome;
@@ -11,7 +12,9 @@ impl Entries {
     pub(crate) fn mark_matches(&mut self, query: Option<&Query>) -> usize {
         let mut count = 0;
         for entry in self.all.iter_mut().filter(|entry| !entry.removed) {
-            entry.matched = query.is_some_and(|q| matches(q, &entry.capture, &entry.outcome));
+            let asked = entry.question();
+            entry.matched =
+                query.is_some_and(|q| matches(q, &entry.capture, &entry.outcome, asked));
             count += usize::from(entry.matched);
         }
         self.touch();
@@ -19,10 +22,17 @@ impl Entries {
     }
 }
 
-/// Whether a search query matches a capture's source, raw text or decoded value
-/// (whose strings may differ from the raw text by their escapes: `\u00e9` is `é`).
-pub(super) fn matches(query: &Query, capture: &Capture, outcome: &Outcome) -> bool {
+/// Whether a search query matches a capture's source, raw text or decoded value (whose
+/// strings may differ from the raw text by their escapes: `\u00e9` is `é`), or the question
+/// it was `asked`.
+pub(super) fn matches(
+    query: &Query,
+    capture: &Capture,
+    outcome: &Outcome,
+    asked: Option<&str>,
+) -> bool {
     query.is_in(&capture.source)
+        || asked.is_some_and(|asked| query.is_in(asked))
         || capture.text.as_deref().is_ok_and(|text| query.is_in(text))
         || outcome
             .value

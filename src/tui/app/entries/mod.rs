@@ -19,8 +19,10 @@ use crate::tui::detail::Subject;
 mod chains;
 mod marks;
 mod matching;
+mod names;
 mod reading;
 
+pub(crate) use names::Questions;
 use reading::Reading;
 mod view;
 
@@ -69,13 +71,9 @@ impl Entry {
         }
     }
 
-    /// The question a recorded capture answers: its request's last user message, unless
-    /// that is a repair request (a re-ask answers the question of its first attempt).
+    /// The question a recorded capture answers ([`question_of`] its request).
     pub(crate) fn question(&self) -> Option<&str> {
-        let asked = self.request.as_ref()?.last_user.as_deref()?;
-        let opening = jxray_formats::repair::OPENING.trim_end();
-        (!asked.trim_start().starts_with(opening) && asked.chars().any(char::is_alphanumeric))
-            .then_some(asked)
+        question_of(self.request.as_deref()?)
     }
 
     /// The model it names, else the model its recorded request asked for.
@@ -134,6 +132,8 @@ pub struct Entries {
     pub(crate) folder: String,
     /// The causes, defects and warnings the captures have: the filter menu's choices.
     pub kinds: Kinds,
+    /// Whether the recorded captures ask different questions (the list names them by it).
+    pub(crate) questions: Questions,
     /// Whether each capture that came new or changed in a watched re-read failed, in
     /// the order read; taken by the watch sparkline.
     pub(crate) arrived: Vec<bool>,
@@ -332,3 +332,20 @@ fn sort_key(capture: &Capture) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests;
+
+/// The question a recorded request asks: its last user message, unless that is a repair
+/// request — jxray's, or any loop's re-ask its link names (a re-ask answers the question of
+/// its first attempt).
+pub(crate) fn question_of(request: &RecordedRequest) -> Option<&str> {
+    if request
+        .chain
+        .as_ref()
+        .is_some_and(|link| link.re_ask_of.is_some())
+    {
+        return None;
+    }
+    let asked = request.last_user.as_deref()?;
+    let opening = jxray_formats::repair::OPENING.trim_end();
+    (!asked.trim_start().starts_with(opening) && asked.chars().any(char::is_alphanumeric))
+        .then_some(asked)
+}

@@ -12,6 +12,7 @@ use crate::tui::action::{EntryId, Loaded};
 use crate::tui::search::Query;
 
 use super::matching::matches;
+use super::question_of;
 use super::{slim, sort_key, Entries, Entry};
 
 /// A file whose captures arrive in parts: its earlier entries, matched by source
@@ -80,7 +81,8 @@ impl Entries {
         {
             let previous = reading.old.remove(&capture.source);
             // Searched while whole: a slim outcome has no value to search.
-            let matched = query.is_some_and(|q| matches(q, &capture, &outcome));
+            let asked = request.as_deref().and_then(question_of);
+            let matched = query.is_some_and(|q| matches(q, &capture, &outcome, asked));
             let outcome = if slim_outcomes {
                 self.shared.get(slim(&outcome))
             } else {

@@ -233,9 +233,24 @@ fn search_finds_decoded_values_whose_raw_text_is_escaped() {
     let raw = r#"{"city": "Caf\u00e9 M\u00fcller"}"#;
     let capture = Capture::from_text("a.txt", raw);
     let outcome = crate::engine::extract(raw, &crate::engine::Options::default());
-    assert!(matches(&Query::new("café").unwrap(), &capture, &outcome));
-    assert!(matches(&Query::new("müller").unwrap(), &capture, &outcome));
-    assert!(!matches(&Query::new("zürich").unwrap(), &capture, &outcome));
+    assert!(matches(
+        &Query::new("café").unwrap(),
+        &capture,
+        &outcome,
+        None
+    ));
+    assert!(matches(
+        &Query::new("müller").unwrap(),
+        &capture,
+        &outcome,
+        None
+    ));
+    assert!(!matches(
+        &Query::new("zürich").unwrap(),
+        &capture,
+        &outcome,
+        None
+    ));
 }
 
 /// The mix kept as captures come and go equals a count of the live captures, at every

@@ -4,7 +4,7 @@
 use crate::mix::{Mix, MixKey};
 
 use super::super::filter::{outcome_rank, Filter, Kinds, Sort};
-use super::Entries;
+use super::{Entries, Questions};
 
 impl Entries {
     pub(crate) fn set_filter(&mut self, filter: Filter) {
@@ -39,6 +39,7 @@ impl Entries {
             self.view.clear();
             self.mix_view = Mix::new();
             self.kinds = Kinds::default();
+            self.questions = Questions::default();
             self.count(0);
             match self.sort {
                 Sort::Source => {}
@@ -82,6 +83,7 @@ impl Entries {
             self.kinds.add_groups(entry.model(), entry.prompt_group());
             self.kinds
                 .add_link(entry.request.as_ref().is_some_and(|r| r.chain.is_some()));
+            self.questions.add(entry.question());
             let shown = match &places {
                 Some((role, places)) => places.get(&entry.id).is_some_and(|p| p.is(*role)),
                 None => entry.shown_by(&self.filter),
