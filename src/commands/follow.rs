@@ -104,6 +104,7 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     let mut stopped = None;
     let mut written = Ok(());
     let mut state: Option<State> = None;
+    let mut snapshot = Snapshot::default();
     while stopped.is_none() && written.is_ok() {
         let read = match source.read(&mut buffer) {
             Ok(0) => break,
@@ -114,7 +115,7 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
             }
         };
         let gained = input.take(&buffer[..read]);
-        let snapshot = extractor.feed(&gained);
+        extractor.feed_into(&gained, &mut snapshot);
         stopped = snapshot
             .signals
             .iter()

@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput};
-use jxray_engine::{extract, Extractor, Options};
+use jxray_engine::{extract, Extractor, Options, Snapshot};
 
 /// About 100 KB: prose, a fence, an object of records with strings, numbers and literals.
 fn answer() -> String {
@@ -27,10 +27,13 @@ fn answer() -> String {
     )
 }
 
+/// Fed as the bindings feed it: one snapshot for the whole stream, filled anew per chunk.
 fn fed(text: &str, size: usize) -> bool {
     let mut extractor = Extractor::new(Options::default());
+    let mut snapshot = Snapshot::default();
     for chunk in text.as_bytes().chunks(size) {
-        black_box(extractor.feed(chunk));
+        extractor.feed_into(chunk, &mut snapshot);
+        black_box(&snapshot);
     }
     extractor.end(Some("stop")).ok()
 }

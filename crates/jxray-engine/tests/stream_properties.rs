@@ -16,7 +16,7 @@
 
 mod support;
 
-use jxray_engine::{extract, Delta, Extractor, Options, Replay, WarningKind};
+use jxray_engine::{extract, Delta, Extractor, Options, Replay, Snapshot, WarningKind};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -47,6 +47,10 @@ fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String>
             .any(|warning| warning.kind == WarningKind::DuplicateKey)
     });
     let mut extractor = Extractor::new(Options::default());
+    // Fed the way the bindings feed: one snapshot, its buffers used again; it must say
+    // what a fresh snapshot per chunk says.
+    let mut lending = Extractor::new(Options::default());
+    let mut lent = Snapshot::default();
     let mut replay = Replay::new();
     // The values shown since the candidate began, one per snapshot.
     let mut history: Vec<Value> = Vec::new();
@@ -54,6 +58,10 @@ fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String>
     for &cut in cuts.iter().chain([&bytes.len()]) {
         let cut = cut.clamp(from, bytes.len());
         let snapshot = extractor.feed(&bytes[from..cut]);
+        lending.feed_into(&bytes[from..cut], &mut lent);
+        if lent != snapshot {
+            return Err(format!("a lent snapshot {lent:?} is not {snapshot:?}"));
+        }
         from = cut;
         for delta in &snapshot.deltas {
             if *delta == Delta::Withdraw {

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use jxray::capture::{load_bytes, Capture, LiveStream, LoadOptions};
-use jxray::engine::{Extractor, Options};
+use jxray::engine::{Extractor, Options, Snapshot};
 use jxray::schema::SchemaItems;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
@@ -22,6 +22,8 @@ use crate::outcome::PyOutcome;
 #[pyclass(module = "jxray._jxray", name = "StreamCore")]
 pub struct StreamCore {
     extractor: Option<Extractor>,
+    /// Filled anew per chunk, its buffers kept.
+    snapshot: Snapshot,
     settings: Settings,
     /// For a stream of provider events: its reader, and the events as SSE, judged whole
     /// at the end.
@@ -52,6 +54,7 @@ impl StreamCore {
         }
         Ok(StreamCore {
             extractor: Some(extractor),
+            snapshot: Snapshot::default(),
             settings,
             events: events.then(|| (LiveStream::default(), Vec::new())),
         })
@@ -63,17 +66,18 @@ impl StreamCore {
         py: Python<'py>,
         chunk: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let snapshot = if let Ok(text) = chunk.cast::<PyString>() {
-            self.extractor()?.feed_str(&utf8(text, "chunk")?)
+        let (extractor, snapshot) = self.parts()?;
+        if let Ok(text) = chunk.cast::<PyString>() {
+            extractor.feed_str_into(&utf8(text, "chunk")?, snapshot)
         } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
-            self.extractor()?.feed(bytes.as_bytes())
+            extractor.feed_into(bytes.as_bytes(), snapshot)
         } else {
             return Err(PyTypeError::new_err(format!(
                 "a chunk is str or bytes, not {}",
                 chunk.get_type().name()?
             )));
         };
-        self.snapshot(py, &snapshot)
+        self.snapshot(py)
     }
 
     /// Feed one provider event (its JSON text: an OpenAI chunk or Responses event, an
@@ -87,8 +91,9 @@ impl StreamCore {
         };
         bytes.extend_from_slice(line.as_bytes());
         let gained = live.push(&line);
-        let snapshot = self.extractor()?.feed_str(&gained);
-        self.snapshot(py, &snapshot)
+        let (extractor, snapshot) = self.parts()?;
+        extractor.feed_str_into(&gained, snapshot);
+        self.snapshot(py)
     }
 
     /// The text received so far.
@@ -133,10 +138,13 @@ impl StreamCore {
 }
 
 impl StreamCore {
-    fn extractor(&mut self) -> PyResult<&mut Extractor> {
-        self.extractor
+    /// The extractor, and the snapshot it fills.
+    fn parts(&mut self) -> PyResult<(&mut Extractor, &mut Snapshot)> {
+        let extractor = self
+            .extractor
             .as_mut()
-            .ok_or_else(|| PyRuntimeError::new_err("this extractor has already ended"))
+            .ok_or_else(|| PyRuntimeError::new_err("this extractor has already ended"))?;
+        Ok((extractor, &mut self.snapshot))
     }
 
     fn extractor_ref(&self) -> PyResult<&Extractor> {
@@ -145,12 +153,9 @@ impl StreamCore {
             .ok_or_else(|| PyRuntimeError::new_err("this extractor has already ended"))
     }
 
-    fn snapshot<'py>(
-        &self,
-        py: Python<'py>,
-        snapshot: &jxray::engine::Snapshot,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let value = serde_json::to_value(snapshot)
+    /// The last chunk's snapshot, as a dict.
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let value = serde_json::to_value(&self.snapshot)
             .map_err(|error| PyRuntimeError::new_err(format!("jxray bug: {error}")))?;
         to_python(py, &value, self.settings.decimals)
     }

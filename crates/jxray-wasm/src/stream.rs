@@ -5,11 +5,11 @@
 
 use std::cell::RefCell;
 
-use jxray_engine::{Extractor, Options};
+use jxray_engine::{Extractor, Options, Snapshot};
 
 thread_local! {
-    /// This instance's stream.
-    static STREAM: RefCell<Option<Extractor>> = const { RefCell::new(None) };
+    /// This instance's stream, and the snapshot it fills anew per chunk (its buffers kept).
+    static STREAM: RefCell<Option<(Extractor, Snapshot)>> = const { RefCell::new(None) };
 }
 
 /// Start a stream (a runaway bound of 0 is the default bound).
@@ -18,7 +18,7 @@ pub fn open(runaway_bytes: usize) -> Result<Vec<u8>, String> {
     if runaway_bytes > 0 {
         extractor = extractor.with_runaway_bytes(runaway_bytes);
     }
-    STREAM.with(|stream| *stream.borrow_mut() = Some(extractor));
+    STREAM.with(|stream| *stream.borrow_mut() = Some((extractor, Snapshot::default())));
     Ok(b"{}".to_vec())
 }
 
@@ -26,10 +26,11 @@ pub fn open(runaway_bytes: usize) -> Result<Vec<u8>, String> {
 pub fn feed(chunk: &str) -> Result<Vec<u8>, String> {
     STREAM.with(|stream| {
         let mut stream = stream.borrow_mut();
-        let extractor = stream
+        let (extractor, snapshot) = stream
             .as_mut()
             .ok_or("jxray: this extractor was not opened, or has ended")?;
-        serde_json::to_vec(&extractor.feed_str(chunk)).map_err(|error| error.to_string())
+        extractor.feed_str_into(chunk, snapshot);
+        serde_json::to_vec(snapshot).map_err(|error| error.to_string())
     })
 }
 

@@ -249,6 +249,23 @@ pub struct Snapshot {
     pub bytes: usize,
 }
 
+impl Default for Snapshot {
+    /// Before the first chunk: waiting in prose, nothing shown.
+    fn default() -> Snapshot {
+        Snapshot {
+            state: State::Waiting {
+                why: Waiting::Prose,
+            },
+            provisional: false,
+            deltas: Vec::new(),
+            open_paths: OpenPaths::default(),
+            final_paths: Vec::new(),
+            signals: Vec::new(),
+            bytes: 0,
+        }
+    }
+}
+
 /// The extractor of one streamed output.
 #[derive(Debug)]
 pub struct Extractor {
@@ -308,10 +325,27 @@ impl Extractor {
 
     /// Feed the next chunk of bytes: a UTF-8 sequence may be split between chunks.
     pub fn feed(&mut self, chunk: &[u8]) -> Snapshot {
+        let mut snapshot = Snapshot::default();
+        self.feed_into(chunk, &mut snapshot);
+        snapshot
+    }
+
+    /// Feed the next chunk of text.
+    pub fn feed_str(&mut self, chunk: &str) -> Snapshot {
+        let mut snapshot = Snapshot::default();
+        self.feed_str_into(chunk, &mut snapshot);
+        snapshot
+    }
+
+    /// Feed the next chunk of bytes, and make `snapshot` what is known after it. The same
+    /// as [`Extractor::feed`], for a caller that keeps one snapshot for the whole stream:
+    /// its buffers (and the strings of its appends) are used again, so a chunk allocates
+    /// only for the values it adds.
+    pub fn feed_into(&mut self, chunk: &[u8], snapshot: &mut Snapshot) {
         self.received += chunk.len();
         if self.pending.is_empty() {
             if let Ok(text) = std::str::from_utf8(chunk) {
-                return self.feed_text(text);
+                return self.feed_text(text, snapshot);
             }
         }
         let mut bytes = std::mem::take(&mut self.pending);
@@ -319,31 +353,32 @@ impl Extractor {
         match std::str::from_utf8(&bytes) {
             Ok(text) => {
                 let text = text.to_owned();
-                self.feed_text(&text)
+                self.feed_text(&text, snapshot)
             }
             // The start of a sequence the next chunk may finish.
             Err(error) if error.error_len().is_none() => {
                 self.pending = bytes.split_off(error.valid_up_to());
                 let text = String::from_utf8(bytes).unwrap_or_default();
-                self.feed_text(&text)
+                self.feed_text(&text, snapshot)
             }
             // Not UTF-8: the output is unreadable; the rest is still watched, as text.
             Err(error) => {
                 self.not_utf8
                     .get_or_insert(self.text.len() + error.valid_up_to());
                 let text = String::from_utf8_lossy(&bytes).into_owned();
-                self.feed_text(&text)
+                self.feed_text(&text, snapshot)
             }
         }
     }
 
-    /// Feed the next chunk of text.
-    pub fn feed_str(&mut self, chunk: &str) -> Snapshot {
+    /// Feed the next chunk of text into `snapshot` (see [`Extractor::feed_into`]).
+    pub fn feed_str_into(&mut self, chunk: &str, snapshot: &mut Snapshot) {
         self.received += chunk.len();
-        self.feed_text(chunk)
+        self.feed_text(chunk, snapshot)
     }
 
-    fn feed_text(&mut self, chunk: &str) -> Snapshot {
+    fn feed_text(&mut self, chunk: &str, snapshot: &mut Snapshot) {
+        self.reuse(snapshot);
         self.text.push_str(chunk);
         let events = self.regions.advance(&self.text, &mut self.tree);
         for event in events {
@@ -374,7 +409,7 @@ impl Extractor {
             });
             self.raise(signal);
         }
-        self.snapshot()
+        self.fill(snapshot);
     }
 
     fn signal(&mut self, event: regions::Event) -> Signal {
@@ -417,16 +452,25 @@ impl Extractor {
         self.fresh.push(signal);
     }
 
-    fn snapshot(&mut self) -> Snapshot {
-        Snapshot {
-            state: self.regions.state(),
-            provisional: self.regions.provisional(),
-            deltas: std::mem::take(&mut self.tree.deltas),
-            open_paths: self.regions.open_paths(),
-            final_paths: std::mem::take(&mut self.tree.finals),
-            signals: std::mem::take(&mut self.fresh),
-            bytes: self.received,
-        }
+    /// Empty the last snapshot into this chunk's buffers: its lists' room, and its
+    /// appends' strings, are this chunk's.
+    fn reuse(&mut self, snapshot: &mut Snapshot) {
+        self.tree.reuse(&mut snapshot.deltas);
+        snapshot.final_paths.clear();
+        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
+        snapshot.signals.clear();
+        std::mem::swap(&mut self.fresh, &mut snapshot.signals);
+    }
+
+    /// What is known now, into `snapshot` (whose buffers [`Extractor::reuse`] lent).
+    fn fill(&mut self, snapshot: &mut Snapshot) {
+        snapshot.state = self.regions.state();
+        snapshot.provisional = self.regions.provisional();
+        std::mem::swap(&mut self.tree.deltas, &mut snapshot.deltas);
+        snapshot.open_paths = self.regions.open_paths();
+        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
+        std::mem::swap(&mut self.fresh, &mut snapshot.signals);
+        snapshot.bytes = self.received;
     }
 
     /// The text received so far (a split UTF-8 sequence not yet whole is not in it).

@@ -31,7 +31,13 @@ pub(super) struct Tree {
     /// How many candidates were withdrawn: an ended value belongs to the candidate of its
     /// count, and is judged only while that candidate lives.
     pub(super) withdrawals: usize,
+    /// Emptied strings of earlier appends, for the next ones.
+    spare: Vec<String>,
 }
+
+/// How many emptied strings are kept for appends (one string grows per snapshot, a few
+/// when several strings close and open in one chunk).
+const SPARE_STRINGS: usize = 4;
 
 /// A value that ended: its path, the byte after it, and its candidate
 /// ([`Tree::withdrawals`] when it ended).
@@ -68,10 +74,30 @@ impl Tree {
             Some(Delta::Append { path, text: more }) if Arc::ptr_eq(path, open) => {
                 more.push_str(text)
             }
-            _ => self.deltas.push(Delta::Append {
-                path: Arc::clone(open),
-                text: text.to_owned(),
-            }),
+            _ => {
+                let mut more = self.spare.pop().unwrap_or_default();
+                more.push_str(text);
+                self.deltas.push(Delta::Append {
+                    path: Arc::clone(open),
+                    text: more,
+                })
+            }
+        }
+    }
+
+    /// Take the last snapshot's changes back: this chunk's are written into their room,
+    /// their appends' strings kept for this chunk's appends.
+    pub(super) fn reuse(&mut self, last: &mut Vec<Delta>) {
+        for delta in last.drain(..) {
+            if let Delta::Append { mut text, .. } = delta {
+                if self.spare.len() < SPARE_STRINGS {
+                    text.clear();
+                    self.spare.push(text);
+                }
+            }
+        }
+        if last.capacity() > self.deltas.capacity() {
+            std::mem::swap(&mut self.deltas, last);
         }
     }
 
