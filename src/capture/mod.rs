@@ -112,6 +112,9 @@ pub struct Capture {
     /// Reasoning the response held beside its text, shown labelled in the workbench's Raw
     /// pane; never judged.
     pub reasoning: Option<Arc<envelope::Reasoning>>,
+    /// For a saved stream's answer: where its text stood after each event that grew it
+    /// (byte offsets, the last the whole text): the chunks it arrived in.
+    pub chunk_ends: Option<Arc<[usize]>>,
 }
 
 impl Capture {
@@ -133,6 +136,7 @@ impl Capture {
             call_arguments: false,
             tool: None,
             reasoning: None,
+            chunk_ends: None,
         }
     }
 
@@ -163,6 +167,7 @@ impl Capture {
             call_arguments: false,
             tool: None,
             reasoning: None,
+            chunk_ends: None,
         }
     }
 
@@ -222,6 +227,7 @@ impl Capture {
                     .and_then(|call| names.get(call).cloned().flatten()),
                 // The message text's, not a call's.
                 reasoning: reasoning.clone().filter(|_| index < first_call),
+                chunk_ends: None,
             })
             .collect()
     }

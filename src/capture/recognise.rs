@@ -73,32 +73,54 @@ pub(super) fn captures(
         return records_captures(source, path, records);
     }
     let envelope = || tree.as_ref().and_then(envelope_or_stream);
+    let mut chunk_ends = Vec::new();
+    let mut sse = || sse(&text, &mut chunk_ends);
     let detected = match kind {
-        Kind::Text => sse(&text),
+        Kind::Text => sse(),
         Kind::Json => envelope().or_else(|| ollama_stream(&text)),
         Kind::Lines => return jsonl::captures(source, path, &text, options),
-        Kind::Stream => Some(sse(&text).unwrap_or_else(|| {
+        Kind::Stream => Some(sse().unwrap_or_else(|| {
             Err(
                 "not a stream from a known provider: no `data:` payload from OpenAI, \
                  Anthropic or Gemini; rename it .txt to read it as raw text"
                     .to_string(),
             )
         })),
-        Kind::Unnamed => sse(&text)
-            .or_else(envelope)
-            .or_else(|| ollama_stream(&text)),
+        Kind::Unnamed => sse().or_else(envelope).or_else(|| ollama_stream(&text)),
     };
     match detected {
-        Some(result) => Capture::decoded(source, path, None, result),
+        Some(result) => {
+            let mut captures = Capture::decoded(source, path, None, result);
+            with_chunks(&mut captures, chunk_ends);
+            captures
+        }
         None => vec![Capture::raw(source.to_string(), path, text)],
     }
 }
 
-fn sse(text: &str) -> Detection {
-    if stream::looks_like_sse(text) {
-        stream::decode_sse(text)
-    } else {
-        None
+/// The stream an SSE log holds, when it is one; `chunk_ends` gets where the answer's text
+/// stood after each event that grew it.
+fn sse(text: &str, chunk_ends: &mut Vec<usize>) -> Detection {
+    if !stream::looks_like_sse(text) {
+        return None;
+    }
+    let (contents, ends) = stream::decode_sse(text)?;
+    *chunk_ends = ends;
+    Some(contents)
+}
+
+/// A stream's answer text keeps the chunks it arrived in, when they add up to it (a tool
+/// call's arguments, or a refusal, are another part of the stream).
+fn with_chunks(captures: &mut [Capture], chunk_ends: Vec<usize>) {
+    let Some(text) = captures
+        .first_mut()
+        .filter(|capture| !capture.call_arguments)
+    else {
+        return;
+    };
+    let whole = text.text.as_ref().map_or(0, String::len);
+    if chunk_ends.last() == Some(&whole) {
+        text.chunk_ends = Some(chunk_ends.into());
     }
 }
 

@@ -8,6 +8,7 @@
 //! A change to how one capture is judged (a second schema source, a per-capture option,
 //! the panic policy) goes here.
 
+mod early;
 mod jobs;
 mod serving;
 
@@ -20,6 +21,7 @@ use crate::engine::{self, Options, Outcome, ValueForm};
 use crate::schema::{CaptureSchemas, Schema};
 use jxray_formats::record::{Origin, OutcomeRecord};
 
+pub use early::EarlySignal;
 pub use jobs::{captures_under, skipped_note, Found};
 
 /// One capture and what extraction (and the schema, if any) said about it.
@@ -30,6 +32,8 @@ pub struct Checked {
     /// What the request file beside its file says of repair chains, when there is one
     /// (read for captures read from disk; see [`crate::chain`]).
     pub chain: Option<Arc<ChainState>>,
+    /// For a saved stream: the first signal worth stopping for, and where it came.
+    pub early: Option<EarlySignal>,
 }
 
 impl Checked {
@@ -108,10 +112,12 @@ impl Checker {
     /// Judge `capture`; a panic is this capture's failure, never the caller's.
     pub fn check(&self, capture: Capture) -> Checked {
         let outcome = self.outcome(&capture);
+        let early = early::first_signal(&capture, &self.options);
         Checked {
             capture,
             outcome,
             chain: None,
+            early,
         }
     }
 
@@ -178,6 +184,7 @@ pub(crate) fn panicked(source: String, path: std::path::PathBuf, line: Option<us
         },
         outcome: Outcome::unreadable(PANICKED),
         chain: None,
+        early: None,
     }
 }
 

@@ -291,7 +291,7 @@ fn write_in_order(
                 };
                 for item in items {
                     if written.is_ok() {
-                        summary.add(&item.outcome);
+                        summary.count(item);
                         written = sink.record(item);
                     }
                 }

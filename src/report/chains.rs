@@ -143,6 +143,7 @@ mod tests {
         capture.path = PathBuf::from(path);
         Checked {
             chain: Some(Arc::new(state)),
+            early: None,
             ..Checker::new(Options::default(), None).check(capture)
         }
     }

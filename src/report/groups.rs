@@ -7,7 +7,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{visible, Painter, Summary, Tone};
-use crate::engine::{FailureKind, Layer, Outcome};
+use crate::check::Checked;
+use crate::engine::{FailureKind, Layer};
 use crate::group::GroupBy;
 use crate::text::count_of;
 
@@ -33,8 +34,21 @@ impl Groups {
         self.by
     }
 
+    /// Count `checked` in the group `label` (its outcome, and a stream's early signal).
+    pub(crate) fn count(&mut self, label: &str, checked: &Checked) {
+        match self.summaries.get_mut(label) {
+            Some(summary) => summary.count(checked),
+            None => {
+                let mut summary = Summary::default();
+                summary.count(checked);
+                self.summaries.insert(label.to_string(), summary);
+            }
+        }
+    }
+
     /// Count `outcome` in the group `label`.
-    pub(crate) fn add(&mut self, label: &str, outcome: &Outcome) {
+    #[cfg(test)]
+    pub(crate) fn add(&mut self, label: &str, outcome: &crate::engine::Outcome) {
         match self.summaries.get_mut(label) {
             Some(summary) => summary.add(outcome),
             None => {
@@ -143,6 +157,9 @@ pub(crate) fn write_text(out: &mut dyn Write, groups: &Groups, painter: Painter)
         if !marks.is_empty() {
             writeln!(out, "    {}", painter.paint(&marks, Tone::Dim))?;
         }
+        if let Some(early) = summary.early().and_then(|early| early.line()) {
+            writeln!(out, "    {}", painter.paint(&early, Tone::Dim))?;
+        }
     }
     Ok(())
 }
@@ -187,6 +204,7 @@ fn share_cell(summary: &Summary, count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Outcome;
     use serde_json::json;
 
     fn ok(layer: Layer) -> Outcome {

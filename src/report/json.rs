@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::jsonl::{add_chain, add_group};
+use super::jsonl::{add_beside, add_group};
 use super::{Checked, Sink, Summary};
 use crate::text::JsonSafe;
 
@@ -70,7 +70,7 @@ impl<W: Write> JsonSink<W> {
         };
         self.out.write_all(opening)?;
         let mut text = serde_json::to_vec_pretty(&item.record())?;
-        add_chain(&mut text, item, true)?;
+        add_beside(&mut text, item, true)?;
         if let Some(group) = group {
             add_group(&mut text, group, true)?;
         }

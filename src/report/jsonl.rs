@@ -28,7 +28,7 @@ impl<W: Write> Sink for JsonlSink<W> {
     fn record(&mut self, item: &Checked) -> io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, &item.record())?;
-        add_chain(&mut self.line, item, false)?;
+        add_beside(&mut self.line, item, false)?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)
     }
@@ -36,7 +36,7 @@ impl<W: Write> Sink for JsonlSink<W> {
     fn record_in(&mut self, item: &Checked, group: &str) -> io::Result<()> {
         self.line.clear();
         serde_json::to_writer(&mut self.line, &item.record())?;
-        add_chain(&mut self.line, item, false)?;
+        add_beside(&mut self.line, item, false)?;
         add_group(&mut self.line, group, false)?;
         self.line.push(b'\n');
         self.out.write_all(&self.line)
@@ -59,8 +59,12 @@ pub(super) fn add_group(object: &mut Vec<u8>, group: &str, pretty: bool) -> io::
 
 /// Add what the request file beside the capture said: `"schema_from": "request"` when its
 /// schema judged it, and its repair-chain link, when it has one: `"chain"`, `"attempt"` and
-/// `"re_ask_of"` (see `crate::chain`).
-pub(super) fn add_chain(object: &mut Vec<u8>, item: &Checked, pretty: bool) -> io::Result<()> {
+/// `"re_ask_of"` (see `crate::chain`); and for a saved stream, the first signal worth
+/// stopping for (`"early_signal"`).
+pub(super) fn add_beside(object: &mut Vec<u8>, item: &Checked, pretty: bool) -> io::Result<()> {
+    if let Some(early) = &item.early {
+        add_member(object, "early_signal", early, pretty)?;
+    }
     // Where the schema came from, when the request file beside the capture gave it
     // (contract §2); a flag's or a log's is the user's own.
     if item.capture.schema_from_request {

@@ -4,6 +4,7 @@
 
 mod chains;
 pub(crate) mod ci;
+mod early;
 pub(crate) mod gate;
 pub(crate) mod github;
 pub(crate) mod groups;

@@ -33,7 +33,7 @@ pub fn write_all<'a>(
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     for item in checked {
-        summary.add(&item.outcome);
+        summary.count(item);
         sink.record(item)?;
     }
     sink.finish(&summary)?;
@@ -116,7 +116,7 @@ impl<S: Sink> ByGroup<S> {
 impl<S: Sink> Sink for ByGroup<S> {
     fn record(&mut self, item: &Checked) -> io::Result<()> {
         let group = self.grouper.label(&item.capture);
-        self.groups.add(&group, &item.outcome);
+        self.groups.count(&group, item);
         self.inner.record_in(item, &group)
     }
 

@@ -7,8 +7,10 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use super::chains::RepairChains;
+use super::early::EarlySignals;
 use super::groups::Groups;
 use super::marks::Marks;
+use crate::check::Checked;
 use crate::engine::{Cause, FailureKind, Layer, Outcome, WarningKind};
 use crate::mix::{Mix, MixKey};
 
@@ -29,6 +31,8 @@ pub struct Summary {
 struct Beside {
     groups: Option<Groups>,
     chains: Option<RepairChains>,
+    /// The saved streams' first signals worth stopping for.
+    early: Option<EarlySignals>,
     /// jxray fixture files found among the captures and passed over, in report order.
     fixtures: Vec<PathBuf>,
 }
@@ -47,6 +51,22 @@ impl Summary {
     pub(crate) fn add(&mut self, outcome: &Outcome) {
         self.mix.add(MixKey::of(outcome));
         self.marks.get_or_insert_with(Marks::default).add(outcome);
+    }
+
+    /// Count one more capture: its outcome, and for a saved stream the first signal worth
+    /// stopping for.
+    pub(crate) fn count(&mut self, checked: &Checked) {
+        self.add(&checked.outcome);
+        if let Some(early) = &checked.early {
+            let beside = self.beside.get_or_insert_with(Box::default);
+            let signals = beside.early.get_or_insert_with(EarlySignals::default);
+            signals.add(early, !checked.outcome.ok());
+        }
+    }
+
+    /// The saved streams' first signals worth stopping for, when one had any.
+    pub(crate) fn early(&self) -> Option<&EarlySignals> {
+        self.beside.as_ref()?.early.as_ref()
     }
 
     /// The summary of a mix counted elsewhere (a compared run).
@@ -177,6 +197,9 @@ impl Serialize for Summary {
         }
         if let Some(chains) = self.chains() {
             map.serialize_entry("repair_chains", chains)?;
+        }
+        if let Some(early) = self.early() {
+            map.serialize_entry("early_signals", early)?;
         }
         map.end()
     }

@@ -100,6 +100,9 @@ impl<W: Write> Sink for TextSink<W> {
         if let Some(chains) = summary.chains() {
             writeln!(self.out, "{}", chains.line())?;
         }
+        if let Some(line) = summary.early().and_then(|early| early.line()) {
+            writeln!(self.out, "{line}")?;
+        }
         if let Some(groups) = summary.groups() {
             writeln!(self.out)?;
             super::groups::write_text(&mut self.out, groups, self.painter)?;
@@ -250,6 +253,7 @@ mod tests {
             capture: Capture::from_text(source, ""),
             outcome,
             chain: None,
+            early: None,
         }
     }
 

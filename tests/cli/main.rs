@@ -12,6 +12,7 @@ mod ci;
 mod compare;
 mod config;
 mod docs;
+mod early_signals;
 mod extract;
 mod golden;
 mod hardening;

@@ -67,6 +67,7 @@ pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyR
                 capture,
                 outcome,
                 chain: None,
+                early: None,
             },
             settings.decimals,
         ),

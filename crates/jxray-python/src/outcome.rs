@@ -113,6 +113,7 @@ impl PyOutcome {
                     capture: capture.clone(),
                     outcome,
                     chain: None,
+                    early: None,
                 };
                 Whole::new(py, checked).map(Box::new)
             })

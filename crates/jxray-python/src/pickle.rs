@@ -106,6 +106,7 @@ pub fn restored_outcome(state_bytes: &[u8]) -> PyResult<(Checked, Decimals)> {
         capture,
         outcome: snapshot.outcome,
         chain: None,
+        early: None,
     };
     Ok((checked, decimals))
 }

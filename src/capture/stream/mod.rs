@@ -91,26 +91,37 @@ impl Flavour {
     }
 }
 
-/// The stream in an SSE log, or `None` when no payload is from a known provider.
-pub(super) fn decode_sse(text: &str) -> Option<Result<Contents, String>> {
+/// The stream in an SSE log, or `None` when no payload is from a known provider; and where
+/// the answer's text stood after each event that grew it (the chunks it arrived in).
+pub(super) fn decode_sse(text: &str) -> Option<(Result<Contents, String>, Vec<usize>)> {
     let mut flavour: Option<Flavour> = None;
+    let mut chunk_ends = Vec::new();
     for payload in sse::payloads(text) {
         let Payload::Json(payload) = payload else {
             continue;
         };
-        if let Some(flavour) = flavour.as_mut() {
-            flavour.feed_text(&payload);
-            continue;
+        match flavour.as_mut() {
+            Some(flavour) => flavour.feed_text(&payload),
+            None => {
+                let Ok(value) = serde_json::from_str::<Value>(&payload) else {
+                    continue;
+                };
+                flavour = Flavour::of(&value);
+                if let Some(flavour) = flavour.as_mut() {
+                    flavour.feed(&value);
+                }
+            }
         }
-        let Ok(value) = serde_json::from_str::<Value>(&payload) else {
-            continue;
-        };
-        flavour = Flavour::of(&value);
-        if let Some(flavour) = flavour.as_mut() {
-            flavour.feed(&value);
+        if let Some((0, text)) = flavour.as_ref().map(Flavour::live_text) {
+            if chunk_ends
+                .last()
+                .map_or(!text.is_empty(), |&end| text.len() > end)
+            {
+                chunk_ends.push(text.len());
+            }
         }
     }
-    flavour.map(Flavour::finish)
+    flavour.map(|flavour| (flavour.finish(), chunk_ends))
 }
 
 /// Longest first line considered as an Ollama stream chunk.

@@ -86,6 +86,9 @@ impl Page<'_> {
     /// The repair chains counted, as the text report's line says them, when a request was
     /// re-asked.
     fn chains(&self, html: &mut String) {
+        if let Some(line) = self.summary.early().and_then(|early| early.line()) {
+            let _ = writeln!(html, "<p class=\"early\">{}</p>", escaped(&line));
+        }
         if let Some(chains) = self.summary.chains() {
             let _ = writeln!(html, "<p class=\"chains\">{}</p>", escaped(&chains.line()));
         }

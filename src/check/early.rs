@@ -1,0 +1,116 @@
+//! What a caller streaming the output could have known early (contract §7): a saved
+//! stream's answer is fed to the streaming extractor in the chunks it arrived in, and the
+//! first signal worth stopping for — a runaway, a refusal, a tool call written as text, or
+//! a value no continuation can repair — is kept with the byte and chunk where it became
+//! certain. `check` counts, per kind, the share of the output that came after it: what
+//! stopping there would have saved.
+
+use serde::Serialize;
+
+use crate::capture::Capture;
+use crate::engine::{Extractor, Options, Signal, SignalKind, Snapshot};
+
+/// The first signal worth stopping for in a stream, and where it became certain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EarlySignal {
+    /// What it was (`runaway`, `refusal`, `tool-call-text`, `invalid`).
+    pub kind: SignalKind,
+    /// The byte of the answer's text where it became certain.
+    pub byte: usize,
+    /// The chunk it came in (from 1), of `chunks`.
+    pub chunk: usize,
+    pub chunks: usize,
+    /// The answer's length in bytes: `bytes - byte - 1` came after the signal.
+    pub bytes: usize,
+}
+
+impl EarlySignal {
+    /// The bytes of the answer that came after it.
+    pub fn bytes_after(&self) -> usize {
+        self.bytes.saturating_sub(self.byte + 1)
+    }
+}
+
+/// The first decisive signal in a stream capture's answer, fed in its chunks; none for a
+/// capture that was not streamed, or when none fired.
+pub(crate) fn first_signal(capture: &Capture, options: &Options) -> Option<EarlySignal> {
+    let ends = capture.chunk_ends.as_deref()?;
+    let text = capture.text.as_deref().ok()?;
+    let mut extractor = Extractor::new(options.clone());
+    let mut snapshot = Snapshot::default();
+    let mut from = 0;
+    for (index, &end) in ends.iter().enumerate() {
+        let chunk = text.get(from..end)?;
+        from = end;
+        extractor.feed_str_into(chunk, &mut snapshot);
+        if let Some(signal) = snapshot.signals.iter().find(|signal| decisive(signal)) {
+            return Some(EarlySignal {
+                kind: signal.kind,
+                byte: signal.byte,
+                chunk: index + 1,
+                chunks: ends.len(),
+                bytes: text.len(),
+            });
+        }
+    }
+    None
+}
+
+/// Whether a caller would stop for it: a reasoning block is no reason, and a value in
+/// prose that fails may still be followed by the answer.
+fn decisive(signal: &Signal) -> bool {
+    match signal.kind {
+        SignalKind::Runaway | SignalKind::Refusal | SignalKind::ToolCallText => true,
+        SignalKind::Invalid => signal.later_may_change != Some(true),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn streamed(chunks: &[&str]) -> Capture {
+        let text: String = chunks.concat();
+        let ends: Vec<usize> = chunks
+            .iter()
+            .scan(0, |at, chunk| {
+                *at += chunk.len();
+                Some(*at)
+            })
+            .collect();
+        Capture {
+            chunk_ends: Some(Arc::from(ends)),
+            ..Capture::from_text("s.sse", text)
+        }
+    }
+
+    #[test]
+    fn the_first_decisive_signal_is_kept_with_its_chunk() {
+        let capture = streamed(&["{\"a\": 1", " x", "yz and more"]);
+        let early = first_signal(&capture, &Options::default()).expect("invalid");
+        assert_eq!(early.kind, SignalKind::Invalid);
+        assert_eq!((early.chunk, early.chunks), (2, 3));
+        assert_eq!(
+            early.byte,
+            capture.text.as_ref().unwrap().find('x').unwrap()
+        );
+        assert_eq!(early.bytes_after(), "yz and more".len());
+    }
+
+    #[test]
+    fn a_clean_stream_and_a_capture_not_streamed_have_none() {
+        let clean = streamed(&["{\"a\":", " 1}"]);
+        assert_eq!(first_signal(&clean, &Options::default()), None);
+        // A reasoning block is no reason to stop; nor is a bracket in prose that fails.
+        let thought = streamed(&["<think>hm</think>", "Note [1 x] then ", "{\"a\": 1}"]);
+        assert_eq!(first_signal(&thought, &Options::default()), None);
+        let whole = Capture::from_text("a.txt", "I'm sorry, but I can't help with that.");
+        assert_eq!(first_signal(&whole, &Options::default()), None);
+        let refused = streamed(&["I'm sorry, but I can't help", " with that."]);
+        let early = first_signal(&refused, &Options::default()).unwrap();
+        assert_eq!((early.kind, early.chunk), (SignalKind::Refusal, 2));
+    }
+}
