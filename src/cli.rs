@@ -308,6 +308,10 @@ pub struct RecordArgs {
     #[arg(long, requires = "tui")]
     pub(crate) print_log: bool,
 
+    /// End a streamed response at the first of these signals (runaway, tool-call-text, refusal, invalid): the upstream request is dropped and the app's stream ends as a length stop. Off unless given
+    #[arg(long, value_name = "SIGNAL,…")]
+    pub(crate) stop_on: Vec<String>,
+
     #[command(flatten, next_help_heading = "With --tui")]
     pub(crate) ui: UiArgs,
 

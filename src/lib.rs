@@ -41,6 +41,7 @@ pub mod fixture;
 pub mod group;
 pub mod mix;
 pub mod pipeline;
+pub mod record_stop;
 pub mod report;
 pub mod schema;
 pub mod text;

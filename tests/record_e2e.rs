@@ -21,6 +21,23 @@ fn the_official_sdks_call_through_jxray_record_unchanged_and_are_recorded() {
     );
 }
 
+#[test]
+fn stop_on_ends_a_runaway_stream_as_a_length_stop_and_drops_the_upstream() {
+    let stdout = support::cli::script_passes(
+        "stop-on-e2e.sh",
+        "it needs python3 with venv, and PyPI the first time",
+    );
+    for line in [
+        "openai SDK: the runaway ended as a length stop",
+        "anthropic SDK: the runaway ended as a length stop",
+        "the good stream arrived byte for byte",
+        "without --stop-on, the runaways arrived whole",
+        "stop-on end to end: passed",
+    ] {
+        assert!(stdout.contains(line), "{line:?} in {stdout}");
+    }
+}
+
 /// The servers the end-to-end tests start (ai-mock, which starts uvicorn as a child) run
 /// under scripts/own_group.py, which ends the server's whole group, children included,
 /// when it is told to stop and when the process that started it is gone (a test killed

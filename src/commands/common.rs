@@ -98,6 +98,31 @@ pub(super) fn error_line(error: &anyhow::Error) -> String {
     escape_line(&line).into_owned()
 }
 
+/// The signals `--stop-on` names (comma-separated, the flag repeatable), each one of
+/// `allowed`.
+pub(super) fn stop_signals(
+    names: &[String],
+    allowed: &[crate::engine::SignalKind],
+) -> anyhow::Result<Vec<crate::engine::SignalKind>> {
+    use anyhow::Context;
+    names
+        .iter()
+        .flat_map(|names| names.split(','))
+        .map(|name| {
+            let name = name.trim();
+            crate::engine::SignalKind::from_name(name)
+                .filter(|kind| allowed.contains(kind))
+                .with_context(|| {
+                    let known: Vec<&str> = allowed.iter().map(|kind| kind.as_str()).collect();
+                    format!(
+                        "--stop-on: unknown signal {name:?}; the signals are {}",
+                        known.join(", ")
+                    )
+                })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::error_line;

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::common::{engine_options, load_options};
+use super::common::{engine_options, load_options, stop_signals};
 use super::output::{self, ended};
 use super::ExitStatus;
 use crate::capture::{self, LiveStream};
@@ -26,6 +26,16 @@ use crate::engine::{Extractor, Signal, SignalKind, Snapshot, State};
 use crate::report::{JsonlSink, Sink};
 use crate::schema::{Schema, SchemaItems};
 use crate::text;
+
+/// What `--stop-on` may name here (`schema` needs `--schema`).
+const FOLLOW_SIGNALS: [SignalKind; 6] = [
+    SignalKind::Runaway,
+    SignalKind::ToolCallText,
+    SignalKind::Reasoning,
+    SignalKind::Refusal,
+    SignalKind::Invalid,
+    SignalKind::Schema,
+];
 
 /// How much is read at a time: whatever has arrived, up to this.
 const READ_SIZE: usize = 8 * 1024;
@@ -41,8 +51,6 @@ struct Input {
     kind: FollowInput,
     /// Every byte read, judged whole at the end.
     bytes: Vec<u8>,
-    /// The start of a UTF-8 sequence split between reads (a stream's events are text).
-    carry: Vec<u8>,
     live: LiveStream,
 }
 
@@ -53,15 +61,7 @@ impl Input {
         if self.kind == FollowInput::Text {
             return read.to_vec();
         }
-        self.carry.extend_from_slice(read);
-        let whole = match std::str::from_utf8(&self.carry) {
-            Ok(_) => self.carry.len(),
-            Err(error) if error.error_len().is_none() => error.valid_up_to(),
-            Err(_) => self.carry.len(),
-        };
-        let rest = self.carry.split_off(whole);
-        let text = String::from_utf8_lossy(&std::mem::replace(&mut self.carry, rest)).into_owned();
-        self.live.push(&text).into_bytes()
+        self.live.push_bytes(read).into_bytes()
     }
 
     /// A name the readers recognise what was read by.
@@ -75,7 +75,7 @@ impl Input {
 }
 
 pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
-    let stop_on = stop_signals(&args.stop_on)?;
+    let stop_on = stop_signals(&args.stop_on, &FOLLOW_SIGNALS)?;
     let config = crate::config::Config::load()?;
     let schema = args
         .schema
@@ -95,7 +95,6 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     let mut input = Input {
         kind: args.input,
         bytes: Vec::new(),
-        carry: Vec::new(),
         live: LiveStream::default(),
     };
     let stdout = output::stdout();
@@ -175,19 +174,6 @@ fn judge(
         .collect();
     let all_ok = judged.iter().all(|checked| checked.outcome.ok());
     Ok((judged, all_ok))
-}
-
-/// The signals `--stop-on` names.
-fn stop_signals(names: &[String]) -> anyhow::Result<Vec<SignalKind>> {
-    names
-        .iter()
-        .flat_map(|names| names.split(','))
-        .map(|name| {
-            SignalKind::from_name(name.trim()).with_context(|| {
-                format!("--stop-on: unknown signal {name:?}; the signals are runaway, tool-call-text, reasoning, refusal, invalid and schema (with --schema)")
-            })
-        })
-        .collect()
 }
 
 fn open(file: &Path) -> anyhow::Result<Box<dyn Read>> {

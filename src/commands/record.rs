@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::chain::recorder::RecordChains;
+use crate::record_stop::{StopWatches, PROXY_SIGNALS};
 use crate::text::escape_line;
 use crate::tui::action::ProxyNote;
 use crate::tui::recording::{Feed, Recording};
@@ -20,10 +21,15 @@ use crate::cli::{Cli, RecordArgs};
 
 /// Start the proxy; a bad flag, a taken port or an unusable folder is one line and exit 2.
 pub(super) fn run(args: &RecordArgs) -> u8 {
-    let settings = match settings(args) {
+    let mut settings = match settings(args) {
         Ok(settings) => settings,
         Err(error) => return usage_error(&error),
     };
+    match super::common::stop_signals(&args.stop_on, &PROXY_SIGNALS) {
+        Ok(kinds) if kinds.is_empty() => {}
+        Ok(kinds) => settings.watches = Some(Arc::new(StopWatches::new(kinds))),
+        Err(error) => return usage_error(&error),
+    }
     if !settings.listen.ip().to_canonical().is_loopback() {
         eprintln!(
             "jxray record: warning: listening on {}: anyone who can reach it can call your upstreams with the keys your app sends, and fill the capture folder",
@@ -106,6 +112,7 @@ fn settings(args: &RecordArgs) -> Result<ProxySettings, jxray_record::RecordErro
             idle: Duration::from_secs(args.idle_timeout),
         },
         chains: Some(Arc::new(RecordChains::default())),
+        watches: None,
     })
 }
 

@@ -136,6 +136,42 @@ pub struct ProxySettings {
     pub timeouts: Timeouts,
     /// Links a re-ask to the capture it re-asks, when given (the binary reads outputs).
     pub chains: Option<Arc<dyn Chains>>,
+    /// Watches streamed responses and ends one when it is lost (`--stop-on`), when given.
+    pub watches: Option<Arc<dyn Watches>>,
+}
+
+/// `--stop-on`: streamed responses watched as they pass, and one ended when its watch
+/// says it is lost. The proxy does not read outputs itself; the caller that does
+/// implements this.
+pub trait Watches: Send + Sync + std::fmt::Debug {
+    /// A watch for a response with this content type and encoding, or none (not a
+    /// stream, or one whose provider's way of ending it is not known).
+    fn watch(
+        &self,
+        content_type: &str,
+        content_encoding: Option<&str>,
+    ) -> Option<Box<dyn StreamWatch>>;
+}
+
+/// One streamed response, watched as its bytes arrive.
+pub trait StreamWatch: Send {
+    /// The next bytes of the response as they came; `Some` to end the stream here.
+    fn feed(&mut self, bytes: &[u8]) -> Option<Stop>;
+}
+
+/// Why a stream is ended, and how: the upstream request is dropped (the provider stops
+/// generating), and the client's stream gets `ending`, the provider's own way of saying
+/// the output was cut (a length stop), so its SDK reads a cut answer, never a whole one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// The bytes that end the client's stream.
+    pub ending: bytes::Bytes,
+    /// The signal that said so (`runaway`, `refusal`, …).
+    pub signal: String,
+    /// Where in the output (the answer's text) it became certain.
+    pub byte: usize,
+    /// One line for a person.
+    pub message: String,
 }
 
 /// Repair chains: a request that re-asks an earlier recorded output (it quotes it, or

@@ -61,6 +61,8 @@ pub struct State {
     pub chains: Option<Arc<dyn crate::Chains>>,
     /// The recordings in the order they started, for the links.
     pub turns: Arc<crate::turns::Turns>,
+    /// Watches streamed responses, with `--stop-on`.
+    pub watches: Option<Arc<dyn crate::Watches>>,
 }
 
 /// Handle one request from a client.
@@ -110,12 +112,22 @@ pub async fn handle(
     let (mut response_parts, body) = response.into_parts();
     drop_length_beside_chunked(&mut response_parts.headers);
     strip_hop_by_hop(&mut response_parts.headers);
-    let (response_tee, response_done) = Tee::new(
+    let (mut response_tee, response_done) = Tee::new(
         body,
         state.limits.response_bytes,
         &state.budget,
         Some(state.timeouts.idle),
     );
+    if let Some(watches) = &state.watches {
+        let header = |name| {
+            let value = response_parts.headers.get(name)?;
+            value.to_str().ok()
+        };
+        let content_type = header(header::CONTENT_TYPE).unwrap_or("");
+        if let Some(watch) = watches.watch(content_type, header(header::CONTENT_ENCODING)) {
+            response_tee.watch(watch);
+        }
+    }
     let head = Head {
         started,
         clock,

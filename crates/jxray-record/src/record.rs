@@ -147,6 +147,10 @@ fn response_note(exchange: &Exchange) -> Option<String> {
             Some("the client hung up before the response ended: kept what arrived".to_string())
         }
         End::Failed(why) => Some(format!("the upstream broke off ({why}): kept what arrived")),
+        End::Stopped(stop) => Some(format!(
+            "stopped by jxray (--stop-on {}) at byte {} of the output: {}; the upstream request was dropped and the client's stream ended as cut; kept what arrived",
+            stop.signal, stop.byte, stop.message
+        )),
     }
 }
 

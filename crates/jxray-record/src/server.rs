@@ -70,6 +70,7 @@ impl Recorder {
             pending: Arc::new(Tracker::default()),
             stopping: Default::default(),
             chains: settings.chains,
+            watches: settings.watches,
             turns: Default::default(),
         };
         Ok(Recorder {

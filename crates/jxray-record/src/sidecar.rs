@@ -79,6 +79,13 @@ pub fn document(
     if let Some(note) = response_note {
         doc.insert("response_note".into(), json!(note));
     }
+    if let crate::tee::End::Stopped(stop) = &exchange.response.end {
+        // Who cut the stream, where and why: the capture holds what the upstream sent.
+        doc.insert(
+            "stopped".into(),
+            json!({"by": "jxray", "signal": stop.signal, "byte": stop.byte, "message": stop.message}),
+        );
+    }
     doc.insert(
         "headers".into(),
         Value::Object(kept_headers(&exchange.request_headers)),

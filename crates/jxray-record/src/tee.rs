@@ -30,6 +30,9 @@ pub enum End {
     Failed(String),
     /// The reader went away before the end (the client hung up).
     Dropped,
+    /// A watch ended the stream (`--stop-on`): the upstream was dropped, the client's
+    /// stream given the ending.
+    Stopped(crate::Stop),
 }
 
 /// What a teed body saw.
@@ -46,7 +49,13 @@ pub struct Teed {
 
 /// Wraps `B`, forwarding its frames and copying their data.
 pub struct Tee<B> {
-    inner: B,
+    /// The upstream's body; gone once a watch stopped the stream (dropping it ends the
+    /// upstream request).
+    inner: Option<B>,
+    /// Watches the body, with `--stop-on`.
+    watch: Option<Box<dyn crate::StreamWatch>>,
+    /// A watch said stop: the ending still to send, and why.
+    stopping: Option<crate::Stop>,
     copy: Held,
     total: u64,
     refused: Option<Refused>,
@@ -75,7 +84,9 @@ impl<B> Tee<B> {
         let (sender, receiver) = oneshot::channel();
         let empty = inner.is_end_stream();
         let mut tee = Tee {
-            inner,
+            inner: Some(inner),
+            watch: None,
+            stopping: None,
             copy: Held::new(budget, limit),
             total: 0,
             refused: None,
@@ -92,6 +103,11 @@ impl<B> Tee<B> {
         (tee, receiver)
     }
 
+    /// Watch the body as it passes, ending it where `watch` says.
+    pub fn watch(&mut self, watch: Box<dyn crate::StreamWatch>) {
+        self.watch = Some(watch);
+    }
+
     fn keep(&mut self, data: &[u8]) {
         self.total += data.len() as u64;
         if self.refused.is_some() {
@@ -101,6 +117,18 @@ impl<B> Tee<B> {
             self.refused = Some(refused);
             self.copy.clear();
         }
+    }
+
+    /// A watch that says the stream is lost stops it: the upstream's body is dropped (its
+    /// request ends, so the provider stops generating) and the ending goes out next.
+    fn stop_if_lost(&mut self, data: &[u8]) {
+        let Some(stop) = self.watch.as_mut().and_then(|watch| watch.feed(data)) else {
+            return;
+        };
+        self.watch = None;
+        self.inner = None;
+        self.idle = None;
+        self.stopping = Some(stop);
     }
 
     fn finish(&mut self, end: End) {
@@ -147,18 +175,27 @@ where
         if this.done.is_none() {
             return Poll::Ready(None);
         }
-        match Pin::new(&mut this.inner).poll_frame(cx) {
+        if let Some(stop) = this.stopping.take() {
+            let ending = Frame::data(stop.ending.clone());
+            this.finish(End::Stopped(stop));
+            return Poll::Ready(Some(Ok(ending)));
+        }
+        let Some(inner) = this.inner.as_mut() else {
+            return Poll::Ready(None);
+        };
+        match Pin::new(&mut *inner).poll_frame(cx) {
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
                     let data = data.clone();
                     this.keep(&data);
+                    this.stop_if_lost(&data);
                 }
                 if let Some(idle) = &mut this.idle {
                     let after = idle.after;
                     idle.timer.as_mut().reset(deadline(after));
                 }
                 // A body of known length is not polled again after its last byte.
-                if this.inner.is_end_stream() {
+                if this.stopping.is_none() && this.inner.as_ref().is_some_and(B::is_end_stream) {
                     this.finish(End::Complete);
                 }
                 Poll::Ready(Some(Ok(frame)))
@@ -187,11 +224,15 @@ where
     }
 
     fn is_end_stream(&self) -> bool {
-        self.done.is_none() || self.inner.is_end_stream()
+        self.done.is_none()
+            || (self.stopping.is_none() && self.inner.as_ref().is_none_or(B::is_end_stream))
     }
 
     fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
+        match (&self.inner, &self.stopping) {
+            (Some(inner), None) => inner.size_hint(),
+            _ => SizeHint::default(),
+        }
     }
 }
 

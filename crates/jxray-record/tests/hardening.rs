@@ -540,6 +540,7 @@ async fn a_capture_folder_that_is_a_file_or_a_device_is_named_as_such() {
             limits: Limits::default(),
             timeouts: Timeouts::default(),
             chains: None,
+            watches: None,
         };
         let log = std::sync::Arc::new(MemoryLog::default());
         let error = jxray_record::Recorder::bind(settings, log)

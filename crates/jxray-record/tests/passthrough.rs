@@ -388,6 +388,7 @@ async fn a_port_in_use_is_a_one_line_error() {
         limits: Limits::default(),
         timeouts: Timeouts::default(),
         chains: None,
+        watches: None,
     };
     let log = std::sync::Arc::new(MemoryLog::default());
     let error = jxray_record::Recorder::bind(settings, log)

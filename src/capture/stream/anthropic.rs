@@ -38,6 +38,8 @@ enum Block {
 pub(super) struct AnthropicEvents {
     blocks: BTreeMap<u64, Block>,
     stop_reason: Option<String>,
+    /// The block started and not yet stopped.
+    open: Option<u64>,
 }
 
 impl AnthropicEvents {
@@ -62,7 +64,9 @@ impl AnthropicEvents {
                     _ => Block::Other,
                 };
                 self.blocks.insert(index, started);
+                self.open = Some(index);
             }
+            "content_block_stop" => self.open = None,
             "content_block_delta" => {
                 let delta = event.get("delta").unwrap_or(&Value::Null);
                 self.delta(index, delta);
@@ -101,6 +105,11 @@ impl AnthropicEvents {
             Block::Tool { json, .. } if is_json => json.push_str(piece),
             _ => {}
         }
+    }
+
+    /// The content block still open, which a stream cut short has to close.
+    pub(super) fn open_block(&self) -> Option<u64> {
+        self.open
     }
 
     /// What the output is so far: the first text block, else the first tool call's input

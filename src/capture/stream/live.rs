@@ -11,6 +11,10 @@ use super::{envelope, Flavour};
 #[derive(Default)]
 pub struct LiveStream {
     flavour: Option<Flavour>,
+    /// The stream's first payload (its id and model), for an ending.
+    first: Option<Value>,
+    /// The start of a UTF-8 sequence split between two pieces of bytes.
+    carry: Vec<u8>,
     /// The end of the input that is not a whole line yet.
     partial: String,
     /// How much of the output has been handed on, and which part of the stream it was.
@@ -36,6 +40,27 @@ impl LiveStream {
         self.gained()
     }
 
+    /// Take the next bytes of the stream, a UTF-8 sequence split anywhere; what the output
+    /// gained.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> String {
+        self.carry.extend_from_slice(bytes);
+        let whole = match std::str::from_utf8(&self.carry) {
+            Ok(_) => self.carry.len(),
+            Err(error) if error.error_len().is_none() => error.valid_up_to(),
+            Err(_) => self.carry.len(),
+        };
+        let rest = self.carry.split_off(whole);
+        let piece = std::mem::replace(&mut self.carry, rest);
+        self.push(&String::from_utf8_lossy(&piece))
+    }
+
+    /// The bytes that end the stream as cut at its length limit, in its provider's own
+    /// words, after what came so far; none before a provider is known, or for one whose
+    /// ending cannot be written (an OpenAI Responses stream).
+    pub fn cut_ending(&self) -> Option<String> {
+        self.flavour.as_ref()?.cut_ending(self.first.as_ref())
+    }
+
     fn line(&mut self, line: &str) {
         let payload = match line.strip_prefix("data:") {
             Some(payload) => payload.trim_start(),
@@ -56,6 +81,7 @@ impl LiveStream {
         };
         if let Some(flavour) = self.flavour.as_mut() {
             flavour.feed(&value);
+            self.first = Some(value);
         }
     }
 

@@ -5,6 +5,7 @@
 //! later payloads of other shapes (keep-alives, usage-only chunks) are ignored.
 
 mod anthropic;
+mod ending;
 mod live;
 mod openai_chat;
 mod openai_responses;

@@ -97,6 +97,7 @@ pub async fn bound(
         limits,
         timeouts,
         chains: None,
+        watches: None,
     };
     let log = Arc::new(MemoryLog::default());
     let recorder = Recorder::bind(settings, log.clone()).await.unwrap();
