@@ -4,7 +4,7 @@
 # the same either way, and `jxray check` on the recorded folder must give each case's
 # outcome (fenced, cut off mid-value, trailing comma, tool call, refusal; streamed and not).
 # Then other loops' re-asks: the real instructor (TOOLS, JSON, MD_JSON) and PydanticAI
-# (NativeOutput) through the proxy, whose chains `jxray check` must link and count as the
+# (tool output, NativeOutput) through the proxy, whose chains `jxray check` must link and count as the
 # loops count them (scripts/record_loops.py).
 #
 # Usage: scripts/record-e2e.sh [JXRAY_BINARY]   (default: builds target/debug/jxray)

@@ -9,8 +9,9 @@ Run by scripts/record-e2e.sh, each loop in the environment that holds its packag
 (OPENAI_BASE_URL is the line `jxray record` printed):
 
   record_loops.py instructor           Mode.TOOLS, Mode.JSON and Mode.MD_JSON
-  record_loops.py pydantic-ai          NativeOutput (response_format json_schema)
-  record_loops.py check JSONL N        the report `jxray check --format jsonl` wrote on DIR
+  record_loops.py pydantic-ai          ToolOutput (a tool call) and NativeOutput
+                                       (response_format json_schema)
+  record_loops.py check JSONL N        the report `jxray check --format jsonl` wrote
                                        must hold N chains of two attempts, each a
                                        `schema` failure against the request's schema
                                        repaired by its re-ask
@@ -18,14 +19,19 @@ Run by scripts/record-e2e.sh, each loop in the environment that holds its packag
 The answers are in scripts/record-e2e-responses.json. ai-mock picks an answer by one
 message of the request: the first call by its last message (the question), the re-ask by
 the question three messages back (instructor: the question, the model's turn, the loop's
-correction) or by the bad answer carried back as the model's turn (PydanticAI puts a
+correction; PydanticAI's tool output: the question, the call, the tool's error) or by
+the bad answer carried back as the model's turn (PydanticAI puts a
 system note between them). instructor's MD_JSON mode adds its instruction to the question,
-so that message is matched as instructor 1.17 writes it. PydanticAI's tool output is not run here: ai-mock sends a
-function call's arguments as a JSON object, which the openai SDK's validation in
-PydanticAI refuses, and streams them without the tool call's index.
+so that message is matched as instructor 1.17 writes it.
+
+ai-mock sends a tool call's arguments as a JSON object where OpenAI sends a string of JSON.
+instructor takes either; PydanticAI's OpenAI model validates the response first, so it is
+given the answer through the hook PydanticAI offers for compatible servers' answers
+(`_validate_completion`), which writes the object as the string it stands for. The proxy
+records what the mock sent (the object); PydanticAI carries back its own string of it.
 
 Each loop prints `record-loops: NAME re-asked N, repaired M` from its own record (the
-calls instructor made, the requests in PydanticAI's message history); exits 1 when a loop
+calls instructor made, the model's responses in PydanticAI's message history); exits 1 when a loop
 did not end with the mock's right answer.
 """
 
@@ -43,6 +49,7 @@ RIGHT = {
     "instructor-json": {"severity": "high", "escalate": False},
     "instructor-md-json": {"severity": "low", "escalate": False},
     "pydantic-ai-native": {"severity": "high", "escalate": True},
+    "pydantic-ai-tool": {"severity": "medium", "escalate": False},
 }
 
 
@@ -86,17 +93,30 @@ def instructor_loops():
 
 
 def pydantic_ai_loops():
-    from pydantic_ai import Agent, NativeOutput
-    from pydantic_ai.messages import ModelRequest
+    from pydantic_ai import Agent, NativeOutput, ToolOutput
+    from pydantic_ai.messages import ModelResponse
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
 
+    class CompatibleServer(OpenAIChatModel):
+        """A tool call's arguments sent as an object, written as the string OpenAI sends."""
+
+        def _validate_completion(self, response):
+            for choice in response.choices:
+                for call in choice.message.tool_calls or []:
+                    if not isinstance(call.function.arguments, str):
+                        call.function.arguments = json.dumps(call.function.arguments)
+            return super()._validate_completion(response)
+
     provider = OpenAIProvider(base_url=os.environ["OPENAI_BASE_URL"], api_key="sk-e2e-loops")
-    model = OpenAIChatModel("gpt-4o-mini", provider=provider)
-    agent = Agent(model, output_type=NativeOutput(Triage), retries=2)
-    result = agent.run_sync("loop-pydantic-ai-native")
-    requests = [m for m in result.all_messages() if isinstance(m, ModelRequest)]
-    return 0 if report("pydantic-ai-native", len(requests), result.output) else 1
+    model = CompatibleServer("gpt-4o-mini", provider=provider)
+    ok = True
+    for name, output_type in (("pydantic-ai-tool", ToolOutput(Triage)), ("pydantic-ai-native", NativeOutput(Triage))):
+        agent = Agent(model, output_type=output_type, retries=2)
+        result = agent.run_sync(f"loop-{name}")
+        responses = [m for m in result.all_messages() if isinstance(m, ModelResponse)]
+        ok &= report(name, len(responses), result.output)
+    return 0 if ok else 1
 
 
 def check(jsonl, expected):

@@ -21,12 +21,14 @@ fn the_official_sdks_call_through_jxray_record_unchanged_and_are_recorded() {
         stdout.contains("20 of 20 recorded captures had the expected outcome"),
         "{stdout}"
     );
-    // instructor (TOOLS, JSON, MD_JSON) and PydanticAI (NativeOutput) re-ask on their own;
+    // instructor (TOOLS, JSON, MD_JSON) and PydanticAI (tool and native output) re-ask on
+    // their own;
     // every re-ask is linked and judged by its request's schema.
     for name in [
         "instructor-tools",
         "instructor-json",
         "instructor-md-json",
+        "pydantic-ai-tool",
         "pydantic-ai-native",
     ] {
         assert!(
@@ -35,7 +37,7 @@ fn the_official_sdks_call_through_jxray_record_unchanged_and_are_recorded() {
         );
     }
     assert!(
-        stdout.contains("jxray check linked 4 repaired chains of 4 the loops repaired"),
+        stdout.contains("jxray check linked 5 repaired chains of 5 the loops repaired"),
         "{stdout}"
     );
 }
