@@ -1,11 +1,12 @@
-// The repair loop with a schema end to end, through `jxray record`, with the real SDKs an app
-// would use: the official openai package (a `json_schema` response format) and the AI SDK
-// (`ai`'s generateText with `Output.object`, over @ai-sdk/openai) call a real mock server
-// (ai-mock, on PATH from scripts/npm-tests.sh) through the proxy. The mock's first answer
-// breaks the schema (a severity outside the enum), the repair request's answer fits. The
-// recorded folder must hold one chain of two attempts, each judged by the schema its request
-// carried (`"schema_from": "request"`), and `jxray check` must count the chain repaired, as the
-// loop did.
+// Re-ask loops with a schema end to end, through `jxray record`, with the real SDKs an app
+// would use against a real mock server (ai-mock, on PATH from scripts/npm-tests.sh): jxray's
+// `repair` over the official openai package (a `json_schema` response format) and over the AI
+// SDK (`ai`'s generateText with `Output.object`, over @ai-sdk/openai), and the AI SDK's own
+// loop (a tool call whose input breaks the tool's schema is sent back as a tool error and
+// called again). The mock's first answer breaks the schema (a severity outside the enum), the
+// re-ask's answer fits. The recorded folder must hold one chain of two attempts, each judged
+// by the schema its request carried (`"schema_from": "request"`), and `jxray check` must count
+// the chain repaired, as the loop did.
 
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -17,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
-import { generateText, NoObjectGeneratedError, Output } from "ai";
+import { generateText, NoObjectGeneratedError, Output, stepCountIs, tool } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { z } from "zod";
 import { extract, repair, repairPrompt } from "jxray";
@@ -46,17 +47,27 @@ async function listening(port, child, name) {
 const requestFiles = (folder) =>
   readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith(".request.json"));
 
-/** Run `loop(baseURL, prompt)` through `jxray record` against ai-mock answering BAD to
- * `prompt` and GOOD to its repair request; the recorded folder's `check` lines and text. */
+/** Run `loop(baseURL, prompt)` (jxray's repair loop) through `jxray record` against ai-mock
+ * answering BAD to `prompt` and GOOD to its repair request; the loop's result, and the
+ * recorded folder's `check` lines and text. */
 async function recorded(prompt, loop) {
-  const work = mkdtempSync(join(tmpdir(), "jxray-record-loops-"));
   // ai-mock answers by the exact last message: the repair request is the engine's own.
   const second = `${prompt}\n\n${repairPrompt(extract(BAD, { schema: Triage }), { required: ["severity", "escalate"] })}`;
-  const responses = join(work, "responses.json");
-  writeFileSync(responses, JSON.stringify({ responses: [
+  const prompts = [];
+  const run = await throughRecord([
     { type: "text", input: prompt, output: BAD },
     { type: "text", input: second, output: GOOD },
-  ] }));
+  ], (baseURL) => loop(baseURL, (sent) => prompts.push(sent)));
+  assert.deepEqual(prompts, [prompt, second]);
+  return run;
+}
+
+/** `run(baseURL)` through `jxray record` against ai-mock answering by `rules`; what it
+ * returned, and the recorded folder's `check` lines and text. */
+async function throughRecord(rules, run) {
+  const work = mkdtempSync(join(tmpdir(), "jxray-record-loops-"));
+  const responses = join(work, "responses.json");
+  writeFileSync(responses, JSON.stringify({ responses: rules }));
   const [mockPort, proxyPort] = [await freePort(), await freePort()];
   const captures = join(work, "captures");
   const ownGroup = fileURLToPath(new URL("../../scripts/own_group.py", import.meta.url));
@@ -64,17 +75,15 @@ async function recorded(prompt, loop) {
   const proxy = spawn(jxrayBinary(), ["record", "--port", String(proxyPort), "--to", captures,
     "--upstream", `openai=http://127.0.0.1:${mockPort}/openai`], { stdio: "ignore" });
   let result;
-  const prompts = [];
   try {
     await listening(mockPort, mock, "ai-mock");
     await listening(proxyPort, proxy, "jxray record");
-    result = await loop(`http://127.0.0.1:${proxyPort}/openai`, (sent) => prompts.push(sent));
+    result = await run(`http://127.0.0.1:${proxyPort}/openai`);
     for (let i = 0; i < 100 && requestFiles(captures).length < 2; i += 1) await sleep(100);
   } finally {
     proxy.kill("SIGTERM");
     mock.kill("SIGTERM");
   }
-  assert.deepEqual(prompts, [prompt, second]);
   const check = (...args) => spawnSync(jxrayBinary(), ["check", captures, ...args], { encoding: "utf8" }).stdout;
   const lines = check("--format", "jsonl").trim().split("\n").map((line) => JSON.parse(line));
   return { result, lines, text: check() };
@@ -84,6 +93,11 @@ function assertOneRepairedChain({ result, lines, text }) {
   assert.equal(result.status, "success");
   assert.equal(result.repaired, true);
   assert.deepEqual(result.value, { severity: "high", escalate: true });
+  assertLinkedAndCounted(lines, text);
+}
+
+/** One chain of two attempts, judged by the requests' schema, counted repaired. */
+function assertLinkedAndCounted(lines, text) {
   assert.deepEqual(lines.map((line) => line.attempt), [undefined, 2]);
   const [first, repaired] = lines;
   // The schema came from each request the SDK sent, not from the loop or a flag.
@@ -134,4 +148,38 @@ test("ai: generateText with Output.object, re-asked by the loop, is one repaired
     }, prompt, { schema: Triage });
   });
   assertOneRepairedChain(run);
+});
+
+test("ai: the AI SDK's own re-ask of a tool call whose input breaks the tool's schema is one repaired chain", async () => {
+  const prompt = "loop-ai-sdk-tool";
+  // ai-mock sends a tool call's arguments as an object where OpenAI sends a string of JSON:
+  // the app's fetch writes the object as the string it stands for (createOpenAI's `fetch`).
+  async function compatible(input, init) {
+    const response = await fetch(input, init);
+    const body = await response.json();
+    for (const choice of body.choices ?? []) {
+      for (const call of choice.message?.tool_calls ?? []) {
+        if (typeof call.function.arguments !== "string") call.function.arguments = JSON.stringify(call.function.arguments);
+      }
+    }
+    return new Response(JSON.stringify(body), { status: response.status, headers: { "content-type": "application/json" } });
+  }
+  const { result, lines, text } = await throughRecord([
+    // The re-ask: the question, the call, then the SDK's tool error.
+    { type: "function", input: { content: prompt, offset: -3 }, output: { name: "triage", arguments: JSON.parse(GOOD) } },
+    { type: "function", input: prompt, output: { name: "triage", arguments: JSON.parse(BAD) } },
+  ], (baseURL) => {
+    const openai = createOpenAI({ apiKey: "sk-e2e", baseURL, fetch: compatible });
+    return generateText({
+      model: openai.chat("gpt-4o-mini"),
+      prompt,
+      tools: { triage: tool({ inputSchema: Triage }) },
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+    });
+  });
+  // The loop's own record: a step whose call failed the schema, then one that fits.
+  assert.deepEqual(result.steps.map((step) => step.content.map((part) => part.type)), [["tool-call", "tool-error"], ["tool-call"]]);
+  assert.deepEqual(result.steps[1].toolCalls[0].input, JSON.parse(GOOD));
+  assertLinkedAndCounted(lines, text);
 });
