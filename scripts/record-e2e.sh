@@ -3,6 +3,9 @@
 # (ai-mock, from PyPI) straight and through `jxray record`; what each SDK received must be
 # the same either way, and `jxray check` on the recorded folder must give each case's
 # outcome (fenced, cut off mid-value, trailing comma, tool call, refusal; streamed and not).
+# Then other loops' re-asks: the real instructor (TOOLS, JSON, MD_JSON) and PydanticAI
+# (tool output, NativeOutput) through the proxy, whose chains `jxray check` must link and count as the
+# loops count them (scripts/record_loops.py).
 #
 # Usage: scripts/record-e2e.sh [JXRAY_BINARY]   (default: builds target/debug/jxray)
 # The virtual environment (scripts/sdk-venv.sh: $RECORD_E2E_VENV, default
@@ -79,5 +82,33 @@ fi
 if [[ $status -ne 0 ]]; then
   echo "record-e2e: failed; the proxy said:" >&2
   cat "$work/record.err" >&2
+fi
+
+# Other loops' re-asks (scripts/record_loops.py): instructor and PydanticAI through a proxy
+# of their own, each counting the chains it repaired; `jxray check` must link as many.
+instructor_venv="$(scripts/instructor-venv.sh)"
+loops_port="$(free_port)"
+"$jxray" record --port "$loops_port" --to "$work/loops" \
+  --upstream "openai=http://127.0.0.1:$mock_port/openai" \
+  >"$work/loops.out" 2>"$work/loops.err" &
+pids+=($!)
+wait_for_port "$loops_port" "$work/loops.err"
+eval "$(grep -E '^  export OPENAI_BASE_URL=' "$work/loops.out" | sed 's/#.*//')"
+export OPENAI_BASE_URL
+loops=0
+"$instructor_venv/bin/python" -W ignore scripts/record_loops.py instructor | tee -a "$work/loops.log" || loops=1
+python3 -W ignore scripts/record_loops.py pydantic-ai | tee -a "$work/loops.log" || loops=1
+repaired="$(awk '/^record-loops: .* re-asked/ { n += $(NF - 2) } END { print n + 0 }' "$work/loops.log")"
+calls="$(grep -c '^record-loops: .* re-asked' "$work/loops.log" || true)"
+for _ in $(seq 1 50); do
+  [[ "$(grep -c '^jxray record: recorded ' "$work/loops.err")" -ge $((2 * calls)) ]] && break
+  sleep 0.1
+done
+"$jxray" check "$work/loops" --format jsonl >"$work/loops.jsonl" || true
+python3 scripts/record_loops.py check "$work/loops.jsonl" "${repaired:-0}" || loops=1
+if [[ $loops -ne 0 ]]; then
+  echo "record-e2e: the loops failed; the proxy said:" >&2
+  cat "$work/loops.err" >&2
+  status=1
 fi
 exit $status

@@ -1,7 +1,9 @@
 //! `jxray record` end to end, as part of `cargo test`: scripts/record-e2e.sh installs the
 //! official openai and anthropic SDKs and ai-mock (a real mock server from PyPI) in its
 //! own virtual environment, calls through the proxy streaming and not, and checks that
-//! the SDKs received the same as without it and that the recorded folder checks right.
+//! the SDKs received the same as without it and that the recorded folder checks right;
+//! then instructor's and PydanticAI's own re-ask loops through the proxy, whose chains
+//! `jxray check` must link and count as the loops do.
 
 mod support;
 
@@ -17,6 +19,25 @@ fn the_official_sdks_call_through_jxray_record_unchanged_and_are_recorded() {
     );
     assert!(
         stdout.contains("20 of 20 recorded captures had the expected outcome"),
+        "{stdout}"
+    );
+    // instructor (TOOLS, JSON, MD_JSON) and PydanticAI (tool and native output) re-ask on
+    // their own;
+    // every re-ask is linked and judged by its request's schema.
+    for name in [
+        "instructor-tools",
+        "instructor-json",
+        "instructor-md-json",
+        "pydantic-ai-tool",
+        "pydantic-ai-native",
+    ] {
+        assert!(
+            stdout.contains(&format!("record-loops: {name} re-asked 1, repaired 1")),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("jxray check linked 5 repaired chains of 5 the loops repaired"),
         "{stdout}"
     );
 }

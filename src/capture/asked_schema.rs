@@ -12,7 +12,9 @@ use serde_json::{Map, Value};
 pub struct AskedSchemas {
     /// For the message's text: OpenAI `response_format.json_schema.schema`, Responses
     /// `text.format.schema`, Anthropic `output_format.schema`, Gemini
-    /// `responseJsonSchema` / `responseSchema`, Ollama `format` (an object).
+    /// `responseJsonSchema` / `responseSchema`, Ollama `format` (an object); where the
+    /// request has none of these, a JSON Schema its system prompt states (instructor's
+    /// JSON and MD_JSON modes ask that way).
     pub text: Option<Arc<Value>>,
     /// For each tool's call, by name: OpenAI and Responses `parameters`, Anthropic
     /// `input_schema`, Gemini `functionDeclarations[].parameters`.
@@ -23,7 +25,9 @@ impl AskedSchemas {
     /// What a request body asked for.
     pub fn of(body: &Value) -> AskedSchemas {
         AskedSchemas {
-            text: text_schema(body).map(Arc::new),
+            text: text_schema(body)
+                .or_else(|| prompt_schema(body))
+                .map(Arc::new),
             tools: tool_schemas(body),
         }
     }
@@ -84,6 +88,27 @@ fn text_schema(body: &Value) -> Option<Value> {
     body.get("format")
         .filter(|format| format.is_object())
         .cloned()
+}
+
+/// How many `{` of a system prompt are tried as the start of a schema.
+const PROMPT_SCHEMA_TRIES: usize = 32;
+
+/// The JSON Schema a request's system prompt states as what the answer must match: the
+/// first JSON object in it that is an object schema (`"type": "object"` with
+/// `properties`). Loops that ask in the prompt rather than in a response format write the
+/// schema there whole (instructor's JSON and MD_JSON modes).
+pub(super) fn prompt_schema(body: &Value) -> Option<Value> {
+    let system = super::request::system(body)?;
+    system
+        .match_indices('{')
+        .take(PROMPT_SCHEMA_TRIES)
+        .find_map(|(at, _)| {
+            let mut values = serde_json::Deserializer::from_str(&system[at..]).into_iter::<Value>();
+            let value = values.next()?.ok()?;
+            let object_schema = value.get("type").and_then(Value::as_str) == Some("object")
+                && value.get("properties").is_some_and(Value::is_object);
+            object_schema.then_some(value)
+        })
 }
 
 fn tool_schemas(body: &Value) -> Vec<(String, Arc<Value>)> {
@@ -166,6 +191,38 @@ mod tests {
             None
         );
         assert_eq!(AskedSchemas::of(&json!({"format": "json"})).text, None);
+    }
+
+    #[test]
+    fn a_schema_the_system_prompt_states_applies_where_no_format_carries_one() {
+        let schema = json!({"properties": {"severity": {"enum": ["low", "high"], "type": "string"}},
+            "required": ["severity"], "title": "Triage", "type": "object"});
+        let prompt = format!(
+            "Answer in json that matches the following json_schema:\n\n{}\n\nReturn an instance, not the schema.",
+            serde_json::to_string_pretty(&schema).unwrap()
+        );
+        let openai = json!({"messages": [{"role": "system", "content": prompt},
+            {"role": "user", "content": "triage {this}"}], "response_format": {"type": "json_object"}});
+        assert_eq!(AskedSchemas::of(&openai).text.as_deref(), Some(&schema));
+        assert!(
+            crate::capture::asks_for_json(
+                &json!({"messages": [{"role": "system", "content": prompt}]})
+            ),
+            "a schema in the prompt asks for JSON without a response format"
+        );
+        let anthropic =
+            json!({"system": prompt, "messages": [{"role": "user", "content": "triage"}]});
+        assert_eq!(AskedSchemas::of(&anthropic).text.as_deref(), Some(&schema));
+        // A format's own schema wins; an example object or a schema only in the user's
+        // message is none.
+        let own = json!({"type": "object", "required": ["a"]});
+        let both = json!({"messages": [{"role": "system", "content": prompt}],
+            "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": own}}});
+        assert_eq!(AskedSchemas::of(&both).text.as_deref(), Some(&own));
+        let example = json!({"messages": [{"role": "system", "content": "Answer like {\"severity\": \"low\"}."}]});
+        assert_eq!(AskedSchemas::of(&example).text, None);
+        let user = json!({"messages": [{"role": "user", "content": prompt}]});
+        assert_eq!(AskedSchemas::of(&user).text, None);
     }
 
     #[test]

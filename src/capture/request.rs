@@ -173,7 +173,8 @@ fn messages<'a>(body: &'a Value, roles: &'a [&str]) -> impl Iterator<Item = &'a 
 /// What a turn says: its text, or for a model's turn that only calls a tool, the call's
 /// arguments as the response carried them (OpenAI `tool_calls[].function.arguments`,
 /// Anthropic `tool_use` input, Gemini `functionCall` args), which is what a re-ask of a tool
-/// call carries back.
+/// call carries back. OpenAI arguments are a string of JSON; a client that got them as an
+/// object (some compatible servers send one) carries the object back.
 fn turn_text(message: &Value) -> String {
     let text = message_text(message).unwrap_or_default();
     if !text.trim().is_empty() {
@@ -184,8 +185,11 @@ fn turn_text(message: &Value) -> String {
         .and_then(|calls| calls.get(0))
         .and_then(|call| call.get("function"))
         .and_then(|function| function.get("arguments"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+        .and_then(|arguments| match arguments {
+            Value::String(text) => Some(text.clone()),
+            Value::Null => None,
+            other => serde_json::to_string(other).ok(),
+        });
     let parts = message
         .get("content")
         .or_else(|| message.get("parts"))
@@ -206,7 +210,7 @@ fn message_text(message: &Value) -> Option<String> {
 
 /// Anthropic `system`, Responses `instructions`, Gemini `systemInstruction`, Ollama
 /// generate `system`, else the system (or developer) messages.
-fn system(body: &Value) -> Option<String> {
+pub(super) fn system(body: &Value) -> Option<String> {
     for key in [
         "system",
         "instructions",
@@ -255,7 +259,7 @@ pub(crate) fn asks_for_json(body: &Value) -> bool {
         .get("tools")
         .and_then(Value::as_array)
         .is_some_and(|tools| !tools.is_empty());
-    tools || json_mode(body).is_some()
+    tools || json_mode(body).is_some() || super::asked_schema::prompt_schema(body).is_some()
 }
 
 /// The structured-output mode a request body asked for, named as the body spells it:

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::capture::{read_regular, request_path, AskedSchemas};
@@ -79,6 +80,24 @@ impl RequestBeside {
             format: Option<Value>,
             #[serde(skip_serializing_if = "Option::is_none")]
             tools: Option<Value>,
+            // Where a system prompt may state the schema (instructor's JSON modes): the
+            // system fields, and of the messages only the system and developer ones.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            system: Option<Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            instructions: Option<Value>,
+            #[serde(rename = "systemInstruction", skip_serializing_if = "Option::is_none")]
+            system_instruction: Option<Value>,
+            #[serde(rename = "system_instruction", skip_serializing_if = "Option::is_none")]
+            system_instruction_snake: Option<Value>,
+            #[serde(default, skip_serializing)]
+            messages: Vec<SkimmedMessage>,
+        }
+        /// A message, its content left unread unless it is a system prompt.
+        #[derive(Deserialize)]
+        struct SkimmedMessage {
+            role: Option<String>,
+            content: Option<Box<RawValue>>,
         }
         let Ok(skimmed) = serde_json::from_slice::<Skimmed>(&bytes) else {
             return Some(RequestBeside::unread());
@@ -88,7 +107,20 @@ impl RequestBeside {
             .as_ref()
             .and_then(ChainLink::from_value)
             .map_or(ChainState::Recorded, ChainState::Linked);
-        let formats = serde_json::to_value(skimmed.body.unwrap_or_default()).unwrap_or_default();
+        let body = skimmed.body.unwrap_or_default();
+        let system: Vec<Value> = body
+            .messages
+            .iter()
+            .filter(|message| matches!(message.role.as_deref(), Some("system" | "developer")))
+            .filter_map(|message| {
+                let content: Value = serde_json::from_str(message.content.as_ref()?.get()).ok()?;
+                Some(serde_json::json!({"role": "system", "content": content}))
+            })
+            .collect();
+        let mut formats = serde_json::to_value(body).unwrap_or_default();
+        if let (Some(fields), false) = (formats.as_object_mut(), system.is_empty()) {
+            fields.insert("messages".into(), Value::Array(system));
+        }
         Some(RequestBeside {
             chain,
             asked: AskedSchemas::of(&formats),
@@ -177,6 +209,25 @@ mod tests {
             link.previous(Path::new("captures/2026-12-02/y.jsonl")),
             Some(Path::new("captures").join("2026-12-01").join("x.jsonl"))
         );
+    }
+
+    #[test]
+    fn the_request_beside_a_capture_gives_the_schema_its_system_prompt_states() {
+        let dir = tempfile::tempdir().unwrap();
+        let capture = dir.path().join("a.json");
+        std::fs::write(&capture, "{}").unwrap();
+        let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+        let prompt = format!("Answer in JSON matching this schema: {schema}");
+        let body = json!({"messages": [{"role": "system", "content": [{"type": "text", "text": prompt}]},
+            {"role": "user", "content": "the question"}], "response_format": {"type": "json_object"}});
+        std::fs::write(
+            dir.path().join("a.request.json"),
+            json!({"jxray_request": 1, "body": body}).to_string(),
+        )
+        .unwrap();
+        let asked = RequestBeside::read(&capture).unwrap().asked;
+        assert_eq!(asked, AskedSchemas::of(&body));
+        assert_eq!(asked.text.as_deref(), Some(&schema));
     }
 
     #[test]

@@ -22,7 +22,15 @@ pub use crate::capture::MAX_SCHEMA_BYTES;
 pub struct Schema {
     validator: jsonschema::Validator,
     document: Value,
+    /// The host language's own validation, which then decides instead of the JSON Schema
+    /// (Python's Pydantic model: its field and model validators run on each candidate).
+    host: Option<HostCheck>,
 }
+
+/// A host language's validation of a value: every violation it finds, none when the value
+/// is accepted. The JSON Schema document stays what the schema says it asks for (the
+/// repair request's required keys, a fixture's schema).
+pub type HostCheck = Arc<dyn Fn(&Value) -> Vec<Violation> + Send + Sync>;
 
 impl std::fmt::Debug for Schema {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -32,7 +40,7 @@ impl std::fmt::Debug for Schema {
     }
 }
 
-pub(crate) use jxray_formats::violation::Violation;
+pub use jxray_formats::violation::Violation;
 
 /// Why a schema could not be used; the message names the file and the fix.
 #[derive(Debug, thiserror::Error)]
@@ -74,7 +82,15 @@ impl Schema {
         Ok(Schema {
             validator,
             document: schema.clone(),
+            host: None,
         })
+    }
+
+    /// This schema with the host language's validation deciding what fits it (see
+    /// [`HostCheck`]).
+    pub fn with_host_check(mut self, check: HostCheck) -> Schema {
+        self.host = Some(check);
+        self
     }
 
     /// The schema document, as a fixture records it.
@@ -86,11 +102,17 @@ impl Schema {
     /// is the answer (one that breaks it is taken only when none validates).
     pub(crate) fn acceptor(self: &Arc<Schema>) -> Acceptor {
         let schema = Arc::clone(self);
-        Acceptor::new(move |value| schema.validator.is_valid(value))
+        Acceptor::new(move |value| match &schema.host {
+            Some(check) => check(value).is_empty(),
+            None => schema.validator.is_valid(value),
+        })
     }
 
-    /// Every violation, in the validator's order.
+    /// Every violation, in the validator's order (the host's, when it validates).
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
+        if let Some(check) = &self.host {
+            return check(value);
+        }
         violations(&self.validator, &self.document, value, "")
     }
 
@@ -259,6 +281,41 @@ mod tests {
             "test",
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_host_check_decides_which_candidate_fits_and_names_the_violations() {
+        // The host accepts an even population only, which the JSON Schema cannot say.
+        let host: HostCheck = Arc::new(|value: &Value| {
+            let odd = value["population"].as_i64().is_some_and(|n| n % 2 == 1);
+            if odd {
+                vec![Violation::at(
+                    value,
+                    "/population".into(),
+                    "Value error, must be even",
+                )]
+            } else {
+                Vec::new()
+            }
+        });
+        let schema = Arc::new(city_schema().with_host_check(host));
+        let checker = crate::check::Checker::new(crate::engine::Options::default(), Some(schema));
+        let capture = Capture::from_text(
+            "-",
+            "{\"city\": \"A\", \"population\": 3} or {\"city\": \"B\", \"population\": 4}",
+        );
+        let outcome = checker.outcome(&capture);
+        assert_eq!(outcome.value, Some(json!({"city": "B", "population": 4})));
+        let capture = Capture::from_text("-", "{\"city\": \"A\", \"population\": 3}");
+        let failure = checker.outcome(&capture).failure.expect("a schema failure");
+        assert_eq!(failure.kind, FailureKind::Schema);
+        assert!(
+            failure
+                .message
+                .contains("/population = 3: Value error, must be even"),
+            "{}",
+            failure.message
+        );
     }
 
     #[test]

@@ -31,15 +31,21 @@ except openai.APIStatusError as error:
 
 /// The pinned SDKs' environment (made the first time, from PyPI).
 fn sdk_python() -> String {
+    venv_python("sdk-venv.sh")
+}
+
+/// The python3 of the pinned environment a script under scripts/ makes (the first time,
+/// from PyPI) and names.
+fn venv_python(script: &str) -> String {
     let root = env!("CARGO_MANIFEST_DIR");
     let output = Command::new("bash")
-        .arg(format!("{root}/scripts/sdk-venv.sh"))
+        .arg(format!("{root}/scripts/{script}"))
         .current_dir(root)
         .output()
-        .expect("bash runs scripts/sdk-venv.sh");
+        .unwrap_or_else(|_| panic!("bash runs scripts/{script}"));
     assert!(
         output.status.success(),
-        "scripts/sdk-venv.sh failed (it needs python3 with venv, and PyPI the first time): {}",
+        "scripts/{script} failed (it needs python3 with venv, and PyPI the first time): {}",
         String::from_utf8_lossy(&output.stderr)
     );
     let venv = String::from_utf8_lossy(&output.stdout).trim().to_string();
@@ -131,4 +137,107 @@ fn record_tui_says_where_to_point_the_sdk_and_counts_its_calls() {
         "jxray record: 2 calls through the proxy, 1 recorded, 1 not kept",
     );
     tmux.wait_in_history("the reason not kept", "cannot reach");
+}
+
+/// ai-mock (the pinned environment's) answering from scripts/record-e2e-responses.json, in a
+/// process group that ends with it; its port.
+fn ai_mock() -> (std::process::Child, u16) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let python = sdk_python();
+    let bin = Path::new(&python).parent().unwrap().to_path_buf();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let child = Command::new(&python)
+        .args([
+            &format!("{root}/scripts/own_group.py"),
+            bin.join("ai-mock").to_str().unwrap(),
+            "server",
+            &format!("{root}/scripts/record-e2e-responses.json"),
+            "-p",
+            &port.to_string(),
+        ])
+        .env("PATH", path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("ai-mock starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "ai-mock does not listen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (child, port)
+}
+
+/// instructor's own re-asks (scripts/record_loops.py: the real package, its first answer
+/// breaking the Pydantic model) recorded by `jxray record --tui`: the workbench shows each
+/// re-ask as the second attempt of a chain, the first attempt's `schema` failure judged by
+/// the schema its request carried.
+#[test]
+fn another_loops_re_asks_are_chains_in_the_workbench() {
+    let instructor = venv_python("instructor-venv.sh");
+    let (mut mock, mock_port) = ai_mock();
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("captures");
+    let openai = format!("openai=http://127.0.0.1:{mock_port}/openai");
+    let args = [
+        "record",
+        "--tui",
+        "--port",
+        "0",
+        "--to",
+        to.to_str().unwrap(),
+        "--upstream",
+        &openai,
+    ];
+    let tmux = Tmux::start("recordloops", 160, 45, &args, &[]);
+    let screen = tmux.wait_for("the recording panel", |s| base_url_on(s).is_some());
+    let base_url = base_url_on(&screen).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let output = Command::new(&instructor)
+        .args([
+            "-W",
+            "ignore",
+            &format!("{root}/scripts/record_loops.py"),
+            "instructor",
+        ])
+        .env("OPENAI_BASE_URL", &base_url)
+        .output()
+        .unwrap();
+    let _ = mock.kill();
+    let _ = mock.wait();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        said.contains("instructor-md-json re-asked 1, repaired 1"),
+        "{said}"
+    );
+    tmux.wait_for("six calls recorded", |s| s.contains("6 calls"));
+    // The last capture: MD_JSON's re-ask, the second attempt of its chain.
+    tmux.keys(&["Escape", "G"]);
+    let screen = tmux.wait_for("the re-ask's chain", |s| s.contains("attempt 2 of 2"));
+    assert!(screen.contains("fenced"), "{screen}");
+    // `c` walks to the first attempt: the answer broke the schema instructor asked for in
+    // its system prompt.
+    tmux.keys(&["c"]);
+    let screen = tmux.wait_for("the first attempt", |s| s.contains("attempt 1 of 2"));
+    assert!(screen.contains("schema"), "{screen}");
+    assert!(screen.contains("/severity"), "{screen}");
+    tmux.keys(&["q"]);
+    assert_eq!(tmux.exit_status(), 0);
 }

@@ -10,7 +10,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use jxray::capture::{self, LoadOptions};
@@ -22,7 +22,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::convert::Decimals;
-use crate::options::Settings;
+use crate::options::{Pydantic, Settings};
 use crate::outcome::PyOutcome;
 
 /// Checked captures waiting for Python to take them.
@@ -33,6 +33,9 @@ const HANDED_OVER: usize = 256;
 pub struct CheckRun {
     checked: Mutex<Receiver<Checked>>,
     decimals: Decimals,
+    /// The Pydantic model or `TypeAdapter` given as the schema, whose instances the
+    /// accepted values become.
+    pydantic: Option<Arc<Pydantic>>,
 }
 
 /// Start checking `path` in the background.
@@ -61,6 +64,7 @@ pub fn start(
     })?;
     let (sender, receiver) = sync_channel(HANDED_OVER);
     let decimals = settings.decimals;
+    let pydantic = settings.pydantic.clone();
     thread::spawn(move || {
         // It ends when every capture is handed over, or when the iterator is gone.
         let _ = pipeline::run(
@@ -75,6 +79,7 @@ pub fn start(
     Ok(CheckRun {
         checked: Mutex::new(receiver),
         decimals,
+        pydantic,
     })
 }
 
@@ -113,6 +118,10 @@ impl CheckRun {
             return Ok(None);
         };
         let source = checked.capture.source.clone();
-        Ok(Some((source, PyOutcome::new(py, checked, self.decimals)?)))
+        let outcome = PyOutcome::new(py, checked, self.decimals)?;
+        Ok(Some((
+            source,
+            outcome.with_instance(py, self.pydantic.as_deref()),
+        )))
     }
 }

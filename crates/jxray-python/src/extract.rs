@@ -70,7 +70,8 @@ pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyR
                 early: None,
             },
             settings.decimals,
-        ),
+        )
+        .map(|outcome| outcome.with_instance(py, settings.pydantic.as_deref())),
         None => Ok(PyOutcome::unexplained(py, capture, settings)),
     }
 }

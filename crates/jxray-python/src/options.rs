@@ -10,7 +10,7 @@ use jxray::capture::fields::{FieldPath, PathFlags, Preset};
 use jxray::capture::{LoadOptions, SourceNames};
 use jxray::check::Checker;
 use jxray::engine::{Options, Pick};
-use jxray::schema::Schema;
+use jxray::schema::{Schema, Violation};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -23,6 +23,9 @@ pub struct Settings {
     /// How each capture is judged: the options and the schema, as `jxray check` judges.
     pub checker: Checker,
     pub decimals: Decimals,
+    /// The Pydantic model or `TypeAdapter` given as the schema: an accepted value is what
+    /// it returns (the model's instance).
+    pub pydantic: Option<Arc<Pydantic>>,
 }
 
 impl Settings {
@@ -39,12 +42,12 @@ impl Settings {
             .with_accept_lenient(accept_lenient)
             .with_decode_stringified(decode_stringified)
             .with_pick(parse_pick(pick)?);
-        let schema = schema
-            .map(|schema| compiled_schema(py, schema))
-            .transpose()?;
+        let schema = schema.map(|schema| schema_arg(py, schema)).transpose()?;
+        let pydantic = schema.as_ref().and_then(|schema| schema.pydantic.clone());
         Ok(Settings {
-            checker: Checker::new(options, schema),
+            checker: Checker::new(options, schema.map(|schema| schema.schema)),
             decimals: Decimals::parse(decimals)?,
+            pydantic,
         })
     }
 }
@@ -106,18 +109,165 @@ fn parse_preset(name: &str) -> PyResult<Preset> {
     }
 }
 
-/// Schemas compiled before, by their document (a dict) or their file (path, size and
-/// modification time): a loop calling `extract(text, schema=...)` compiles it once.
-static SCHEMAS: Mutex<Option<HashMap<String, Arc<Schema>>>> = Mutex::new(None);
+/// Schemas compiled before, by their document (a dict), their file (path, size and
+/// modification time) or their Pydantic object (its identity and its JSON Schema): a loop
+/// calling `extract(text, schema=...)` compiles it once.
+static SCHEMAS: Mutex<Option<HashMap<String, SchemaArg>>> = Mutex::new(None);
 
 /// Most schemas kept compiled; the cache starts over past it.
 const SCHEMAS_KEPT: usize = 64;
 
+/// A `schema=` argument, compiled.
+#[derive(Clone)]
+pub struct SchemaArg {
+    pub schema: Arc<Schema>,
+    /// The Pydantic model or `TypeAdapter` it was, which validates instead of its JSON Schema.
+    pub pydantic: Option<Arc<Pydantic>>,
+}
+
+/// A Pydantic model class or `TypeAdapter` given as `schema=` (contract §6): Pydantic
+/// itself validates each candidate value (so field and model validators run), its
+/// `ValidationError` is the `schema` failure, each error located by a JSON Pointer, and an
+/// accepted value comes out as the model's instance.
+pub struct Pydantic {
+    /// `model_validate_json` of a model class, `validate_json` of a `TypeAdapter`: the
+    /// value is handed over as the JSON text it was read from, in JSON mode.
+    validate_json: Py<PyAny>,
+}
+
+impl Pydantic {
+    /// The Pydantic model class or `TypeAdapter` `schema` is; `None` for anything else.
+    fn of(schema: &Bound<'_, PyAny>) -> PyResult<Option<Pydantic>> {
+        if schema.is_instance_of::<PyDict>() {
+            return Ok(None);
+        }
+        for (validate, publish) in [
+            ("model_validate_json", "model_json_schema"),
+            ("validate_json", "json_schema"),
+        ] {
+            if schema.hasattr(validate)? && schema.hasattr(publish)? {
+                return Ok(Some(Pydantic {
+                    validate_json: schema.getattr(validate)?.unbind(),
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// What Pydantic makes of `value` (the model's instance), or its `ValidationError`.
+    pub fn instance(&self, py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+        self.validate_json.call1(py, (value.to_string(),))
+    }
+
+    /// Every error Pydantic finds in `value`, as the schema's violations; none when it
+    /// validates.
+    fn violations(&self, value: &serde_json::Value) -> Vec<Violation> {
+        Python::attach(|py| match self.instance(py, value) {
+            Ok(_) => Vec::new(),
+            Err(error) => violations_of(py, &error, value)
+                .unwrap_or_else(|_| vec![Violation::at(value, String::new(), &error.to_string())]),
+        })
+    }
+}
+
+/// A `ValidationError`'s errors, each at the JSON Pointer its `loc` names in `value`;
+/// anything else a validator raised is one violation of the whole value.
+fn violations_of(
+    py: Python<'_>,
+    error: &PyErr,
+    value: &serde_json::Value,
+) -> PyResult<Vec<Violation>> {
+    let raised = error.value(py);
+    if !raised.hasattr("errors")? {
+        let name = raised.get_type().name()?;
+        return Ok(vec![Violation::at(
+            value,
+            String::new(),
+            &format!("{name}: {raised}"),
+        )]);
+    }
+    let errors = raised.call_method1("errors", ())?;
+    let mut violations = Vec::new();
+    for error in errors.try_iter()? {
+        let error = error?;
+        let message: String = error.get_item("msg")?.extract()?;
+        let location: Vec<Bound<'_, PyAny>> = error.get_item("loc")?.extract()?;
+        violations.push(Violation::at(
+            value,
+            pointer_of(&location, value)?,
+            &message,
+        ));
+    }
+    if violations.is_empty() {
+        violations.push(Violation::at(value, String::new(), &raised.to_string()));
+    }
+    Ok(violations)
+}
+
+/// The JSON Pointer of a Pydantic error's `loc` in `value`: the keys and indexes that are
+/// in the value (and a missing field's name, last); the labels Pydantic adds for a union's
+/// member or a validator's function are not places in the value and are left out.
+fn pointer_of(location: &[Bound<'_, PyAny>], value: &serde_json::Value) -> PyResult<String> {
+    let mut at = Some(value);
+    let mut segments: Vec<String> = Vec::new();
+    for (index, part) in location.iter().enumerate() {
+        let last = index + 1 == location.len();
+        match at {
+            Some(serde_json::Value::Object(fields)) => {
+                let Ok(key) = part.extract::<String>() else {
+                    continue;
+                };
+                if fields.contains_key(&key) || last {
+                    at = fields.get(&key);
+                    segments.push(key);
+                }
+            }
+            Some(serde_json::Value::Array(items)) => {
+                let Ok(position) = part.extract::<usize>() else {
+                    continue;
+                };
+                at = items.get(position);
+                segments.push(position.to_string());
+            }
+            _ => {}
+        }
+    }
+    Ok(jxray_formats::violation::pointer(
+        segments.iter().map(String::as_str),
+    ))
+}
+
 /// `schema=`: a JSON Schema as a dict (or a list or bool), the path of a schema file, or a
 /// Pydantic model (its `model_json_schema()`) or `TypeAdapter` (its `json_schema()`).
 pub fn compiled_schema(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Arc<Schema>> {
-    if let Some(document) = pydantic_schema(schema)? {
-        return compiled_schema(py, &document);
+    Ok(schema_arg(py, schema)?.schema)
+}
+
+/// [`compiled_schema`], with the Pydantic object that validates when it was one.
+pub fn schema_arg(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<SchemaArg> {
+    if let Some(pydantic) = Pydantic::of(schema)? {
+        let document = pydantic_schema(schema)?.ok_or_else(|| {
+            PyTypeError::new_err("schema: the Pydantic object gave no JSON Schema as a dict")
+        })?;
+        let text: String = py
+            .import("json")?
+            .call_method1("dumps", (&document,))?
+            .extract()?;
+        // The object is held by the cache, so its identity names no other while kept.
+        let key = format!("pydantic:{}:{text}", schema.as_ptr() as usize);
+        return cached(key, || {
+            let document: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|error| PyValueError::new_err(format!("schema: {error}")))?;
+            let pydantic = Arc::new(pydantic);
+            let validating = Arc::clone(&pydantic);
+            let schema = Schema::from_value(&document, "the schema given as schema=")
+                .map_err(schema_error)?
+                .with_host_check(Arc::new(move |value| validating.violations(value)));
+            Ok(SchemaArg {
+                schema: Arc::new(schema),
+                pydantic: Some(pydantic),
+            })
+        });
     }
     let is_document = schema.is_instance_of::<PyDict>()
         || schema.is_instance_of::<PyList>()
@@ -130,7 +280,9 @@ pub fn compiled_schema(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Ar
         return cached(format!("doc:{text}"), || {
             let document: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|error| PyValueError::new_err(format!("schema: {error}")))?;
-            Schema::from_value(&document, "the schema given as schema=").map_err(schema_error)
+            Schema::from_value(&document, "the schema given as schema=")
+                .map(SchemaArg::plain)
+                .map_err(schema_error)
         });
     }
     if schema.is_instance_of::<PyString>() || schema.hasattr("__fspath__")? {
@@ -145,7 +297,9 @@ pub fn compiled_schema(py: Python<'_>, schema: &Bound<'_, PyAny>) -> PyResult<Ar
             .ok();
         let key = format!("file:{}:{stamp:?}", path.display());
         return cached(key, || {
-            py.detach(|| Schema::from_file(&path)).map_err(schema_error)
+            py.detach(|| Schema::from_file(&path))
+                .map(SchemaArg::plain)
+                .map_err(schema_error)
         });
     }
     Err(PyTypeError::new_err(format!(
@@ -170,18 +324,27 @@ fn pydantic_schema<'py>(schema: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py
     Ok(None)
 }
 
-fn cached(key: String, compile: impl FnOnce() -> PyResult<Schema>) -> PyResult<Arc<Schema>> {
+impl SchemaArg {
+    fn plain(schema: Schema) -> SchemaArg {
+        SchemaArg {
+            schema: Arc::new(schema),
+            pydantic: None,
+        }
+    }
+}
+
+fn cached(key: String, compile: impl FnOnce() -> PyResult<SchemaArg>) -> PyResult<SchemaArg> {
     let lock = || SCHEMAS.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(schema) = lock().as_ref().and_then(|kept| kept.get(&key)) {
-        return Ok(Arc::clone(schema));
+        return Ok(schema.clone());
     }
-    let schema = Arc::new(compile()?);
+    let schema = compile()?;
     let mut kept = lock();
     let kept = kept.get_or_insert_with(HashMap::new);
     if kept.len() >= SCHEMAS_KEPT {
         kept.clear();
     }
-    kept.insert(key, Arc::clone(&schema));
+    kept.insert(key, schema.clone());
     Ok(schema)
 }
 

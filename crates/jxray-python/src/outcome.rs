@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use crate::convert::{to_python, Decimals};
 use crate::errors::extract_error;
-use crate::options::Settings;
+use crate::options::{Pydantic, Settings};
 use crate::pickle::{reduce_failure, reduce_outcome, restored_failure, restored_outcome};
 
 /// What extraction says about one capture (contract §1).
@@ -85,6 +85,25 @@ impl PyOutcome {
             whole,
             unexplained: None,
         })
+    }
+
+    /// This outcome with its accepted value as the Pydantic model's instance, when the
+    /// schema was a Pydantic model or `TypeAdapter` (what it returns for the value). A
+    /// failure keeps its plain value.
+    pub fn with_instance(mut self, py: Python<'_>, pydantic: Option<&Pydantic>) -> PyOutcome {
+        let Some(pydantic) = pydantic else {
+            return self;
+        };
+        let accepted = self
+            .whole
+            .get(py)
+            .map(|whole| &whole.checked.outcome)
+            .filter(|outcome| outcome.ok())
+            .and_then(|outcome| outcome.value.as_ref());
+        if let Some(value) = accepted {
+            self.value = pydantic.instance(py, value);
+        }
+        self
     }
 
     /// A capture whose extraction failed, explained when first asked.
@@ -199,7 +218,8 @@ impl PyOutcome {
         Ok(self.outcome(py)?.layer.map(Layer::as_str))
     }
 
-    /// The decoded value (None when nothing was accepted; a schema failure keeps it).
+    /// The decoded value (None when nothing was accepted; a schema failure keeps it); with
+    /// a Pydantic model or `TypeAdapter` as the schema, an accepted value is its instance.
     #[getter]
     fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.converted(py)

@@ -156,10 +156,8 @@ def test_a_pydantic_model_is_a_schema():
         ticketId: str
         severity: str
 
-    assert jxray.extract('Example: {"ticketId": 1}\nAnswer: {"ticketId": "T-1", "severity": "high"}', schema=Triage).value == {
-        "ticketId": "T-1",
-        "severity": "high",
-    }
+    text = 'Example: {"ticketId": 1}\nAnswer: {"ticketId": "T-1", "severity": "high"}'
+    assert jxray.extract(text, schema=Triage).value == Triage(ticketId="T-1", severity="high")
     outcome = jxray.extract('{"ticketId": 1}', schema=Triage)
     assert outcome.failure.kind == "schema"
     prompt = jxray.repair_prompt(outcome, schema=Triage)

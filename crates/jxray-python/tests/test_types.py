@@ -36,6 +36,14 @@ chain: Optional[str] = repaired.chain
 capture: Optional[str] = repaired.attempts[0].capture
 model: Optional[str] = repaired.attempts[0].model
 counting: bool = jxray.instrument(extract=True)
+
+import pydantic
+
+class Triage(pydantic.BaseModel):
+    severity: str
+
+triaged: Any = jxray.extract("{}", schema=Triage).value
+many: Any = jxray.extract("[]", schema=pydantic.TypeAdapter(List[Triage])).value
 '''
 
 

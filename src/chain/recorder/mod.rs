@@ -102,8 +102,27 @@ impl ReAsk {
         let quotes = self.quoted.iter().any(|(quote, cut)| {
             quote == text || *cut && !quote.is_empty() && text.starts_with(quote.as_str())
         });
-        let carries = output.failed && self.last_turn.as_deref().map(str::trim) == Some(text);
+        let carries = output.failed
+            && self
+                .last_turn
+                .as_deref()
+                .is_some_and(|turn| same_output(turn, text));
         quotes || carries
+    }
+}
+
+/// Whether a turn carried back is the recorded output: the same text, or the same JSON
+/// written again (a client that parsed the output, a tool call's arguments above all,
+/// serialises it anew with its own spacing and escapes).
+fn same_output(turn: &str, output: &str) -> bool {
+    let turn = turn.trim();
+    if turn == output {
+        return true;
+    }
+    let parsed = |text: &str| serde_json::from_str::<Value>(text).ok();
+    match (parsed(turn), parsed(output)) {
+        (Some(carried), Some(recorded)) => carried == recorded,
+        _ => false,
     }
 }
 

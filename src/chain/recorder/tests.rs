@@ -279,6 +279,53 @@ fn a_tool_calls_arguments_carried_back_are_a_re_ask() {
     assert_eq!(link.unwrap()["re_ask_of"], "2026-12-02/a.json");
 }
 
+/// A tool call recorded with its arguments as an object (a compatible server's way, not a
+/// string of JSON), in `folder`.
+fn object_arguments_call(chains: &RecordChains, folder: &Path, first: &Value) {
+    let linked = chains.link(first);
+    let day = folder.join("2026-12-02");
+    std::fs::create_dir_all(&day).unwrap();
+    let capture = day.join("a.json");
+    let body = json!({"object": "chat.completion", "model": "m", "choices": [{"index": 0,
+        "message": {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function",
+        "function": {"name": "triage", "arguments": {"severity": "urgent"}}}]}, "finish_reason": "tool_calls"}]})
+    .to_string();
+    std::fs::write(&capture, &body).unwrap();
+    chains.written(folder, &capture, body.as_bytes(), &linked);
+}
+
+#[test]
+fn a_tool_call_carried_back_as_an_object_or_written_anew_is_a_re_ask() {
+    let tools = json!([{"type": "function", "function": {"name": "triage",
+        "parameters": {"type": "object", "properties": {"severity": {"enum": ["low", "high"]}}}}}]);
+    let first =
+        json!({"model": "m", "messages": [{"role": "user", "content": "triage"}], "tools": tools});
+    let carried = |arguments: Value| {
+        json!({"model": "m", "tools": tools, "messages": [{"role": "user", "content": "triage"},
+            {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
+                "function": {"name": "triage", "arguments": arguments}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "severity: not one of low, high"}]})
+    };
+    // The SDK carries back the object it got (with an empty text beside the call), or its
+    // own serialisation of it, spaced its way; other arguments are no re-ask of it.
+    let cases = [
+        (json!({"severity": "urgent"}), true),
+        (json!("{ \"severity\" : \"urgent\" }"), true),
+        (json!("{\"severity\": \"high\"}"), false),
+    ];
+    for (arguments, re_ask) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let chains = RecordChains::default();
+        object_arguments_call(&chains, dir.path(), &first);
+        let link = chains.link(&carried(arguments.clone())).chain;
+        assert_eq!(
+            link.map(|link| link["re_ask_of"].clone()),
+            re_ask.then(|| json!("2026-12-02/a.json")),
+            "{arguments}"
+        );
+    }
+}
+
 #[test]
 fn memory_is_bounded() {
     let dir = tempfile::tempdir().unwrap();

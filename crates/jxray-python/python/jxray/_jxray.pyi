@@ -1,13 +1,21 @@
 # Types of the extension module jxray._jxray (built from crates/jxray-python/src).
 from os import PathLike
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Protocol, Sequence, Tuple, Union
 
 __version__: str
 
 Pick = Literal["first", "last"]
 Decimals = Literal["float", "decimal"]
-SchemaArg = Union[Mapping[str, Any], bool, str, PathLike[str], type, None]
+class _TypeAdapter(Protocol):
+    """A ``pydantic.TypeAdapter``: it validates, and an accepted value is what it returns."""
+
+    def validate_json(self, data: Any, /, *args: Any, **kwargs: Any) -> Any: ...
+    def json_schema(self, *args: Any, **kwargs: Any) -> Dict[str, Any]: ...
+
+# A JSON Schema (a dict, a bool, a file's path), or a Pydantic model class or TypeAdapter,
+# which validates each candidate itself and makes an accepted value its instance.
+SchemaArg = Union[Mapping[str, Any], bool, str, PathLike[str], type, _TypeAdapter, None]
 
 class Failure:
     """Why nothing was accepted: the kind, the defect, the place and the fix."""
