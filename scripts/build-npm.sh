@@ -35,8 +35,9 @@ mkdir -p npm/dist
 cp "$target/wasm32-unknown-unknown/wasm/jxray_wasm.wasm" npm/dist/jxray.wasm
 
 cd npm
-# esbuild (and the test dependencies) at the versions package-lock.json pins.
-if [[ ! -d node_modules/esbuild ]]; then
+# esbuild (and the test dependencies) at the versions package-lock.json pins; again when
+# the lock file changed since they were installed.
+if [[ ! -d node_modules/esbuild || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 node scripts/bundle.mjs
