@@ -469,3 +469,21 @@ fn a_re_ask_keeps_its_file_name_among_questions() {
         assert!(shown.contains(name), "{name} in {shown}");
     }
 }
+
+#[test]
+fn a_re_ask_at_80x24_and_160x45() {
+    use crate::support::chains::{self, RECORDED_SECOND};
+    let dir = chains::folder();
+    for (width, height) in [(80, 24), (160, 45)] {
+        let captures = load(dir.path(), &LoadOptions::default()).unwrap();
+        let mut app = app_with(captures, width, height);
+        while !selected(&app).ends_with(RECORDED_SECOND) {
+            command(&mut app, Command::Down);
+        }
+        let shown = screen(&app);
+        assert!(shown.contains("attempt 2 of 2"), "{shown}");
+        // The folder's path is a fresh temporary one: the snapshot names it by its role.
+        let shown = shown.replace(&dir.path().display().to_string(), "TMP");
+        insta::assert_snapshot!(format!("re_ask_{width}x{height}"), shown);
+    }
+}
