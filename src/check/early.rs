@@ -56,6 +56,20 @@ pub(crate) fn first_signal(capture: &Capture, options: &Options) -> Option<Early
     None
 }
 
+/// `after` of `total` as a whole percentage, never rounded up to 100 or down to 0.
+pub(crate) fn percent(after: usize, total: usize) -> String {
+    if total == 0 {
+        return "0%".into();
+    }
+    let exact = after as f64 * 100.0 / total as f64;
+    let shown = match exact.round() {
+        x if x >= 100.0 && after < total => 99.0,
+        x if x <= 0.0 && after > 0 => 1.0,
+        x => x,
+    };
+    format!("{shown}%")
+}
+
 /// Whether a caller would stop for it: a reasoning block is no reason, and a value in
 /// prose that fails may still be followed by the answer.
 fn decisive(signal: &Signal) -> bool {

@@ -7,7 +7,7 @@
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use crate::check::EarlySignal;
+use crate::check::{percent, EarlySignal};
 use crate::engine::SignalKind;
 
 /// The counts of one kind of signal.
@@ -97,20 +97,6 @@ fn part(kind: SignalKind, count: &Count, first: bool) -> String {
         part.push_str(&format!(" and {} that still had a value", count.with_value));
     }
     part
-}
-
-/// `after` of `total` as a whole percentage, never rounded up to 100 or down to 0.
-fn percent(after: usize, total: usize) -> String {
-    if total == 0 {
-        return "0%".into();
-    }
-    let exact = after as f64 * 100.0 / total as f64;
-    let shown = match exact.round() {
-        x if x >= 100.0 && after < total => 99.0,
-        x if x <= 0.0 && after > 0 => 1.0,
-        x => x,
-    };
-    format!("{shown}%")
 }
 
 impl Serialize for EarlySignals {

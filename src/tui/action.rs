@@ -71,6 +71,11 @@ pub enum Command {
     PointApp,
     /// Show the proxy's log lines.
     ProxyLog,
+    /// Show how a saved stream arrived, chunk by chunk (`T`).
+    Timeline,
+    /// In the arrival view: the next chunk, or the one before.
+    StepForward,
+    StepBack,
     /// Another expectation in the save dialog.
     NextChoice,
     PrevChoice,

@@ -28,6 +28,7 @@ pub(crate) mod sanitize;
 pub mod search;
 pub(crate) mod terminal;
 pub mod theme;
+pub(crate) mod timeline;
 pub mod ui;
 
 pub use action::{Action, Command, Effect};

@@ -16,6 +16,7 @@ mod record;
 mod recording;
 mod save;
 mod screens;
+mod timeline;
 mod tmux;
 mod tmux_record;
 mod tmux_triage;

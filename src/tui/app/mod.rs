@@ -17,6 +17,7 @@ mod proxy;
 mod request_view;
 mod save;
 mod slim;
+mod timeline_view;
 mod update;
 mod watch;
 
@@ -232,6 +233,7 @@ impl App {
             | Overlay::Recording { .. }
             | Overlay::Groups { .. } => KeyMode::Menu,
             Overlay::Search { .. } | Overlay::Save(_) => KeyMode::Prompt,
+            Overlay::Timeline { .. } => KeyMode::Timeline,
         }
     }
 

@@ -43,6 +43,14 @@ pub enum Overlay {
     ProxyLog {
         scroll: usize,
     },
+    /// How the selected saved stream arrived (`T`): at chunk `at`, a count typed, the
+    /// value scrolled.
+    Timeline {
+        timeline: std::sync::Arc<crate::tui::timeline::Timeline>,
+        at: usize,
+        count: usize,
+        scroll: usize,
+    },
     /// The captures grouped `by` a key, each group with its mix (`b`).
     Groups {
         by: GroupBy,

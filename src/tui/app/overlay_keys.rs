@@ -10,7 +10,7 @@ use super::copy::CopyChoice;
 use super::filter::Filter;
 use super::navigate::moved;
 use super::overlay::{apply_filter, request_width, Overlay};
-use super::{act, copy, groups, proxy, App, SaveScope};
+use super::{act, copy, groups, proxy, timeline_view, App, SaveScope};
 
 pub(super) fn command(app: &mut App, command: Command) -> Vec<Effect> {
     match app.overlay.clone() {
@@ -58,6 +58,12 @@ pub(super) fn command(app: &mut App, command: Command) -> Vec<Effect> {
         },
         Overlay::Recording { cursor, .. } => return proxy::panel_command(app, cursor, command),
         Overlay::ProxyLog { scroll } => proxy::log_command(app, scroll, command),
+        Overlay::Timeline {
+            timeline,
+            at,
+            count,
+            scroll,
+        } => timeline_view::command(app, (timeline, at, count, scroll), command),
         Overlay::Groups { by, cursor } => groups::command(app, by, cursor, command),
         Overlay::Copy { cursor } => match command {
             Command::Back => app.overlay = Overlay::None,
@@ -83,6 +89,9 @@ pub(super) fn command(app: &mut App, command: Command) -> Vec<Effect> {
 
 /// Typing in the search prompt or the save dialog's name.
 pub(super) fn edit(app: &mut App, edit: Edit) {
+    if let (Overlay::Timeline { .. }, Edit::Insert(digit)) = (&app.overlay, edit) {
+        return timeline_view::digit(app, digit);
+    }
     let text = match &mut app.overlay {
         Overlay::Search { text, .. } => text,
         Overlay::Save(dialog) if matches!(dialog.scope, SaveScope::One(_)) => &mut dialog.name,

@@ -242,7 +242,13 @@ fn command_on_main(app: &mut App, command: Command) -> Vec<Effect> {
         Command::NextInChain => app.next_in_chain(),
         Command::PointApp => proxy::open_panel(app),
         Command::ProxyLog => proxy::open_log(app),
-        Command::Confirm | Command::Quit | Command::NextChoice | Command::PrevChoice => {}
+        Command::Timeline => super::timeline_view::open(app),
+        Command::Confirm
+        | Command::Quit
+        | Command::NextChoice
+        | Command::PrevChoice
+        | Command::StepForward
+        | Command::StepBack => {}
     }
     Vec::new()
 }

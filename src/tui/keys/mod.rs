@@ -16,6 +16,8 @@ pub enum KeyMode {
     Help,
     Menu,
     Prompt,
+    /// The arrival view: chunks step, digits count.
+    Timeline,
 }
 
 /// Sections of the help overlay.
@@ -152,10 +154,14 @@ pub fn action_for(mode: KeyMode, event: &KeyEvent) -> Option<Action> {
     if let Some(command) = command_for(mode, event) {
         return Some(Action::Command(command));
     }
+    let key = normalize(event);
+    // A count before a step: `12` then → steps twelve chunks.
+    if let (KeyMode::Timeline, KeyCode::Char(digit @ '0'..='9')) = (mode, key.code) {
+        return Some(Action::Edit(Edit::Insert(digit)));
+    }
     if mode != KeyMode::Prompt {
         return None;
     }
-    let key = normalize(event);
     match (key.code, key.modifiers) {
         (KeyCode::Backspace, _) => Some(Action::Edit(Edit::Backspace)),
         (KeyCode::Char('u'), KeyModifiers::CONTROL) => Some(Action::Edit(Edit::Clear)),

@@ -8,14 +8,26 @@ use crate::tui::action::Command;
 use crate::tui::action::Command as C;
 
 const NORMAL: &[KeyMode] = &[KeyMode::Normal];
-const SCROLLING: &[KeyMode] = &[KeyMode::Normal, KeyMode::Help, KeyMode::Menu];
-const OVERLAYS: &[KeyMode] = &[KeyMode::Help, KeyMode::Menu, KeyMode::Prompt];
+const SCROLLING: &[KeyMode] = &[
+    KeyMode::Normal,
+    KeyMode::Help,
+    KeyMode::Menu,
+    KeyMode::Timeline,
+];
+const OVERLAYS: &[KeyMode] = &[
+    KeyMode::Help,
+    KeyMode::Menu,
+    KeyMode::Prompt,
+    KeyMode::Timeline,
+];
 const EVERYWHERE: &[KeyMode] = &[
     KeyMode::Normal,
     KeyMode::Help,
     KeyMode::Menu,
     KeyMode::Prompt,
+    KeyMode::Timeline,
 ];
+const TIMELINE: &[KeyMode] = &[KeyMode::Timeline];
 
 const fn bind(
     command: Command,
@@ -348,6 +360,31 @@ pub(crate) const BINDINGS: &[Binding] = &[
         Group::Act,
         "show the proxy's log, the last call not kept first (record --tui)",
     ),
+    bind(
+        C::Timeline,
+        &[key('T')],
+        NORMAL,
+        Group::Act,
+        "show how a saved stream arrived, chunk by chunk, and when it was lost",
+    ),
+    hinted(
+        bind(
+            C::StepForward,
+            &[code(KeyCode::Right), key('l')],
+            TIMELINE,
+            Group::Overlays,
+            "in the arrival view: the next chunk (digits first step that many: 12 →)",
+        ),
+        "chunk",
+        Some(C::StepBack),
+    ),
+    bind(
+        C::StepBack,
+        &[code(KeyCode::Left), key('h')],
+        TIMELINE,
+        Group::Overlays,
+        "in the arrival view: the chunk before",
+    ),
     hinted(
         bind(
             C::Help,
@@ -383,7 +420,7 @@ pub(crate) const BINDINGS: &[Binding] = &[
         bind(
             C::Back,
             &[key('q')],
-            &[KeyMode::Help, KeyMode::Menu],
+            &[KeyMode::Help, KeyMode::Menu, KeyMode::Timeline],
             Group::Overlays,
             "close the overlay",
         ),

@@ -55,6 +55,12 @@ pub fn draw(app: &App, area: Rect, buf: &mut Buffer) {
         Overlay::Recording { cursor, .. } => recording::render(app, *cursor, area, buf),
         Overlay::ProxyLog { scroll } => overlay::proxy_log(app, *scroll, area, buf),
         Overlay::Groups { by, cursor } => groups::render(app, *by, *cursor, area, buf),
+        Overlay::Timeline {
+            timeline,
+            at,
+            count,
+            scroll,
+        } => overlay::timeline(app, (timeline, *at, *count), *scroll, area, buf),
         Overlay::Search { .. } | Overlay::None => {}
     }
 }

@@ -10,11 +10,19 @@ use crate::tui::app::{App, Filter};
 use crate::tui::help::{self, HelpLine};
 use crate::tui::layout::{centered, help_area, inner};
 use crate::tui::request;
+use crate::tui::timeline::Timeline;
 use crate::tui::ui::fit::fit;
 
 pub(super) fn help(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let lines = help::lines(&app.settings.help_context());
-    scrolled(app, " Help: jxray keys ", &lines, scroll, area, buf);
+    scrolled(
+        app,
+        (" Help: jxray keys ", " Esc close "),
+        &lines,
+        scroll,
+        area,
+        buf,
+    );
 }
 
 /// The request the selected capture was recorded with (`r`).
@@ -26,7 +34,7 @@ pub(super) fn request(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) {
     let lines = request::lines(recorded, width);
     scrolled(
         app,
-        " Request: what this capture was asked ",
+        (" Request: what this capture was asked ", " Esc close "),
         &lines,
         scroll,
         area,
@@ -39,7 +47,33 @@ pub(super) fn proxy_log(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) 
     let lines = app.proxy.log_lines();
     scrolled(
         app,
-        " jxray record: the proxy's log ",
+        (" jxray record: the proxy's log ", " Esc close "),
+        &lines,
+        scroll,
+        area,
+        buf,
+    );
+}
+
+/// The arrival view (`T`): the selected saved stream at chunk `at`, a count typed.
+pub(super) fn timeline(
+    app: &App,
+    (timeline, at, count): (&Timeline, usize, usize),
+    scroll: usize,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let width = request_width(inner(help_area(area)).width);
+    let lines = timeline.lines(at, width);
+    let typed = if count > 0 {
+        format!("· {count}… ")
+    } else {
+        String::new()
+    };
+    let title = format!(" Arrival: how this stream came, chunk by chunk {typed}");
+    scrolled(
+        app,
+        (&title, " ← → chunk  Home End  Esc close "),
         &lines,
         scroll,
         area,
@@ -50,7 +84,7 @@ pub(super) fn proxy_log(app: &App, scroll: usize, area: Rect, buf: &mut Buffer) 
 /// A bordered overlay of lines, scrolled.
 fn scrolled(
     app: &App,
-    title: &str,
+    (title, keys): (&str, &str),
     lines: &[HelpLine],
     scroll: usize,
     area: Rect,
@@ -61,7 +95,7 @@ fn scrolled(
     let block = Block::bordered()
         .border_style(theme.border(true))
         .title(Span::styled(title.to_string(), theme.title(true)))
-        .title_bottom(Line::from(" Esc close ").right_aligned());
+        .title_bottom(Line::from(keys.to_string()).right_aligned());
     let inner = block.inner(outer);
     Clear.render(outer, buf);
     block.render(outer, buf);
