@@ -219,6 +219,15 @@ def main():
             if len(stopped) != 2 or any(s["by"] != "jxray" or s["signal"] != "runaway" for s in stopped):
                 fail(f"2 request files should say jxray stopped a runaway: {stopped}")
             print("2 captures say jxray stopped them, and why")
+            for path in requests:
+                arrival = json.loads(path.read_text()).get("arrival")
+                capture = next(p for p in path.parent.iterdir()
+                               if p.name.startswith(path.name[: -len(".request.json")]) and p != path)
+                if not arrival or arrival["bytes"][-1] != capture.stat().st_size:
+                    fail(f"{path.name}: no arrival that ends at the capture's size: {arrival}")
+                if arrival["ms"] != sorted(arrival["ms"]) or len(arrival["ms"]) < 2:
+                    fail(f"{path.name}: the arrival's times do not go forward: {arrival['ms']}")
+            print("every recorded stream says when its bytes came")
             check = subprocess.run([jxray, "check", str(work / "stopped"), "--format", "jsonl"],
                                    capture_output=True, text=True, check=False)
             causes = [json.loads(line)["failure"] for line in check.stdout.splitlines()]

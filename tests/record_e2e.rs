@@ -53,6 +53,7 @@ fn stop_on_ends_a_runaway_stream_as_a_length_stop_and_drops_the_upstream() {
         "anthropic SDK: the runaway ended as a length stop",
         "the good stream arrived byte for byte",
         "without --stop-on, the runaways arrived whole",
+        "every recorded stream says when its bytes came",
         "stop-on end to end: passed",
     ] {
         assert!(stdout.contains(line), "{line:?} in {stdout}");

@@ -49,7 +49,7 @@ mod recognise;
 mod request;
 mod stream;
 pub use asked_schema::AskedSchemas;
-pub use stream::LiveStream;
+pub use stream::{Chunks, LiveStream};
 mod walk;
 mod whole;
 
@@ -69,7 +69,7 @@ pub use load::{
 };
 pub(crate) use readers::read_whole_by_name;
 pub(crate) use request::{asks_for_json, conversation};
-pub use request::{request_path, RecordedRequest};
+pub use request::{request_path, Arrival, RecordedRequest};
 pub use walk::{
     capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,
     Discovery, SkippedFiles, REQUEST_SUFFIX,
@@ -112,9 +112,8 @@ pub struct Capture {
     /// Reasoning the response held beside its text, shown labelled in the workbench's Raw
     /// pane; never judged.
     pub reasoning: Option<Arc<envelope::Reasoning>>,
-    /// For a saved stream's answer: where its text stood after each event that grew it
-    /// (byte offsets, the last the whole text): the chunks it arrived in.
-    pub chunk_ends: Option<Arc<[usize]>>,
+    /// For a saved stream's answer: the chunks it arrived in.
+    pub chunks: Option<Arc<Chunks>>,
 }
 
 impl Capture {
@@ -136,7 +135,7 @@ impl Capture {
             call_arguments: false,
             tool: None,
             reasoning: None,
-            chunk_ends: None,
+            chunks: None,
         }
     }
 
@@ -167,7 +166,7 @@ impl Capture {
             call_arguments: false,
             tool: None,
             reasoning: None,
-            chunk_ends: None,
+            chunks: None,
         }
     }
 
@@ -227,7 +226,7 @@ impl Capture {
                     .and_then(|call| names.get(call).cloned().flatten()),
                 // The message text's, not a call's.
                 reasoning: reasoning.clone().filter(|_| index < first_call),
-                chunk_ends: None,
+                chunks: None,
             })
             .collect()
     }

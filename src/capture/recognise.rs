@@ -18,7 +18,9 @@ use serde_json::Value;
 
 use super::envelope::{self, Detection, LogRecord};
 use super::outline::{self, Outline};
-use super::{disk, inspect, jsonl, probe, promptfoo, stream, Capture, LoadOptions, Unreadable};
+use super::{
+    disk, inspect, jsonl, probe, promptfoo, stream, Capture, Chunks, LoadOptions, Unreadable,
+};
 
 /// What a file's name says it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,8 +75,8 @@ pub(super) fn captures(
         return records_captures(source, path, records);
     }
     let envelope = || tree.as_ref().and_then(envelope_or_stream);
-    let mut chunk_ends = Vec::new();
-    let mut sse = || sse(&text, &mut chunk_ends);
+    let mut chunks = Chunks::default();
+    let mut sse = || sse(&text, &mut chunks);
     let detected = match kind {
         Kind::Text => sse(),
         Kind::Json => envelope().or_else(|| ollama_stream(&text)),
@@ -91,27 +93,27 @@ pub(super) fn captures(
     match detected {
         Some(result) => {
             let mut captures = Capture::decoded(source, path, None, result);
-            with_chunks(&mut captures, chunk_ends);
+            with_chunks(&mut captures, chunks);
             captures
         }
         None => vec![Capture::raw(source.to_string(), path, text)],
     }
 }
 
-/// The stream an SSE log holds, when it is one; `chunk_ends` gets where the answer's text
-/// stood after each event that grew it.
-fn sse(text: &str, chunk_ends: &mut Vec<usize>) -> Detection {
+/// The stream an SSE log holds, when it is one; `chunks` gets the chunks its answer
+/// arrived in.
+fn sse(text: &str, chunks: &mut Chunks) -> Detection {
     if !stream::looks_like_sse(text) {
         return None;
     }
-    let (contents, ends) = stream::decode_sse(text)?;
-    *chunk_ends = ends;
+    let (contents, arrived) = stream::decode_sse(text)?;
+    *chunks = arrived;
     Some(contents)
 }
 
 /// A stream's answer text keeps the chunks it arrived in, when they add up to it (a tool
 /// call's arguments, or a refusal, are another part of the stream).
-fn with_chunks(captures: &mut [Capture], chunk_ends: Vec<usize>) {
+fn with_chunks(captures: &mut [Capture], chunks: Chunks) {
     let Some(text) = captures
         .first_mut()
         .filter(|capture| !capture.call_arguments)
@@ -119,8 +121,8 @@ fn with_chunks(captures: &mut [Capture], chunk_ends: Vec<usize>) {
         return;
     };
     let whole = text.text.as_ref().map_or(0, String::len);
-    if chunk_ends.last() == Some(&whole) {
-        text.chunk_ends = Some(chunk_ends.into());
+    if chunks.ends.last() == Some(&whole) {
+        text.chunks = Some(std::sync::Arc::new(chunks));
     }
 }
 

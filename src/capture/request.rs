@@ -48,6 +48,48 @@ pub struct RecordedRequest {
     pub(crate) chain: Option<ChainLink>,
     /// The schemas the request asked its answer to fit (contract §2).
     pub(crate) asked: super::AskedSchemas,
+    /// When a streamed response's bytes came, as `jxray record` kept it.
+    pub(crate) arrival: Option<Arrival>,
+}
+
+/// When a stream's bytes came: points of (milliseconds from the request, bytes of the
+/// response by then), in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Arrival {
+    points: Vec<(u64, u64)>,
+}
+
+impl Arrival {
+    /// From the request file's `arrival` member (`{"ms": […], "bytes": […]}`); none when
+    /// it is not that, or the points do not go forward.
+    pub(crate) fn from_value(value: &Value) -> Option<Arrival> {
+        let numbers = |key: &str| -> Option<Vec<u64>> {
+            value
+                .get(key)?
+                .as_array()?
+                .iter()
+                .map(Value::as_u64)
+                .collect()
+        };
+        let (ms, bytes) = (numbers("ms")?, numbers("bytes")?);
+        let points: Vec<(u64, u64)> = ms.into_iter().zip(bytes).collect();
+        let forward = points
+            .windows(2)
+            .all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1);
+        (forward && !points.is_empty()).then_some(Arrival { points })
+    }
+
+    /// When the response's first `bytes` bytes had all come, in milliseconds from the
+    /// request (the first point that reaches them).
+    pub fn ms_at(&self, bytes: usize) -> Option<u64> {
+        let at = self.points.partition_point(|point| point.1 < bytes as u64);
+        self.points.get(at).map(|point| point.0)
+    }
+
+    /// When the first byte came.
+    pub fn first_byte_ms(&self) -> Option<u64> {
+        self.points.first().map(|point| point.0)
+    }
 }
 
 impl RecordedRequest {
@@ -86,6 +128,7 @@ impl RecordedRequest {
             body_note: Some(format!("the request file cannot be shown: {why}")),
             chain: None,
             asked: super::AskedSchemas::default(),
+            arrival: None,
         }
     }
 
@@ -124,6 +167,7 @@ impl RecordedRequest {
             body_note: text("body_note"),
             chain: doc.get("chain").and_then(ChainLink::from_value),
             asked: super::AskedSchemas::of(body),
+            arrival: doc.get("arrival").and_then(Arrival::from_value),
         })
     }
 }

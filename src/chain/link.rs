@@ -46,6 +46,8 @@ impl ChainState {
 pub(crate) struct RequestBeside {
     pub(crate) chain: ChainState,
     pub(crate) asked: AskedSchemas,
+    /// When a recorded stream's bytes came.
+    pub(crate) arrival: Option<crate::capture::Arrival>,
 }
 
 impl RequestBeside {
@@ -64,6 +66,7 @@ impl RequestBeside {
         struct Skimmed {
             chain: Option<Value>,
             body: Option<Formats>,
+            arrival: Option<Value>,
         }
         /// The parts of a body that say what shape the answer takes.
         #[derive(Deserialize, Serialize, Default)]
@@ -124,6 +127,10 @@ impl RequestBeside {
         Some(RequestBeside {
             chain,
             asked: AskedSchemas::of(&formats),
+            arrival: skimmed
+                .arrival
+                .as_ref()
+                .and_then(crate::capture::Arrival::from_value),
         })
     }
 
@@ -131,6 +138,7 @@ impl RequestBeside {
         RequestBeside {
             chain: ChainState::Recorded,
             asked: AskedSchemas::default(),
+            arrival: None,
         }
     }
 }

@@ -22,9 +22,23 @@ pub struct EarlySignal {
     pub chunks: usize,
     /// The answer's length in bytes: `bytes - byte - 1` came after the signal.
     pub bytes: usize,
+    /// When its chunk had come, in milliseconds from the request (a stream `jxray record`
+    /// kept the arrival of).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
 }
 
 impl EarlySignal {
+    /// The same, with when its chunk came, from the stream's arrival.
+    pub(crate) fn timed(mut self, capture: &Capture, arrival: &crate::capture::Arrival) -> Self {
+        let raw_end = capture
+            .chunks
+            .as_deref()
+            .and_then(|chunks| chunks.raw_ends.get(self.chunk - 1));
+        self.ms = raw_end.and_then(|&end| arrival.ms_at(end));
+        self
+    }
+
     /// The bytes of the answer that came after it.
     pub fn bytes_after(&self) -> usize {
         self.bytes.saturating_sub(self.byte + 1)
@@ -34,7 +48,7 @@ impl EarlySignal {
 /// The first decisive signal in a stream capture's answer, fed in its chunks; none for a
 /// capture that was not streamed, or when none fired.
 pub(crate) fn first_signal(capture: &Capture, options: &Options) -> Option<EarlySignal> {
-    let ends = capture.chunk_ends.as_deref()?;
+    let ends = &capture.chunks.as_deref()?.ends;
     let text = capture.text.as_deref().ok()?;
     let mut extractor = Extractor::new(options.clone());
     let mut snapshot = Snapshot::default();
@@ -50,6 +64,7 @@ pub(crate) fn first_signal(capture: &Capture, options: &Options) -> Option<Early
                 chunk: index + 1,
                 chunks: ends.len(),
                 bytes: text.len(),
+                ms: None,
             });
         }
     }
@@ -85,6 +100,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::capture::Chunks;
 
     fn streamed(chunks: &[&str]) -> Capture {
         let text: String = chunks.concat();
@@ -96,7 +112,10 @@ mod tests {
             })
             .collect();
         Capture {
-            chunk_ends: Some(Arc::from(ends)),
+            chunks: Some(Arc::new(Chunks {
+                raw_ends: ends.clone(),
+                ends,
+            })),
             ..Capture::from_text("s.sse", text)
         }
     }

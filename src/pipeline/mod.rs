@@ -180,6 +180,10 @@ impl Chains {
             capture.ask_schema_of(request.as_deref().map(|request| &request.asked));
         }
         let mut checked = checker.check(capture);
+        if let Some(arrival) = request.as_ref().and_then(|r| r.arrival.as_ref()) {
+            let early = checked.early.take();
+            checked.early = early.map(|early| early.timed(&checked.capture, arrival));
+        }
         checked.chain = request.map(|request| Arc::new(request.chain.clone()));
         checked
     }

@@ -128,6 +128,7 @@ mod tests {
             chunk: 1,
             chunks: 2,
             bytes,
+            ms: None,
         }
     }
 

@@ -63,6 +63,7 @@ mod tests {
             body_note: None,
             chain: None,
             asked: Default::default(),
+            arrival: None,
         };
         let lines = lines(&request, 10);
         assert!(lines.contains(&HelpLine::Heading("System prompt")));

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::capture::Capture;
+use crate::capture::{Arrival, Capture};
 use crate::check::EarlySignal;
 use crate::engine::{Delta, Extractor, Options, Replay, Signal, Snapshot, State};
 
@@ -23,6 +23,8 @@ pub struct Timeline {
     first_value: Option<usize>,
     /// The first signal worth stopping for.
     early: Option<EarlySignal>,
+    /// When the first byte came, in milliseconds from the request (a recorded stream).
+    first_byte_ms: Option<u64>,
 }
 
 /// What was known after one chunk.
@@ -30,6 +32,8 @@ pub struct Timeline {
 struct Step {
     /// The bytes of the answer received so far.
     end: usize,
+    /// When the chunk had come, in milliseconds from the request (a recorded stream).
+    ms: Option<u64>,
     state: State,
     provisional: bool,
     deltas: Vec<Delta>,
@@ -38,14 +42,16 @@ struct Step {
 }
 
 impl Timeline {
-    /// The timeline of a saved stream's answer; none for a capture that was not streamed.
-    pub fn of(capture: &Capture) -> Option<Timeline> {
-        let ends = capture.chunk_ends.as_deref()?;
+    /// The timeline of a saved stream's answer, with when its bytes came when `jxray
+    /// record` kept that; none for a capture that was not streamed.
+    pub fn of(capture: &Capture, arrival: Option<&Arrival>) -> Option<Timeline> {
+        let chunks = capture.chunks.as_deref()?;
+        let ends = &chunks.ends;
         let text = capture.text.as_deref().ok()?;
         let mut extractor = Extractor::new(Options::default());
         let mut steps = Vec::with_capacity(ends.len());
         let mut from = 0;
-        for &end in ends {
+        for (&end, &raw_end) in ends.iter().zip(&chunks.raw_ends) {
             let Snapshot {
                 state,
                 provisional,
@@ -57,6 +63,7 @@ impl Timeline {
             from = end;
             steps.push(Step {
                 end,
+                ms: arrival.and_then(|arrival| arrival.ms_at(raw_end)),
                 state,
                 provisional,
                 deltas,
@@ -75,6 +82,7 @@ impl Timeline {
             bytes: text.len(),
             first_value,
             early,
+            first_byte_ms: arrival.and_then(Arrival::first_byte_ms),
         })
     }
 
@@ -105,34 +113,44 @@ impl Timeline {
         };
         let mut lines = Vec::new();
         let mut text = |line: String| wrap(&printable(&line), width.max(8), &mut lines);
+        let provisional = if step.provisional {
+            " (provisional)"
+        } else {
+            ""
+        };
         text(format!(
-            "chunk {} of {} · byte {} of {} · {}{}",
+            "chunk {} of {} · byte {} of {}{} · {}{provisional}",
             at + 1,
             self.len(),
             step.end,
             self.bytes,
+            at_time(step.ms, " · "),
             state_words(&step.state),
-            if step.provisional {
-                " (provisional)"
-            } else {
-                ""
-            }
         ));
+        let first_byte = self
+            .first_byte_ms
+            .map(|ms| format!("first byte at {} · ", duration(ms)))
+            .unwrap_or_default();
         text(match self.first_value {
             Some(first) => format!(
-                "first value at chunk {} (byte {})",
+                "{first_byte}first value at chunk {} (byte {}{})",
                 first + 1,
-                self.steps[first].end
+                self.steps[first].end,
+                at_time(self.steps[first].ms, ", ")
             ),
-            None => "no value in the whole stream".to_string(),
+            None => format!("{first_byte}no value in the whole stream"),
         });
         text(match &self.early {
             Some(early) => format!(
-                "{} certain at chunk {} of {} (byte {}); {} of the output came after it",
+                "{} certain at chunk {} of {} (byte {}{}); {} of the output came after it",
                 early.kind.as_str(),
                 early.chunk,
                 early.chunks,
                 early.byte,
+                at_time(
+                    self.steps.get(early.chunk - 1).and_then(|step| step.ms),
+                    ", "
+                ),
                 crate::check::percent(early.bytes_after(), early.bytes)
             ),
             None => "no signal to stop for".to_string(),
@@ -159,6 +177,20 @@ impl Timeline {
             None => lines.push(HelpLine::Text("(none yet)".into())),
         }
         lines
+    }
+}
+
+/// `412 ms`, `3.4 s`, after `joiner`; nothing when the time is not known.
+fn at_time(ms: Option<u64>, joiner: &str) -> String {
+    ms.map(|ms| format!("{joiner}{}", duration(ms)))
+        .unwrap_or_default()
+}
+
+fn duration(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
     }
 }
 
@@ -209,7 +241,10 @@ mod tests {
             })
             .collect();
         Capture {
-            chunk_ends: Some(Arc::from(ends)),
+            chunks: Some(Arc::new(crate::capture::Chunks {
+                raw_ends: ends.clone(),
+                ends,
+            })),
             ..Capture::from_text("s.sse", chunks.concat())
         }
     }
@@ -232,7 +267,7 @@ mod tests {
             "ris\", \"n\": 1",
             "}\n```",
         ]);
-        let timeline = Timeline::of(&capture).unwrap();
+        let timeline = Timeline::of(&capture, None).unwrap();
         assert_eq!(timeline.len(), 4);
         let first = texts(&timeline.lines(0, 80));
         assert!(
@@ -267,7 +302,7 @@ mod tests {
     fn the_head_says_when_the_stream_was_already_lost() {
         let mut chunks = vec!["{\"a\": 1,"];
         chunks.extend(std::iter::repeat_n("        ", 100));
-        let timeline = Timeline::of(&streamed(&chunks)).unwrap();
+        let timeline = Timeline::of(&streamed(&chunks), None).unwrap();
         let shown = texts(&timeline.lines(64, 80));
         assert_eq!(
             shown[2],
@@ -277,6 +312,6 @@ mod tests {
             shown[4].starts_with("signals so far: runaway at byte 519"),
             "{shown:?}"
         );
-        assert!(Timeline::of(&Capture::from_text("a.txt", "{}")).is_none());
+        assert!(Timeline::of(&Capture::from_text("a.txt", "{}"), None).is_none());
     }
 }

@@ -43,6 +43,13 @@ fn check_counts_the_output_that_came_after_each_first_signal() {
             ("good.sse", &openai_stream(&good, "stop")),
         ],
     );
+    // The runaway was recorded: its request file says when each event came, 10 ms apart.
+    let sse = openai_stream(&runaway, "length");
+    let ends: Vec<usize> = sse.match_indices("\n\n").map(|(at, _)| at + 2).collect();
+    let ms: Vec<usize> = (0..ends.len()).map(|i| 10 * i).collect();
+    let request = serde_json::json!({"jxray_request": 1, "method": "POST", "stream": true,
+        "body": {"messages": []}, "arrival": {"ms": ms, "bytes": ends}});
+    std::fs::write(dir.path().join("runaway.request.json"), request.to_string()).unwrap();
     let run = jxray_in(dir.path(), &["check", ".", "--format", "jsonl"], b"");
     let lines: Vec<Value> = run
         .stdout
@@ -55,7 +62,8 @@ fn check_counts_the_output_that_came_after_each_first_signal() {
     };
     assert_eq!(
         early("runaway.sse").unwrap(),
-        serde_json::json!({"kind": "runaway", "byte": 519, "chunk": 65, "chunks": 101, "bytes": 808})
+        serde_json::json!({"kind": "runaway", "byte": 519, "chunk": 65, "chunks": 101, "bytes": 808,
+            "ms": 640})
     );
     let refused = early("refusal.sse").unwrap();
     assert_eq!(

@@ -135,3 +135,36 @@ fn the_real_binary_opens_the_arrival_view_and_steps_with_a_count() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("the list again", |s| !s.contains("Arrival"));
 }
+
+#[test]
+fn a_recorded_stream_says_when_each_chunk_came() {
+    let dir = tempfile::tempdir().unwrap();
+    let day = dir.path().join("2026-12-06");
+    std::fs::create_dir_all(&day).unwrap();
+    let chunks = ["{\"city\": \"Pa", "ris\"}"];
+    let sse = openai_stream(&chunks, "stop");
+    // The proxy's points: each event's end, 120 ms after the request and 40 ms apart.
+    let ends: Vec<usize> = sse.match_indices("\n\n").map(|(at, _)| at + 2).collect();
+    let ms: Vec<usize> = (0..ends.len()).map(|i| 120 + 40 * i).collect();
+    std::fs::write(day.join("10-00-00.000-m.sse"), &sse).unwrap();
+    let request = serde_json::json!({"jxray_request": 1, "method": "POST", "model": "m",
+        "stream": true, "body": {"messages": []}, "arrival": {"ms": ms, "bytes": ends}});
+    std::fs::write(day.join("10-00-00.000-m.request.json"), request.to_string()).unwrap();
+    let mut app = app_with(load(dir.path(), &LoadOptions::default()).unwrap(), 100, 30);
+    command(&mut app, Command::Timeline);
+    let shown = screen(&app);
+    assert!(
+        shown.contains("chunk 1 of 2 · byte 12 of 17 · 120 ms"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("first byte at 120 ms · first value at chunk 1 (byte 12, 120 ms)"),
+        "{shown}"
+    );
+    command(&mut app, Command::StepForward);
+    assert!(
+        screen(&app).contains("chunk 2 of 2 · byte 17 of 17 · 160 ms"),
+        "{}",
+        screen(&app)
+    );
+}

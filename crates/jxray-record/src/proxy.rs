@@ -118,13 +118,18 @@ pub async fn handle(
         &state.budget,
         Some(state.timeouts.idle),
     );
+    let header = |name| {
+        let value = response_parts.headers.get(name)?;
+        value.to_str().ok()
+    };
+    let content_type = header(header::CONTENT_TYPE).unwrap_or("");
+    let encoding = header(header::CONTENT_ENCODING);
+    // A stream's arrival is kept where its bytes are the capture's (not compressed).
+    if is_stream(content_type) && encoding.is_none_or(|e| e.eq_ignore_ascii_case("identity")) {
+        response_tee.keep_arrivals(tokio::time::Instant::from_std(clock));
+    }
     if let Some(watches) = &state.watches {
-        let header = |name| {
-            let value = response_parts.headers.get(name)?;
-            value.to_str().ok()
-        };
-        let content_type = header(header::CONTENT_TYPE).unwrap_or("");
-        if let Some(watch) = watches.watch(content_type, header(header::CONTENT_ENCODING)) {
+        if let Some(watch) = watches.watch(content_type, encoding) {
             response_tee.watch(watch);
         }
     }
@@ -244,8 +249,15 @@ fn describe(
     }
 }
 
+/// Whether a response's content type is a stream: SSE, or NDJSON lines.
+fn is_stream(content_type: &str) -> bool {
+    let content_type = content_type.to_ascii_lowercase();
+    content_type.starts_with("text/event-stream") || content_type.contains("ndjson")
+}
+
 fn dropped(budget: &Arc<Budget>) -> Teed {
     Teed {
+        arrivals: Vec::new(),
         bytes: crate::budget::Held::new(budget, 0),
         total: 0,
         refused: None,

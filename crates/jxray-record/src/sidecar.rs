@@ -79,6 +79,12 @@ pub fn document(
     if let Some(note) = response_note {
         doc.insert("response_note".into(), json!(note));
     }
+    let arrivals = &exchange.response.arrivals;
+    if !arrivals.is_empty() {
+        // When the stream's bytes came: milliseconds from the request, bytes by then.
+        let (ms, bytes): (Vec<u64>, Vec<u64>) = arrivals.iter().copied().unzip();
+        doc.insert("arrival".into(), json!({"ms": ms, "bytes": bytes}));
+    }
     if let crate::tee::End::Stopped(stop) = &exchange.response.end {
         // Who cut the stream, where and why: the capture holds what the upstream sent.
         doc.insert(

@@ -45,7 +45,14 @@ pub struct Teed {
     /// Why the copy was dropped, if it was.
     pub refused: Option<Refused>,
     pub end: End,
+    /// When the body's bytes came, for a stream: (milliseconds from the request, bytes
+    /// through by then), at most [`MAX_ARRIVALS`] points (coarser for longer streams).
+    pub arrivals: Vec<(u64, u64)>,
 }
+
+/// The most arrival points kept for one body: past it, every other one goes (the points
+/// left are exact, only farther apart).
+pub const MAX_ARRIVALS: usize = 4096;
 
 /// Wraps `B`, forwarding its frames and copying their data.
 pub struct Tee<B> {
@@ -56,6 +63,8 @@ pub struct Tee<B> {
     watch: Option<Box<dyn crate::StreamWatch>>,
     /// A watch said stop: the ending still to send, and why.
     stopping: Option<crate::Stop>,
+    /// With a clock, when each frame came (a stream's arrival).
+    arrivals: Option<(Instant, Vec<(u64, u64)>)>,
     copy: Held,
     total: u64,
     refused: Option<Refused>,
@@ -87,6 +96,7 @@ impl<B> Tee<B> {
             inner: Some(inner),
             watch: None,
             stopping: None,
+            arrivals: None,
             copy: Held::new(budget, limit),
             total: 0,
             refused: None,
@@ -103,6 +113,11 @@ impl<B> Tee<B> {
         (tee, receiver)
     }
 
+    /// Keep when each frame came, in milliseconds from `since` (the request's start).
+    pub fn keep_arrivals(&mut self, since: Instant) {
+        self.arrivals = Some((since, Vec::new()));
+    }
+
     /// Watch the body as it passes, ending it where `watch` says.
     pub fn watch(&mut self, watch: Box<dyn crate::StreamWatch>) {
         self.watch = Some(watch);
@@ -110,6 +125,16 @@ impl<B> Tee<B> {
 
     fn keep(&mut self, data: &[u8]) {
         self.total += data.len() as u64;
+        if let Some((since, points)) = &mut self.arrivals {
+            if points.len() == MAX_ARRIVALS {
+                let mut kept = 0;
+                points.retain(|_| {
+                    kept += 1;
+                    kept % 2 == 0
+                });
+            }
+            points.push((since.elapsed().as_millis() as u64, self.total));
+        }
         if self.refused.is_some() {
             return;
         }
@@ -140,6 +165,11 @@ impl<B> Tee<B> {
                 total: self.total,
                 refused: self.refused,
                 end,
+                arrivals: self
+                    .arrivals
+                    .take()
+                    .map(|(_, points)| points)
+                    .unwrap_or_default(),
             });
         }
     }
@@ -254,6 +284,25 @@ mod tests {
         assert_eq!(teed.bytes.as_slice(), b"hello");
         assert_eq!(teed.end, End::Complete);
         assert_eq!(teed.refused, None);
+    }
+
+    #[tokio::test]
+    async fn a_streams_arrival_is_kept_bounded_to_its_last_byte() {
+        let (mut tee, done) = Tee::new(Full::new(Bytes::from_static(b"x")), 10, &budget(), None);
+        tee.keep_arrivals(Instant::now());
+        for _ in 0..(MAX_ARRIVALS * 2 + 5) {
+            tee.keep(b"ab");
+        }
+        drop(tee);
+        let teed = done.await.unwrap();
+        assert!(
+            teed.arrivals.len() <= MAX_ARRIVALS,
+            "{}",
+            teed.arrivals.len()
+        );
+        assert!(teed.arrivals.len() > MAX_ARRIVALS / 2);
+        assert_eq!(teed.arrivals.last().map(|point| point.1), Some(teed.total));
+        assert!(teed.arrivals.windows(2).all(|w| w[0] <= w[1]), "in order");
     }
 
     #[tokio::test]

@@ -92,12 +92,12 @@ impl Flavour {
     }
 }
 
-/// The stream in an SSE log, or `None` when no payload is from a known provider; and where
-/// the answer's text stood after each event that grew it (the chunks it arrived in).
-pub(super) fn decode_sse(text: &str) -> Option<(Result<Contents, String>, Vec<usize>)> {
+/// The stream in an SSE log, or `None` when no payload is from a known provider; and the
+/// chunks its answer arrived in.
+pub(super) fn decode_sse(text: &str) -> Option<(Result<Contents, String>, Chunks)> {
     let mut flavour: Option<Flavour> = None;
-    let mut chunk_ends = Vec::new();
-    for payload in sse::payloads(text) {
+    let mut chunks = Chunks::default();
+    for (payload, raw_end) in sse::payloads(text) {
         let Payload::Json(payload) = payload else {
             continue;
         };
@@ -114,15 +114,27 @@ pub(super) fn decode_sse(text: &str) -> Option<(Result<Contents, String>, Vec<us
             }
         }
         if let Some((0, text)) = flavour.as_ref().map(Flavour::live_text) {
-            if chunk_ends
+            if chunks
+                .ends
                 .last()
                 .map_or(!text.is_empty(), |&end| text.len() > end)
             {
-                chunk_ends.push(text.len());
+                chunks.ends.push(text.len());
+                chunks.raw_ends.push(raw_end);
             }
         }
     }
-    flavour.map(|flavour| (flavour.finish(), chunk_ends))
+    flavour.map(|flavour| (flavour.finish(), chunks))
+}
+
+/// The chunks a saved stream's answer arrived in: after each event that grew it, where the
+/// answer's text stood, and where the file's bytes were (to find when it came).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Chunks {
+    /// Byte offsets in the answer's text, the last its whole length.
+    pub ends: Vec<usize>,
+    /// Byte offsets in the stream file, one for each of `ends`.
+    pub raw_ends: Vec<usize>,
 }
 
 /// Longest first line considered as an Ollama stream chunk.

@@ -43,26 +43,34 @@ pub(crate) fn looks_like_sse(text: &str) -> bool {
     seen_field
 }
 
-/// Every `data:` payload in `text`, in order. Lines that are not SSE fields are ignored.
-pub(super) fn payloads(text: &str) -> Vec<Payload<'_>> {
+/// Every `data:` payload in `text`, in order, each with the offset just past its last
+/// `data:` line (where a reader had it whole). Lines that are not SSE fields are ignored.
+pub(super) fn payloads(text: &str) -> Vec<(Payload<'_>, usize)> {
     let mut payloads = Vec::new();
     let mut data: Vec<&str> = Vec::new();
-    for line in lines(text) {
+    let (mut at, mut end) = (0, 0);
+    for raw in text.split_inclusive('\n') {
+        at += raw.len();
+        let line = raw.strip_suffix('\n').unwrap_or(raw);
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if line.is_empty() {
-            flush(&mut data, &mut payloads);
+            flush(&mut data, &mut payloads, end);
             continue;
         }
         if line.starts_with(':') {
             continue;
         }
         match field_and_value(line) {
-            ("data", value) => data.push(value),
+            ("data", value) => {
+                data.push(value);
+                end = at;
+            }
             // A new event name without a blank line before it still starts a new event.
-            ("event", _) => flush(&mut data, &mut payloads),
+            ("event", _) => flush(&mut data, &mut payloads, end),
             _ => {}
         }
     }
-    flush(&mut data, &mut payloads);
+    flush(&mut data, &mut payloads, end);
     payloads
 }
 
@@ -78,8 +86,8 @@ fn field_and_value(line: &str) -> (&str, &str) {
     }
 }
 
-/// Turn the collected `data:` lines of one event into payloads.
-fn flush<'t>(data: &mut Vec<&'t str>, payloads: &mut Vec<Payload<'t>>) {
+/// Turn the collected `data:` lines of one event into payloads, whole at `end`.
+fn flush<'t>(data: &mut Vec<&'t str>, payloads: &mut Vec<(Payload<'t>, usize)>, end: usize) {
     let joined = match data.as_slice() {
         [] => return,
         [line] => Cow::Borrowed(*line),
@@ -87,9 +95,9 @@ fn flush<'t>(data: &mut Vec<&'t str>, payloads: &mut Vec<Payload<'t>>) {
     };
     match parse(joined) {
         Payload::Other if data.len() > 1 => {
-            payloads.extend(data.iter().map(|line| parse(Cow::Borrowed(line))));
+            payloads.extend(data.iter().map(|line| (parse(Cow::Borrowed(line)), end)));
         }
-        payload => payloads.push(payload),
+        payload => payloads.push((payload, end)),
     }
     data.clear();
 }

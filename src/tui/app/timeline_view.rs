@@ -20,7 +20,11 @@ pub(super) fn open(app: &mut App) {
     let Some(entry) = app.selected_entry() else {
         return;
     };
-    match Timeline::of(&entry.capture) {
+    let arrival = entry
+        .request
+        .as_ref()
+        .and_then(|request| request.arrival.as_ref());
+    match Timeline::of(&entry.capture, arrival) {
         Some(timeline) if !timeline.is_empty() => {
             app.overlay = Overlay::Timeline {
                 timeline: Arc::new(timeline),
