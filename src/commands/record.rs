@@ -42,6 +42,7 @@ pub(super) fn run(args: &RecordArgs) -> u8 {
         not_kept: Mutex::default(),
         calls: AtomicUsize::new(0),
         not_kept_count: AtomicUsize::new(0),
+        stopped_count: AtomicUsize::new(0),
         feed: feed.clone(),
     });
     let log: Arc<dyn Log> = if args.tui {
@@ -206,6 +207,8 @@ struct HeldLog {
     not_kept: Mutex<VecDeque<String>>,
     calls: AtomicUsize,
     not_kept_count: AtomicUsize,
+    /// Calls whose stream `--stop-on` ended early.
+    stopped_count: AtomicUsize,
     feed: Feed,
 }
 
@@ -238,8 +241,12 @@ impl HeldLog {
         let not_kept = held(&self.not_kept);
         let calls = self.calls.load(Ordering::Relaxed);
         let lost = self.not_kept_count.load(Ordering::Relaxed);
+        let stopped = match self.stopped_count.load(Ordering::Relaxed) {
+            0 => String::new(),
+            stopped => format!(" ({stopped} stopped early by --stop-on)"),
+        };
         eprintln!(
-            "jxray record: {calls} call{} through the proxy, {} recorded, {lost} not kept{}",
+            "jxray record: {calls} call{} through the proxy, {} recorded{stopped}, {lost} not kept{}",
             if calls == 1 { "" } else { "s" },
             calls - lost,
             if calls > 0 {
@@ -277,8 +284,12 @@ impl Log for HeldLog {
             self.not_kept_count.fetch_add(1, Ordering::Relaxed);
             push_bounded(&self.not_kept, line.clone(), HELD_NOT_KEPT);
         }
+        if end == CallEnd::Stopped {
+            self.stopped_count.fetch_add(1, Ordering::Relaxed);
+        }
         self.feed.send(match end {
             CallEnd::Kept => ProxyNote::Kept(line),
+            CallEnd::Stopped => ProxyNote::Stopped(line),
             CallEnd::NotKept => ProxyNote::NotKept(line),
         });
     }

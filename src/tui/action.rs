@@ -199,6 +199,8 @@ pub enum Action {
 pub enum ProxyNote {
     /// A call ended with its capture written (the log line).
     Kept(String),
+    /// The same, its stream ended early by `--stop-on`.
+    Stopped(String),
     /// A call ended without a capture (the reason).
     NotKept(String),
     /// Any other log line.

@@ -103,6 +103,14 @@ fn the_first_call_closes_the_panel_and_the_footer_counts_calls() {
     assert!(shown.contains("a note") && shown.contains("recorded a.json"));
     run(&mut app, &[Command::Back]);
     assert_eq!(app.overlay, Overlay::None);
+    // A stream --stop-on ended is a call kept, counted apart.
+    let stopped = "recorded b.sse (200, 0.1 s); stopped by jxray (--stop-on runaway) at byte 519";
+    update(&mut app, Action::Proxy(ProxyNote::Stopped(stopped.into())));
+    assert!(
+        footer(&app).contains("recording :8788 · 3 calls · 1 stopped · 1 not kept (L why)"),
+        "{}",
+        footer(&app)
+    );
 }
 
 #[test]

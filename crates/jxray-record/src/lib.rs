@@ -226,6 +226,8 @@ pub trait Log: Send + Sync {
 pub enum CallEnd {
     /// Written as a capture.
     Kept,
+    /// Written as a capture, the stream ended early by `--stop-on`.
+    Stopped,
     /// Passed through (or answered by the proxy) without a capture: an upstream that
     /// could not be reached, a body over a limit, no body, a failed write, a hang-up.
     NotKept,

@@ -200,6 +200,7 @@ async fn finish(
         interrupted,
     };
     let status = exchange.status;
+    let stopped = matches!(exchange.response.end, End::Stopped(_));
     let writer = state.clone();
     // The turn is taken as the exchange ends, before the thread that writes it runs.
     let turn = state.turns.begin();
@@ -214,7 +215,10 @@ async fn finish(
     })
     .await;
     let (end, line) = match written {
-        Ok(recorded) => describe(&state, recorded, status, elapsed),
+        Ok(recorded) => match describe(&state, recorded, status, elapsed) {
+            (CallEnd::Kept, line) if stopped => (CallEnd::Stopped, line),
+            described => described,
+        },
         Err(_) => (
             CallEnd::NotKept,
             "writing the capture failed unexpectedly; the call itself went through".into(),

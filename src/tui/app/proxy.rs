@@ -20,6 +20,8 @@ pub(crate) struct ProxyState {
     /// Calls that ended, kept or not.
     pub(crate) calls: usize,
     pub(crate) not_kept: usize,
+    /// Calls whose stream `--stop-on` ended early.
+    pub(crate) stopped: usize,
     /// Why the last call not kept was not.
     pub(crate) last_not_kept: Option<String>,
     /// Its log lines, oldest first.
@@ -31,6 +33,11 @@ impl ProxyState {
         let line = match note {
             ProxyNote::Kept(line) => {
                 self.calls += 1;
+                line
+            }
+            ProxyNote::Stopped(line) => {
+                self.calls += 1;
+                self.stopped += 1;
                 line
             }
             ProxyNote::NotKept(line) => {

@@ -242,6 +242,10 @@ fn recording_spans(app: &App, port: u16) -> Vec<Span<'static>> {
         Span::styled(" · ", theme.label()),
         Span::raw(count_of(proxy.calls, "call")),
     ];
+    if proxy.stopped > 0 {
+        spans.push(Span::styled(" · ", theme.label()));
+        spans.push(Span::raw(format!("{} stopped", proxy.stopped)));
+    }
     spans.push(Span::styled(" · ", theme.label()));
     if proxy.not_kept == 0 {
         spans.push(Span::raw("0 not kept"));
