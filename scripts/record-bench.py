@@ -4,11 +4,13 @@
 Usage: scripts/record-bench.py target/release/jxray [CALLS]
 
 A local upstream (this script, stdlib only) answers a chat completion as JSON (about
-1 KB) or as an SSE stream of 20 events. Each call goes once straight to it and once
-through `jxray record` (which writes every exchange to a temporary folder, as in use),
-alternating so both see the same machine. Prints the median and p99 of the whole
-request (non-streamed) and of the time to the first streamed byte, for both paths, and
-the machine it ran on. Stdlib only: nothing to install.
+1 KB) or as an SSE stream of 20 events whose contents add up to a JSON object. Each call
+goes straight to it, through `jxray record` (which writes every exchange to a temporary
+folder, as in use), and through `jxray record --stop-on runaway,refusal,tool-call-text,invalid`
+(every streamed event read by the streaming extractor as it passes), alternating so all
+three see the same machine. Prints the median and p99 of the whole request
+(non-streamed), of the time to the first streamed byte and of the whole stream, for each
+path, and the machine it ran on. Stdlib only: nothing to install.
 """
 
 import http.client
@@ -24,14 +26,23 @@ import tempfile
 import threading
 import time
 
-CHUNKS = 20
 ANSWER = json.dumps({
     "object": "chat.completion",
     "model": "bench",
     "choices": [{"index": 0, "message": {"role": "assistant", "content": "{\"a\": 1}" + " " * 900},
                  "finish_reason": "stop"}],
 }).encode()
-EVENT = b'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n'
+
+
+def event(content):
+    chunk = {"object": "chat.completion.chunk",
+             "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": None}]}
+    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+
+
+# A JSON object in 20 pieces: what the watching proxy reads as a value growing.
+EVENTS = ([event('{"items": [')] + [event('{"n": %d, "name": "item %d"}, ' % (i, i)) for i in range(17)]
+          + [event('{"n": 17, "name": "last"}'), event("]}")])
 
 
 class Upstream(http.server.BaseHTTPRequestHandler):
@@ -49,8 +60,8 @@ class Upstream(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            for _ in range(CHUNKS):
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(EVENT), EVENT))
+            for piece in EVENTS:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")
         else:
@@ -123,42 +134,53 @@ def main():
     upstream_port = free_port()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", upstream_port), Upstream)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    proxy_port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        proxy = subprocess.Popen(
-            [binary, "record", "--port", str(proxy_port), "--to", folder,
-             "--upstream", f"bench=http://127.0.0.1:{upstream_port}/v1"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proxies, routes = [], {"direct": (Connection("127.0.0.1", upstream_port), "/v1/chat/completions")}
         try:
-            wait_for(proxy_port)
-            routes = {
-                "direct": (Connection("127.0.0.1", upstream_port), "/v1/chat/completions"),
-                "through jxray record": (Connection("127.0.0.1", proxy_port), "/bench/chat/completions"),
-            }
+            for name, flags in [("through jxray record", []),
+                                ("through jxray record --stop-on", ["--stop-on", "runaway,refusal,tool-call-text,invalid"])]:
+                port = free_port()
+                proxies.append(subprocess.Popen(
+                    [binary, "record", "--port", str(port), "--to", os.path.join(folder, str(port)),
+                     "--upstream", f"bench=http://127.0.0.1:{upstream_port}/v1", *flags],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                wait_for(port)
+                routes[name] = (Connection("127.0.0.1", port), "/bench/chat/completions")
             whole = {name: [] for name in routes}
             first = {name: [] for name in routes}
+            stream = {name: [] for name in routes}
             for name, (conn, path) in routes.items():
-                for _ in range(50):  # warm up both paths
+                for _ in range(50):  # warm up every path
                     call(conn, path, False)
+                    call(conn, path, True)
             for _ in range(calls):
                 for name, (conn, path) in routes.items():
                     whole[name].append(call(conn, path, False)[0])
-                    first[name].append(call(conn, path, True)[1])
+                    streamed, first_byte = call(conn, path, True)
+                    first[name].append(first_byte)
+                    stream[name].append(streamed)
         finally:
-            proxy.terminate()
-            proxy.wait()
+            for proxy in proxies:
+                proxy.terminate()
+                proxy.wait()
     print(f"{calls} calls each way, {machine()}")
-    print("| path | request median | request p99 | first streamed byte median | first streamed byte p99 |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| path | request median | request p99 | first streamed byte median | first streamed byte p99 "
+          "| whole stream median | whole stream p99 |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in routes:
-        w, f = whole[name], first[name]
+        w, f, t = whole[name], first[name], stream[name]
         print(f"| {name} | {statistics.median(w) * 1e3:.3f} ms | {p99(w) * 1e3:.3f} ms "
-              f"| {statistics.median(f) * 1e3:.3f} ms | {p99(f) * 1e3:.3f} ms |")
-    d, p = "direct", "through jxray record"
+              f"| {statistics.median(f) * 1e3:.3f} ms | {p99(f) * 1e3:.3f} ms "
+              f"| {statistics.median(t) * 1e3:.3f} ms | {p99(t) * 1e3:.3f} ms |")
+    d, p, w = "direct", "through jxray record", "through jxray record --stop-on"
     print(f"added by the proxy: request median {(statistics.median(whole[p]) - statistics.median(whole[d])) * 1e3:.3f} ms, "
           f"p99 {(p99(whole[p]) - p99(whole[d])) * 1e3:.3f} ms; first streamed byte median "
           f"{(statistics.median(first[p]) - statistics.median(first[d])) * 1e3:.3f} ms, "
           f"p99 {(p99(first[p]) - p99(first[d])) * 1e3:.3f} ms")
+    per_chunk = (statistics.median(stream[w]) - statistics.median(stream[p])) / len(EVENTS)
+    print(f"added by watching (--stop-on against none): whole stream median "
+          f"{(statistics.median(stream[w]) - statistics.median(stream[p])) * 1e3:.3f} ms, "
+          f"{per_chunk * 1e6:.1f} µs per chunk")
 
 
 if __name__ == "__main__":
