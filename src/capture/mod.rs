@@ -139,6 +139,25 @@ impl Capture {
         }
     }
 
+    /// A streamed answer that arrived in `chunks` (its raw ends taken to be the same).
+    #[cfg(test)]
+    pub(crate) fn streamed(source: &str, chunks: &[&str]) -> Capture {
+        let ends: Vec<usize> = chunks
+            .iter()
+            .scan(0, |at, chunk| {
+                *at += chunk.len();
+                Some(*at)
+            })
+            .collect();
+        Capture {
+            chunks: Some(Arc::new(Chunks {
+                raw_ends: ends.clone(),
+                ends,
+            })),
+            ..Capture::from_text(source, chunks.concat())
+        }
+    }
+
     /// A capture of raw text read from `path`: the whole text, no provider.
     pub(crate) fn raw(source: String, path: &Path, text: String) -> Capture {
         Capture::bare(source, path, Ok(text))

@@ -97,27 +97,10 @@ fn decisive(signal: &Signal) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::capture::Chunks;
 
     fn streamed(chunks: &[&str]) -> Capture {
-        let text: String = chunks.concat();
-        let ends: Vec<usize> = chunks
-            .iter()
-            .scan(0, |at, chunk| {
-                *at += chunk.len();
-                Some(*at)
-            })
-            .collect();
-        Capture {
-            chunks: Some(Arc::new(Chunks {
-                raw_ends: ends.clone(),
-                ends,
-            })),
-            ..Capture::from_text("s.sse", text)
-        }
+        Capture::streamed("s.sse", chunks)
     }
 
     #[test]

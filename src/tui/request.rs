@@ -32,7 +32,7 @@ pub(crate) fn lines(request: &RecordedRequest, width: usize) -> Vec<HelpLine> {
 }
 
 /// One logical line as overlay lines of at most `width` characters.
-fn wrap(line: &str, width: usize, out: &mut Vec<HelpLine>) {
+pub(crate) fn wrap(line: &str, width: usize, out: &mut Vec<HelpLine>) {
     let chars: Vec<char> = line.chars().collect();
     if chars.is_empty() {
         out.push(HelpLine::Text(String::new()));

@@ -11,6 +11,7 @@ use crate::check::EarlySignal;
 use crate::engine::{Delta, Extractor, Options, Replay, Signal, Snapshot, State};
 
 use super::help::HelpLine;
+use super::request::wrap;
 use super::sanitize::printable;
 
 /// A saved stream, chunk by chunk.
@@ -215,38 +216,12 @@ fn shown_path(path: &str) -> &str {
     }
 }
 
-/// One logical line as overlay lines of at most `width` characters.
-fn wrap(line: &str, width: usize, out: &mut Vec<HelpLine>) {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.is_empty() {
-        out.push(HelpLine::Text(String::new()));
-    }
-    for piece in chars.chunks(width) {
-        out.push(HelpLine::Text(piece.iter().collect()));
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
 
     fn streamed(chunks: &[&str]) -> Capture {
-        let ends: Vec<usize> = chunks
-            .iter()
-            .scan(0, |at, chunk| {
-                *at += chunk.len();
-                Some(*at)
-            })
-            .collect();
-        Capture {
-            chunks: Some(Arc::new(crate::capture::Chunks {
-                raw_ends: ends.clone(),
-                ends,
-            })),
-            ..Capture::from_text("s.sse", chunks.concat())
-        }
+        Capture::streamed("s.sse", chunks)
     }
 
     fn texts(lines: &[HelpLine]) -> Vec<String> {

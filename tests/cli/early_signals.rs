@@ -4,22 +4,10 @@
 
 use crate::support;
 
+use support::streams::openai_stream;
+
 use serde_json::Value;
 use support::cli::{jxray_in, write_files};
-
-/// An OpenAI chat stream whose answer arrives in `chunks`, ending for `finish`.
-fn openai_stream(chunks: &[&str], finish: &str) -> String {
-    let mut sse = String::new();
-    for chunk in chunks {
-        let event = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "model": "m",
-            "choices": [{"index": 0, "delta": {"content": chunk}, "finish_reason": null}]});
-        sse.push_str(&format!("data: {event}\n\n"));
-    }
-    let last = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "model": "m",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]});
-    sse.push_str(&format!("data: {last}\n\ndata: [DONE]\n\n"));
-    sse
-}
 
 #[test]
 fn check_counts_the_output_that_came_after_each_first_signal() {

@@ -10,5 +10,6 @@ pub mod cases;
 pub mod chains;
 pub mod chromium;
 pub mod cli;
+pub mod streams;
 pub mod triage;
 pub mod tui;

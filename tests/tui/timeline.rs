@@ -4,26 +4,14 @@
 use std::path::Path;
 
 use crate::support;
+
 use crate::tmux::{loaded, Tmux};
+use support::streams::openai_stream;
 
 use jxray::capture::{load, LoadOptions};
 use jxray::tui::action::{Action, Command, Edit};
 use jxray::tui::{update, App};
 use support::tui::{app_with, screen};
-
-/// An OpenAI chat stream whose answer arrives in `chunks`, ending for `finish`.
-fn openai_stream(chunks: &[&str], finish: &str) -> String {
-    let mut sse = String::new();
-    for chunk in chunks {
-        let event = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "model": "m",
-            "choices": [{"index": 0, "delta": {"content": chunk}, "finish_reason": null}]});
-        sse.push_str(&format!("data: {event}\n\n"));
-    }
-    let last = serde_json::json!({"id": "c", "object": "chat.completion.chunk", "model": "m",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]});
-    sse.push_str(&format!("data: {last}\n\ndata: [DONE]\n\n"));
-    sse
-}
 
 /// A runaway (a value, then 100 chunks of 8 spaces: certain at chunk 65) and a fenced answer.
 fn streams(dir: &Path) {
