@@ -7,12 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { setTimeout as sleep } from "node:timers/promises";
 import { transformSync } from "esbuild";
-import { freePort } from "./helpers.mjs";
+import { freePort, listening } from "./helpers.mjs";
 
 const npm = fileURLToPath(new URL("../", import.meta.url));
 const page = fileURLToPath(new URL("../../docs/repair.md", import.meta.url));
@@ -25,22 +23,6 @@ function example() {
   return block;
 }
 
-async function listening(port, child) {
-  for (let i = 0; i < 150; i += 1) {
-    if (child.exitCode !== null) throw new Error("ai-mock ended before it listened");
-    const up = await new Promise((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (up) return;
-    await sleep(100);
-  }
-  throw new Error(`ai-mock does not listen on ${port}`);
-}
-
 /** The example run against ai-mock answering `answer`: what it saved and its result. */
 async function run(answer) {
   const folder = mkdtempSync(join(npm, ".docs-run-"));
@@ -51,7 +33,7 @@ async function run(answer) {
     const ownGroup = fileURLToPath(new URL("../../scripts/own_group.py", import.meta.url));
     const mock = spawn("python3", [ownGroup, "ai-mock", "server", responses, "-p", String(port)], { stdio: "ignore" });
     try {
-      await listening(port, mock);
+      await listening(port, mock, "ai-mock");
       // The page's `save`, then the example as written, then what the test reads of it.
       const { code } = transformSync(example(), { loader: "ts", format: "esm" });
       const program = [

@@ -1,7 +1,8 @@
 // What the package's tests share: the jxray binary they compare with, and running it.
 
 import { spawnSync } from "node:child_process";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 /** The jxray binary the outcomes are compared with (scripts/npm-tests.sh sets it). */
@@ -28,4 +29,22 @@ export async function freePort() {
   const { port } = server.address();
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** Wait until `child` (called `name`) listens on `port`; an error if it ends first, or
+ * does not listen within 15 s. */
+export async function listening(port, child, name) {
+  for (let i = 0; i < 150; i += 1) {
+    if (child.exitCode !== null) throw new Error(`${name} ended before it listened`);
+    const up = await new Promise((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (up) return;
+    await sleep(100);
+  }
+  throw new Error(`${name} does not listen on ${port}`);
 }

@@ -13,7 +13,6 @@ import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -22,27 +21,11 @@ import { generateText, NoObjectGeneratedError, Output, stepCountIs, tool } from 
 import { createOpenAI } from "@ai-sdk/openai";
 import { z } from "zod";
 import { extract, repair, repairPrompt } from "jxray";
-import { freePort, jxrayBinary } from "./helpers.mjs";
+import { freePort, jxrayBinary, listening } from "./helpers.mjs";
 
 const Triage = z.object({ severity: z.enum(["low", "medium", "high"]), escalate: z.boolean() });
 const BAD = '{"severity": "urgent", "escalate": true}';
 const GOOD = '{"severity": "high", "escalate": true}';
-
-async function listening(port, child, name) {
-  for (let i = 0; i < 150; i += 1) {
-    if (child.exitCode !== null) throw new Error(`${name} ended before it listened`);
-    const up = await new Promise((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (up) return;
-    await sleep(100);
-  }
-  throw new Error(`${name} does not listen on ${port}`);
-}
 
 const requestFiles = (folder) =>
   readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith(".request.json"));

@@ -8,33 +8,16 @@ import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
 import { extract, repair, repairPrompt } from "jxray";
-import { freePort, jxrayBinary } from "./helpers.mjs";
+import { freePort, jxrayBinary, listening } from "./helpers.mjs";
 
 const PROMPT = "Give the city of the Louvre as a JSON object with the key city.";
 const BROKEN = '{"city": "Paris",}';
 const GOOD = '{"city": "Paris"}';
-
-async function listening(port, child, name) {
-  for (let i = 0; i < 150; i += 1) {
-    if (child.exitCode !== null) throw new Error(`${name} ended before it listened`);
-    const up = await new Promise((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (up) return;
-    await sleep(100);
-  }
-  throw new Error(`${name} does not listen on ${port}`);
-}
 
 function requestFiles(folder) {
   return readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith(".request.json"));

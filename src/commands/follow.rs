@@ -27,16 +27,6 @@ use crate::report::{JsonlSink, Sink};
 use crate::schema::{Schema, SchemaItems};
 use crate::text;
 
-/// What `--stop-on` may name here (`schema` needs `--schema`).
-const FOLLOW_SIGNALS: [SignalKind; 6] = [
-    SignalKind::Runaway,
-    SignalKind::ToolCallText,
-    SignalKind::Reasoning,
-    SignalKind::Refusal,
-    SignalKind::Invalid,
-    SignalKind::Schema,
-];
-
 /// How much is read at a time: whatever has arrived, up to this.
 const READ_SIZE: usize = 8 * 1024;
 
@@ -75,7 +65,7 @@ impl Input {
 }
 
 pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
-    let stop_on = stop_signals(&args.stop_on, &FOLLOW_SIGNALS)?;
+    let stop_on = stop_signals(&args.stop_on, &SignalKind::ALL)?;
     let config = crate::config::Config::load()?;
     let schema = args
         .schema

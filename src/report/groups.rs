@@ -36,27 +36,18 @@ impl Groups {
 
     /// Count `checked` in the group `label` (its outcome, and a stream's early signal).
     pub(crate) fn count(&mut self, label: &str, checked: &Checked) {
-        match self.summaries.get_mut(label) {
-            Some(summary) => summary.count(checked),
-            None => {
-                let mut summary = Summary::default();
-                summary.count(checked);
-                self.summaries.insert(label.to_string(), summary);
-            }
-        }
+        self.group(label).count(checked);
     }
 
     /// Count `outcome` in the group `label`.
     #[cfg(test)]
     pub(crate) fn add(&mut self, label: &str, outcome: &crate::engine::Outcome) {
-        match self.summaries.get_mut(label) {
-            Some(summary) => summary.add(outcome),
-            None => {
-                let mut summary = Summary::default();
-                summary.add(outcome);
-                self.summaries.insert(label.to_string(), summary);
-            }
-        }
+        self.group(label).add(outcome);
+    }
+
+    /// The group `label`'s counts, new when it has none yet.
+    fn group(&mut self, label: &str) -> &mut Summary {
+        self.summaries.entry(label.to_string()).or_default()
     }
 
     /// The groups, the worst first: the highest share failed, then the most failures,

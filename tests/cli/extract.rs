@@ -186,6 +186,26 @@ mod follow {
             .unwrap()
     }
 
+    /// What a `--stop-on` run wrote, once it ended by itself with status 1 while its input
+    /// was still open.
+    fn stopped_output(child: &mut std::process::Child) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "jxray waited for the end of the input"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(1));
+        let mut stdout = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+        stdout
+    }
+
     #[test]
     fn each_change_is_written_as_it_arrives() {
         let mut child = follow(&[]);
@@ -216,21 +236,8 @@ mod follow {
         input.write_all(&b" \n".repeat(400)).unwrap();
         input.flush().unwrap();
         // The input stays open, as a stream that loops would keep it.
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "jxray waited for the end of the input"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let stdout = stopped_output(&mut child);
         drop(input);
-        assert_eq!(status.code(), Some(1));
-        let mut stdout = String::new();
-        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
         let lines = lines(&stdout);
         let stopped = lines
             .iter()
@@ -260,18 +267,8 @@ mod follow {
             .write_all(br#"[{"severity": "low"}, {"severity": "urgent"}, {"severity": "hi"#)
             .unwrap();
         input.flush().unwrap();
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "jxray waited for the end");
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let stdout = stopped_output(&mut child);
         drop(input);
-        assert_eq!(status.code(), Some(1));
-        let mut stdout = String::new();
-        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
         let lines = lines(&stdout);
         let stopped = &lines
             .iter()

@@ -128,6 +128,16 @@ pub enum SignalKind {
 }
 
 impl SignalKind {
+    /// Every kind, in the order the docs list them.
+    pub const ALL: [SignalKind; 6] = [
+        SignalKind::Runaway,
+        SignalKind::ToolCallText,
+        SignalKind::Reasoning,
+        SignalKind::Refusal,
+        SignalKind::Invalid,
+        SignalKind::Schema,
+    ];
+
     /// Its name (`runaway`, `tool-call-text`, …).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -142,16 +152,9 @@ impl SignalKind {
 
     /// The kind a name stands for.
     pub fn from_name(name: &str) -> Option<SignalKind> {
-        [
-            SignalKind::Runaway,
-            SignalKind::ToolCallText,
-            SignalKind::Reasoning,
-            SignalKind::Refusal,
-            SignalKind::Invalid,
-            SignalKind::Schema,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == name)
+        SignalKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
     }
 }
 
