@@ -98,7 +98,7 @@ const PROMPT_SCHEMA_TRIES: usize = 32;
 /// `properties`). Loops that ask in the prompt rather than in a response format write the
 /// schema there whole (instructor's JSON and MD_JSON modes).
 pub(super) fn prompt_schema(body: &Value) -> Option<Value> {
-    let system = super::request::system(body)?;
+    let system = super::request_body::system(body)?;
     system
         .match_indices('{')
         .take(PROMPT_SCHEMA_TRIES)
@@ -161,6 +161,16 @@ fn lower_types(schema: &Value) -> Value {
         Value::Array(items) => Value::Array(items.iter().map(lower_types).collect()),
         other => other.clone(),
     }
+}
+
+/// Whether a request asked for JSON: a JSON response format or schema (OpenAI, Responses,
+/// Anthropic, Gemini, Ollama) or tools to call.
+pub(crate) fn asks_for_json(body: &Value) -> bool {
+    let tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|tools| !tools.is_empty());
+    tools || super::request_body::json_mode(body).is_some() || prompt_schema(body).is_some()
 }
 
 #[cfg(test)]

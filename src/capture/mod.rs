@@ -47,6 +47,7 @@ mod reader;
 mod readers;
 mod recognise;
 mod request;
+mod request_body;
 mod stream;
 pub use asked_schema::AskedSchemas;
 pub use stream::{Chunks, LiveStream};
@@ -60,6 +61,7 @@ use serde_json::Value;
 
 use crate::engine::Warning;
 
+pub(crate) use asked_schema::asks_for_json;
 pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
 pub(crate) use jxray_formats::envelope;
 pub use jxray_formats::{Provider, Unreadable};
@@ -68,8 +70,8 @@ pub use load::{
     load, load_bytes, load_file, load_found, load_reader, LoadError, LoadOptions, SourceNames,
 };
 pub(crate) use readers::read_whole_by_name;
-pub(crate) use request::{asks_for_json, conversation};
 pub use request::{request_path, Arrival, RecordedRequest};
+pub(crate) use request_body::conversation;
 pub use walk::{
     capture_beside_request, discover, discover_below, discover_with, is_capture_name, shell_path,
     Discovery, SkippedFiles, REQUEST_SUFFIX,

@@ -13,6 +13,7 @@ mod markers;
 mod readers;
 mod regions;
 mod replay;
+mod signal;
 mod tree;
 mod value;
 mod watch;
@@ -24,11 +25,12 @@ use serde_json::Value;
 
 use crate::extract::extract;
 use crate::options::Options;
-use crate::outcome::{Defect, Dialect, Outcome};
+use crate::outcome::{Dialect, Outcome};
 use crate::position::LineCursor;
 
 pub use items::{ItemFinding, ItemValidator};
 pub use replay::Replay;
+pub use signal::{Signal, SignalKind};
 pub use watch::DEFAULT_RUNAWAY_BYTES;
 
 use regions::Regions;
@@ -106,85 +108,6 @@ pub enum Delta {
     },
     /// The candidate being read failed and is dropped: the value is gone.
     Withdraw,
-}
-
-/// What a caller may want to stop for.
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SignalKind {
-    /// A run of white space or one repeated token past the bound.
-    Runaway,
-    /// A tool call written as text: a dialect's marker.
-    ToolCallText,
-    /// A reasoning block opened.
-    Reasoning,
-    /// The output so far is a refusal by its shape.
-    Refusal,
-    /// The candidate being read has a defect no continuation can repair.
-    Invalid,
-    /// A value that closed breaks the schema (only with a validator).
-    Schema,
-}
-
-impl SignalKind {
-    /// Every kind, in the order the docs list them.
-    pub const ALL: [SignalKind; 6] = [
-        SignalKind::Runaway,
-        SignalKind::ToolCallText,
-        SignalKind::Reasoning,
-        SignalKind::Refusal,
-        SignalKind::Invalid,
-        SignalKind::Schema,
-    ];
-
-    /// Its name (`runaway`, `tool-call-text`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SignalKind::Runaway => "runaway",
-            SignalKind::ToolCallText => "tool-call-text",
-            SignalKind::Reasoning => "reasoning",
-            SignalKind::Refusal => "refusal",
-            SignalKind::Invalid => "invalid",
-            SignalKind::Schema => "schema",
-        }
-    }
-
-    /// The kind a name stands for.
-    pub fn from_name(name: &str) -> Option<SignalKind> {
-        SignalKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == name)
-    }
-}
-
-/// A signal, at the byte where it became certain.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Signal {
-    /// What it is.
-    pub kind: SignalKind,
-    /// The byte offset where it became certain, and its 1-based line and column.
-    pub byte: usize,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, in characters.
-    pub column: usize,
-    /// For `invalid`, the defect, named as the engine names it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub defect: Option<Defect>,
-    /// For `tool-call-text`, the dialect its marker names.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dialect: Option<Dialect>,
-    /// For `invalid`: whether a later candidate could still give the output a value (the
-    /// failed one was found in prose, where another may follow). A direct, fenced or tool
-    /// call's value that fails is the answer itself.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub later_may_change: Option<bool>,
-    /// For `schema`, where in the value (a JSON Pointer).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// One line for a person.
-    pub message: String,
 }
 
 /// The paths still open, outermost first: every open container, then the string being

@@ -1,5 +1,7 @@
 use serde_json::{json, Value};
 
+use crate::Defect;
+
 use super::*;
 
 /// An extractor and the value its snapshots' deltas build.
