@@ -159,3 +159,26 @@ def test_an_async_anthropic_stream_is_watched_with_async_for(ai_mock: int) -> No
     assert any(getattr(event, "type", None) == "content_block_delta" for event in events)
     assert watched.outcome is not None and watched.outcome.ok
     assert watched.outcome.value == {"city": "Paris", "zip": 75001, "tags": ["a", "b\n"]}
+
+
+def test_a_gemini_stream_of_the_sdks_own_objects_is_watched() -> None:
+    from google.genai import types
+
+    def chunk(text: str, finish: "str | None" = None) -> types.GenerateContentResponse:
+        candidate: dict = {"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}
+        if finish:
+            candidate["finishReason"] = finish
+        return types.GenerateContentResponse.model_validate({"candidates": [candidate], "modelVersion": "gemini-2.5-flash"})
+
+    pieces = ['Here:\n```json\n{"city": "Pa', 'ris", "zip": 750', '01}\n```']
+    stream = [chunk(p) for p in pieces] + [chunk("", "STOP")]
+    watched = jxray.watch(iter(stream))
+    received = list(watched)
+    assert received == stream, "every object passed through unchanged"
+    assert watched.outcome is not None and watched.outcome.ok
+    assert (watched.outcome.layer, watched.outcome.value) == ("fenced", {"city": "Paris", "zip": 75001})
+    # A stream cut at the token limit is cut, whatever it held so far.
+    cut = [chunk(p) for p in pieces[:2]] + [chunk("", "MAX_TOKENS")]
+    watched = jxray.watch(iter(cut))
+    list(watched)
+    assert watched.outcome is not None and watched.outcome.failure.kind == "truncated"
