@@ -4,7 +4,8 @@
 //! stream: the upstream request is dropped, so the provider stops generating, and the
 //! app's stream is ended in the provider's own words for a length stop, so its SDK reads a
 //! cut answer and never a complete one. Opt-in: a signal may fire on an answer the app
-//! would still have used.
+//! would still have used. With no signal named (`record --tui`), streams are only watched,
+//! for the workbench to show where each call in flight stands.
 
 use std::sync::Arc;
 
@@ -68,6 +69,27 @@ struct Watch {
 }
 
 impl StreamWatch for Watch {
+    fn status(&self) -> Option<String> {
+        let bytes = self.extractor.text().len();
+        if bytes == 0 {
+            return None;
+        }
+        let signals: Vec<String> = self
+            .extractor
+            .signals()
+            .iter()
+            .map(|signal| format!("{} at byte {}", signal.kind.as_str(), signal.byte))
+            .collect();
+        let signals = match signals.is_empty() {
+            true => String::new(),
+            false => format!(" · {}", signals.join(", ")),
+        };
+        Some(format!(
+            "{bytes} bytes of output · {}{signals}",
+            self.snapshot.state.words()
+        ))
+    }
+
     fn feed(&mut self, bytes: &[u8]) -> Option<Stop> {
         let gained = self.live.push_bytes(bytes);
         if gained.is_empty() {

@@ -26,7 +26,8 @@ pub(super) fn run(args: &RecordArgs) -> u8 {
         Err(error) => return usage_error(&error),
     };
     match super::common::stop_signals(&args.stop_on, &PROXY_SIGNALS) {
-        Ok(kinds) if kinds.is_empty() => {}
+        // Beside the workbench streams are watched, for it to show the calls in flight.
+        Ok(kinds) if kinds.is_empty() && !args.tui => {}
         Ok(kinds) => settings.watches = Some(Arc::new(StopWatches::new(kinds))),
         Err(error) => return usage_error(&error),
     }
@@ -292,5 +293,10 @@ impl Log for HeldLog {
             CallEnd::Stopped => ProxyNote::Stopped(line),
             CallEnd::NotKept => ProxyNote::NotKept(line),
         });
+    }
+
+    fn in_flight(&self, call: u64, line: Option<&str>) {
+        let line = line.map(|line| escape_line(line).into_owned());
+        self.feed.send(ProxyNote::InFlight { call, line });
     }
 }

@@ -205,6 +205,9 @@ pub enum ProxyNote {
     NotKept(String),
     /// Any other log line.
     Line(String),
+    /// A streamed call in flight, numbered `call`: where it stands, or `None` once it
+    /// ended.
+    InFlight { call: u64, line: Option<String> },
 }
 
 /// Work for the event loop.

@@ -126,7 +126,7 @@ impl Timeline {
             step.end,
             self.bytes,
             at_time(step.ms, " · "),
-            state_words(&step.state),
+            step.state.words(),
         ));
         let first_byte = self
             .first_byte_ms
@@ -192,18 +192,6 @@ fn duration(ms: u64) -> String {
         format!("{ms} ms")
     } else {
         format!("{:.1} s", ms as f64 / 1000.0)
-    }
-}
-
-/// `reading fenced`, `waiting: prose`.
-fn state_words(state: &State) -> String {
-    let value = serde_json::to_value(state).unwrap_or_default();
-    let word = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
-    match (word("state"), word("why"), word("layer")) {
-        (Some(state), Some(why), _) => format!("{state}: {why}"),
-        (Some(state), None, Some(layer)) => format!("{state} {layer}"),
-        (Some(state), _, _) => state,
-        _ => String::new(),
     }
 }
 

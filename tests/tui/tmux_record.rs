@@ -241,3 +241,94 @@ fn another_loops_re_asks_are_chains_in_the_workbench() {
     tmux.keys(&["q"]);
     assert_eq!(tmux.exit_status(), 0);
 }
+
+/// An upstream that streams a value's start, then holds the stream open until `finish`
+/// says to end it.
+fn held_stream_upstream(finish: std::sync::mpsc::Receiver<()>) -> u16 {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while !String::from_utf8_lossy(&request).contains("\"messages\"") {
+            let n = stream.read(&mut buffer).unwrap();
+            if n == 0 {
+                return;
+            }
+            request.extend_from_slice(&buffer[..n]);
+        }
+        let chunk = |text: &str| {
+            let event = format!(
+                "data: {{\"object\":\"chat.completion.chunk\",\"model\":\"m\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":{}}},\"finish_reason\":null}}]}}\n\n",
+                serde_json::to_string(text).unwrap()
+            );
+            format!("{:x}\r\n{event}\r\n", event.len())
+        };
+        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n";
+        stream.write_all(head.as_bytes()).unwrap();
+        stream
+            .write_all(chunk("{\"city\": \"Par").as_bytes())
+            .unwrap();
+        let _ = finish.recv();
+        let _ = stream.write_all(chunk("is\"}").as_bytes());
+        let _ = stream.write_all(b"0\r\n\r\n");
+    });
+    port
+}
+
+#[test]
+fn record_tui_shows_a_stream_in_flight_and_where_it_stands() {
+    let (finish, finished) = std::sync::mpsc::channel();
+    let upstream = held_stream_upstream(finished);
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("captures");
+    let route = format!("up=http://127.0.0.1:{upstream}/v1");
+    let args = [
+        "record",
+        "--tui",
+        "--port",
+        "0",
+        "--to",
+        to.to_str().unwrap(),
+        "--upstream",
+        &route,
+    ];
+    let tmux = Tmux::start("inflight", 140, 40, &args, &[]);
+    let screen = tmux.wait_for("the recording panel", |s| base_url_on(s).is_some());
+    let port: u16 = screen
+        .split("recording :")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("{screen}"));
+    let caller = std::thread::spawn(move || {
+        use std::io::{Read, Write};
+        let body = r#"{"model":"m","stream":true,"messages":[{"role":"user","content":"City?"}]}"#;
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let request = format!(
+            "POST /up/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    });
+    tmux.wait_for("the call in flight", |s| s.contains("1 in flight (L)"));
+    tmux.keys(&["L"]);
+    let shown = tmux.wait_for("where it stands", |s| s.contains("Streams in flight"));
+    assert!(
+        shown.contains("POST /up/chat/completions · 13 bytes of output · reading direct"),
+        "{shown}"
+    );
+    tmux.keys(&["Escape"]);
+    finish.send(()).unwrap();
+    let answer = caller.join().unwrap();
+    assert!(answer.contains("is\\\"}"), "{answer}");
+    tmux.wait_for("the call kept, none in flight", |s| {
+        s.contains("1 call · 0 not kept") && !s.contains("in flight")
+    });
+    tmux.keys(&["q"]);
+}

@@ -157,6 +157,12 @@ pub trait Watches: Send + Sync + std::fmt::Debug {
 pub trait StreamWatch: Send {
     /// The next bytes of the response as they came; `Some` to end the stream here.
     fn feed(&mut self, bytes: &[u8]) -> Option<Stop>;
+
+    /// One line on where the stream stands now (its state, the output so far, the signals),
+    /// for a log that shows calls in flight.
+    fn status(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Why a stream is ended, and how: the upstream request is dropped (the provider stops
@@ -218,6 +224,13 @@ pub trait Log: Send + Sync {
     fn call(&self, end: CallEnd, line: &str) {
         let _ = end;
         self.line(line);
+    }
+
+    /// A streamed call still in flight, numbered `call`: what its watch says of it now
+    /// (`line`), or `None` once its stream ended. Only a sink that shows calls in flight
+    /// (`record --tui`) keeps these.
+    fn in_flight(&self, call: u64, line: Option<&str>) {
+        let _ = (call, line);
     }
 }
 

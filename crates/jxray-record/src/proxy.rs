@@ -63,6 +63,8 @@ pub struct State {
     pub turns: Arc<crate::turns::Turns>,
     /// Watches streamed responses, with `--stop-on`.
     pub watches: Option<Arc<dyn crate::Watches>>,
+    /// Numbers the calls in flight.
+    pub calls: std::sync::atomic::AtomicU64,
 }
 
 /// Handle one request from a client.
@@ -131,6 +133,9 @@ pub async fn handle(
     if let Some(watches) = &state.watches {
         if let Some(watch) = watches.watch(content_type, encoding) {
             response_tee.watch(watch);
+            let call = state.calls.fetch_add(1, Ordering::Relaxed);
+            let label = format!("{} {}", method, client_uri.path());
+            response_tee.tell(call, state.log.clone(), label);
         }
     }
     let head = Head {

@@ -71,6 +71,7 @@ impl Recorder {
             stopping: Default::default(),
             chains: settings.chains,
             watches: settings.watches,
+            calls: Default::default(),
             turns: Default::default(),
         };
         Ok(Recorder {

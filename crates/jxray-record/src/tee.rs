@@ -65,12 +65,27 @@ pub struct Tee<B> {
     stopping: Option<crate::Stop>,
     /// With a clock, when each frame came (a stream's arrival).
     arrivals: Option<(Instant, Vec<(u64, u64)>)>,
+    /// Where the watch's status goes while the call is in flight.
+    progress: Option<Progress>,
     copy: Held,
     total: u64,
     refused: Option<Refused>,
     done: Option<oneshot::Sender<Teed>>,
     idle: Option<Idle>,
 }
+
+/// A call in flight, told to the log as its watch's status changes.
+struct Progress {
+    call: u64,
+    log: crate::SharedLog,
+    /// The call, for the line (`POST /openai/chat/completions`).
+    label: String,
+    said: Option<String>,
+    at: Option<Instant>,
+}
+
+/// The least time between two statuses of one call.
+const STATUS_EVERY: Duration = Duration::from_millis(200);
 
 /// Fails the body when no frame arrives for `after`.
 struct Idle {
@@ -97,6 +112,7 @@ impl<B> Tee<B> {
             watch: None,
             stopping: None,
             arrivals: None,
+            progress: None,
             copy: Held::new(budget, limit),
             total: 0,
             refused: None,
@@ -121,6 +137,35 @@ impl<B> Tee<B> {
     /// Watch the body as it passes, ending it where `watch` says.
     pub fn watch(&mut self, watch: Box<dyn crate::StreamWatch>) {
         self.watch = Some(watch);
+    }
+
+    /// Tell `log` where the watched stream stands while it is in flight, as call `call`.
+    pub fn tell(&mut self, call: u64, log: crate::SharedLog, label: String) {
+        self.progress = Some(Progress {
+            call,
+            log,
+            label,
+            said: None,
+            at: None,
+        });
+    }
+
+    /// Say the watch's status when it changed, at most every [`STATUS_EVERY`].
+    fn say_status(&mut self) {
+        let (Some(progress), Some(watch)) = (self.progress.as_mut(), self.watch.as_ref()) else {
+            return;
+        };
+        let due = progress.at.is_none_or(|at| at.elapsed() >= STATUS_EVERY);
+        let Some(status) = watch
+            .status()
+            .filter(|status| due && progress.said.as_ref() != Some(status))
+        else {
+            return;
+        };
+        let line = format!("{} · {status}", progress.label);
+        progress.log.in_flight(progress.call, Some(&line));
+        progress.said = Some(status);
+        progress.at = Some(Instant::now());
     }
 
     fn keep(&mut self, data: &[u8]) {
@@ -157,6 +202,9 @@ impl<B> Tee<B> {
     }
 
     fn finish(&mut self, end: End) {
+        if let Some(progress) = self.progress.take() {
+            progress.log.in_flight(progress.call, None);
+        }
         if let Some(done) = self.done.take() {
             let limit = self.copy.limit();
             let budget = self.copy.budget().clone();
@@ -219,6 +267,7 @@ where
                     let data = data.clone();
                     this.keep(&data);
                     this.stop_if_lost(&data);
+                    this.say_status();
                 }
                 if let Some(idle) = &mut this.idle {
                     let after = idle.after;

@@ -22,6 +22,8 @@ pub(crate) struct ProxyState {
     pub(crate) not_kept: usize,
     /// Calls whose stream `--stop-on` ended early.
     pub(crate) stopped: usize,
+    /// The streamed calls in flight, by number: where each stands.
+    pub(crate) in_flight: std::collections::BTreeMap<u64, String>,
     /// Why the last call not kept was not.
     pub(crate) last_not_kept: Option<String>,
     /// Its log lines, oldest first.
@@ -47,6 +49,13 @@ impl ProxyState {
                 line
             }
             ProxyNote::Line(line) => line,
+            ProxyNote::InFlight { call, line } => {
+                match line {
+                    Some(line) => self.in_flight.insert(call, line),
+                    None => self.in_flight.remove(&call),
+                };
+                return;
+            }
         };
         if self.log.len() == LOG_LINES {
             self.log.pop_front();
@@ -54,9 +63,15 @@ impl ProxyState {
         self.log.push_back(line);
     }
 
-    /// The log overlay's lines: the last reason a call was not kept, then the log.
+    /// The log overlay's lines: the streamed calls in flight, the last reason a call was
+    /// not kept, then the log.
     pub(crate) fn log_lines(&self) -> Vec<HelpLine> {
         let mut lines = Vec::new();
+        if !self.in_flight.is_empty() {
+            lines.push(HelpLine::Heading("Streams in flight"));
+            lines.extend(self.in_flight.values().cloned().map(HelpLine::Text));
+            lines.push(HelpLine::Blank);
+        }
         if let Some(reason) = &self.last_not_kept {
             lines.push(HelpLine::Heading("Last call not kept"));
             lines.push(HelpLine::Text(reason.clone()));
@@ -64,9 +79,11 @@ impl ProxyState {
         }
         lines.push(HelpLine::Heading("The proxy's log, newest last"));
         if self.log.is_empty() {
-            lines.push(HelpLine::Text(
-                "nothing yet: no call has come through".into(),
-            ));
+            let nothing = match self.in_flight.is_empty() {
+                true => "nothing yet: no call has come through",
+                false => "nothing yet: no call has ended",
+            };
+            lines.push(HelpLine::Text(nothing.into()));
         }
         lines.extend(self.log.iter().cloned().map(HelpLine::Text));
         lines

@@ -242,6 +242,11 @@ fn recording_spans(app: &App, port: u16) -> Vec<Span<'static>> {
         Span::styled(" · ", theme.label()),
         Span::raw(count_of(proxy.calls, "call")),
     ];
+    if !proxy.in_flight.is_empty() {
+        spans.push(Span::styled(" · ", theme.label()));
+        let text = format!("{} in flight (L)", proxy.in_flight.len());
+        spans.push(Span::styled(text, theme.strong()));
+    }
     if proxy.stopped > 0 {
         spans.push(Span::styled(" · ", theme.label()));
         spans.push(Span::raw(format!("{} stopped", proxy.stopped)));

@@ -56,6 +56,20 @@ pub enum State {
     },
 }
 
+impl State {
+    /// In words: `waiting: fence`, `reading fenced`, `reading tool-call-text`.
+    pub fn words(&self) -> String {
+        let value = serde_json::to_value(self).unwrap_or_default();
+        let word = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
+        match (word("state"), word("why"), word("layer")) {
+            (Some(state), Some(why), _) => format!("{state}: {why}"),
+            (Some(state), None, Some(layer)) => format!("{state} {layer}"),
+            (Some(state), _, _) => state,
+            _ => String::new(),
+        }
+    }
+}
+
 /// Why no value has begun.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
