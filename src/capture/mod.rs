@@ -155,6 +155,7 @@ impl Capture {
             chunks: Some(Arc::new(Chunks {
                 raw_ends: ends.clone(),
                 ends,
+                output_tokens: None,
             })),
             ..Capture::from_text(source, chunks.concat())
         }

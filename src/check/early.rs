@@ -26,6 +26,10 @@ pub struct EarlySignal {
     /// kept the arrival of).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ms: Option<u64>,
+    /// The output's tokens, when the stream's usage says them; those after the signal are
+    /// taken in the share of bytes after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
 }
 
 impl EarlySignal {
@@ -42,6 +46,14 @@ impl EarlySignal {
     /// The bytes of the answer that came after it.
     pub fn bytes_after(&self) -> usize {
         self.bytes.saturating_sub(self.byte + 1)
+    }
+
+    /// About how many of the output's tokens came after it: its tokens in the share of
+    /// its bytes after the signal (a stream says its tokens only as a total).
+    pub fn tokens_after(&self) -> Option<u64> {
+        let share = self.bytes_after() as f64 / self.bytes.max(1) as f64;
+        self.tokens
+            .map(|tokens| (tokens as f64 * share).round() as u64)
     }
 }
 
@@ -65,6 +77,10 @@ pub(crate) fn first_signal(capture: &Capture, options: &Options) -> Option<Early
                 chunks: ends.len(),
                 bytes: text.len(),
                 ms: None,
+                tokens: capture
+                    .chunks
+                    .as_deref()
+                    .and_then(|chunks| chunks.output_tokens),
             });
         }
     }

@@ -18,6 +18,9 @@ struct Count {
     /// Their output bytes, and those that came after the signal.
     bytes: usize,
     after: usize,
+    /// About how many of their output's tokens came after it, for the streams whose usage
+    /// says their tokens.
+    tokens_after: u64,
     /// Streams it fired first in whose answer had a value all the same.
     with_value: usize,
 }
@@ -50,6 +53,7 @@ impl EarlySignals {
             count.captures += 1;
             count.bytes += early.bytes;
             count.after += early.bytes_after();
+            count.tokens_after += early.tokens_after().unwrap_or(0);
         } else {
             count.with_value += 1;
         }
@@ -91,7 +95,11 @@ fn part(kind: SignalKind, count: &Count, first: bool) -> String {
         } else {
             ""
         };
-        part.push_str(&format!(" ({share}{whose})"));
+        let tokens = match count.tokens_after {
+            0 => String::new(),
+            tokens => format!(", about {tokens} tokens"),
+        };
+        part.push_str(&format!(" ({share}{whose}{tokens})"));
     }
     if count.with_value > 0 {
         part.push_str(&format!(" and {} that still had a value", count.with_value));
@@ -109,6 +117,7 @@ impl Serialize for EarlySignals {
                     "captures": count.captures,
                     "output_bytes": count.bytes,
                     "bytes_after": count.after,
+                    "tokens_after": count.tokens_after,
                     "with_value": count.with_value,
                 }),
             )?;
@@ -129,6 +138,7 @@ mod tests {
             chunks: 2,
             bytes,
             ms: None,
+            tokens: None,
         }
     }
 

@@ -23,17 +23,24 @@ fn check_counts_the_output_that_came_after_each_first_signal() {
         " Please ask another way.",
     ];
     let good = ["{\"a\":", " 1}"];
+    // Its last chunk says its usage, as `stream_options.include_usage` has it: 101 output
+    // tokens, about 36 of them after the signal (288 of 808 bytes).
+    let usage = r#"{"id": "c", "object": "chat.completion.chunk", "model": "m", "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 101, "total_tokens": 106}}"#;
+    let runaway_sse = openai_stream(&runaway, "length")
+        .replace("data: [DONE]", &format!("data: {usage}\n\ndata: [DONE]"));
     write_files(
         dir.path(),
         &[
-            ("runaway.sse", &openai_stream(&runaway, "length")),
+            ("runaway.sse", &runaway_sse),
             ("refusal.sse", &openai_stream(&refusal, "stop")),
             ("good.sse", &openai_stream(&good, "stop")),
         ],
     );
     // The runaway was recorded: its request file says when each event came, 10 ms apart.
-    let sse = openai_stream(&runaway, "length");
-    let ends: Vec<usize> = sse.match_indices("\n\n").map(|(at, _)| at + 2).collect();
+    let ends: Vec<usize> = runaway_sse
+        .match_indices("\n\n")
+        .map(|(at, _)| at + 2)
+        .collect();
     let ms: Vec<usize> = (0..ends.len()).map(|i| 10 * i).collect();
     let request = serde_json::json!({"jxray_request": 1, "method": "POST", "stream": true,
         "body": {"messages": []}, "arrival": {"ms": ms, "bytes": ends}});
@@ -51,7 +58,7 @@ fn check_counts_the_output_that_came_after_each_first_signal() {
     assert_eq!(
         early("runaway.sse").unwrap(),
         serde_json::json!({"kind": "runaway", "byte": 519, "chunk": 65, "chunks": 101, "bytes": 808,
-            "ms": 640})
+            "ms": 640, "tokens": 101})
     );
     let refused = early("refusal.sse").unwrap();
     assert_eq!(
@@ -65,7 +72,7 @@ fn check_counts_the_output_that_came_after_each_first_signal() {
     // Runaway: 288 of 808 bytes after it (35.6%); refusal: 24 of 62 (38.7%).
     assert!(
         run.stdout.contains(
-            "early signals in streams: runaway 1 (36% of their output after it), refusal 1 (39%)"
+            "early signals in streams: runaway 1 (36% of their output after it, about 36 tokens), refusal 1 (39%)"
         ),
         "{}",
         run.stdout
@@ -74,6 +81,7 @@ fn check_counts_the_output_that_came_after_each_first_signal() {
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
     let counted = &report["summary"]["early_signals"];
     assert_eq!(counted["runaway"]["bytes_after"], 288);
+    assert_eq!(counted["runaway"]["tokens_after"], 36);
     assert_eq!(counted["refusal"]["output_bytes"], 62);
     let run = jxray_in(dir.path(), &["check", ".", "--format", "html"], b"");
     assert!(

@@ -101,6 +101,15 @@ pub(super) fn decode_sse(text: &str) -> Option<(Result<Contents, String>, Chunks
         let Payload::Json(payload) = payload else {
             continue;
         };
+        // The output's tokens, where the stream says them (a last chunk's `usage`,
+        // Anthropic's `message_delta`, Gemini's `usageMetadata`): the latest count wins.
+        if payload.contains("sage") {
+            if let Ok(value) = serde_json::from_str::<Value>(&payload) {
+                if let Some(output) = jxray_formats::usage::token_usage(&value).output {
+                    chunks.output_tokens = Some(output);
+                }
+            }
+        }
         match flavour.as_mut() {
             Some(flavour) => flavour.feed_text(&payload),
             None => {
@@ -135,6 +144,8 @@ pub struct Chunks {
     pub ends: Vec<usize>,
     /// Byte offsets in the stream file, one for each of `ends`.
     pub raw_ends: Vec<usize>,
+    /// The output's tokens, when the stream's usage says them.
+    pub output_tokens: Option<u64>,
 }
 
 /// Longest first line considered as an Ollama stream chunk.
