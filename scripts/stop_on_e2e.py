@@ -64,6 +64,25 @@ def anthropic_events(pieces, stop):
     yield event("message_stop", {"type": "message_stop"})
 
 
+def responses_events(pieces):
+    response = {"id": "resp_e2e", "object": "response", "created_at": 1, "status": "in_progress",
+                "model": "m", "output": [], "error": None, "incomplete_details": None}
+    def event(data):
+        return f"event: {data['type']}\ndata: {json.dumps(data)}\n\n"
+    yield event({"type": "response.created", "sequence_number": 0, "response": response})
+    item = {"type": "message", "id": "msg_e2e", "status": "in_progress", "role": "assistant", "content": []}
+    yield event({"type": "response.output_item.added", "sequence_number": 1, "output_index": 0, "item": item})
+    for n, piece in enumerate(pieces):
+        yield event({"type": "response.output_text.delta", "sequence_number": 2 + n, "item_id": "msg_e2e",
+                     "output_index": 0, "content_index": 0, "delta": piece})
+    text = "".join(pieces)
+    done = dict(item, status="completed", content=[{"type": "output_text", "text": text, "annotations": []}])
+    yield event({"type": "response.output_item.done", "sequence_number": 2 + len(pieces), "output_index": 0,
+                 "item": done})
+    yield event({"type": "response.completed", "sequence_number": 3 + len(pieces),
+                 "response": dict(response, status="completed", output=[done])})
+
+
 def answer(kind):
     return [VALUE] + [SPACES] * RUNAWAY_CHUNKS if kind == "runaway" else GOOD
 
@@ -76,9 +95,12 @@ class Upstream(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        kind = body["messages"][-1]["content"]
+        kind = body["input"] if "input" in body else body["messages"][-1]["content"]
         pieces = answer(kind)
-        if self.path.startswith("/openai/"):
+        if self.path.endswith("/responses"):
+            events = list(responses_events(pieces))
+            provider = "responses"
+        elif self.path.startswith("/openai/"):
             events = [openai_event(p) for p in pieces] + [openai_event(None, "stop"), "data: [DONE]\n\n"]
             provider = "openai"
         else:
@@ -145,6 +167,18 @@ def openai_stream(base, kind):
     return content, finish
 
 
+def responses_stream(base, kind):
+    client = openai.OpenAI(base_url=base, api_key="sk-e2e", max_retries=0)
+    text, last = "", None
+    for event in client.responses.create(model="m", input=kind, stream=True):
+        if event.type == "response.output_text.delta":
+            text += event.delta
+        last = event
+    if last.type == "response.incomplete":
+        return text, last.response.incomplete_details.reason
+    return text, last.response.status
+
+
 def anthropic_stream(base, kind):
     client = anthropic.Anthropic(base_url=base, api_key="sk-e2e", max_retries=0)
     with client.messages.stream(model="m", max_tokens=64, messages=[{"role": "user", "content": kind}]) as stream:
@@ -187,12 +221,13 @@ def main():
         proxy, urls = start_proxy(jxray, upstream_port, work / "stopped", "runaway")
         try:
             calls = [("openai", "openai SDK", lambda kind: openai_stream(urls["OPENAI"], kind)),
+                     ("responses", "openai SDK's Responses", lambda kind: responses_stream(urls["OPENAI"], kind)),
                      ("anthropic", "anthropic SDK", lambda kind: anthropic_stream(urls["ANTHROPIC"], kind))]
             for provider, who, call in calls:
                 with SEEN_LOCK:
                     SEEN.clear()
                 content, finish = call("runaway")
-                if finish not in ("length", "max_tokens"):
+                if finish not in ("length", "max_tokens", "max_output_tokens"):
                     fail(f"{who}: the stopped runaway ended with {finish!r}, not a length stop")
                 if not content.startswith(VALUE) or len(content) > len(VALUE) + BOUND + 1024:
                     fail(f"{who}: {len(content)} bytes of the runaway arrived; at most {len(VALUE) + BOUND + 1024}")
@@ -206,19 +241,19 @@ def main():
                     fail(f"{who}: the upstream did not see its request dropped: {seen}")
                 print(f"{who}: the runaway ended as a length stop after {len(content)} bytes; the upstream request was dropped")
                 good, finish = call("good")
-                if good != "".join(GOOD) or finish not in ("stop", "end_turn"):
+                if good != "".join(GOOD) or finish not in ("stop", "end_turn", "completed"):
                     fail(f"{who}: the good answer arrived as {good!r} ({finish})")
                 print(f"{who}: the good answer arrived whole")
             direct = raw_bytes(f"http://127.0.0.1:{upstream_port}/openai/v1", "good")
             if raw_bytes(urls["OPENAI"], "good") != direct:
                 fail("the good stream through the proxy differs from the upstream's bytes")
             print("the good stream arrived byte for byte")
-            requests = wait_for_captures(work / "stopped", 5)
+            requests = wait_for_captures(work / "stopped", 7)
             stopped = [json.loads(path.read_text()) for path in requests]
             stopped = [doc["stopped"] for doc in stopped if "stopped" in doc]
-            if len(stopped) != 2 or any(s["by"] != "jxray" or s["signal"] != "runaway" for s in stopped):
-                fail(f"2 request files should say jxray stopped a runaway: {stopped}")
-            print("2 captures say jxray stopped them, and why")
+            if len(stopped) != 3 or any(s["by"] != "jxray" or s["signal"] != "runaway" for s in stopped):
+                fail(f"3 request files should say jxray stopped a runaway: {stopped}")
+            print("3 captures say jxray stopped them, and why")
             for path in requests:
                 arrival = json.loads(path.read_text()).get("arrival")
                 capture = next(p for p in path.parent.iterdir()
@@ -231,9 +266,9 @@ def main():
             check = subprocess.run([jxray, "check", str(work / "stopped"), "--format", "jsonl"],
                                    capture_output=True, text=True, check=False)
             causes = [json.loads(line)["failure"] for line in check.stdout.splitlines()]
-            if sum(1 for failure in causes if failure and failure.get("cause") == "runaway") != 2:
-                fail(f"check should call both stopped runaways truncated by a runaway: {check.stdout}")
-            print("check calls both stopped captures a runaway")
+            if sum(1 for failure in causes if failure and failure.get("cause") == "runaway") != 3:
+                fail(f"check should call the stopped runaways truncated by a runaway: {check.stdout}")
+            print("check calls the stopped captures runaways")
         finally:
             proxy.terminate()
             proxy.wait()

@@ -1,8 +1,8 @@
 //! How a stream is ended early by the recording proxy (`jxray record --stop-on`): in the
 //! provider's own words for an output cut at its length limit, so the app's SDK reads a
 //! cut answer — never a complete one — and raises nothing it would not raise for a real
-//! length stop. Only providers whose SDKs read such an ending are ended; the others'
-//! streams are forwarded whole.
+//! length stop. A stream whose provider's ending cannot be written (a Responses stream that
+//! did not open with its `response.created`) is forwarded whole.
 
 use serde_json::{json, Value};
 
@@ -53,9 +53,29 @@ impl Flavour {
                 }
                 Some(format!("{chunk}\n"))
             }
-            // A Responses stream ends with the whole response object, which a proxy that
-            // saw only deltas cannot write truthfully.
-            Flavour::OpenaiResponses(_) => None,
+            Flavour::OpenaiResponses(events) => responses_ending(first?, events.live_text()),
         }
     }
+}
+
+/// A Responses stream ends with the whole response: the one its `response.created` event
+/// gave, now `incomplete` for `max_output_tokens`, its output the message so far (or none
+/// when the stream was a function call's arguments, which are not written out whole).
+fn responses_ending(first: &Value, (part, text): (u8, &str)) -> Option<String> {
+    let mut response = first.get("response")?.clone();
+    let fields = response.as_object_mut()?;
+    fields.insert("status".into(), json!("incomplete"));
+    fields.insert(
+        "incomplete_details".into(),
+        json!({"reason": "max_output_tokens"}),
+    );
+    let output = match part {
+        0 => json!([{"type": "message", "id": "msg_jxray_stopped", "status": "incomplete",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}]),
+        _ => json!([]),
+    };
+    fields.insert("output".into(), output);
+    let event = json!({"type": "response.incomplete", "response": response});
+    Some(format!("event: response.incomplete\ndata: {event}\n\n"))
 }
