@@ -358,7 +358,7 @@ pub(crate) const BINDINGS: &[Binding] = &[
         &[key('L')],
         NORMAL,
         Group::Act,
-        "show the proxy's log, the last call not kept first (record --tui)",
+        "show the proxy's log: the streams in flight, the last call not kept (record --tui)",
     ),
     bind(
         C::Timeline,
