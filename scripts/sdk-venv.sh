@@ -11,5 +11,5 @@ cd "$(dirname "$0")/.."
 venv="${RECORD_E2E_VENV:-${CARGO_TARGET_DIR:-target}/record-e2e-venv}"
 # The versions this was written against; a change here rebuilds the environment.
 scripts/pinned-venv.sh "$venv" openai==3.57.0 anthropic==2.15.0 ai-mock==0.3.1 \
-  "pydantic-ai-slim[openai]==2.78.0" >&2
+  "pydantic-ai-slim[openai]==2.78.0" google-genai==3.6.1 ollama==0.6.3 >&2
 echo "$venv"

@@ -4,11 +4,11 @@ Run by scripts/stop-on-e2e.sh inside the SDK environment (scripts/sdk-venv.sh):
 
   stop_on_e2e.py JXRAY
 
-A local upstream streams, for OpenAI chat and Anthropic messages, either a good answer or a
-runaway (a value, then white space in 64-byte chunks until 6 KB or until the client goes
+A local upstream streams, for OpenAI chat and Responses, Anthropic messages, Gemini and
+Ollama chat, either a good answer or a runaway (a value, then white space in 64-byte chunks until 6 KB or until the client goes
 away), and notes whether each stream's reader hung up before the end. Through `jxray
-record --stop-on runaway`, the official openai and anthropic Python SDKs must read the
-runaway as a length stop (nothing raised) within 1 KB after the
+record --stop-on runaway`, the official openai, anthropic, google-genai and ollama Python
+SDKs must read the runaway as a length stop (nothing raised) within 1 KB after the
 bound, the upstream must see its request dropped, the good answer must arrive byte for byte
 as the upstream sent it, and the capture must say who stopped it. Without `--stop-on`,
 both arrive whole. Prints one line per check; exits 1 on the first difference.
@@ -27,7 +27,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import anthropic
+import ollama
 import openai
+from google import genai
+from google.genai import types
 
 VALUE = '{"a": 1,'
 SPACES = " " * 64
@@ -83,6 +86,24 @@ def responses_events(pieces):
                  "response": dict(response, status="completed", output=[done])})
 
 
+def gemini_events(pieces):
+    for piece in pieces:
+        chunk = {"candidates": [{"content": {"role": "model", "parts": [{"text": piece}]}, "index": 0}],
+                 "modelVersion": "m"}
+        yield f"data: {json.dumps(chunk)}\r\n\r\n"
+    last = {"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, "finishReason": "STOP",
+                            "index": 0}], "modelVersion": "m"}
+    yield f"data: {json.dumps(last)}\r\n\r\n"
+
+
+def ollama_lines(pieces):
+    for piece in pieces:
+        yield json.dumps({"model": "m", "created_at": "2026-12-06T00:00:00Z",
+                          "message": {"role": "assistant", "content": piece}, "done": False}) + "\n"
+    yield json.dumps({"model": "m", "created_at": "2026-12-06T00:00:00Z",
+                      "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop"}) + "\n"
+
+
 def answer(kind):
     return [VALUE] + [SPACES] * RUNAWAY_CHUNKS if kind == "runaway" else GOOD
 
@@ -95,11 +116,24 @@ class Upstream(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-        kind = body["input"] if "input" in body else body["messages"][-1]["content"]
+        if "input" in body:
+            kind = body["input"]
+        elif "contents" in body:
+            kind = body["contents"][-1]["parts"][0]["text"]
+        else:
+            kind = body["messages"][-1]["content"]
         pieces = answer(kind)
+        content_type = "text/event-stream"
         if self.path.endswith("/responses"):
             events = list(responses_events(pieces))
             provider = "responses"
+        elif "streamGenerateContent" in self.path:
+            events = list(gemini_events(pieces))
+            provider = "gemini"
+        elif self.path.startswith("/ollama/"):
+            events = list(ollama_lines(pieces))
+            provider = "ollama"
+            content_type = "application/x-ndjson"
         elif self.path.startswith("/openai/"):
             events = [openai_event(p) for p in pieces] + [openai_event(None, "stop"), "data: [DONE]\n\n"]
             provider = "openai"
@@ -107,7 +141,7 @@ class Upstream(BaseHTTPRequestHandler):
             events = list(anthropic_events(pieces, "end_turn"))
             provider = "anthropic"
         self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
+        self.send_header("content-type", content_type)
         self.send_header("transfer-encoding", "chunked")
         self.end_headers()
         sent, hung_up = 0, False
@@ -141,7 +175,9 @@ def start_proxy(jxray, upstream, folder, stop_on):
     port = free_port()
     args = [jxray, "record", "--port", str(port), "--to", str(folder),
             "--upstream", f"openai=http://127.0.0.1:{upstream}/openai",
-            "--upstream", f"anthropic=http://127.0.0.1:{upstream}/anthropic"]
+            "--upstream", f"anthropic=http://127.0.0.1:{upstream}/anthropic",
+            "--upstream", f"gemini=http://127.0.0.1:{upstream}/gemini",
+            "--upstream", f"ollama=http://127.0.0.1:{upstream}/ollama"]
     if stop_on:
         args += ["--stop-on", stop_on]
     proxy = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -177,6 +213,25 @@ def responses_stream(base, kind):
     if last.type == "response.incomplete":
         return text, last.response.incomplete_details.reason
     return text, last.response.status
+
+
+def gemini_stream(base, kind):
+    client = genai.Client(api_key="e2e", http_options=types.HttpOptions(base_url=base))
+    text, finish = "", None
+    for chunk in client.models.generate_content_stream(model="m", contents=kind):
+        candidate = chunk.candidates[0]
+        text += "".join(part.text or "" for part in candidate.content.parts or [])
+        finish = candidate.finish_reason or finish
+    return text, finish.name if finish else None
+
+
+def ollama_stream(base, kind):
+    client = ollama.Client(host=base)
+    text, reason = "", None
+    for chunk in client.chat(model="m", messages=[{"role": "user", "content": kind}], stream=True):
+        text += chunk.message.content or ""
+        reason = chunk.done_reason or reason
+    return text, reason
 
 
 def anthropic_stream(base, kind):
@@ -220,14 +275,17 @@ def main():
         # With --stop-on runaway.
         proxy, urls = start_proxy(jxray, upstream_port, work / "stopped", "runaway")
         try:
+            proxy_root = urls["OPENAI"].rsplit("/", 1)[0]
             calls = [("openai", "openai SDK", lambda kind: openai_stream(urls["OPENAI"], kind)),
                      ("responses", "openai SDK's Responses", lambda kind: responses_stream(urls["OPENAI"], kind)),
-                     ("anthropic", "anthropic SDK", lambda kind: anthropic_stream(urls["ANTHROPIC"], kind))]
+                     ("anthropic", "anthropic SDK", lambda kind: anthropic_stream(urls["ANTHROPIC"], kind)),
+                     ("gemini", "google-genai SDK", lambda kind: gemini_stream(proxy_root + "/gemini", kind)),
+                     ("ollama", "ollama SDK", lambda kind: ollama_stream(proxy_root + "/ollama", kind))]
             for provider, who, call in calls:
                 with SEEN_LOCK:
                     SEEN.clear()
                 content, finish = call("runaway")
-                if finish not in ("length", "max_tokens", "max_output_tokens"):
+                if finish not in ("length", "max_tokens", "max_output_tokens", "MAX_TOKENS"):
                     fail(f"{who}: the stopped runaway ended with {finish!r}, not a length stop")
                 if not content.startswith(VALUE) or len(content) > len(VALUE) + BOUND + 1024:
                     fail(f"{who}: {len(content)} bytes of the runaway arrived; at most {len(VALUE) + BOUND + 1024}")
@@ -241,19 +299,19 @@ def main():
                     fail(f"{who}: the upstream did not see its request dropped: {seen}")
                 print(f"{who}: the runaway ended as a length stop after {len(content)} bytes; the upstream request was dropped")
                 good, finish = call("good")
-                if good != "".join(GOOD) or finish not in ("stop", "end_turn", "completed"):
+                if good != "".join(GOOD) or finish not in ("stop", "end_turn", "completed", "STOP"):
                     fail(f"{who}: the good answer arrived as {good!r} ({finish})")
                 print(f"{who}: the good answer arrived whole")
             direct = raw_bytes(f"http://127.0.0.1:{upstream_port}/openai/v1", "good")
             if raw_bytes(urls["OPENAI"], "good") != direct:
                 fail("the good stream through the proxy differs from the upstream's bytes")
             print("the good stream arrived byte for byte")
-            requests = wait_for_captures(work / "stopped", 7)
+            requests = wait_for_captures(work / "stopped", 11)
             stopped = [json.loads(path.read_text()) for path in requests]
             stopped = [doc["stopped"] for doc in stopped if "stopped" in doc]
-            if len(stopped) != 3 or any(s["by"] != "jxray" or s["signal"] != "runaway" for s in stopped):
-                fail(f"3 request files should say jxray stopped a runaway: {stopped}")
-            print("3 captures say jxray stopped them, and why")
+            if len(stopped) != 5 or any(s["by"] != "jxray" or s["signal"] != "runaway" for s in stopped):
+                fail(f"5 request files should say jxray stopped a runaway: {stopped}")
+            print("5 captures say jxray stopped them, and why")
             for path in requests:
                 arrival = json.loads(path.read_text()).get("arrival")
                 capture = next(p for p in path.parent.iterdir()
@@ -266,7 +324,7 @@ def main():
             check = subprocess.run([jxray, "check", str(work / "stopped"), "--format", "jsonl"],
                                    capture_output=True, text=True, check=False)
             causes = [json.loads(line)["failure"] for line in check.stdout.splitlines()]
-            if sum(1 for failure in causes if failure and failure.get("cause") == "runaway") != 3:
+            if sum(1 for failure in causes if failure and failure.get("cause") == "runaway") != 5:
                 fail(f"check should call the stopped runaways truncated by a runaway: {check.stdout}")
             print("check calls the stopped captures runaways")
         finally:

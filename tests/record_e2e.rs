@@ -52,6 +52,8 @@ fn stop_on_ends_a_runaway_stream_as_a_length_stop_and_drops_the_upstream() {
         "openai SDK: the runaway ended as a length stop",
         "openai SDK's Responses: the runaway ended as a length stop",
         "anthropic SDK: the runaway ended as a length stop",
+        "google-genai SDK: the runaway ended as a length stop",
+        "ollama SDK: the runaway ended as a length stop",
         "the good stream arrived byte for byte",
         "without --stop-on, the runaways arrived whole",
         "every recorded stream says when its bytes came",
