@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The official openai and anthropic Python SDKs, ai-mock (a mock server from PyPI) and
-# PydanticAI (its OpenAI model only: pydantic-ai-slim[openai]), at pinned versions, in a
+# The official openai, anthropic, google-genai and ollama Python SDKs, ai-mock (a mock
+# server from PyPI) and PydanticAI (its OpenAI model only: pydantic-ai-slim[openai]), at pinned versions, in a
 # virtual environment made once and reused; prints its path. The `jxray record` end-to-end
 # tests (scripts/record-e2e.sh, the workbench's tmux test of `jxray record --tui`) share it.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End to end: `jxray record --stop-on runaway` with the official openai, anthropic,
-# google-genai and ollama Python SDKs against a local upstream that streams a white-space runaway and a good
-# answer (scripts/stop_on_e2e.py says what is checked). The openai npm package's side is
+# google-genai and ollama Python SDKs against a local upstream that streams a white-space
+# runaway and a good answer (scripts/stop_on_e2e.py says what is checked). The openai npm package's side is
 # in npm/test/stop-on.test.mjs.
 #
 # Usage: scripts/stop-on-e2e.sh [JXRAY_BINARY]   (default: builds target/debug/jxray)
