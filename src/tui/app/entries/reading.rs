@@ -99,15 +99,7 @@ impl Entries {
                     slim_outcomes,
                     reading.mark_changes,
                 ),
-                None => {
-                    self.next_id += 1;
-                    (
-                        self.next_id,
-                        None,
-                        reading.mark_changes,
-                        reading.mark_changes,
-                    )
-                }
+                None => self.new_entry(reading.mark_changes),
             };
             if fresh {
                 self.arrived.push(!outcome.ok());
@@ -142,6 +134,13 @@ impl Entries {
         self.reading.insert(path.to_path_buf(), reading);
         self.dirty = true;
         ids
+    }
+
+    /// A capture that was not in the list: a new id, nothing saved, changed and fresh when
+    /// changes are marked.
+    fn new_entry(&mut self, mark_changes: bool) -> (EntryId, Option<PathBuf>, bool, bool) {
+        self.next_id += 1;
+        (self.next_id, None, mark_changes, mark_changes)
     }
 
     /// `path` is read: its earlier captures that did not come again are gone.
