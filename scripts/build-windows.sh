@@ -16,8 +16,7 @@ cd "$(dirname "$0")/.."
 source scripts/windows-env.sh
 windows_toolchain
 
-version=$(cargo metadata --no-deps --format-version 1 --locked |
-  python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "jxray"))')
+version=$(windows_version)
 cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
 exe="$WINDOWS_TARGET_DIR/$WINDOWS_TRIPLE/release/jxray.exe"
 

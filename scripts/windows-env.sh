@@ -12,6 +12,12 @@ WINDOWS_TRIPLE=x86_64-pc-windows-gnu
 WINDOWS_TARGET_DIR="${WINDOWS_TARGET_DIR:-$windows_root/target/windows}"
 WINDOWS_BUILD_STD=(--target "$WINDOWS_TRIPLE" -Zbuild-std=std,panic_unwind)
 
+# The jxray package's version (Cargo.toml's), for the zip's name.
+windows_version() {
+  cargo metadata --no-deps --format-version 1 --locked --manifest-path "$windows_root/Cargo.toml" |
+    python3 -c 'import json, sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "jxray"))'
+}
+
 # Install the Debian packages named (`command:package` pairs) whose command is missing.
 windows_install() {
   local need=() pair
