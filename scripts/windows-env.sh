@@ -30,10 +30,10 @@ windows_install() {
   fi
 }
 
-# The cross toolchain: rustc-web with its std sources, MinGW-w64 and zip.
+# The cross toolchain: rustc-web with its std sources, MinGW-w64, zip and unzip.
 windows_toolchain() {
   windows_install /usr/bin/rustc:rustc-web /usr/lib/rustlib/src/rust/library:rust-web-src \
-    x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 zip:zip
+    x86_64-w64-mingw32-gcc:gcc-mingw-w64-x86-64 zip:zip unzip:unzip
   export CARGO_TARGET_DIR="$WINDOWS_TARGET_DIR"
   export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1
   export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
