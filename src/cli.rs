@@ -39,8 +39,10 @@ pub struct Cli {
 /// Help's closing words, with the config file's path (it differs per platform).
 fn after_help() -> String {
     format!(
-        "Run `jxray check PATH` for a report without the terminal UI.\nConfig file: {}",
-        crate::config::path_for_help()
+        "Run `jxray check PATH` for a report without the terminal UI.\nConfig file: {} \
+         ({} names another)",
+        crate::config::path_for_help(),
+        crate::config::CONFIG_VARIABLE
     )
 }
 

@@ -1,7 +1,8 @@
 //! The user's config file: defaults for the terminal UI, `check` and `test`.
 //!
 //! It lives in the platform config folder (`~/.config/jxray/config.toml` on
-//! Linux) and is optional. It is TOML, read by a TOML parser: any quoting TOML
+//! Linux, `%APPDATA%\jxray\config\config.toml` on Windows), or wherever `JXRAY_CONFIG`
+//! names, and is optional. It is TOML, read by a TOML parser: any quoting TOML
 //! allows works (`fixtures = 'tests/fx'`), and a mistake is one line naming the
 //! file, the line and the key.
 
@@ -72,8 +73,17 @@ pub enum ConfigError {
 /// Largest config file read.
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
-/// The config file's path, when the platform has a config folder.
+/// The variable that names the config file, on every platform (on Windows the platform
+/// folder comes from the Known Folder API, which no variable such as XDG_CONFIG_HOME
+/// moves).
+pub(crate) const CONFIG_VARIABLE: &str = "JXRAY_CONFIG";
+
+/// The config file's path: `JXRAY_CONFIG` when set and not empty, else `config.toml` in
+/// the platform config folder, when the platform has one.
 pub(crate) fn path() -> Option<PathBuf> {
+    if let Some(named) = std::env::var_os(CONFIG_VARIABLE).filter(|value| !value.is_empty()) {
+        return Some(PathBuf::from(named));
+    }
     directories::ProjectDirs::from("", "", "jxray")
         .map(|dirs| dirs.config_dir().join("config.toml"))
 }

@@ -124,6 +124,54 @@ fn format_in_the_config_is_checks_format_and_the_flag_wins() {
 }
 
 #[test]
+fn jxray_config_names_the_config_file_over_the_platform_folder() {
+    // XDG_CONFIG_HOME moves the platform folder on Linux only (Windows asks the Known
+    // Folder API); JXRAY_CONFIG names the file on every platform, and wins.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("a.txt", "{}"),
+            ("mine.toml", "format = \"jsonl\"\n"),
+            (".config-home/jxray/config.toml", "format = \"json\"\n"),
+        ],
+    );
+    let home = dir.path().join(".config-home");
+    let home = home.to_str().unwrap();
+    let named = dir.path().join("mine.toml");
+    let named = named.to_str().unwrap();
+    let both = [("XDG_CONFIG_HOME", home), ("JXRAY_CONFIG", named)];
+    let run = jxray_env(dir.path(), &["check", "a.txt"], b"", &both);
+    assert_eq!(jsonl(&run)["source"], "a.txt", "{run:?}");
+    let help = jxray_env(dir.path(), &["--help"], b"", &both);
+    assert!(
+        help.stdout.contains(&format!("Config file: {named} ")),
+        "{}",
+        help.stdout
+    );
+    // Set but empty: the platform folder's file, as if unset.
+    let empty = [("XDG_CONFIG_HOME", home), ("JXRAY_CONFIG", "")];
+    let run = jxray_env(dir.path(), &["check", "a.txt"], b"", &empty);
+    assert!(run.stdout.starts_with("{\n  \"captures\""), "{run:?}");
+    // A mistake in the named file names it.
+    let broken = dir.path().join("broken.toml");
+    std::fs::write(&broken, "colour = 1\n").unwrap();
+    let broken = broken.to_str().unwrap();
+    let run = jxray_env(
+        dir.path(),
+        &["check", "a.txt"],
+        b"",
+        &[("JXRAY_CONFIG", broken)],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains(&format!("{broken}:1: unknown key `colour`")),
+        "{run:?}"
+    );
+}
+
+#[test]
 fn max_bytes_in_the_config_bounds_a_capture_and_the_flag_wins() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("a.txt", "[1, 2, 3, 4, 5, 6]")]);

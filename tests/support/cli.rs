@@ -26,6 +26,7 @@ pub fn jxray_env(dir: &Path, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) 
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")
+        .env_remove("JXRAY_CONFIG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

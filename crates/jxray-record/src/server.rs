@@ -180,20 +180,35 @@ fn not_a_folder(path: &Path) -> Option<&'static str> {
     if kind.is_dir() {
         return None;
     }
-    use std::os::unix::fs::FileTypeExt;
     Some(if kind.is_file() {
         "a file"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_socket() {
-        "a socket"
     } else {
-        "something other than a folder"
+        special_kind(&kind).unwrap_or("something other than a folder")
     })
+}
+
+/// Unix's special files, named.
+#[cfg(unix)]
+fn special_kind(kind: &fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_char_device() {
+        Some("a character device")
+    } else if kind.is_block_device() {
+        Some("a block device")
+    } else if kind.is_fifo() {
+        Some("a FIFO")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else {
+        None
+    }
+}
+
+/// Windows has no special files on the file system's paths (devices and named pipes
+/// live in their own namespaces).
+#[cfg(not(unix))]
+fn special_kind(_kind: &fs::FileType) -> Option<&'static str> {
+    None
 }
 
 /// A recorder serving on its own runtime threads, for a caller that is not async (the

@@ -2,9 +2,10 @@
 //! the capture folder, a capture and its request under one name.
 //!
 //! The capture folder is opened once, when the proxy starts, and every file is created
-//! relative to that handle (`openat`, `linkat`): the date folder is opened without
-//! following a symlink, so swapping it for one (even between a check and a write) cannot
-//! lead a write elsewhere.
+//! relative to that handle: the date folder is opened without following a link, so
+//! swapping it for one (even between a check and a write) cannot lead a write elsewhere.
+//! How that is done is each platform's own (`unix.rs`: `openat`, `linkat` through rustix;
+//! `windows.rs`: cap-std); the protocol below is the same on both.
 //!
 //! A name is claimed before anything is written: an exclusively created, hidden claim
 //! file per stem, so that two exchanges finishing in the same millisecond (a `.json` and
@@ -15,18 +16,25 @@
 //! so that when the request file appears the capture it belongs to is already there.
 
 use std::io::{self, Write};
-use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-
-use rustix::fs::{self as at, AtFlags, Mode, OFlags};
-use rustix::io::Errno;
 
 use jxray_formats::recorded::request_file_name;
 
 /// Temporary and claim files start with this (hidden, and the prefix jxray's watcher
 /// ignores): the file contract's.
 use jxray_formats::recorded::TEMP_FILE_PREFIX as TEMP_PREFIX;
+
+#[cfg(unix)]
+mod unix;
+#[cfg(unix)]
+use unix as sys;
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as sys;
+
+use sys::Handle;
 
 /// How many suffixes are tried before giving up on a name.
 const MAX_SUFFIX: usize = 1000;
@@ -54,7 +62,7 @@ pub struct Written {
 /// The capture folder, held open.
 #[derive(Debug)]
 pub struct Folder {
-    handle: OwnedFd,
+    handle: Handle,
     /// Its path when it was opened, for messages and for the paths returned.
     path: PathBuf,
 }
@@ -63,13 +71,8 @@ impl Folder {
     /// Open the folder `path` (already created). Only `path` itself is resolved by name,
     /// once.
     pub fn open(path: &Path) -> io::Result<Folder> {
-        let handle = at::open(
-            path,
-            OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
         Ok(Folder {
-            handle,
+            handle: sys::open_folder(path)?,
             path: path.to_path_buf(),
         })
     }
@@ -119,75 +122,54 @@ impl Folder {
         ))
     }
 
-    /// The date folder, created when missing and opened without following a symlink.
-    fn date_folder(&self, name: &str) -> io::Result<OwnedFd> {
-        match at::mkdirat(&self.handle, name, Mode::from_raw_mode(0o777)) {
-            Ok(()) | Err(Errno::EXIST) => {}
-            Err(error) => return Err(error.into()),
-        }
-        let opened = at::openat(
-            &self.handle,
-            name,
-            OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::RDONLY | OFlags::CLOEXEC,
-            Mode::empty(),
-        );
-        match opened {
-            Ok(handle) => Ok(handle),
-            Err(Errno::LOOP | Errno::NOTDIR) => Err(io::Error::other(format!(
-                "{} is not a folder (a symlink planted there is refused); nothing written",
-                self.path.join(name).display()
+    /// The date folder, created when missing and opened without following a link.
+    fn date_folder(&self, name: &str) -> io::Result<Handle> {
+        sys::create_folder(&self.handle, name)?;
+        match sys::open_folder_nofollow(&self.handle, name)? {
+            Some(handle) => Ok(handle),
+            None => Err(io::Error::other(format!(
+                "{} is not a folder (a {} planted there is refused); nothing written",
+                self.path.join(name).display(),
+                sys::LINK_KINDS
             ))),
-            Err(error) => Err(error.into()),
         }
     }
 }
 
-/// Whether `name` is taken in `folder` (by anything, a dangling symlink included).
-fn exists(folder: &OwnedFd, name: &str) -> io::Result<bool> {
-    match at::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW) {
-        Ok(_) => Ok(true),
-        Err(Errno::NOENT) => Ok(false),
-        Err(error) => Err(error.into()),
-    }
+/// Whether `name` is taken in `folder` (by anything, a dangling link included).
+fn exists(folder: &Handle, name: &str) -> io::Result<bool> {
+    sys::exists(folder, name)
 }
 
 /// Write `bytes` to `name` in `folder` through a temporary file, failing if `name` exists.
-fn place(folder: &OwnedFd, name: &str, bytes: &[u8]) -> io::Result<()> {
+fn place(folder: &Handle, name: &str, bytes: &[u8]) -> io::Result<()> {
     let mut temp = TempFile::create(folder)?;
-    temp.file.write_all(bytes)?;
-    temp.file.sync_data()?;
+    let file = temp.file.as_mut().expect("open until dropped");
+    file.write_all(bytes)?;
+    file.sync_data()?;
     // A link fails when the name is taken: an existing file is never replaced.
-    at::linkat(folder, &temp.name, folder, name, AtFlags::empty())?;
-    Ok(())
+    sys::link(folder, &temp.name, name)
 }
 
 /// A new, empty, hidden file, removed when dropped.
 struct TempFile<'a> {
-    folder: &'a OwnedFd,
+    folder: &'a Handle,
     name: String,
-    file: std::fs::File,
+    /// Closed before the name is removed (Windows removes an open file's name only once
+    /// it is closed).
+    file: Option<std::fs::File>,
 }
 
 impl<'a> TempFile<'a> {
-    fn create(folder: &'a OwnedFd) -> io::Result<TempFile<'a>> {
+    fn create(folder: &'a Handle) -> io::Result<TempFile<'a>> {
         loop {
             let name = format!("{TEMP_PREFIX}{}", unique());
-            let created = at::openat(
-                folder.as_fd(),
-                name.as_str(),
-                OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-                Mode::from_raw_mode(0o644),
-            );
-            match created {
-                Ok(handle) => {
-                    return Ok(TempFile {
-                        folder,
-                        name,
-                        file: std::fs::File::from(handle),
-                    })
-                }
-                Err(Errno::EXIST) => continue,
-                Err(error) => return Err(error.into()),
+            if let Some(file) = sys::create_new(folder, &name, 0o644)? {
+                return Ok(TempFile {
+                    folder,
+                    name,
+                    file: Some(file),
+                });
             }
         }
     }
@@ -195,37 +177,28 @@ impl<'a> TempFile<'a> {
 
 impl Drop for TempFile<'_> {
     fn drop(&mut self) {
-        let _ = at::unlinkat(self.folder, self.name.as_str(), AtFlags::empty());
+        drop(self.file.take());
+        sys::remove(self.folder, &self.name);
     }
 }
 
 /// A stem claimed by this process: no other writer uses it while the claim stands.
 struct Claim<'a> {
-    folder: &'a OwnedFd,
+    folder: &'a Handle,
     name: String,
 }
 
 impl<'a> Claim<'a> {
     /// The claim on `stem`, or `None` when another writer holds it.
-    fn take(folder: &'a OwnedFd, stem: &str) -> io::Result<Option<Claim<'a>>> {
+    fn take(folder: &'a Handle, stem: &str) -> io::Result<Option<Claim<'a>>> {
         let name = format!("{TEMP_PREFIX}claim-{stem}");
-        let created = at::openat(
-            folder,
-            name.as_str(),
-            OFlags::CREATE | OFlags::EXCL | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o600),
-        );
-        match created {
-            Ok(_) => Ok(Some(Claim { folder, name })),
-            Err(Errno::EXIST) => Ok(None),
-            Err(error) => Err(error.into()),
-        }
+        Ok(sys::create_new(folder, &name, 0o600)?.map(|_| Claim { folder, name }))
     }
 }
 
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
-        let _ = at::unlinkat(self.folder, self.name.as_str(), AtFlags::empty());
+        sys::remove(self.folder, &self.name);
     }
 }
 
@@ -327,6 +300,7 @@ mod tests {
         assert_eq!(captures, 32);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_planted_symlink_does_not_lead_writes_outside() {
         let dir = tempfile::tempdir().unwrap();
@@ -338,6 +312,7 @@ mod tests {
         assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_date_folder_swapped_for_a_symlink_while_writing_never_leads_outside() {
         // Someone with write access to the folder swaps the date folder for a symlink and
@@ -368,6 +343,7 @@ mod tests {
         assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_folder_swapped_for_a_symlink_after_it_was_opened_is_not_followed() {
         // The capture folder itself is renamed away and a symlink put in its place: the
@@ -385,5 +361,98 @@ mod tests {
             .path()
             .join("moved/2026-12-01/14-03-22.118-m.json")
             .is_file());
+    }
+
+    // Windows: the same guarantees, with Windows' links. A directory symlink needs the
+    // privilege to create one (an administrator, or Developer Mode); a junction does not.
+
+    /// A junction at `at` to `target`, made as a user would (`mklink /J`).
+    #[cfg(windows)]
+    fn junction(target: &Path, at: &Path) {
+        let made = std::process::Command::new("cmd")
+            .args(["/C", "mklink", "/J"])
+            .arg(at)
+            .arg(target)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "mklink /J: {made:?}");
+        let kind = fs::symlink_metadata(at)
+            .unwrap_or_else(|error| panic!("mklink /J made no {}: {error}", at.display()));
+        assert!(
+            std::os::windows::fs::MetadataExt::file_attributes(&kind) & 0x400 != 0,
+            "{} is not a reparse point",
+            at.display()
+        );
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn a_planted_junction_is_refused_and_nothing_lands_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let folder = folder(dir.path());
+        junction(outside.path(), &dir.path().join("2026-12-01"));
+        let error = folder.write(&files(b"1", ".json")).unwrap_err();
+        assert!(error.to_string().contains("junction"), "{error}");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn a_planted_directory_symlink_is_refused_and_nothing_lands_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let folder = folder(dir.path());
+        std::os::windows::fs::symlink_dir(outside.path(), dir.path().join("2026-12-01")).unwrap();
+        let error = folder.write(&files(b"1", ".json")).unwrap_err();
+        assert!(error.to_string().contains("symlink"), "{error}");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn a_planted_file_link_is_never_written_through() {
+        // A symlink to a file outside, planted under the name the capture would get:
+        // the capture takes the next name, and the file outside is untouched.
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("target.json");
+        fs::write(&target, b"outside").unwrap();
+        let folder = folder(dir.path());
+        fs::create_dir(dir.path().join("2026-12-01")).unwrap();
+        std::os::windows::fs::symlink_file(
+            &target,
+            dir.path().join("2026-12-01/14-03-22.118-m.json"),
+        )
+        .unwrap();
+        let written = folder.write(&files(b"1", ".json")).unwrap();
+        assert!(written
+            .capture
+            .ends_with("2026-12-01/14-03-22.118-m-2.json"));
+        assert_eq!(fs::read(&target).unwrap(), b"outside");
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn the_held_folders_cannot_be_swapped_while_open() {
+        // Windows' counterpart of the swap tests above: the capture folder and the date
+        // folder are held without FILE_SHARE_DELETE, so renaming either away (the first
+        // step of planting a link in its place) fails, and a write still lands in the
+        // folder that was opened.
+        let parent = tempfile::tempdir().unwrap();
+        let to = parent.path().join("captures");
+        fs::create_dir(&to).unwrap();
+        let folder = folder(&to);
+        let renamed = fs::rename(&to, parent.path().join("moved"));
+        assert!(
+            renamed.is_err(),
+            "the capture folder was renamed while held"
+        );
+        let date = folder.date_folder("2026-12-01").unwrap();
+        let renamed = fs::rename(to.join("2026-12-01"), to.join("aside"));
+        assert!(renamed.is_err(), "the date folder was renamed while held");
+        drop(date);
+        folder.write(&files(b"1", ".json")).unwrap();
+        assert!(to.join("2026-12-01/14-03-22.118-m.json").is_file());
     }
 }

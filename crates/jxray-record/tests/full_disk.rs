@@ -1,7 +1,8 @@
 //! A disk that fills up between a capture and its request file: the capture is on disk,
 //! so the log says it was recorded, without its request file. Its own test binary, since
 //! the file size limit it sets (RLIMIT_FSIZE, the way a full disk is met without one)
-//! holds for the whole process.
+//! holds for the whole process. Unix only: Windows has no file size limit to set.
+#![cfg(unix)]
 
 mod support;
 

@@ -257,8 +257,22 @@ async fn a_disk_error_never_breaks_the_clients_call() {
     let (listener, upstream_addr) = upstream().await;
     let (proxy, log) = recorder(&to, upstream_addr, Limits::default(), Timeouts::default()).await;
     // The folder goes away and a file takes its place: every write now fails (even as root).
-    std::fs::remove_dir_all(&to).unwrap();
-    std::fs::write(&to, b"not a folder").unwrap();
+    #[cfg(unix)]
+    {
+        std::fs::remove_dir_all(&to).unwrap();
+        std::fs::write(&to, b"not a folder").unwrap();
+    }
+    // On Windows the held folder cannot be removed (it is open without FILE_SHARE_DELETE):
+    // files take the date folder's names instead, today's and tomorrow's (for midnight).
+    #[cfg(windows)]
+    let to = {
+        let today = chrono::Local::now();
+        for day in [today, today + chrono::Duration::days(1)] {
+            let name = day.format("%Y-%m-%d").to_string();
+            std::fs::write(to.join(name), b"not a folder").unwrap();
+        }
+        to.join(today.format("%Y-%m-%d").to_string())
+    };
     let server = tokio::spawn(async move {
         let (mut stream, _) = accept(&listener).await;
         stream.write_all(SSE_HEAD).await.unwrap();
