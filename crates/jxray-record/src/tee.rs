@@ -155,10 +155,13 @@ impl<B> Tee<B> {
         let (Some(progress), Some(watch)) = (self.progress.as_mut(), self.watch.as_ref()) else {
             return;
         };
-        let due = progress.at.is_none_or(|at| at.elapsed() >= STATUS_EVERY);
+        // The status is written out only when one is due: not for every frame.
+        if progress.at.is_some_and(|at| at.elapsed() < STATUS_EVERY) {
+            return;
+        }
         let Some(status) = watch
             .status()
-            .filter(|status| due && progress.said.as_ref() != Some(status))
+            .filter(|status| progress.said.as_ref() != Some(status))
         else {
             return;
         };
