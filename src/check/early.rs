@@ -65,26 +65,39 @@ pub(crate) fn first_signal(capture: &Capture, options: &Options) -> Option<Early
     let mut extractor = Extractor::new(options.clone());
     let mut snapshot = Snapshot::default();
     let mut from = 0;
-    for (index, &end) in ends.iter().enumerate() {
+    // Fed only as far as the first decisive signal.
+    let fed = ends.iter().map_while(|&end| {
         let chunk = text.get(from..end)?;
         from = end;
         extractor.feed_str_into(chunk, &mut snapshot);
-        if let Some(signal) = snapshot.signals.iter().find(|signal| decisive(signal)) {
-            return Some(EarlySignal {
+        Some(std::mem::take(&mut snapshot.signals))
+    });
+    first_in(capture, fed)
+}
+
+/// The first decisive signal among the signals each chunk of `capture`'s answer raised,
+/// in order (from a stream fed once, however its caller fed it).
+pub(crate) fn first_in<S: std::borrow::Borrow<[Signal]>>(
+    capture: &Capture,
+    chunk_signals: impl IntoIterator<Item = S>,
+) -> Option<EarlySignal> {
+    let chunks = capture.chunks.as_deref()?;
+    let bytes = capture.text.as_deref().ok()?.len();
+    chunk_signals
+        .into_iter()
+        .enumerate()
+        .find_map(|(index, signals)| {
+            let signal = signals.borrow().iter().find(|signal| decisive(signal))?;
+            Some(EarlySignal {
                 kind: signal.kind,
                 byte: signal.byte,
                 chunk: index + 1,
-                chunks: ends.len(),
-                bytes: text.len(),
+                chunks: chunks.ends.len(),
+                bytes,
                 ms: None,
-                tokens: capture
-                    .chunks
-                    .as_deref()
-                    .and_then(|chunks| chunks.output_tokens),
-            });
-        }
-    }
-    None
+                tokens: chunks.output_tokens,
+            })
+        })
 }
 
 /// `after` of `total` as a whole percentage, never rounded up to 100 or down to 0.

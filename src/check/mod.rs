@@ -22,7 +22,7 @@ use crate::schema::{CaptureSchemas, Schema};
 use jxray_formats::record::{Origin, OutcomeRecord};
 
 pub use early::EarlySignal;
-pub(crate) use early::{first_signal, percent};
+pub(crate) use early::{first_in, percent};
 pub use jobs::{captures_under, skipped_note, Found};
 
 /// One capture and what extraction (and the schema, if any) said about it.

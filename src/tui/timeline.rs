@@ -77,7 +77,8 @@ impl Timeline {
                 .iter()
                 .any(|delta| matches!(delta, Delta::Add { .. }))
         });
-        let early = crate::check::first_signal(capture, &Options::default());
+        // From the steps just read: the stream is fed once.
+        let early = crate::check::first_in(capture, steps.iter().map(|step| &step.signals[..]));
         Some(Timeline {
             steps,
             bytes: text.len(),
