@@ -17,7 +17,6 @@ import http.client
 import http.server
 import json
 import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -25,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from script_support import free_port, machine
 
 ANSWER = json.dumps({
     "object": "chat.completion",
@@ -81,12 +81,6 @@ class Connection(http.client.HTTPConnection):
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def wait_for(port):
     for _ in range(100):
         try:
@@ -112,18 +106,6 @@ def call(conn, path, stream):
 
 def p99(values):
     return statistics.quantiles(values, n=100)[98]
-
-
-def machine():
-    model = "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.release()}, Python {platform.python_version()}"
 
 
 def main():

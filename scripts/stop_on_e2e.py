@@ -15,9 +15,7 @@ both arrive whole. Prints one line per check; exits 1 on the first difference.
 """
 
 import json
-import os
 import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +29,7 @@ import ollama
 import openai
 from google import genai
 from google.genai import types
+from script_support import free_port
 
 VALUE = '{"a": 1,'
 SPACES = " " * 64
@@ -158,12 +157,6 @@ class Upstream(BaseHTTPRequestHandler):
             hung_up = True
         with SEEN_LOCK:
             SEEN[(provider, kind)] = {"events": sent, "of": len(events), "hung_up": hung_up}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fail(message):

@@ -14,13 +14,12 @@ Prints a Markdown table: the median of 5 runs of each, and the machine.
 """
 
 import json
-import os
-import platform
 import statistics
 import time
 
 import jiter
 import jxray
+from script_support import machine
 
 CHUNK = 8
 
@@ -59,20 +58,8 @@ def median_ms(run, text, times=5):
     return statistics.median(samples)
 
 
-def machine():
-    model = "unknown CPU"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, Python {platform.python_version()}, jiter {jiter.__version__}"
-
-
 def main():
-    print(machine())
+    print(f"{machine()}, jiter {jiter.__version__}")
     print("| answer | extract once | Extractor, 8-character chunks | jiter partial on every prefix | jiter ÷ Extractor |")
     print("| --- | --- | --- | --- | --- |")
     rows = []

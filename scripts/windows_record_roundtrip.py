@@ -8,13 +8,13 @@ Usage: python3 scripts/windows_record_roundtrip.py JXRAY_EXE LINUX_JXRAY
 import http.server
 import json
 import pathlib
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.request
+from script_support import free_port
 
 ANSWER = {
     "id": "chatcmpl-win",
@@ -45,12 +45,6 @@ class Upstream(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def fail(message):
