@@ -31,10 +31,14 @@ fn command(app: &mut App, command: Command) {
     update(app, Action::Command(command));
 }
 
-fn select(app: &mut App, name: &str) {
+/// The workbench at `width`×`height` on `dir`'s streams, the arrival view of `name` open.
+fn arrival_of(dir: &Path, name: &str, (width, height): (u16, u16)) -> App {
+    let mut app = app_with(load(dir, &LoadOptions::default()).unwrap(), width, height);
     while !app.selected_entry().unwrap().capture.source.ends_with(name) {
-        command(app, Command::Down);
+        command(&mut app, Command::Down);
     }
+    command(&mut app, Command::Timeline);
+    app
 }
 
 #[test]
@@ -42,13 +46,7 @@ fn the_arrival_view_steps_to_the_chunk_where_a_runaway_became_certain() {
     let dir = tempfile::tempdir().unwrap();
     streams(dir.path());
     for (width, height) in [(80, 24), (160, 45)] {
-        let mut app = app_with(
-            load(dir.path(), &LoadOptions::default()).unwrap(),
-            width,
-            height,
-        );
-        select(&mut app, "runaway.sse");
-        command(&mut app, Command::Timeline);
+        let mut app = arrival_of(dir.path(), "runaway.sse", (width, height));
         let first = screen(&app);
         assert!(first.contains("chunk 1 of 101"), "{first}");
         // `64` then → : from chunk 1 to chunk 65, where the runaway became certain.
@@ -74,13 +72,7 @@ fn the_arrival_view_shows_a_fenced_stream_never_inventing_a_value() {
     let dir = tempfile::tempdir().unwrap();
     streams(dir.path());
     for (width, height) in [(80, 24), (160, 45)] {
-        let mut app = app_with(
-            load(dir.path(), &LoadOptions::default()).unwrap(),
-            width,
-            height,
-        );
-        select(&mut app, "fenced.sse");
-        command(&mut app, Command::Timeline);
+        let mut app = arrival_of(dir.path(), "fenced.sse", (width, height));
         command(&mut app, Command::StepForward);
         command(&mut app, Command::StepForward);
         let shown = screen(&app);

@@ -876,21 +876,31 @@ fn keys_are_answered_on_and_past_a_20_mb_capture_until_its_panes_appear() {
     assert_eq!(tmux.exit_status(), 0);
 }
 
+/// Read a chat request from `stream` until its body's messages have come; false when the
+/// caller went away first.
+pub(crate) fn read_chat_request(stream: &mut std::net::TcpStream) -> bool {
+    use std::io::Read;
+    let mut request = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&request).contains("\"messages\"") {
+        let n = stream.read(&mut buffer).unwrap();
+        if n == 0 {
+            return false;
+        }
+        request.extend_from_slice(&buffer[..n]);
+    }
+    true
+}
+
 /// A one-shot upstream on loopback: answers one chat completion, then ends.
 pub(crate) fn one_answer_upstream() -> u16 {
-    use std::io::{Read, Write};
+    use std::io::Write;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     thread::spawn(move || {
         let (mut stream, _) = listener.accept().unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0u8; 4096];
-        while !String::from_utf8_lossy(&request).contains("\"messages\"") {
-            let n = stream.read(&mut buffer).unwrap();
-            if n == 0 {
-                return;
-            }
-            request.extend_from_slice(&buffer[..n]);
+        if !read_chat_request(&mut stream) {
+            return;
         }
         let body = r#"{"object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"```json\n{\"city\": \"Paris\"}\n```"},"finish_reason":"stop"}]}"#;
         let head = format!(

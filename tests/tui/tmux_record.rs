@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::tmux::{one_answer_upstream, Tmux};
+use crate::tmux::{one_answer_upstream, read_chat_request, Tmux};
 
 /// One call the upstream answers, then one to the route `gone`, whose upstream does not
 /// listen: the proxy answers 502 and keeps nothing. Retries off, so the count is exact.
@@ -60,6 +60,23 @@ fn base_url_on(screen: &str) -> Option<String> {
     Some(value.trim_end_matches('│').to_string())
 }
 
+/// `jxray record --tui` on a port it picks, writing under `to`, with `routes`
+/// (`NAME=URL`), in a terminal of `width`×`height` named `session`.
+fn record_tui(session: &str, (width, height): (u16, u16), to: &Path, routes: &[&str]) -> Tmux {
+    let mut args = vec![
+        "record",
+        "--tui",
+        "--port",
+        "0",
+        "--to",
+        to.to_str().unwrap(),
+    ];
+    for route in routes {
+        args.extend(["--upstream", route]);
+    }
+    Tmux::start(session, width, height, &args, &[])
+}
+
 #[test]
 fn record_tui_says_where_to_point_the_sdk_and_counts_its_calls() {
     let python = sdk_python();
@@ -73,19 +90,7 @@ fn record_tui_says_where_to_point_the_sdk_and_counts_its_calls() {
         .port();
     let openai = format!("openai=http://127.0.0.1:{upstream}/v1");
     let gone = format!("gone=http://127.0.0.1:{closed}/v1");
-    let args = [
-        "record",
-        "--tui",
-        "--port",
-        "0",
-        "--to",
-        to.to_str().unwrap(),
-        "--upstream",
-        &openai,
-        "--upstream",
-        &gone,
-    ];
-    let tmux = Tmux::start("recordsdk", 140, 40, &args, &[]);
+    let tmux = record_tui("recordsdk", (140, 40), &to, &[&openai, &gone]);
     let screen = tmux.wait_for("the recording panel", |s| {
         base_url_on(s).is_some() && s.contains("waiting for the first call")
     });
@@ -191,17 +196,7 @@ fn another_loops_re_asks_are_chains_in_the_workbench() {
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join("captures");
     let openai = format!("openai=http://127.0.0.1:{mock_port}/openai");
-    let args = [
-        "record",
-        "--tui",
-        "--port",
-        "0",
-        "--to",
-        to.to_str().unwrap(),
-        "--upstream",
-        &openai,
-    ];
-    let tmux = Tmux::start("recordloops", 160, 45, &args, &[]);
+    let tmux = record_tui("recordloops", (160, 45), &to, &[&openai]);
     let screen = tmux.wait_for("the recording panel", |s| base_url_on(s).is_some());
     let base_url = base_url_on(&screen).unwrap();
     let root = env!("CARGO_MANIFEST_DIR");
@@ -245,19 +240,13 @@ fn another_loops_re_asks_are_chains_in_the_workbench() {
 /// An upstream that streams a value's start, then holds the stream open until `finish`
 /// says to end it.
 fn held_stream_upstream(finish: std::sync::mpsc::Receiver<()>) -> u16 {
-    use std::io::{Read, Write};
+    use std::io::Write;
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         let (mut stream, _) = listener.accept().unwrap();
-        let mut request = Vec::new();
-        let mut buffer = [0u8; 4096];
-        while !String::from_utf8_lossy(&request).contains("\"messages\"") {
-            let n = stream.read(&mut buffer).unwrap();
-            if n == 0 {
-                return;
-            }
-            request.extend_from_slice(&buffer[..n]);
+        if !read_chat_request(&mut stream) {
+            return;
         }
         let chunk = |text: &str| {
             let event = format!(
@@ -285,17 +274,7 @@ fn record_tui_shows_a_stream_in_flight_and_where_it_stands() {
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join("captures");
     let route = format!("up=http://127.0.0.1:{upstream}/v1");
-    let args = [
-        "record",
-        "--tui",
-        "--port",
-        "0",
-        "--to",
-        to.to_str().unwrap(),
-        "--upstream",
-        &route,
-    ];
-    let tmux = Tmux::start("inflight", 140, 40, &args, &[]);
+    let tmux = record_tui("inflight", (140, 40), &to, &[&route]);
     let screen = tmux.wait_for("the recording panel", |s| base_url_on(s).is_some());
     let port: u16 = screen
         .split("recording :")
