@@ -1,6 +1,7 @@
 // What the package's tests share: the jxray binary they compare with, and running it.
 
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -47,4 +48,17 @@ export async function listening(port, child, name) {
     await sleep(100);
   }
   throw new Error(`${name} does not listen on ${port}`);
+}
+
+/** Wait until `folder` holds `count` request files: `jxray record` writes each exchange when
+ * its response ends. */
+export async function requestFilesWritten(folder, count) {
+  const requestFiles = () =>
+    readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith(".request.json"));
+  for (let i = 0; i < 100 && requestFiles().length < count; i += 1) await sleep(100);
+}
+
+/** `jxray check FOLDER ARGS`'s standard output. */
+export function checkFolder(folder, ...args) {
+  return spawnSync(jxrayBinary(), ["check", folder, ...args], { encoding: "utf8" }).stdout;
 }

@@ -11,24 +11,20 @@
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
 import { generateText, NoObjectGeneratedError, Output, stepCountIs, tool } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { z } from "zod";
 import { extract, repair, repairPrompt } from "jxray";
-import { freePort, jxrayBinary, listening } from "./helpers.mjs";
+import { checkFolder, freePort, jxrayBinary, listening, requestFilesWritten } from "./helpers.mjs";
 
 const Triage = z.object({ severity: z.enum(["low", "medium", "high"]), escalate: z.boolean() });
 const BAD = '{"severity": "urgent", "escalate": true}';
 const GOOD = '{"severity": "high", "escalate": true}';
-
-const requestFiles = (folder) =>
-  readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith(".request.json"));
 
 /** Run `loop(baseURL, prompt)` (jxray's repair loop) through `jxray record` against ai-mock
  * answering BAD to `prompt` and GOOD to its repair request; the loop's result, and the
@@ -62,12 +58,12 @@ async function throughRecord(rules, run) {
     await listening(mockPort, mock, "ai-mock");
     await listening(proxyPort, proxy, "jxray record");
     result = await run(`http://127.0.0.1:${proxyPort}/openai`);
-    for (let i = 0; i < 100 && requestFiles(captures).length < 2; i += 1) await sleep(100);
+    await requestFilesWritten(captures, 2);
   } finally {
     proxy.kill("SIGTERM");
     mock.kill("SIGTERM");
   }
-  const check = (...args) => spawnSync(jxrayBinary(), ["check", captures, ...args], { encoding: "utf8" }).stdout;
+  const check = (...args) => checkFolder(captures, ...args);
   const lines = check("--format", "jsonl").trim().split("\n").map((line) => JSON.parse(line));
   return { result, lines, text: check() };
 }

@@ -6,22 +6,17 @@
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import OpenAI from "openai";
 import { extract, repair, repairPrompt } from "jxray";
-import { freePort, jxrayBinary, listening } from "./helpers.mjs";
+import { checkFolder, freePort, jxrayBinary, listening, requestFilesWritten } from "./helpers.mjs";
 
 const PROMPT = "Give the city of the Louvre as a JSON object with the key city.";
 const BROKEN = '{"city": "Paris",}';
 const GOOD = '{"city": "Paris"}';
-
-function requestFiles(folder) {
-  return readdirSync(folder, { recursive: true }).filter((name) => String(name).endsWith(".request.json"));
-}
 
 test("a repaired call through jxray record is one chain of two attempts", async () => {
   const work = mkdtempSync(join(tmpdir(), "jxray-repair-record-"));
@@ -54,12 +49,12 @@ test("a repaired call through jxray record is one chain of two attempts", async 
     assert.deepEqual(result.value, { city: "Paris" });
     assert.deepEqual(calls, [PROMPT, second]);
     // Each exchange is written when its response ends: give the last one a moment.
-    for (let i = 0; i < 100 && requestFiles(captures).length < 2; i += 1) await sleep(100);
+    await requestFilesWritten(captures, 2);
   } finally {
     proxy.kill("SIGTERM");
     mock.kill("SIGTERM");
   }
-  const check = (...args) => spawnSync(jxrayBinary(), ["check", captures, ...args], { encoding: "utf8" }).stdout;
+  const check = (...args) => checkFolder(captures, ...args);
   const records = check("--format", "jsonl").trim().split("\n").map((line) => JSON.parse(line));
   assert.deepEqual(records.map((record) => record.attempt), [undefined, 2]);
   const [first, repaired] = records;
