@@ -4,6 +4,8 @@
 //! partial value (never invented), the paths still open, the signals so far — and the
 //! head says when the first value came and when the stream was already lost.
 
+use std::sync::Mutex;
+
 use serde_json::Value;
 
 use crate::capture::{Arrival, Capture};
@@ -15,7 +17,7 @@ use super::request::wrap;
 use super::sanitize::printable;
 
 /// A saved stream, chunk by chunk.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub struct Timeline {
     steps: Vec<Step>,
     /// The answer's length in bytes.
@@ -26,6 +28,31 @@ pub struct Timeline {
     early: Option<EarlySignal>,
     /// When the first byte came, in milliseconds from the request (a recorded stream).
     first_byte_ms: Option<u64>,
+    /// The last lines drawn, by chunk and width: every frame draws them, and the value
+    /// they show is replayed from the first chunk.
+    drawn: Mutex<Option<Drawn>>,
+}
+
+/// Lines drawn, and the (chunk, width) they were drawn at.
+type Drawn = ((usize, usize), Vec<HelpLine>);
+
+impl PartialEq for Timeline {
+    /// The same stream, read the same way (what was last drawn aside).
+    fn eq(&self, other: &Timeline) -> bool {
+        (
+            &self.steps,
+            self.bytes,
+            self.first_value,
+            &self.early,
+            self.first_byte_ms,
+        ) == (
+            &other.steps,
+            other.bytes,
+            other.first_value,
+            &other.early,
+            other.first_byte_ms,
+        )
+    }
 }
 
 /// What was known after one chunk.
@@ -85,6 +112,7 @@ impl Timeline {
             first_value,
             early,
             first_byte_ms: arrival.and_then(Arrival::first_byte_ms),
+            drawn: Mutex::new(None),
         })
     }
 
@@ -109,6 +137,22 @@ impl Timeline {
 
     /// The overlay's lines at chunk `at` (from 0), wrapped at `width` columns.
     pub(crate) fn lines(&self, at: usize, width: usize) -> Vec<HelpLine> {
+        // A poisoned lock only means a panic mid-draw: the cache is refilled.
+        let mut drawn = self
+            .drawn
+            .lock()
+            .unwrap_or_else(|poison| poison.into_inner());
+        match drawn.as_ref() {
+            Some((key, lines)) if *key == (at, width) => lines.clone(),
+            _ => {
+                let lines = self.lines_at(at, width);
+                *drawn = Some(((at, width), lines.clone()));
+                lines
+            }
+        }
+    }
+
+    fn lines_at(&self, at: usize, width: usize) -> Vec<HelpLine> {
         let at = at.min(self.len().saturating_sub(1));
         let Some(step) = self.steps.get(at) else {
             return vec![HelpLine::Text("the stream holds no answer".into())];
