@@ -133,10 +133,6 @@ pub struct OpenPaths {
 }
 
 impl OpenPaths {
-    fn new(containers: Arc<[Arc<str>]>, string: Option<Arc<str>>) -> OpenPaths {
-        OpenPaths { containers, string }
-    }
-
     /// Each open path (a JSON Pointer, `""` for the whole value), outermost first.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         self.containers
@@ -320,10 +316,11 @@ impl Extractor {
     fn feed_text(&mut self, chunk: &str, snapshot: &mut Snapshot) {
         self.reuse(snapshot);
         self.text.push_str(chunk);
-        let events = self.regions.advance(&self.text, &mut self.tree);
-        for event in events {
-            let signal = self.signal(event);
-            self.raise(signal);
+        if self.regions.advance(&self.text, &mut self.tree) {
+            for event in std::mem::take(&mut self.regions.events) {
+                let signal = self.signal(event);
+                self.raise(signal);
+            }
         }
         self.judge_items();
         if let Some(at) = self.runaway.watch(self.text.as_bytes()) {
@@ -407,7 +404,7 @@ impl Extractor {
         snapshot.state = self.regions.state();
         snapshot.provisional = self.regions.provisional();
         std::mem::swap(&mut self.tree.deltas, &mut snapshot.deltas);
-        snapshot.open_paths = self.regions.open_paths();
+        self.regions.fill_open_paths(&mut snapshot.open_paths);
         std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
         std::mem::swap(&mut self.fresh, &mut snapshot.signals);
         snapshot.bytes = self.received;

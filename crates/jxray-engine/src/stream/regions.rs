@@ -115,8 +115,8 @@ impl Regions {
         }
     }
 
-    /// Read what `text` holds past the last call; the signals found.
-    pub(super) fn advance(&mut self, text: &str, tree: &mut Tree) -> Vec<Event> {
+    /// Read what `text` holds past the last call; whether it found signals (in `events`).
+    pub(super) fn advance(&mut self, text: &str, tree: &mut Tree) -> bool {
         while self.settled.is_none() {
             let next = match self.candidate.as_mut() {
                 Some(candidate) => match candidate.reader.advance(text, tree) {
@@ -141,7 +141,7 @@ impl Regions {
                 break;
             }
         }
-        std::mem::take(&mut self.events)
+        !self.events.is_empty()
     }
 
     pub(super) fn state(&self) -> State {
@@ -183,11 +183,13 @@ impl Regions {
         }
     }
 
-    pub(super) fn open_paths(&mut self) -> OpenPaths {
-        self.candidate
-            .as_mut()
-            .map(|c| c.reader.open_paths())
-            .unwrap_or_default()
+    /// Make `into` the paths still open (none while no candidate is being read).
+    pub(super) fn fill_open_paths(&mut self, into: &mut OpenPaths) {
+        match self.candidate.as_mut() {
+            Some(candidate) => candidate.reader.fill_open_paths(into),
+            None if !into.is_empty() => *into = OpenPaths::default(),
+            None => {}
+        }
     }
 
     /// Whether a candidate value has begun (a refusal holds none).

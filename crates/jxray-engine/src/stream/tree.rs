@@ -9,13 +9,6 @@ use serde_json::{Map, Value};
 
 use super::Delta;
 
-/// One step of a path: a member's key or an item's index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Step {
-    Key(String),
-    Index(usize),
-}
-
 /// The changes since the last snapshot.
 #[derive(Debug, Default)]
 pub(super) struct Tree {
@@ -31,11 +24,12 @@ pub(super) struct Tree {
     /// How many candidates were withdrawn: an ended value belongs to the candidate of its
     /// count, and is judged only while that candidate lives.
     pub(super) withdrawals: usize,
-    /// Emptied strings of earlier appends, for the next ones.
-    spare: Vec<String>,
+    /// Earlier snapshots' appends, emptied, for the next ones: their strings' room, and
+    /// their paths, used again while the same string grows (no reference count touched).
+    spare: Vec<Delta>,
 }
 
-/// How many emptied strings are kept for appends (one string grows per snapshot, a few
+/// How many emptied appends are kept (one string grows per snapshot, a few
 /// when several strings close and open in one chunk).
 const SPARE_STRINGS: usize = 4;
 
@@ -75,12 +69,25 @@ impl Tree {
                 more.push_str(text)
             }
             _ => {
-                let mut more = self.spare.pop().unwrap_or_default();
-                more.push_str(text);
-                self.deltas.push(Delta::Append {
-                    path: Arc::clone(open),
-                    text: more,
-                })
+                let delta = match self.spare.pop() {
+                    Some(Delta::Append {
+                        path,
+                        text: mut more,
+                    }) => {
+                        more.push_str(text);
+                        let path = if Arc::ptr_eq(&path, open) {
+                            path
+                        } else {
+                            Arc::clone(open)
+                        };
+                        Delta::Append { path, text: more }
+                    }
+                    _ => Delta::Append {
+                        path: Arc::clone(open),
+                        text: text.to_owned(),
+                    },
+                };
+                self.deltas.push(delta);
             }
         }
     }
@@ -88,11 +95,14 @@ impl Tree {
     /// Take the last snapshot's changes back: this chunk's are written into their room,
     /// their appends' strings kept for this chunk's appends.
     pub(super) fn reuse(&mut self, last: &mut Vec<Delta>) {
+        if last.is_empty() {
+            return;
+        }
         for delta in last.drain(..) {
-            if let Delta::Append { mut text, .. } = delta {
+            if let Delta::Append { path, mut text } = delta {
                 if self.spare.len() < SPARE_STRINGS {
                     text.clear();
-                    self.spare.push(text);
+                    self.spare.push(Delta::Append { path, text });
                 }
             }
         }
@@ -148,23 +158,23 @@ pub(super) fn empty(bracket: u8) -> Value {
     }
 }
 
-/// `/a/0/b~1c`: a JSON Pointer segment appended to `pointer`.
-pub(super) fn push_segment(pointer: &mut String, step: &Step) {
+/// `/b~1c`: a member's key appended to a JSON Pointer.
+pub(super) fn push_key(pointer: &mut String, key: &str) {
     pointer.push('/');
-    match step {
-        Step::Key(key) => {
-            for c in key.chars() {
-                match c {
-                    '~' => pointer.push_str("~0"),
-                    '/' => pointer.push_str("~1"),
-                    c => pointer.push(c),
-                }
-            }
-        }
-        Step::Index(index) => {
-            use std::fmt::Write;
-            // Writing into the pointer itself: no string of its own per index.
-            let _ = write!(pointer, "{index}");
+    if !key.contains(['~', '/']) {
+        return pointer.push_str(key);
+    }
+    for c in key.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
         }
     }
+}
+
+/// `/0`: an item's index appended to a JSON Pointer.
+pub(super) fn push_index(pointer: &mut String, index: usize) {
+    pointer.push('/');
+    pointer.push_str(itoa::Buffer::new().format(index));
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::tree::{empty, push_segment, Step, Tree};
+use super::tree::{empty, push_index, push_key, Tree};
 use super::OpenPaths;
 use crate::scan::{plain_end, scan_number, Expect};
 
@@ -51,9 +51,12 @@ pub(super) struct ValueReader {
     /// by the deltas that name it.
     paths: Vec<Arc<str>>,
     root: Arc<str>,
-    /// The open containers' paths as the last snapshot showed them; `None` once one
-    /// opened or closed since (rebuilt when a snapshot asks, not at every bracket).
-    open: Option<Arc<[Arc<str>]>>,
+    /// The open containers' path lists, one per depth: `open_lists[k]` holds the first
+    /// `k + 1` containers' paths and stays right while they stay open, so going back up a
+    /// level finds its list again; a list is built when a snapshot asks for it.
+    open_lists: Vec<Arc<[Arc<str>]>>,
+    /// The list while no container is open.
+    no_containers: Arc<[Arc<str>]>,
     pointer: String,
     /// The pointer's length before each step.
     step_marks: Vec<usize>,
@@ -61,6 +64,8 @@ pub(super) struct ValueReader {
     containers: Vec<Arc<str>>,
     /// A member's key, between its closing quote and its value.
     key: Option<String>,
+    /// The last key's string, emptied, for the next key (no allocation per member).
+    spare_key: String,
     expect: Expect,
     token: Token,
     /// The next byte to read.
@@ -76,35 +81,47 @@ impl ValueReader {
             counts: Vec::new(),
             paths: Vec::new(),
             root: Arc::from(""),
-            open: None,
+            open_lists: Vec::new(),
+            no_containers: Arc::from([]),
             pointer: String::new(),
             step_marks: Vec::new(),
             containers: Vec::new(),
             key: None,
+            spare_key: String::new(),
             expect: Expect::Value,
             token: Token::None,
             pos: start,
         }
     }
 
-    /// The paths still open, outermost first: every container, and a string being read.
-    pub(super) fn open_paths(&mut self) -> OpenPaths {
-        let string = matches!(self.token, Token::Str).then(|| Arc::clone(self.path()));
-        let containers = &self.containers;
-        let open = self
-            .open
-            .get_or_insert_with(|| Arc::from(containers.as_slice()));
-        OpenPaths::new(Arc::clone(open), string)
+    /// Make `into` the paths still open, outermost first: every container, and a string
+    /// being read. What has not changed since the last snapshot is left as it is (no
+    /// reference count touched: a chunk inside a string costs a comparison).
+    pub(super) fn fill_open_paths(&mut self, into: &mut OpenPaths) {
+        let depth = self.containers.len();
+        while self.open_lists.len() < depth {
+            let list = Arc::from(&self.containers[..=self.open_lists.len()]);
+            self.open_lists.push(list);
+        }
+        let open = depth
+            .checked_sub(1)
+            .map_or(&self.no_containers, |top| &self.open_lists[top]);
+        if !Arc::ptr_eq(&into.containers, open) {
+            into.containers = Arc::clone(open);
+        }
+        let string = matches!(self.token, Token::Str).then(|| self.path());
+        let same = match (string, &into.string) {
+            (Some(now), Some(shown)) => Arc::ptr_eq(now, shown),
+            (now, shown) => now.is_none() && shown.is_none(),
+        };
+        if !same {
+            into.string = string.cloned();
+        }
     }
 
     /// The path of the value being read.
     fn path(&self) -> &Arc<str> {
         self.paths.last().unwrap_or(&self.root)
-    }
-
-    /// One opened or closed: the open paths are rebuilt when next asked for.
-    fn reopen(&mut self) {
-        self.open.take();
     }
 
     /// Whether the value got past its opening bracket: its first key closed, or its first
@@ -150,7 +167,7 @@ impl ValueReader {
                 _ => return fail,
             },
             Expect::Key | Expect::KeyOrClose => match byte {
-                b'"' => self.token = Token::Key(String::new()),
+                b'"' => self.token = Token::Key(std::mem::take(&mut self.spare_key)),
                 b'}' if self.expect == Expect::KeyOrClose => return self.close(tree),
                 _ => return fail,
             },
@@ -176,7 +193,8 @@ impl ValueReader {
                 self.brackets.push(byte);
                 self.counts.push(0);
                 self.containers.push(Arc::clone(self.path()));
-                self.reopen();
+                // The list for this depth, if one was built, named another container.
+                self.open_lists.truncate(self.containers.len() - 1);
                 self.expect = if byte == b'{' {
                     Expect::KeyOrClose
                 } else {
@@ -214,13 +232,16 @@ impl ValueReader {
         let Some(count) = self.counts.last_mut() else {
             return;
         };
-        let step = match self.key.take() {
-            Some(key) => Step::Key(key),
-            None => Step::Index(*count),
-        };
-        *count += 1;
         self.step_marks.push(self.pointer.len());
-        push_segment(&mut self.pointer, &step);
+        match self.key.take() {
+            Some(mut key) => {
+                push_key(&mut self.pointer, &key);
+                key.clear();
+                self.spare_key = key;
+            }
+            None => push_index(&mut self.pointer, *count),
+        }
+        *count += 1;
         self.paths.push(Arc::from(self.pointer.as_str()));
     }
 
@@ -246,7 +267,7 @@ impl ValueReader {
         // Its children have left: the path is the container's own.
         tree.closed(self.path(), self.pos);
         self.token = Token::None;
-        self.reopen();
+        self.open_lists.truncate(self.containers.len());
         self.leave()
     }
 

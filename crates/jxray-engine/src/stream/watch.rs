@@ -97,10 +97,14 @@ impl Runaway {
     /// reached the bound. Each period is given up at its first mismatch from the end, so a
     /// text that does not repeat costs a few comparisons per period.
     fn repeated_tail(&self, text: &[u8]) -> Option<usize> {
-        (1..=LONGEST_TOKEN).find_map(|period| {
-            let last = text.len().checked_sub(period)?;
+        let last = *text.last()?;
+        (1..=LONGEST_TOKEN.min(text.len() - 1)).find_map(|period| {
+            // Most periods fail at the first byte: a single comparison each.
+            if text[text.len() - 1 - period] != last {
+                return None;
+            }
             // Each byte against the one a period later, from the end back.
-            let same = text[..last]
+            let same = text[..text.len() - period]
                 .iter()
                 .rev()
                 .zip(text[period..].iter().rev())
