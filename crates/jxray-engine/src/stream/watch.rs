@@ -61,35 +61,44 @@ impl Runaway {
     }
 
     /// Count the white space run through `new` (the bytes after `seen`); the offset of the
-    /// byte where it reached the bound, relative to the whole text, when it did. A chunk
-    /// shorter than the bound is looked at from its ends only.
+    /// byte where it reached the bound, relative to the whole text, when it did. Only the
+    /// chunk's ends and every `bound`-th byte are looked at: a run of `bound` bytes inside
+    /// the chunk covers one of those.
     fn spaces_reach_bound(&mut self, new: &[u8]) -> Option<usize> {
         let start = self.seen;
-        if new.len() < self.bound {
-            let leading = new.iter().take_while(|b| b.is_ascii_whitespace()).count();
-            if self.spaces + leading >= self.bound {
-                return Some(start + self.bound - self.spaces - 1);
-            }
-            self.spaces = if leading == new.len() {
-                self.spaces + leading
-            } else {
-                new.iter()
-                    .rev()
-                    .take_while(|b| b.is_ascii_whitespace())
-                    .count()
-            };
+        let leading = new.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        if self.spaces + leading >= self.bound {
+            return Some(start + self.bound - self.spaces - 1);
+        }
+        if leading == new.len() {
+            self.spaces += leading;
             return None;
         }
-        for (k, &byte) in new.iter().enumerate() {
-            self.spaces = if byte.is_ascii_whitespace() {
-                self.spaces + 1
-            } else {
-                0
-            };
-            if self.spaces == self.bound {
-                return Some(start + k);
+        let mut probe = leading + self.bound;
+        while probe < new.len() {
+            if new[probe].is_ascii_whitespace() {
+                let before = new[..probe]
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+                let run_start = probe - before;
+                let after = new[probe..]
+                    .iter()
+                    .take(self.bound - before)
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+                if before + after >= self.bound {
+                    return Some(start + run_start + self.bound - 1);
+                }
             }
+            probe += self.bound;
         }
+        self.spaces = new
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
         None
     }
 
@@ -138,5 +147,53 @@ impl Refusal {
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a byte-by-byte count of white space first reaches `bound`.
+    fn first_run(text: &[u8], bound: usize) -> Option<usize> {
+        let mut run = 0;
+        text.iter().position(|b| {
+            run = if b.is_ascii_whitespace() { run + 1 } else { 0 };
+            run == bound
+        })
+    }
+
+    #[test]
+    fn white_space_runs_are_found_where_a_byte_by_byte_count_finds_them() {
+        let bound = 16;
+        let mut seed = 7u64;
+        for case in 0..400 {
+            // Text of words and runs of every length around the bound.
+            let mut text = Vec::new();
+            while text.len() < 200 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let run = (seed >> 33) as usize % (bound + 4);
+                text.extend(std::iter::repeat_n(b' ', run));
+                text.extend_from_slice(b"word");
+            }
+            let chunk = 1 + case % 50;
+            let mut runaway = Runaway::new(bound);
+            let mut found = None;
+            let mut seen = 0;
+            while seen < text.len() && found.is_none() {
+                let end = (seen + chunk).min(text.len());
+                // Only white space: the repeated-token check must not answer first.
+                runaway.checked = usize::MAX / 2;
+                found = runaway.watch(&text[..end]);
+                seen = end;
+            }
+            assert_eq!(
+                found,
+                first_run(&text, bound),
+                "case {case}, chunks of {chunk}"
+            );
+        }
     }
 }
