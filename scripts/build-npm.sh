@@ -5,8 +5,11 @@
 #
 # The module is built like the pure core (scripts/build-wasm-core.sh): Debian's rustc-web
 # with its std sources (`-Zbuild-std`), driven by the usual cargo, linked by rustup's own
-# rust-lld. The CommonJS entry is bundled by esbuild, from the npm registry. Nothing else
-# is needed: no wasm-bindgen, no wasm-pack (the boundary is written by hand).
+# rust-lld, with WebAssembly's 128-bit SIMD (every runtime the package supports has it: Node
+# 16.4+, Bun, Deno, workerd, Chrome 91+, Firefox 89+, Safari 16.4+; the byte searches and the
+# grammar's word-at-a-time scans run a fifth faster with it). The CommonJS entry is bundled
+# by esbuild, from the npm registry. Nothing else is needed: no wasm-bindgen, no wasm-pack
+# (the boundary is written by hand).
 #
 # Usage: scripts/build-npm.sh            (build, pack)
 #        JXRAY_NPM_SKIP_PACK=1 scripts/build-npm.sh   (build in place only)
@@ -29,6 +32,7 @@ fi
 target="${CARGO_TARGET_DIR:-$root/target}/wasm-core"
 CARGO_TARGET_DIR="$target" RUSTC="$rustc_web" RUSTC_BOOTSTRAP=1 \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$lld" \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
   cargo build --locked -p jxray-wasm --lib --target wasm32-unknown-unknown --profile wasm \
   -Zbuild-std=std,panic_abort
 mkdir -p npm/dist

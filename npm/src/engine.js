@@ -14,9 +14,22 @@ import { NO_USAGE, usageCounts, usageText } from "./usage.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-// Quick replies (reply.rs): a status byte, the layer, a tab, the value JSON.
+// Quick replies (reply.rs): a status byte, the layer, a tab, then the value: `@START,END`
+// when the text there is the value as strict JSON (UTF-16 offsets), or the value's JSON.
 const ACCEPTED = 0x31;
 const BREAKS_SCHEMA = 0x32;
+const AS_WRITTEN = 0x40;
+const COMMA = 0x2c;
+
+/** The two offsets after `@` in a quick reply (`@12,80`). */
+function offsets(bytes) {
+  let start = 0;
+  let i = 1;
+  for (; bytes[i] !== COMMA; i++) start = start * 10 + bytes[i] - 48;
+  let end = 0;
+  for (i++; i < bytes.length; i++) end = end * 10 + bytes[i] - 48;
+  return [start, end];
+}
 
 /** One WebAssembly instance; `pool` is what its outcomes ask later (see core.js). */
 export class Engine {
@@ -78,7 +91,17 @@ export class Engine {
     if (status !== ACCEPTED && status !== BREAKS_SCHEMA) return Outcome.failed(this.pool, text, request);
     const tab = reply.indexOf(9);
     const layer = decoder.decode(reply.subarray(1, tab));
-    let rest = reply.subarray(tab + 1);
+    const value = this.valueOf(reply.subarray(tab + 1), text, request, status);
+    return status === ACCEPTED
+      ? Outcome.accepted(this.pool, text, request, layer, value)
+      : Outcome.breaksSchema(this.pool, text, request, layer, value);
+  }
+
+  /** The value a quick reply gives, after its tab. */
+  valueOf(rest, text, request, status) {
+    // Parsed once, by the runtime's own parser, from the caller's string.
+    if (rest[0] === AS_WRITTEN) return JSON.parse(text.slice(...offsets(rest)));
+    if (status === ACCEPTED && request.standard) return this.outputs[0];
     let bigints = null;
     if (request.wire.bigints) {
       const newline = rest.indexOf(10);
@@ -87,10 +110,7 @@ export class Engine {
         rest = rest.subarray(0, newline);
       }
     }
-    const value = status === ACCEPTED && request.standard ? this.outputs[0] : withBigInts(JSON.parse(decoder.decode(rest)), bigints);
-    return status === ACCEPTED
-      ? Outcome.accepted(this.pool, text, request, layer, value)
-      : Outcome.breaksSchema(this.pool, text, request, layer, value);
+    return withBigInts(JSON.parse(decoder.decode(rest)), bigints);
   }
 
   /** The repair loop's decision about `text` (crates/jxray-wasm/src/repair.rs). */

@@ -38,6 +38,17 @@ test("spans count UTF-16 code units; the jsonl line keeps UTF-8 bytes", () => {
   assert.equal(text.slice(...outcome.span), '{"a": 1}');
 });
 
+test("a value written as strict JSON is read from the caller's string, at UTF-16 offsets", () => {
+  for (const [text, value] of [
+    ['é 😀 {"a": "😀 ü", "b": [1, 2.50, -0]}', { a: "😀 ü", b: [1, 2.5, -0] }],
+    ['```json\n{\n  "k": "v",\n  "k": "w"\n}\n```', { k: "w" }],
+    ['{"e": "\\u00e9\\n", "t": "tab\there"}', { e: "é\n", t: "tab\there" }],
+    ['Here: [1E400, {"__proto__": 1}] ok', [Infinity, JSON.parse('{"__proto__": 1}')]],
+  ]) {
+    assert.deepEqual(extract(text).value, value, text);
+  }
+});
+
 test("a truncated reply is truncated, never closed, and says the fix", () => {
   const outcome = extract('{"items": [1, 2,', { stopReason: "length" });
   assert.equal(outcome.ok, false);

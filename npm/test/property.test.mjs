@@ -1,5 +1,7 @@
 // For random texts built from what models write (JSON values, fences, prose, cuts, stray
-// characters), extract(t).toJSON() is the line `jxray check` writes for the same text.
+// characters), extract(t).toJSON() is the line `jxray check` writes for the same text, and
+// extract(t).value (read from the caller's string where the model wrote strict JSON) is
+// the value that line holds.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,8 +36,10 @@ test("extract(t).toJSON() equals jxray check's line on random texts", () => {
     assert.equal(lines.length, samples.length, run.stderr);
     for (const line of lines) {
       const text = samples[Number(basename(line.source).slice(1, 5))];
-      const mine = { ...extract(text).toJSON(), source: line.source };
+      const outcome = extract(text);
+      const mine = { ...outcome.toJSON(), source: line.source };
       assert.deepEqual(mine, line, `text: ${JSON.stringify(text)}`);
+      if (line.ok) assert.deepEqual(extract(text).value, line.value, `text: ${JSON.stringify(text)}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -9,9 +9,10 @@ use memchr::memmem;
 use serde_json::Value;
 
 use super::compact::{compact, Compacted};
-use super::decode::{decode, skip_string};
+use super::decode::{decode, skip_string, DECODER_DEPTH_LIMIT};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
+use super::scan::{scan_value, ScanEnd};
 
 /// The keys that may make a value a JSON Schema, searched for in compact text with
 /// searchers built once.
@@ -29,7 +30,10 @@ pub(crate) enum Decoded {
 /// Decode `text`, which must be exactly one JSON value, in the form asked for; with
 /// whether any object repeated a key. Errors are serde_json's own words.
 pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), serde_json::Error> {
-    if form == ValueForm::Text {
+    if let Some(json) = as_written(text, form) {
+        return Ok((Decoded::Text(json), false));
+    }
+    if form != ValueForm::Tree {
         // Unless the tree is needed, or the text is invalid and decoding words the error.
         if let Ok(Compacted::Text(json)) = compact(text) {
             return Ok((Decoded::Text(json), false));
@@ -41,7 +45,10 @@ pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), 
 /// Decode `text` unless it is invalid, in the form asked for: the fast path of a clean
 /// candidate, where an invalid one goes on to be diagnosed (and its error is not needed).
 pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, bool)> {
-    if form == ValueForm::Text {
+    if let Some(json) = as_written(text, form) {
+        return Some((Decoded::Text(json), false));
+    }
+    if form != ValueForm::Tree {
         match compact(text) {
             Ok(Compacted::Text(json)) => return Some((Decoded::Text(json), false)),
             Ok(Compacted::NeedsTree) => {}
@@ -49,6 +56,30 @@ pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, boo
         }
     }
     decode_tree(text).ok()
+}
+
+/// With [`ValueForm::Span`]: `text` as written, when it is strict JSON that serde_json
+/// reads exactly as the grammar does — no escape (so no surrogate to refuse and nothing
+/// written differently), no lossless repair, and a depth within the decoder's.
+fn as_written(text: &str, form: ValueForm) -> Option<JsonText> {
+    if form != ValueForm::Span || has_escape(text) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
+    let strict = matches!(scan.end, ScanEnd::Complete { end } if end == bytes.len())
+        && scan.repairs.is_empty();
+    strict.then(|| JsonText::as_written(text))
+}
+
+/// [`as_written`] for a candidate the grammar has already read whole, without repairs,
+/// within the extraction's depth (never past the decoder's).
+pub(crate) fn scanned_as_written(text: &str, form: ValueForm) -> Option<JsonText> {
+    (form == ValueForm::Span && !has_escape(text)).then(|| JsonText::as_written(text))
+}
+
+fn has_escape(text: &str) -> bool {
+    memchr::memchr(b'\\', text.as_bytes()).is_some()
 }
 
 fn decode_tree(text: &str) -> Result<(Decoded, bool), serde_json::Error> {

@@ -1,10 +1,13 @@
 //! `ValueForm::Text` (what `check` asks for) decides exactly what `ValueForm::Tree` decides:
 //! the same outcome in every field, and compact text that is what serializing the tree
-//! writes. Over JSONTestSuite, the conformance cases, tricky texts and generated values.
+//! writes. `ValueForm::Span` (what the npm package asks for) decides the same too, its text
+//! parsing to the tree's value, and without the two warnings it does not look for when
+//! the value came back as written. Over JSONTestSuite, the conformance cases, tricky texts
+//! and generated values.
 
 mod support;
 
-use jxray_engine::{decode_exact, extract, Options, ValueForm};
+use jxray_engine::{decode_exact, extract, Options, ValueForm, WarningKind};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 
@@ -31,6 +34,52 @@ fn same_in_both_forms(text: &str, options: &Options) -> Result<bool, String> {
         return Err(format!("outcomes differ for {text:?}"));
     }
     Ok(true)
+}
+
+/// Extract `text` as a tree and as `Span` asks: the same outcome; whether the value came
+/// back as the model wrote it (`text[span]`).
+fn same_in_span_form(text: &str, options: &Options) -> Result<bool, String> {
+    let mut tree = extract(text, &options.clone().with_value_form(ValueForm::Tree));
+    let mut span = extract(text, &options.clone().with_value_form(ValueForm::Span));
+    let mut as_written = false;
+    if let Some(json) = span.value_json.take() {
+        as_written = span.span.is_some_and(|(s, e)| json.get() == &text[s..e]);
+        if as_written {
+            tree.warnings.retain(|warning| {
+                !matches!(
+                    warning.kind,
+                    WarningKind::DuplicateKey | WarningKind::StringifiedJson
+                )
+            });
+        }
+        span.value = Some(decode_exact(json.get()).map_err(|e| format!("{e} for {text:?}"))?);
+    }
+    if span != tree {
+        return Err(format!("outcomes differ for {text:?}"));
+    }
+    Ok(as_written)
+}
+
+#[test]
+fn the_span_form_decides_what_the_tree_decides() {
+    let mut as_written = 0;
+    let mut wrong = Vec::new();
+    for dir in ["suites/JSONTestSuite/test_parsing", "spec/cases"] {
+        for path in support::files(&support::data(dir)) {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            match same_in_span_form(&text, &Options::default()) {
+                Ok(kept) => as_written += usize::from(kept),
+                Err(why) => wrong.push(format!("{}: {why}", path.display())),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(
+        as_written > 100,
+        "only {as_written} values came back as written"
+    );
 }
 
 #[test]
@@ -84,6 +133,7 @@ fn tricky_texts_agree_in_both_forms() {
         ] {
             same_in_both_forms(text, &options).unwrap();
         }
+        same_in_span_form(text, &Options::default()).unwrap();
     }
 }
 
@@ -140,5 +190,6 @@ proptest! {
         };
         let options = Options::default().with_decode_stringified(decode_stringified);
         same_in_both_forms(&text, &options).map_err(TestCaseError::fail)?;
+        same_in_span_form(&text, &Options::default()).map_err(TestCaseError::fail)?;
     }
 }

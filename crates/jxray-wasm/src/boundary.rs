@@ -239,7 +239,7 @@ mod tests {
     fn each_entry_reads_the_options_then_the_text() {
         assert_eq!(
             call(jx_extract, "", "```json\n[1]\n```"),
-            (ANSWER, "1fenced\t[1]".into())
+            (ANSWER, "1fenced\t@8,11".into())
         );
         let (status, reply) = call(jx_extract, r#"{"stopReason":"length"}"#, "[1]");
         assert_eq!((status, reply.as_str()), (ANSWER, "0"));

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use jxray_engine::{
-    extract, extract_accepted, Attempt, LenientReading, Options, Outcome, ToolCallText, Warning,
+    extract, extract_accepted, Attempt, LenientReading, Options, Outcome, ToolCallText, ValueForm,
+    Warning,
 };
 use jxray_formats::describe::describe;
 use jxray_formats::record::{Origin, OutcomeRecord};
@@ -23,6 +24,8 @@ pub const ACCEPTED: u8 = b'1';
 pub const BREAKS_SCHEMA: u8 = b'2';
 /// The first byte of a quick reply: extraction failed (ask for the explanation).
 pub const FAILED: u8 = b'0';
+/// After a quick reply's tab: the value is the text between the offsets that follow.
+pub const AS_WRITTEN: u8 = b'@';
 
 /// One text to judge, with the options, the host's validator and what the capture's
 /// reader said of it (a response envelope's warnings and refusal mark).
@@ -72,10 +75,17 @@ impl Judged<'_> {
 }
 
 /// The quick reply: a status byte ([`ACCEPTED`], [`BREAKS_SCHEMA`], [`FAILED`]), then the
-/// layer, a tab and the value as compact JSON, then (when asked for and any) a newline and
-/// the big integers. A failure is the status byte alone.
+/// layer, a tab and the value: [`AS_WRITTEN`] and the value's UTF-16 offsets in the text
+/// (`@12,80`) when the text there is the value as strict JSON, for the host to parse
+/// itself; otherwise the value as compact JSON, then (when asked for and any) a newline
+/// and the big integers. A failure is the status byte alone.
 pub fn quick(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
-    let options = judged.options()?;
+    let mut options = judged.options()?;
+    // Nothing but the value is read from a quick reply: a value the model wrote as strict
+    // JSON need not be written again (the host slices and parses it).
+    if options.value_form == ValueForm::Text && !options.decode_stringified {
+        options = options.with_value_form(ValueForm::Span);
+    }
     let Some(mut outcome) = extract_accepted(judged.text, &options) else {
         return Ok(vec![FAILED]);
     };
@@ -90,6 +100,15 @@ pub fn quick(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
         reply.extend_from_slice(layer.as_str().as_bytes());
     }
     reply.push(b'\t');
+    if let Some((start, end)) = as_written(judged.text, &outcome) {
+        reply.push(AS_WRITTEN);
+        let (start, end) = utf16_span(judged.text, start, end);
+        let mut number = itoa::Buffer::new();
+        reply.extend_from_slice(number.format(start).as_bytes());
+        reply.push(b',');
+        reply.extend_from_slice(number.format(end).as_bytes());
+        return Ok(reply);
+    }
     write_value(&mut reply, &outcome);
     if judged.request.bigints {
         let found = outcome
@@ -103,6 +122,22 @@ pub fn quick(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
         }
     }
     Ok(reply)
+}
+
+/// The value's span, when the text there is exactly the value's JSON text.
+fn as_written(text: &str, outcome: &Outcome) -> Option<(usize, usize)> {
+    let (start, end) = outcome.span?;
+    let json = outcome.value_json.as_ref()?;
+    (text.get(start..end) == Some(json.get())).then_some((start, end))
+}
+
+/// Byte offsets as UTF-16 code unit offsets, as JavaScript strings index.
+fn utf16_span(text: &str, start: usize, end: usize) -> (usize, usize) {
+    if text.is_ascii() {
+        return (start, end);
+    }
+    let start16 = utf16_len(&text[..start]);
+    (start16, start16 + utf16_len(&text[start..end]))
 }
 
 /// Everything about one capture: its `check --format jsonl` line and what only a viewer
@@ -164,8 +199,8 @@ impl<'a> Explained<'a> {
             record: OutcomeRecord::new(origin, outcome),
             described: describe(outcome),
             span_utf16: outcome.span.map(|(start, end)| {
-                let start16 = utf16_len(&judged.text[..start]);
-                [start16, start16 + utf16_len(&judged.text[start..end])]
+                let (start, end) = utf16_span(judged.text, start, end);
+                [start, end]
             }),
             normalized: outcome.normalized(judged.text),
             trace: &outcome.trace,
@@ -213,10 +248,27 @@ mod tests {
     #[test]
     fn a_quick_reply_is_the_status_and_the_compact_value() {
         let request = Request::default();
+        // Strict JSON as written: where it is, for the host to parse.
         let reply = quick(&judged("Sure:\n```json\n{\"a\": [1, 2]}\n```", &request)).unwrap();
-        assert_eq!(String::from_utf8(reply).unwrap(), "1fenced\t{\"a\":[1,2]}");
+        assert_eq!(String::from_utf8(reply).unwrap(), "1fenced\t@14,27");
+        // Repaired, or holding an escape: the compact value.
+        let reply = quick(&judged("{\"a\": \"x\ny\"}", &request)).unwrap();
+        assert_eq!(
+            String::from_utf8(reply).unwrap(),
+            "1direct\t{\"a\":\"x\\ny\"}"
+        );
+        let reply = quick(&judged("{\"a\": \"\\u00e9\"}", &request)).unwrap();
+        assert_eq!(String::from_utf8(reply).unwrap(), "1direct\t{\"a\":\"é\"}");
         let reply = quick(&judged("{\"a\": [1,", &request)).unwrap();
         assert_eq!(reply, vec![FAILED]);
+    }
+
+    #[test]
+    fn offsets_count_utf16_code_units() {
+        let request = Request::default();
+        // `é` is two bytes and one unit; `😀` four bytes and two units.
+        let reply = quick(&judged("é😀 {\"k\": \"😀\"}", &request)).unwrap();
+        assert_eq!(String::from_utf8(reply).unwrap(), "1scanned\t@4,15");
     }
 
     #[test]

@@ -90,20 +90,54 @@ pub enum StopClass {
     Unknown,
 }
 
-/// A JSON value as compact text, written as is (exactly what serde_json writes for the
-/// value's tree).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct JsonText(Box<RawValue>);
+/// A JSON value as text: compact (exactly what serde_json writes for the value's tree), or
+/// with [`crate::ValueForm::Span`] the candidate as the model wrote it, when that is strict
+/// JSON.
+#[derive(Debug, Clone)]
+pub struct JsonText(Written);
+
+#[derive(Debug, Clone)]
+enum Written {
+    Compact(Box<RawValue>),
+    /// Strict JSON as written, checked by the engine's own grammar (not serde_json's).
+    AsWritten(Box<str>),
+}
 
 impl JsonText {
     pub(crate) fn new(json: Box<RawValue>) -> JsonText {
-        JsonText(json)
+        JsonText(Written::Compact(json))
     }
 
-    /// The compact JSON text.
+    /// Text the engine's grammar found strict JSON, kept as it was written.
+    pub(crate) fn as_written(json: &str) -> JsonText {
+        JsonText(Written::AsWritten(json.into()))
+    }
+
+    /// The JSON text.
     pub fn get(&self) -> &str {
-        self.0.get()
+        match &self.0 {
+            Written::Compact(json) => json.get(),
+            Written::AsWritten(json) => json,
+        }
+    }
+}
+
+impl Serialize for JsonText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Written::Compact(json) => json.serialize(serializer),
+            // Written out as JSON, not as a string: serde_json holds it as raw text only
+            // once it has checked it.
+            Written::AsWritten(json) => RawValue::from_string(json.to_string())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<JsonText, D::Error> {
+        Box::<RawValue>::deserialize(deserializer).map(JsonText::new)
     }
 }
 
