@@ -59,8 +59,8 @@ pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, boo
 }
 
 /// With [`ValueForm::Span`]: `text` as written, when it is strict JSON that serde_json
-/// reads exactly as the grammar does — no escape (so no surrogate to refuse and nothing
-/// written differently), no lossless repair, and a depth within the decoder's.
+/// reads exactly as the grammar does — no `\u` escape (so no surrogate to refuse, and no
+/// key spelled other than it reads), no lossless repair, and a depth within the decoder's.
 fn as_written(text: &str, form: ValueForm) -> Option<JsonText> {
     if form != ValueForm::Span || has_escape(text) {
         return None;
@@ -78,8 +78,9 @@ pub(crate) fn scanned_as_written(text: &str, form: ValueForm) -> Option<JsonText
     (form == ValueForm::Span && !has_escape(text)).then(|| JsonText::as_written(text))
 }
 
+/// Whether `text` holds a `\u` escape (or what looks like one after an escaped backslash).
 fn has_escape(text: &str) -> bool {
-    memchr::memchr(b'\\', text.as_bytes()).is_some()
+    memchr::memmem::find(text.as_bytes(), b"\\u").is_some()
 }
 
 fn decode_tree(text: &str) -> Result<(Decoded, bool), serde_json::Error> {

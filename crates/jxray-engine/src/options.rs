@@ -63,12 +63,13 @@ pub enum ValueForm {
     /// A value that needs one (a repeated key, a string that may hold JSON) still comes as
     /// a tree.
     Text,
-    /// As `Text`, except that a candidate which is strict JSON as the model wrote it (no
-    /// escape, no repair, within the decoder's depth) comes back as written, checked once
-    /// by the engine's grammar and neither compacted nor read by serde_json: for a caller
-    /// that parses `text[span]` itself (the npm package hands it to `JSON.parse`). Such a
-    /// value is not looked into for repeated keys or strings that hold JSON, so those two
-    /// warnings are not given, and `decode_stringified` needs `Text` or `Tree`.
+    /// As `Text`, except that a candidate which is strict JSON as written (the model's
+    /// text, or the text after lossless repairs; no `\u` escape, within the decoder's
+    /// depth) comes back as that text, checked once by the engine's grammar and neither
+    /// compacted nor read by serde_json: for a caller that parses it itself, or parses
+    /// `text[span]` when the two are the same (the npm package hands it to `JSON.parse`).
+    /// Such a value is not looked into for repeated keys or strings that hold JSON, so
+    /// those two warnings are not given, and `decode_stringified` needs `Text` or `Tree`.
     Span,
 }
 

@@ -251,11 +251,12 @@ mod tests {
         // Strict JSON as written: where it is, for the host to parse.
         let reply = quick(&judged("Sure:\n```json\n{\"a\": [1, 2]}\n```", &request)).unwrap();
         assert_eq!(String::from_utf8(reply).unwrap(), "1fenced\t@14,27");
-        // Repaired, or holding an escape: the compact value.
+        // Repaired: the repaired text, for the host to parse; holding a `\u` escape: the
+        // compact value.
         let reply = quick(&judged("{\"a\": \"x\ny\"}", &request)).unwrap();
         assert_eq!(
             String::from_utf8(reply).unwrap(),
-            "1direct\t{\"a\":\"x\\ny\"}"
+            "1direct\t{\"a\": \"x\\ny\"}"
         );
         let reply = quick(&judged("{\"a\": \"\\u00e9\"}", &request)).unwrap();
         assert_eq!(String::from_utf8(reply).unwrap(), "1direct\t{\"a\":\"é\"}");

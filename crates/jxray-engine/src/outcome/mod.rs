@@ -91,8 +91,8 @@ pub enum StopClass {
 }
 
 /// A JSON value as text: compact (exactly what serde_json writes for the value's tree), or
-/// with [`crate::ValueForm::Span`] the candidate as the model wrote it, when that is strict
-/// JSON.
+/// with [`crate::ValueForm::Span`] the candidate as written (or as repaired), when that is
+/// strict JSON.
 #[derive(Debug, Clone)]
 pub struct JsonText(Written);
 
