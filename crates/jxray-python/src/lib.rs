@@ -14,6 +14,7 @@ mod options;
 mod outcome;
 mod pickle;
 mod repair;
+mod snapshot;
 mod stream;
 
 use std::ffi::OsString;

@@ -13,10 +13,10 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::convert::to_python;
 use crate::extract::{extract_one, utf8};
 use crate::options::Settings;
 use crate::outcome::PyOutcome;
+use crate::snapshot::{snapshot_dict, StateFields};
 
 /// One streamed output being read.
 #[pyclass(module = "jxray._jxray", name = "StreamCore")]
@@ -24,6 +24,8 @@ pub struct StreamCore {
     extractor: Option<Extractor>,
     /// Filled anew per chunk, its buffers kept.
     snapshot: Snapshot,
+    /// The snapshot's state as last handed over.
+    state: StateFields,
     settings: Settings,
     /// For a stream of provider events: its reader, and the events as SSE, judged whole
     /// at the end.
@@ -55,6 +57,7 @@ impl StreamCore {
         Ok(StreamCore {
             extractor: Some(extractor),
             snapshot: Snapshot::default(),
+            state: StateFields::default(),
             settings,
             events: events.then(|| (LiveStream::default(), Vec::new())),
         })
@@ -154,10 +157,9 @@ impl StreamCore {
     }
 
     /// The last chunk's snapshot, as a dict.
-    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let value = serde_json::to_value(&self.snapshot)
-            .map_err(|error| PyRuntimeError::new_err(format!("jxray bug: {error}")))?;
-        to_python(py, &value, self.settings.decimals)
+    fn snapshot<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let dict = snapshot_dict(py, &self.snapshot, &mut self.state, self.settings.decimals)?;
+        Ok(dict.into_any())
     }
 }
 

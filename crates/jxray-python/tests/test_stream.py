@@ -5,6 +5,7 @@ while they are judged, and stop_on closes one."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -56,6 +57,18 @@ def test_a_snapshot_says_where_it_is_what_is_open_and_what_is_final() -> None:
     assert extractor.value == {"items": [{"name": "John"}]}, "a number shows once its token ends"
     extractor.feed("2}]}")
     assert extractor.value == {"items": [{"name": "John", "age": 42}]}
+
+
+def test_a_snapshot_is_a_whole_snapshot_dataclass_in_every_state() -> None:
+    fields = {field.name for field in dataclasses.fields(jxray.Snapshot)}
+    extractor = jxray.Extractor()
+    for chunk in ["Sure!\n", "```json\n", '{"a": [1', ", 2]}", "\n```", "<tool_call>"]:
+        snapshot = extractor.feed(chunk)
+        assert set(vars(snapshot)) == fields
+        assert snapshot == dataclasses.replace(snapshot)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            snapshot.state = "changed"  # type: ignore[misc]
+    assert (snapshot.state, snapshot.layer, snapshot.why) == ("reading", "fenced", None)
 
 
 def test_stop_on_names_the_signal_and_the_end_judges_the_text_so_far() -> None:

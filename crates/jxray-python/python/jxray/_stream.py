@@ -109,19 +109,18 @@ class Extractor:
         for signal in raw["signals"]:
             if self.stopped is None and signal["kind"] in self._stop_on:
                 self.stopped = signal
-        return Snapshot(
-            state=raw["state"],
-            why=raw.get("why"),
-            layer=raw.get("layer"),
-            dialect=raw.get("dialect"),
-            provisional=raw["provisional"],
-            deltas=raw["deltas"],
-            open_paths=raw["open_paths"],
-            final_paths=raw["final_paths"],
-            signals=raw["signals"],
-            bytes=raw["bytes"],
-            value=self._value,
-        )
+        # Made as the dataclass's own __init__ would, without its per-field
+        # object.__setattr__ (a frozen dataclass's cost, paid at every chunk).
+        snapshot = object.__new__(Snapshot)
+        fields = snapshot.__dict__
+        fields.update(_UNPLACED)
+        fields.update(raw)
+        fields["value"] = self._value
+        return snapshot
+
+
+# A snapshot's fields the engine leaves out when they do not apply.
+_UNPLACED = {"why": None, "layer": None, "dialect": None}
 
 
 def grows_into(before: Any, after: Any) -> bool:
@@ -160,7 +159,9 @@ def _apply(value: Any, delta: dict) -> Any:
     path = delta["path"]
     if path == "" and op == "add":
         return delta["value"]
-    steps = [step.replace("~1", "/").replace("~0", "~") for step in path.split("/")[1:]]
+    steps = path.split("/")[1:]
+    if "~" in path:
+        steps = [step.replace("~1", "/").replace("~0", "~") for step in steps]
     parent = value
     for step in steps[:-1]:
         parent = parent[int(step)] if isinstance(parent, list) else parent[step]

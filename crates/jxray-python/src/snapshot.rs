@@ -1,0 +1,102 @@
+//! A streaming snapshot as the dict `jxray.Extractor` reads, built directly: the engine's
+//! `Snapshot` serialized would be the same dict, but through a `serde_json::Value` made
+//! and dropped at every chunk. The state's fields, which change rarely, are kept once
+//! written.
+
+use jxray::engine::{Delta, Snapshot, State};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use crate::convert::{to_python, Decimals};
+
+/// The snapshot of the last chunk, as a dict; `state` keeps the state's fields as last
+/// written (`state`, and `why`, `layer` or `dialect`).
+pub fn snapshot_dict<'py>(
+    py: Python<'py>,
+    snapshot: &Snapshot,
+    state: &mut StateFields,
+    decimals: Decimals,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in state.of(py, snapshot.state) {
+        dict.set_item(*key, value)?;
+    }
+    dict.set_item("provisional", snapshot.provisional)?;
+    let deltas = PyList::empty(py);
+    for delta in &snapshot.deltas {
+        deltas.append(delta_dict(py, delta, decimals)?)?;
+    }
+    dict.set_item("deltas", deltas)?;
+    dict.set_item("open_paths", PyList::new(py, snapshot.open_paths.iter())?)?;
+    let finals = snapshot.final_paths.iter().map(|path| &**path);
+    dict.set_item("final_paths", PyList::new(py, finals)?)?;
+    dict.set_item("signals", serialized(py, &snapshot.signals, decimals)?)?;
+    dict.set_item("bytes", snapshot.bytes)?;
+    Ok(dict)
+}
+
+/// `{"op": "add", "path", "value"}`, `{"op": "append", "path", "text"}` or
+/// `{"op": "withdraw"}`.
+fn delta_dict<'py>(
+    py: Python<'py>,
+    delta: &Delta,
+    decimals: Decimals,
+) -> PyResult<Bound<'py, PyAny>> {
+    let dict = PyDict::new(py);
+    match delta {
+        Delta::Add { path, value } => {
+            dict.set_item("op", "add")?;
+            dict.set_item("path", &**path)?;
+            dict.set_item("value", to_python(py, value, decimals)?)?;
+        }
+        Delta::Append { path, text } => {
+            dict.set_item("op", "append")?;
+            dict.set_item("path", &**path)?;
+            dict.set_item("text", text)?;
+        }
+        Delta::Withdraw => dict.set_item("op", "withdraw")?,
+        other => return serialized(py, other, decimals),
+    }
+    Ok(dict.into_any())
+}
+
+/// Anything serializable, as its JSON's Python objects.
+fn serialized<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    value: &T,
+    decimals: Decimals,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = serde_json::to_value(value).map_err(|error| {
+        pyo3::exceptions::PyRuntimeError::new_err(format!("jxray bug: {error}"))
+    })?;
+    to_python(py, &value, decimals)
+}
+
+/// The state's fields as last written.
+#[derive(Default)]
+pub struct StateFields {
+    state: Option<State>,
+    fields: Vec<(&'static str, Py<PyString>)>,
+}
+
+impl StateFields {
+    fn of(&mut self, py: Python<'_>, state: State) -> &[(&'static str, Py<PyString>)] {
+        if self.state != Some(state) {
+            self.state = Some(state);
+            self.fields = fields_of(py, state);
+        }
+        &self.fields
+    }
+}
+
+/// `state` and its one qualifier, as the engine serializes them.
+fn fields_of(py: Python<'_>, state: State) -> Vec<(&'static str, Py<PyString>)> {
+    let value = serde_json::to_value(state).unwrap_or_default();
+    ["state", "why", "layer", "dialect"]
+        .into_iter()
+        .filter_map(|key| {
+            let text = value.get(key)?.as_str()?;
+            Some((key, PyString::new(py, text).unbind()))
+        })
+        .collect()
+}
