@@ -175,8 +175,13 @@ impl RecordedRequest {
     }
 }
 
-/// `X.request.json` for the capture file `X.json` (or `X.sse`, `X.ndjson`, …).
+/// `X.request.json` for the capture file `X.json` (or `X.sse`, `X.ndjson`, …); none for
+/// `-`, a capture read from standard input or handed over as text (`extract` in Python),
+/// which has no file beside it (a `-.request.json` in the working folder is not its).
 pub fn request_path(capture: &Path) -> Option<PathBuf> {
+    if capture == Path::new("-") {
+        return None;
+    }
     let stem = capture.file_stem()?.to_str()?;
     Some(capture.with_file_name(format!("{stem}{REQUEST_SUFFIX}")))
 }
@@ -184,6 +189,15 @@ pub fn request_path(capture: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn standard_input_has_no_request_beside_it() {
+        assert_eq!(request_path(Path::new("-")), None);
+        assert_eq!(
+            request_path(Path::new("dir/-")),
+            Some(PathBuf::from("dir/-.request.json"))
+        );
+    }
 
     #[test]
     fn a_request_file_is_read_with_its_digest() {

@@ -80,9 +80,10 @@ impl Checker {
         }
     }
 
-    /// The same checker for a report that writes values as compact JSON text only: no tree
-    /// is built for a capture unless a schema reads it.
-    pub(crate) fn writing_values_as_text(mut self) -> Checker {
+    /// The same checker for a caller that reads values from their compact JSON text only
+    /// (a report that writes them out, a binding that converts them itself): no tree is
+    /// built for a capture unless a schema reads it.
+    pub fn writing_values_as_text(mut self) -> Checker {
         if self.schema.is_none() {
             let text = self.options.clone().with_value_form(ValueForm::Text);
             self.text_options = Some(text);

@@ -120,7 +120,15 @@ fn number_to_python<'py>(
     number: &Number,
     decimals: Decimals,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let digits = number.as_str();
+    digits_to_python(py, number.as_str(), decimals)
+}
+
+/// A number from the digits the model wrote (a valid JSON number).
+pub fn digits_to_python<'py>(
+    py: Python<'py>,
+    digits: &str,
+    decimals: Decimals,
+) -> PyResult<Bound<'py, PyAny>> {
     let is_integer = !digits.contains(['.', 'e', 'E']);
     if is_integer {
         return integer(py, digits);

@@ -9,6 +9,7 @@ mod convert;
 mod errors;
 mod extract;
 mod fixtures;
+mod from_text;
 mod keys;
 mod options;
 mod outcome;

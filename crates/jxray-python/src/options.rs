@@ -45,7 +45,10 @@ impl Settings {
         let schema = schema.map(|schema| schema_arg(py, schema)).transpose()?;
         let pydantic = schema.as_ref().and_then(|schema| schema.pydantic.clone());
         Ok(Settings {
-            checker: Checker::new(options, schema.map(|schema| schema.schema)),
+            // Values come as compact text, read straight into Python objects (from_text.rs):
+            // no tree is built for them unless a schema reads it.
+            checker: Checker::new(options, schema.map(|schema| schema.schema))
+                .writing_values_as_text(),
             decimals: Decimals::parse(decimals)?,
             pydantic,
         })

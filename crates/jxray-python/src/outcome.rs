@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::convert::{to_python, Decimals};
 use crate::errors::extract_error;
+use crate::from_text::text_to_python;
 use crate::options::{Pydantic, Settings};
 use crate::pickle::{reduce_failure, reduce_outcome, restored_failure, restored_outcome};
 
@@ -69,10 +70,14 @@ impl PyOutcome {
     pub fn new(py: Python<'_>, checked: Checked, decimals: Decimals) -> PyResult<PyOutcome> {
         let outcome = &checked.outcome;
         // A schema failure keeps its value, as the jsonl line does.
-        let value = match (&outcome.value, &outcome.failure) {
-            (Some(value), None) => to_python(py, value, decimals).map(Bound::unbind),
-            (Some(value), Some(failure)) if failure.kind == FailureKind::Schema => {
-                to_python(py, value, decimals).map(Bound::unbind)
+        let kept = match &outcome.failure {
+            None => true,
+            Some(failure) => failure.kind == FailureKind::Schema,
+        };
+        let value = match (&outcome.value, &outcome.value_json) {
+            (Some(value), _) if kept => to_python(py, value, decimals).map(Bound::unbind),
+            (None, Some(json)) if kept => {
+                text_to_python(py, json.get(), decimals).map(Bound::unbind)
             }
             _ => Ok(py.None()),
         };

@@ -4,6 +4,7 @@ the same text (each batch through one `jxray check -` run), and `to_dict()` is t
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -53,3 +54,36 @@ def test_to_dict_is_the_json_line_and_value_is_its_value(text: str, decode: bool
     assert outcome.to_dict() == line
     assert outcome.value == line["value"]
     assert outcome.ok == (outcome.failure is None)
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.lists(json_values, max_size=4) | st.dictionaries(st.text(max_size=6), json_values, max_size=4),
+    ascii_only=st.booleans(),
+    indent=st.sampled_from([None, 2]),
+    fenced=st.booleans(),
+)
+def test_a_value_comes_back_as_json_loads_reads_it(
+    value: object, ascii_only: bool, indent: Optional[int], fenced: bool
+) -> None:
+    json_text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)
+    text = f"Here:\n```json\n{json_text}\n```" if fenced else json_text
+    assert jxray.extract(text).value == json.loads(json_text)
+    exact = json.loads(json_text, parse_float=Decimal)
+    assert jxray.extract(text, decimals="decimal").value == exact
+
+
+def test_repeated_keys_and_escapes_read_as_json_loads_reads_them() -> None:
+    for text in ['{"a": 1, "b": 2, "a": 3}', '{"s": "\\u00e9\\n\\"q\\"\\\\", "\\u0061": [1.5, -0, 1e400]}', '["\\ud83d\\ude00"]']:
+        assert jxray.extract(text).value == json.loads(text)
