@@ -7,8 +7,9 @@
 // DATA/small (python3 scripts/make-bench-data.py DATA), read into memory first. Each round
 // calls, over every reply and in an order that rotates each round, `extract(t).value`,
 // `JSON.parse(jsonrepair(t))` (a throw counts as that reply's answer) and seed 004's
-// `extractJson(t)`; a row is the best of its rounds. Then the same per jxray outcome, and
-// the time to import each package (best of five fresh processes, less an empty one).
+// `extractJson(t)`; a row is the best of its rounds. Then the same per jxray outcome, the
+// replies that are plain JSON against a bare `JSON.parse(t)`, and the time to import each
+// package (best of five fresh processes, less an empty one).
 
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -97,6 +98,24 @@ for (const [key, texts] of [...groups].sort((a, b) => b[1].length - a[1].length)
   const { times } = best(texts, names);
   console.log(`| ${key} (${texts.length}) | ${names.map((n) => `${((times[n] * 1000) / texts.length).toFixed(1)} µs`).join(" | ")} |`);
 }
+
+// The replies that are plain JSON (JSON.parse reads them whole), against a bare JSON.parse:
+// the floor for producing a JavaScript value.
+calls["JSON.parse(t)"] = (t) => JSON.parse(t);
+const plain = replies.filter((text) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+});
+const bare = ["extract(t).value", "JSON.parse(t)"];
+const { times: plainTimes } = best(plain, bare);
+const [oursPlain, parsePlain] = bare.map((name) => (plainTimes[name] * 1000) / plain.length);
+console.log(`\n| plain JSON (${plain.length} replies) | per reply |\n| --- | ---: |`);
+console.log(`| \`extract(t).value\` | ${oursPlain.toFixed(1)} µs (${(oursPlain / parsePlain).toFixed(2)}× a bare parse) |`);
+console.log(`| \`JSON.parse(t)\` | ${parsePlain.toFixed(1)} µs |`);
 
 function importMs(code) {
   const timesOf = (source) => {

@@ -9,6 +9,7 @@ import { countOutcome, countsExtract } from "./telemetry.js";
 import { responseInputs } from "./response.js";
 import { DEFAULT_REQUEST, requestOf } from "./request.js";
 import { parseReply } from "./exact.js";
+import { NOT_PLAIN, plainValue } from "./plain.js";
 import { isWellFormed, LONE_SURROGATE } from "./unicode.js";
 import { NO_USAGE, usageCounts, usageText } from "./usage.js";
 
@@ -86,6 +87,12 @@ export class Engine {
     }
     const request = requestOf(options);
     if (!isWellFormed(text)) return Outcome.unreadable(this.pool, text, request, LONE_SURROGATE);
+    if (request.encoded.length === 0 && request.standard === null) {
+      // Plain JSON with the default options: V8 parses it, the engine is asked only if
+      // the explanation is read.
+      const value = plainValue(text);
+      if (value !== NOT_PLAIN) return Outcome.accepted(this.pool, text, request, "direct", value);
+    }
     const reply = this.call("jx_extract", request, text);
     const status = reply[0];
     if (status !== ACCEPTED && status !== BREAKS_SCHEMA) return Outcome.failed(this.pool, text, request);

@@ -13,6 +13,10 @@ import {
   UnreadableError,
   Outcome,
 } from "jxray";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { NOT_PLAIN, plainValue } from "../src/plain.js";
 import { runJxray } from "./helpers.mjs";
 
 test("a fenced reply gives its value and layer, and the jsonl line", () => {
@@ -47,6 +51,31 @@ test("a value written as strict JSON is read from the caller's string, at UTF-16
   ]) {
     assert.deepEqual(extract(text).value, value, text);
   }
+});
+
+test("plain JSON is accepted without asking the engine, exactly as the engine accepts it", () => {
+  const data = fileURLToPath(new URL("../../crates/jxray-engine/tests/data/", import.meta.url));
+  const dirs = ["suites/JSONTestSuite/test_parsing", "spec/cases"].map((dir) => join(data, dir));
+  const texts = dirs.flatMap((dir) => readdirSync(dir).map((name) => readFileSync(join(dir, name), "utf8")));
+  texts.push('{"a": 1, "a": 2}', '{"$schema": "x", "type": "object", "properties": {}}', " [1, 2.50, -0]\n", "[]");
+  const nested = (levels) => "[".repeat(levels) + "]".repeat(levels);
+  const records = JSON.stringify(Array.from({ length: 80 }, (_, n) => ({ n, tags: [n] })));
+  texts.push(nested(126), nested(127), nested(128), records, '["\\ud800"]', '["\\ud83d\\ude00", "\\u00e9"]', "\ufeff{}");
+  let plain = 0;
+  for (const text of texts) {
+    if (plainValue(text) === NOT_PLAIN) continue;
+    plain += 1;
+    // `pick` set to its default sends the text to the engine.
+    const [quick, engine] = [extract(text), extract(text, { pick: "first" })];
+    assert.deepEqual([quick.ok, quick.layer, quick.value], [engine.ok, engine.layer, engine.value], text);
+    assert.deepEqual(quick.toJSON(), engine.toJSON(), text);
+  }
+  assert.ok(plain > 90, `only ${plain} plain texts`);
+  assert.notEqual(plainValue(nested(127)), NOT_PLAIN, "as deep as the engine's limit");
+  assert.equal(plainValue(nested(128)), NOT_PLAIN, "deeper than the engine's limit");
+  assert.notEqual(plainValue(records), NOT_PLAIN, "many brackets, shallow");
+  assert.equal(plainValue('["\\ud800"]'), NOT_PLAIN, "a lone surrogate is the engine's to judge");
+  assert.deepEqual(plainValue('["\\u00e9"]'), ["é"], "other escapes are JSON.parse's");
 });
 
 test("a truncated reply is truncated, never closed, and says the fix", () => {
