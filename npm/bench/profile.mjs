@@ -6,28 +6,11 @@
 // (`--outcome` is a layer, or a failure's kind: fenced, scanned, direct, truncated, …). The
 // profile opens in Chrome's DevTools (Performance, load profile).
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { extract } from "jxray";
+import { benchArgs, replies as readReplies } from "./replies.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
-);
-const data = args.data ?? "/tmp/jxray-bench";
-
-function files(dir) {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : [path];
-    });
-}
-
-const replies = files(join(data, "small"))
-  .filter((path) => path.endsWith(".txt") || path.endsWith(".md"))
-  .slice(0, 5000)
-  .map((path) => readFileSync(path, "utf8"));
+const args = benchArgs();
+const replies = readReplies(args.data ?? "/tmp/jxray-bench", 5000);
 const outcomeOf = (text) => {
   const outcome = extract(text);
   return outcome.ok ? outcome.layer : outcome.failure.kind;

@@ -12,35 +12,17 @@
 // package (best of five fresh processes, less an empty one).
 
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { jsonrepair } from "jsonrepair";
 import { extract } from "jxray";
+import { benchArgs, replies as readReplies } from "./replies.mjs";
 import { extractJson } from "./seed004.mjs";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
-);
+const args = benchArgs();
 const data = args.data ?? "/tmp/jxray-bench";
 const count = Number(args.replies ?? 5000);
 const rounds = Number(args.rounds ?? 20);
-
-function files(dir) {
-  return readdirSync(dir)
-    .sort()
-    .flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? files(path) : [path];
-    });
-}
-
-const paths = files(join(data, "small")).filter((p) => p.endsWith(".txt") || p.endsWith(".md"));
-if (paths.length < count) {
-  console.error(`${data}/small holds ${paths.length} raw replies; run python3 scripts/make-bench-data.py ${data}`);
-  process.exit(2);
-}
-const replies = paths.slice(0, count).map((p) => readFileSync(p, "utf8"));
+const replies = readReplies(data, count);
 
 const calls = {
   "extract(t).value": (t) => extract(t).value,
