@@ -20,14 +20,7 @@ version=$(windows_version)
 cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
 exe="$WINDOWS_TARGET_DIR/$WINDOWS_TRIPLE/release/jxray.exe"
 
-# Only DLLs every Windows 10 or later has: a MinGW runtime DLL here would not be found
-# on a user's machine.
-dlls=$(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/^\s*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u)
-system='^(kernel32|advapi32|ntdll|bcrypt|bcryptprimitives|ws2_32|userenv|user32|shell32|ole32|oleaut32|combase|msvcrt|crypt32|secur32|api-ms-win-[a-z0-9-]+)\.dll$'
-if grep -Evq "$system" <<<"$dlls"; then
-  echo "build-windows: jxray.exe needs a DLL Windows does not have: $(grep -Ev "$system" <<<"$dlls" | tr '\n' ' ')" >&2
-  exit 1
-fi
+dlls=$(windows_imports "$exe")
 
 name="jxray-$version-$WINDOWS_TRIPLE"
 stage=$(mktemp -d)
