@@ -39,10 +39,9 @@ elif [[ "$os" = win32 ]]; then
   # The npm staging folder stays under the usual target dir; the build goes to Windows'.
   source scripts/windows-env.sh
   windows_toolchain
-  cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
+  binary=$(windows_exe)
   command=jxray.exe
-  windows_imports "$WINDOWS_TARGET_DIR/$triple/release/$command" >/dev/null
-  binary="$WINDOWS_TARGET_DIR/$triple/release/$command"
+  windows_imports "$binary" >/dev/null
 else
   cargo build --quiet --release --locked --bin jxray --target "$target"
 fi

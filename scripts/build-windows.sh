@@ -4,11 +4,13 @@
 # executable's SHA-256), with the zip's own SHA-256 beside it (….zip.sha256).
 #
 # The toolchain (scripts/windows-env.sh): Debian's rustc-web builds std from rust-web-src
-# (-Zbuild-std, RUSTC_BOOTSTRAP=1) and Debian's MinGW-w64 links; both are installed with
-# apt-get when missing. The build has its own target dir (WINDOWS_TARGET_DIR, default
-# target/windows). The executable imports system DLLs only (no MinGW runtime DLL: libgcc
-# and winpthreads are linked in), which this script checks. Nothing Wine-related is built
-# or shipped here: the Wine shim for tests is scripts/windows-tests.sh's.
+# (-Zbuild-std, RUSTC_BOOTSTRAP=1); the executable is optimised as one program at link
+# time and linked by LLD with Debian's MinGW-w64 start-up objects and libraries
+# (windows_exe); all are installed with apt-get when missing. The build has its own target
+# dir (WINDOWS_TARGET_DIR, default target/windows). The executable imports system DLLs
+# only (no MinGW runtime DLL: libgcc and winpthreads are linked in), which this script
+# checks. Nothing Wine-related is built or shipped here: the Wine shim for tests is
+# scripts/windows-tests.sh's.
 #
 # Usage: scripts/build-windows.sh
 set -euo pipefail
@@ -17,8 +19,7 @@ source scripts/windows-env.sh
 windows_toolchain
 
 version=$(windows_version)
-cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
-exe="$WINDOWS_TARGET_DIR/$WINDOWS_TRIPLE/release/jxray.exe"
+exe=$(windows_exe)
 
 dlls=$(windows_imports "$exe")
 

@@ -55,8 +55,7 @@ INSTA_WORKSPACE_ROOT="$root" INSTA_UPDATE=no \
   cargo test --quiet --release --locked --lib -p jxray "${WINDOWS_BUILD_STD[@]}"
 
 # 2. The CLI against the Linux binary's output.
-exe="$WINDOWS_TARGET_DIR/$WINDOWS_TRIPLE/release/jxray.exe"
-cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
+exe=$(windows_exe)
 # The zip build-windows.sh left holds this very executable, with right checksums.
 zip="dist/jxray-$(windows_version)-$WINDOWS_TRIPLE.zip"
 if [[ -e "$zip" ]]; then
