@@ -4,10 +4,14 @@
 # Linux binaries are linked through zig (cargo-zigbuild from PyPI, scripts/dist-venv.sh):
 # the glibc ones against glibc 2.17, so they run on any Linux since CentOS 7 (checked with
 # objdump), the musl ones statically. macOS builds with the normal toolchain on a Mac.
+# Windows (@jxray/cli-win32-x64, holding jxray.exe) is cross-built here with
+# scripts/windows-env.sh's toolchain, the executable scripts/build-windows.sh zips, and
+# checked to import only Windows' own DLLs.
 #
 # Usage: scripts/build-npm-cli.sh [RUST_TARGET]   (default x86_64-unknown-linux-gnu.2.17;
 #   also aarch64-unknown-linux-gnu.2.17, x86_64-unknown-linux-musl,
-#   aarch64-unknown-linux-musl, x86_64-apple-darwin, aarch64-apple-darwin)
+#   aarch64-unknown-linux-musl, x86_64-apple-darwin, aarch64-apple-darwin,
+#   x86_64-pc-windows-gnu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -20,19 +24,28 @@ case "$target" in
   aarch64-unknown-linux-musl) platform=linux-arm64-musl os=linux cpu=arm64 libc=musl ;;
   x86_64-apple-darwin) platform=darwin-x64 os=darwin cpu=x64 libc= ;;
   aarch64-apple-darwin) platform=darwin-arm64 os=darwin cpu=arm64 libc= ;;
+  x86_64-pc-windows-gnu) platform=win32-x64 os=win32 cpu=x64 libc= ;;
   *) echo "build-npm-cli: no npm platform package for $target" >&2; exit 2 ;;
 esac
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 triple="${target%.2.17}"
+command=jxray
 if [[ "$os" = linux ]]; then
   venv="$(scripts/dist-venv.sh)"
   [[ "$venv" = /* ]] || venv="$root/$venv"
   export PATH="$venv/bin:$PATH"
   cargo zigbuild --quiet --release --locked --bin jxray --target "$target"
+elif [[ "$os" = win32 ]]; then
+  # The npm staging folder stays under the usual target dir; the build goes to Windows'.
+  source scripts/windows-env.sh
+  windows_toolchain
+  binary=$(windows_exe)
+  command=jxray.exe
+  windows_imports "$binary" >/dev/null
 else
   cargo build --quiet --release --locked --bin jxray --target "$target"
 fi
-binary="$target_dir/$triple/release/jxray"
+binary="${binary:-$target_dir/$triple/release/jxray}"
 
 newest=none
 if [[ "$libc" = glibc ]]; then
@@ -47,7 +60,7 @@ version=$(node -p 'require("./npm/package.json").version')
 package="$target_dir/npm-cli/$platform"
 rm -rf "$package"
 mkdir -p "$package"
-cp "$binary" "$package/jxray"
+cp "$binary" "$package/$command"
 libc_line=""
 [[ -n "$libc" ]] && libc_line="\"libc\": [\"$libc\"],"
 cat >"$package/package.json" <<JSON
@@ -59,7 +72,7 @@ cat >"$package/package.json" <<JSON
   "os": ["$os"],
   "cpu": ["$cpu"],
   $libc_line
-  "files": ["jxray"],
+  "files": ["$command"],
   "preferUnplugged": true
 }
 JSON

@@ -4,11 +4,13 @@
 # executable's SHA-256), with the zip's own SHA-256 beside it (….zip.sha256).
 #
 # The toolchain (scripts/windows-env.sh): Debian's rustc-web builds std from rust-web-src
-# (-Zbuild-std, RUSTC_BOOTSTRAP=1) and Debian's MinGW-w64 links; both are installed with
-# apt-get when missing. The build has its own target dir (WINDOWS_TARGET_DIR, default
-# target/windows). The executable imports system DLLs only (no MinGW runtime DLL: libgcc
-# and winpthreads are linked in), which this script checks. Nothing Wine-related is built
-# or shipped here: the Wine shim for tests is scripts/windows-tests.sh's.
+# (-Zbuild-std, RUSTC_BOOTSTRAP=1); the executable is optimised as one program at link
+# time and linked by LLD with Debian's MinGW-w64 start-up objects and libraries
+# (windows_exe); all are installed with apt-get when missing. The build has its own target
+# dir (WINDOWS_TARGET_DIR, default target/windows). The executable imports system DLLs
+# only (no MinGW runtime DLL: libgcc and winpthreads are linked in), which this script
+# checks. Nothing Wine-related is built or shipped here: the Wine shim for tests is
+# scripts/windows-tests.sh's.
 #
 # Usage: scripts/build-windows.sh
 set -euo pipefail
@@ -17,17 +19,9 @@ source scripts/windows-env.sh
 windows_toolchain
 
 version=$(windows_version)
-cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
-exe="$WINDOWS_TARGET_DIR/$WINDOWS_TRIPLE/release/jxray.exe"
+exe=$(windows_exe)
 
-# Only DLLs every Windows 10 or later has: a MinGW runtime DLL here would not be found
-# on a user's machine.
-dlls=$(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/^\s*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u)
-system='^(kernel32|advapi32|ntdll|bcrypt|bcryptprimitives|ws2_32|userenv|user32|shell32|ole32|oleaut32|combase|msvcrt|crypt32|secur32|api-ms-win-[a-z0-9-]+)\.dll$'
-if grep -Evq "$system" <<<"$dlls"; then
-  echo "build-windows: jxray.exe needs a DLL Windows does not have: $(grep -Ev "$system" <<<"$dlls" | tr '\n' ' ')" >&2
-  exit 1
-fi
+dlls=$(windows_imports "$exe")
 
 name="jxray-$version-$WINDOWS_TRIPLE"
 stage=$(mktemp -d)

@@ -2,13 +2,14 @@
 # Test the Windows build under Wine (scripts/windows-env.sh has the toolchain and the Wine
 # set-up; CI runs this after scripts/build-windows.sh):
 #   1. the engine's, the core's (jxray-formats) and the recorder's (jxray-record) tests,
-#      built for x86_64-pc-windows-gnu and run under Wine; release profile, so they reuse
-#      the dependencies build-windows.sh compiled;
+#      and the jxray crate's unit tests (Windows paths in fixture names and messages, the
+#      watcher's file identity), built for x86_64-pc-windows-gnu and run under Wine;
+#      release profile, so they reuse the dependencies build-windows.sh compiled;
 #   2. the CLI golden tests' equivalents: jxray.exe `check` on the demo folder in every
 #      format, `extract` on the fixtures' inputs, `test` on the fixtures folder, each
 #      compared byte for byte (stdout, stderr, exit code) with the Linux binary;
-#   3. a `jxray.exe record` round trip against a local upstream
-#      (scripts/windows_record_roundtrip.py).
+#   3. a `jxray.exe record` round trip against a local upstream, then Ctrl-C with a stream
+#      in flight: a clean stop that keeps what arrived (scripts/windows_record_roundtrip.py).
 #
 # Wine 8.0 (Debian 12's) cannot make a symlink or a junction (CreateSymbolicLinkW does
 # nothing and `mklink /J` fails), so the writer's tests that plant one are skipped when a
@@ -50,10 +51,11 @@ fi
 INSTA_WORKSPACE_ROOT="$root" INSTA_UPDATE=no \
   cargo test --quiet --release --locked --tests -p jxray-engine -p jxray-formats -p jxray-record \
   "${WINDOWS_BUILD_STD[@]}" -- "${skip[@]}"
+INSTA_WORKSPACE_ROOT="$root" INSTA_UPDATE=no \
+  cargo test --quiet --release --locked --lib -p jxray "${WINDOWS_BUILD_STD[@]}"
 
 # 2. The CLI against the Linux binary's output.
-exe="$WINDOWS_TARGET_DIR/$WINDOWS_TRIPLE/release/jxray.exe"
-cargo build --quiet --release --locked --bin jxray "${WINDOWS_BUILD_STD[@]}"
+exe=$(windows_exe)
 # The zip build-windows.sh left holds this very executable, with right checksums.
 zip="dist/jxray-$(windows_version)-$WINDOWS_TRIPLE.zip"
 if [[ -e "$zip" ]]; then

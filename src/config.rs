@@ -6,6 +6,7 @@
 //! allows works (`fixtures = 'tests/fx'`), and a mistake is one line naming the
 //! file, the line and the key.
 
+use crate::text::shown_path;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -60,7 +61,7 @@ pub enum ConfigError {
         source: std::io::Error,
     },
     /// Not a regular file, too large, or not text.
-    #[error("config file {}: {message}", path.display())]
+    #[error("config file {}: {message}", shown_path(&path))]
     Unreadable { path: PathBuf, message: String },
     #[error("{path}:{line}: {message}")]
     Syntax {
@@ -91,7 +92,7 @@ pub(crate) fn path() -> Option<PathBuf> {
 /// The config path for help texts: the path, or why there is none.
 pub(crate) fn path_for_help() -> String {
     match path() {
-        Some(path) => path.display().to_string(),
+        Some(path) => shown_path(&path).to_string(),
         None => "(no config folder on this platform)".to_string(),
     }
 }

@@ -8,7 +8,10 @@
 //! diff or an XML body), and every JSON output through [`write_json`] or [`JsonSafe`]. The
 //! TUI draws the same characters as visible markers, deciding with the same [`is_unsafe`].
 
+use std::borrow::Cow;
+use std::fmt;
 use std::io::{self, Write};
+use std::path::Path;
 
 pub use jxray_formats::escape::{escape_line, escape_lines, is_bidi_control, is_unsafe};
 
@@ -179,9 +182,62 @@ impl<W: Write> Write for JsonSafe<W> {
     }
 }
 
+/// A path as jxray's messages show it ([`shown_path`]).
+pub(crate) struct ShownPath<'a>(&'a Path);
+
+/// `path` for a message: as `path.display()` shows it, except that on Windows a path that
+/// mixes `/` and `\` (a folder typed with `/`, to which jxray joined a name with `\`)
+/// shows one separator throughout, the first it has: `assets/demo\schema.json` shows as
+/// `assets/demo/schema.json`, `.\broken.json` and `C:\work\x.json` as they are.
+pub(crate) fn shown_path<P: AsRef<Path> + ?Sized>(path: &P) -> ShownPath<'_> {
+    ShownPath(path.as_ref())
+}
+
+impl fmt::Display for ShownPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&one_separator(&self.0.to_string_lossy(), cfg!(windows)))
+    }
+}
+
+/// `path` with every separator made its first one, when `\` separates folders too (on
+/// Windows); unchanged elsewhere, where `\` is a character of a file's name.
+fn one_separator(path: &str, backslash_separates: bool) -> Cow<'_, str> {
+    if !backslash_separates {
+        return Cow::Borrowed(path);
+    }
+    let (first, other) = match path.find(['/', '\\']).map(|at| path.as_bytes()[at]) {
+        Some(b'/') => ("/", '\\'),
+        Some(_) => ("\\", '/'),
+        None => return Cow::Borrowed(path),
+    };
+    if path.contains(other) {
+        Cow::Owned(path.replace(other, first))
+    } else {
+        Cow::Borrowed(path)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_paths_show_one_separator_the_first_they_have() {
+        for (path, shown) in [
+            ("assets/demo\\schema.json", "assets/demo/schema.json"),
+            (".\\broken.json", ".\\broken.json"),
+            ("C:\\work\\x.json", "C:\\work\\x.json"),
+            ("C:\\work/runs/x.json", "C:\\work\\runs\\x.json"),
+            ("\\\\server\\share/x.json", "\\\\server\\share\\x.json"),
+            ("./runs\\a\\b.json", "./runs/a/b.json"),
+            ("broken.json", "broken.json"),
+        ] {
+            assert_eq!(one_separator(path, true), shown, "{path}");
+        }
+        // Elsewhere a backslash belongs to the name.
+        assert_eq!(one_separator("a/b\\c.json", false), "a/b\\c.json");
+        assert_eq!(shown_path("runs/a.json").to_string(), "runs/a.json");
+    }
 
     #[test]
     fn json_output_escapes_c1_and_bidi_even_across_writes() {

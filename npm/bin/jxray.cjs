@@ -52,7 +52,6 @@ const FROM_TERMINAL = new Set(["SIGINT", "SIGQUIT", "SIGHUP"]);
 /** The process group of this process and the foreground group of its terminal (-1 or 0
  * when it has none), from /proc on Linux and `ps` elsewhere; null when unknown. */
 function groups() {
-  if (process.platform === "win32") return null;
   try {
     if (process.platform === "linux") {
       const stat = readFileSync("/proc/self/stat", "utf8");
@@ -75,6 +74,10 @@ function groups() {
  * be jxray's second signal, which means "exit now" and loses the captures in flight. */
 function sharedWithChild(signal) {
   if (!FROM_TERMINAL.has(signal)) return false;
+  // A Windows console sends its Ctrl-C to every process attached to it, jxray too; and
+  // `child.kill` there ends the process outright (TerminateProcess), captures in flight
+  // lost.
+  if (process.platform === "win32") return true;
   const found = groups();
   return found !== null && found.foreground > 0 && found.foreground === found.group;
 }

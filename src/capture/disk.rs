@@ -3,6 +3,7 @@
 //! Every file is read whole and closed before it is decoded, so loading a large folder in
 //! parallel holds at most one open file per worker thread.
 
+use crate::text::shown_path;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -245,7 +246,7 @@ fn not_followable(path: &Path, error: &io::Error) -> Unreadable {
     match follow_links(path) {
         LinkEnd::Dangling(target) => Unreadable::new(format!(
             "dangling symlink: its target {} does not exist; fix or remove the link",
-            target.display()
+            shown_path(&target)
         )),
         LinkEnd::Loop => Unreadable::new(
             "symlink loop: the link leads back to itself; point it at a real file or remove it",
@@ -266,9 +267,7 @@ fn folder_unreadable(path: &Path) -> Unreadable {
         Ok(_) if is_link => Unreadable::new(format!(
             "symlink loop: the link leads back to {}, a folder already being searched; \
              remove the link or point it elsewhere",
-            fs::canonicalize(path)
-                .unwrap_or_else(|_| path.to_path_buf())
-                .display()
+            shown_path(&fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
         )),
         Ok(_) => Unreadable::new("is a folder, not a file; pass the folder itself to search it"),
     }

@@ -1,5 +1,6 @@
 //! The loading entry points: a path (file, folder or `-`), one file, or a reader.
 
+use crate::text::shown_path;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,13 +62,13 @@ impl SourceNames {
 /// Anything wrong *below* that path becomes an unreadable [`Capture`] instead.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{}: no such file or folder; check the path", path.display())]
+    #[error("{}: no such file or folder; check the path", shown_path(&path))]
     NotFound { path: PathBuf },
-    #[error("{}: dangling symlink to {}; fix the link or pass its target", path.display(), target.display())]
+    #[error("{}: dangling symlink to {}; fix the link or pass its target", shown_path(&path), shown_path(&target))]
     DanglingLink { path: PathBuf, target: PathBuf },
-    #[error("{}: symlink loop; point the link at a real file or folder", path.display())]
+    #[error("{}: symlink loop; point the link at a real file or folder", shown_path(&path))]
     LinkLoop { path: PathBuf },
-    #[error("{}: cannot read it ({source}); check its permissions", path.display())]
+    #[error("{}: cannot read it ({source}); check its permissions", shown_path(&path))]
     Io { path: PathBuf, source: io::Error },
 }
 

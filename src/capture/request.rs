@@ -7,6 +7,7 @@
 //! Gemini `generateContent` and Ollama `chat` / `generate` are each read where they keep
 //! these parts.
 
+use crate::text::shown_path;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -139,9 +140,9 @@ impl RecordedRequest {
     pub(crate) fn read(path: &Path) -> Result<RecordedRequest, String> {
         let too_large = |size: u64| format!("{size} bytes is more than a request file holds");
         let bytes = read_regular(path, MAX_REQUEST_BYTES, &too_large)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("{}: {e}", shown_path(&path)))?;
         let doc: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{}: not a request file ({e})", path.display()))?;
+            .map_err(|e| format!("{}: not a request file ({e})", shown_path(&path)))?;
         let digest = Sha256::digest(&bytes);
         let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
         let body = doc.get("body").unwrap_or(&Value::Null);

@@ -2,6 +2,7 @@
 //! that was ok has failed, with `--fail-on-change` when a value changed, and with
 //! `--fail-on-layer-change` when the same value came from another layer.
 
+use crate::text::shown_path;
 use std::io::{BufWriter, Write};
 
 use crate::compare::{self, Comparison, Movement, Run};
@@ -30,7 +31,7 @@ pub(super) fn run(args: &CompareArgs) -> anyhow::Result<ExitStatus> {
         if run.is_empty() {
             anyhow::bail!(
                 "{}: no capture found; pass a folder of captures or a log file",
-                path.display()
+                shown_path(&path)
             );
         }
     }

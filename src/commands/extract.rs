@@ -2,6 +2,7 @@
 //! of several captures gives one line per capture, in order, `null` for a failed one, so
 //! stdout stays aligned with the records.
 
+use crate::text::shown_path;
 use std::io::{BufWriter, Write};
 use std::sync::Arc;
 
@@ -21,8 +22,8 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     if args.file.is_dir() {
         bail!(
             "{}: is a folder; extract reads one capture file, use `jxray check {}` for a folder",
-            args.file.display(),
-            args.file.display()
+            shown_path(&args.file),
+            shown_path(&args.file)
         );
     }
     let config = crate::config::Config::load()?;

@@ -141,10 +141,13 @@ fn print_banner(recording: &Recording, tui: bool) {
     let _ = out.flush();
 }
 
-/// SIGINT and SIGTERM, caught from [`StopSignals::catch`] on, for [`StopSignals::wait`].
+/// The signals that stop the proxy cleanly, caught from [`StopSignals::catch`] on, for
+/// [`StopSignals::wait`]: SIGINT and SIGTERM on Unix, Ctrl-C and Ctrl-Break on Windows.
 struct StopSignals {
     #[cfg(unix)]
     signals: Option<signal_hook::iterator::Signals>,
+    #[cfg(windows)]
+    events: Option<ConsoleEvents>,
 }
 
 impl StopSignals {
@@ -156,7 +159,15 @@ impl StopSignals {
         Self { signals }
     }
 
-    #[cfg(not(unix))]
+    /// Without a handler Windows' default (ending the process) still stops the proxy.
+    #[cfg(windows)]
+    fn catch() -> Self {
+        Self {
+            events: ConsoleEvents::catch(),
+        }
+    }
+
+    #[cfg(not(any(unix, windows)))]
     fn catch() -> Self {
         Self {}
     }
@@ -181,11 +192,66 @@ impl StopSignals {
         u8::try_from(first).unwrap_or(15)
     }
 
-    #[cfg(not(unix))]
+    /// Block until Ctrl-C or Ctrl-Break; the C runtime's number for it (SIGINT, SIGBREAK),
+    /// so the exit status is Unix's. A second one ends the process at once.
+    #[cfg(windows)]
+    fn wait(self) -> u8 {
+        let Some(mut events) = self.events else {
+            loop {
+                std::thread::park();
+            }
+        };
+        let first = events.next();
+        std::thread::spawn(move || std::process::exit(128 + i32::from(events.next())));
+        first
+    }
+
+    #[cfg(not(any(unix, windows)))]
     fn wait(self) -> u8 {
         loop {
             std::thread::park();
         }
+    }
+}
+
+/// The console's Ctrl-C and Ctrl-Break, through a console control handler (tokio's): while
+/// they are listened for, neither ends the process.
+#[cfg(windows)]
+struct ConsoleEvents {
+    runtime: tokio::runtime::Runtime,
+    ctrl_c: tokio::signal::windows::CtrlC,
+    ctrl_break: tokio::signal::windows::CtrlBreak,
+}
+
+#[cfg(windows)]
+impl ConsoleEvents {
+    fn catch() -> Option<Self> {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().ok()?;
+        let (ctrl_c, ctrl_break) = {
+            let _context = runtime.enter();
+            let ctrl_c = tokio::signal::windows::ctrl_c().ok()?;
+            (ctrl_c, tokio::signal::windows::ctrl_break().ok()?)
+        };
+        Some(Self {
+            runtime,
+            ctrl_c,
+            ctrl_break,
+        })
+    }
+
+    /// The next event: 2 for Ctrl-C (SIGINT), 21 for Ctrl-Break (SIGBREAK).
+    fn next(&mut self) -> u8 {
+        let Self {
+            runtime,
+            ctrl_c,
+            ctrl_break,
+        } = self;
+        runtime.block_on(async {
+            tokio::select! {
+                _ = ctrl_c.recv() => 2,
+                _ = ctrl_break.recv() => 21,
+            }
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! regression as a diff, end with `N passed, N failed`; `--update` rewrites expectations
 //! instead, `--format junit|github` reports to CI.
 
+use crate::text::shown_path;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -76,12 +77,12 @@ pub(crate) fn run(args: &TestArgs) -> anyhow::Result<ExitStatus> {
         match &args.filter {
             Some(name) => bail!(
                 "{}: no fixture matches --filter {name:?}; check the name",
-                target.display()
+                shown_path(&target)
             ),
             None => bail!(
                 "{}: no fixtures (*.json) in it; save some with `s` in the terminal UI, \
                  or pass the folder that holds them",
-                target.display()
+                shown_path(&target)
             ),
         }
     }
@@ -210,7 +211,7 @@ fn ci_case(run: &FixtureRun, strict: bool) -> CiCase {
         ),
         Verdict::Broken(error) => {
             // The case is already named by its file: the message need not repeat it.
-            let own_path = format!("{}: ", run.path.display());
+            let own_path = format!("{}: ", shown_path(&run.path));
             let why = escape_line(error.strip_prefix(&own_path).unwrap_or(error)).into_owned();
             failure("error", "not a usable fixture", why.clone(), why)
         }

@@ -1,5 +1,6 @@
 //! `jxray [PATH]`: from the command line to the terminal UI and back.
 
+use crate::text::shown_path;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -38,7 +39,7 @@ fn run_tui(cli: &Cli, recording: Option<Recording>) -> anyhow::Result<u8> {
     if !cli.path.exists() {
         anyhow::bail!(
             "{}: no such file or folder; check the path",
-            cli.path.display()
+            shown_path(&cli.path)
         );
     }
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
@@ -123,7 +124,7 @@ fn checks(cli: &Cli, config: &Config) -> anyhow::Result<Checks> {
             if run.is_empty() {
                 anyhow::bail!(
                     "{}: no capture found for --baseline; pass an earlier run's folder or log",
-                    path.display()
+                    shown_path(&path)
                 );
             }
             Some(Arc::new((path.clone(), run)))

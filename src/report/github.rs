@@ -2,6 +2,7 @@
 //! case as it arrives, and — because GitHub shows only ten annotations of a kind per step —
 //! a Markdown table of every failure and the mix, appended to `$GITHUB_STEP_SUMMARY`.
 
+use crate::text::shown_path;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::Path;
@@ -91,7 +92,7 @@ impl GithubReport {
                     error.kind(),
                     format!(
                         "cannot append to the step summary {} ($GITHUB_STEP_SUMMARY): {error}",
-                        path.display()
+                        shown_path(&path)
                     ),
                 )
             }),

@@ -2,6 +2,7 @@
 //! user's contract is a `schema` failure (contract §1), a different fix from
 //! a formatting problem.
 
+use crate::text::shown_path;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -56,7 +57,7 @@ pub enum SchemaError {
 impl Schema {
     /// Read and compile a schema file: a regular file only, never a FIFO or device.
     pub fn from_file(path: &Path) -> Result<Schema, SchemaError> {
-        let origin = path.display().to_string();
+        let origin = shown_path(&path).to_string();
         let size_fix = |_| "a schema that large is not supported; check the path".to_string();
         let text = read_regular_text(path, MAX_SCHEMA_BYTES, &size_fix).map_err(|unreadable| {
             SchemaError::Read {
@@ -405,7 +406,9 @@ mod tests {
         std::fs::write(&path, "{not json").unwrap();
         let broken = Schema::from_file(&path).err().unwrap();
         assert!(matches!(broken, SchemaError::NotJson { .. }));
-        assert!(broken.to_string().starts_with(&path.display().to_string()));
+        assert!(broken
+            .to_string()
+            .starts_with(&shown_path(&path).to_string()));
         let invalid = Schema::from_value(&json!({"type": 12}), "s.json")
             .err()
             .unwrap();

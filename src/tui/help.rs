@@ -1,5 +1,6 @@
 //! The help overlay's content: the key table by group, then what the marks mean.
 
+use crate::text::shown_path;
 use std::path::Path;
 
 use super::keys::{Group, BINDINGS};
@@ -54,11 +55,11 @@ pub(crate) fn lines(settings: &HelpContext<'_>) -> Vec<HelpLine> {
     lines.push(HelpLine::Heading("Files"));
     lines.push(HelpLine::Text(format!(
         "captures: {}",
-        settings.root.display()
+        shown_path(&settings.root)
     )));
     lines.push(HelpLine::Text(format!(
         "fixtures: {}",
-        settings.fixtures.display()
+        shown_path(&settings.fixtures)
     )));
     lines.push(HelpLine::Text(format!(
         "config:   {}",

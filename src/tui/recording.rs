@@ -42,7 +42,7 @@ impl Recording {
         Recording {
             address: format!("http://{addr}"),
             port: addr.port(),
-            folder: escape_line(&folder.to_string_lossy()).into_owned(),
+            folder: escape_line(&crate::text::shown_path(folder).to_string()).into_owned(),
             env_lines: env_lines(addr, routes)
                 .iter()
                 .map(|line| escape_line(line).into_owned())

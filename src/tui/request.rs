@@ -26,7 +26,7 @@ pub(crate) fn lines(request: &RecordedRequest, width: usize) -> Vec<HelpLine> {
     section("Response format asked for", request.format.as_deref());
     section("Tools offered", request.tools.as_deref());
     section("Body", request.body_note.as_deref());
-    let file = request.path.to_string_lossy();
+    let file = crate::text::shown_path(&request.path);
     section("Request file", Some(&format!("{file}\n{}", request.digest)));
     lines
 }

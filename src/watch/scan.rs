@@ -4,12 +4,13 @@
 //! file systems, forced for tests). notify's own `PollWatcher` compares
 //! modification times in whole seconds, which misses a file completed in the
 //! same second it was first written; this compares full-precision times,
-//! sizes and (on Unix) inode numbers, and skips ignored folders while walking
-//! instead of stat'ing `target/` or `node_modules/` on every scan.
+//! sizes and the file's identity (the inode on Unix, the file index on Windows),
+//! and skips ignored folders while walking instead of stat'ing `target/` or
+//! `node_modules/` on every scan.
 
 use std::collections::BTreeMap;
 use std::fs::{self, Metadata};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::coalesce::{Hint, HintKind};
@@ -21,23 +22,49 @@ use super::walk::walk_files;
 pub(crate) struct Stamp {
     modified: Option<SystemTime>,
     len: u64,
-    /// The inode on Unix: a file replaced by rename is a new inode even when
-    /// its size and time match the old one.
+    /// Which file it is ([`file_id`]): a file replaced by rename is another
+    /// file even when its size and time match the old one.
     id: u64,
 }
 
 impl Stamp {
-    pub(crate) fn of(metadata: &Metadata) -> Stamp {
-        #[cfg(unix)]
-        let id = std::os::unix::fs::MetadataExt::ino(metadata);
-        #[cfg(not(unix))]
-        let id = 0;
+    /// The stamp of the file at `path`, whose metadata (links followed) is `metadata`.
+    pub(crate) fn of(path: &Path, metadata: &Metadata) -> Stamp {
         Stamp {
             modified: metadata.modified().ok(),
             len: metadata.len(),
-            id,
+            id: file_id(path, metadata),
         }
     }
+}
+
+/// The inode number on Unix.
+#[cfg(unix)]
+fn file_id(_path: &Path, metadata: &Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(metadata)
+}
+
+/// The file index on Windows (NTFS's file ID, unique on its volume), which the metadata
+/// of a listing does not carry: it is asked of a handle opened for no access at all
+/// (neither reading nor writing, so it never stands in a writer's way, and sharing
+/// deletes, so a rename over the file goes through). 0 when the file cannot be opened,
+/// for example after it was removed during the scan; size and time still tell.
+#[cfg(windows)]
+fn file_id(path: &Path, _metadata: &Metadata) -> u64 {
+    use std::os::windows::fs::OpenOptionsExt;
+    /// Opens a folder too (a link to a folder is stamped like a file).
+    const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
+    fs::OpenOptions::new()
+        .access_mode(0)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(path)
+        .and_then(|file| winapi_util::file::information(&file))
+        .map_or(0, |information| information.file_index())
+}
+
+#[cfg(not(any(unix, windows)))]
+fn file_id(_path: &Path, _metadata: &Metadata) -> u64 {
+    0
 }
 
 /// Every admitted file under the root and its stamp.
@@ -49,13 +76,17 @@ pub(crate) fn snapshot(rules: &IgnoreRules) -> (Snapshot, Vec<String>) {
     if rules.is_single_file() {
         if let Ok(metadata) = fs::metadata(rules.root()) {
             if metadata.is_file() {
-                files.insert(rules.root().to_path_buf(), Stamp::of(&metadata));
+                files.insert(
+                    rules.root().to_path_buf(),
+                    Stamp::of(rules.root(), &metadata),
+                );
             }
         }
         return (files, Vec::new());
     }
     let problems = walk_files(rules.root(), rules, &mut |path, metadata| {
-        files.insert(path, Stamp::of(&metadata));
+        let stamp = Stamp::of(&path, &metadata);
+        files.insert(path, stamp);
     });
     (files, problems)
 }
@@ -123,7 +154,6 @@ impl Poller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     fn stamp(len: u64, id: u64) -> Stamp {
         Stamp {
@@ -161,12 +191,41 @@ mod tests {
     }
 
     #[test]
-    fn a_file_replaced_with_identical_size_and_time_is_still_seen_on_unix() {
+    fn a_file_replaced_with_identical_size_and_time_is_still_seen() {
         let before: Snapshot = [(PathBuf::from("a"), stamp(5, 1))].into_iter().collect();
         let after: Snapshot = [(PathBuf::from("a"), stamp(5, 2))].into_iter().collect();
         assert_eq!(
             diff(&before, &after),
             vec![Hint::new("a", HintKind::Modified)]
+        );
+    }
+
+    #[test]
+    fn a_file_renamed_over_another_of_the_same_size_and_time_is_a_change() {
+        use std::io::Write;
+        let temp = tempfile::tempdir().expect("temp dir");
+        let root = temp.path();
+        let time = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        for name in ["a.txt", "b.txt"] {
+            let mut file = fs::File::create(root.join(name)).expect("create");
+            file.write_all(b"same size").expect("write");
+            file.set_modified(time).expect("set the time");
+        }
+        let now = Instant::now();
+        let (mut poller, _) =
+            Poller::start(IgnoreRules::for_tree(root), Duration::from_secs(1), now);
+        fs::rename(root.join("b.txt"), root.join("a.txt")).expect("rename");
+        let (hints, _) = poller.scan(now);
+        let seen: Vec<(&Path, HintKind)> = hints
+            .iter()
+            .map(|hint| (hint.path.strip_prefix(root).expect("inside"), hint.kind))
+            .collect();
+        assert_eq!(
+            seen,
+            vec![
+                (Path::new("a.txt"), HintKind::Modified),
+                (Path::new("b.txt"), HintKind::Removed),
+            ]
         );
     }
 

@@ -1,5 +1,6 @@
 //! Listing the files below a folder, for folders that appear and for polling.
 
+use crate::text::shown_path;
 use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -60,7 +61,7 @@ pub(crate) fn walk_files(
 fn cannot_list(folder: &Path, error: &io::Error) -> String {
     format!(
         "cannot list {}: {error}; changes inside it are not seen",
-        folder.display()
+        shown_path(&folder)
     )
 }
 
@@ -103,7 +104,7 @@ mod tests {
         let problems = walk_files(
             &gone,
             &IgnoreRules::for_tree(temp.path()),
-            &mut |path, _| panic!("nothing to find, found {}", path.display()),
+            &mut |path, _| panic!("nothing to find, found {}", shown_path(&path)),
         );
         assert!(problems.is_empty());
     }

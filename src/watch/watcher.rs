@@ -5,6 +5,7 @@
 //! Dropping the handle stops the thread and waits for it, which drops the
 //! platform watcher: nothing is leaked or forgotten.
 
+use crate::text::shown_path;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -51,7 +52,7 @@ impl Default for WatchOptions {
 /// error: polling takes over and [`Watcher::status`] says why).
 #[derive(Debug, thiserror::Error)]
 pub enum WatchError {
-    #[error("cannot watch {}: {source}; give an existing file or folder", path.display())]
+    #[error("cannot watch {}: {source}; give an existing file or folder", shown_path(&path))]
     Root {
         path: PathBuf,
         #[source]

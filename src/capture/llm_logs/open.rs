@@ -14,6 +14,7 @@
 //!   writer gone): SQLite would have to create the `-shm` beside the database, so the
 //!   database and its log are copied to a private temporary folder and read there.
 
+use crate::text::shown_path;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -92,7 +93,7 @@ fn private_copy(path: &Path) -> Result<(TempDir, PathBuf), String> {
         format!(
             "its write-ahead log ({}-wal) has no index (-shm) beside it, and a private copy \
              to read it from could not be made ({error}); free space in the temporary folder",
-            path.display()
+            shown_path(&path)
         )
     };
     let copy = tempfile::Builder::new()

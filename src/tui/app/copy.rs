@@ -5,6 +5,7 @@
 //! multi-megabyte sequence freezes some of them, so anything larger is
 //! refused with its size and a way around it.
 
+use crate::text::shown_path;
 use crate::tui::action::Effect;
 use crate::tui::detail::pretty;
 
@@ -77,8 +78,8 @@ impl CopyChoice {
                 })
             }
             CopyChoice::Path => Ok(match entry.capture.line {
-                Some(line) => format!("{}:{line}", entry.capture.path.display()),
-                None => entry.capture.path.display().to_string(),
+                Some(line) => format!("{}:{line}", shown_path(&entry.capture.path)),
+                None => shown_path(&entry.capture.path).to_string(),
             }),
         }
     }

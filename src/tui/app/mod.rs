@@ -21,6 +21,7 @@ mod timeline_view;
 mod update;
 mod watch;
 
+use crate::text::shown_path;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -173,8 +174,8 @@ impl App {
         let notice = settings.checks.offered_schema.as_ref().map(|path| Notice {
             text: format!(
                 "{} is beside the captures; run with --schema {} to check every value against it",
-                path.display(),
-                path.display()
+                shown_path(&path),
+                shown_path(&path)
             ),
             error: false,
         });

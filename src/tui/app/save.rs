@@ -2,6 +2,7 @@
 //! fixtures it makes. Writing them is an effect; the result comes back as
 //! [`Action::SaveDone`](crate::tui::action::Action::SaveDone).
 
+use crate::text::shown_path;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -270,9 +271,9 @@ pub(super) fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
         .collect();
     if let [only] = results {
         return match &only.1 {
-            Saved::New(path) => (format!("saved {}", path.display()), false),
+            Saved::New(path) => (format!("saved {}", shown_path(&path)), false),
             Saved::Existing(path) => (
-                format!("already a fixture: {} (nothing written)", path.display()),
+                format!("already a fixture: {} (nothing written)", shown_path(&path)),
                 false,
             ),
             Saved::Failed(message) => (message.clone(), true),
@@ -282,7 +283,7 @@ pub(super) fn summary(results: &[(EntryId, Saved)]) -> (String, bool) {
     if let Some(first) = new.first() {
         let folder = first
             .parent()
-            .map(|p| p.display().to_string())
+            .map(|p| shown_path(&p).to_string())
             .unwrap_or_default();
         text.push_str(&format!(" in {folder}"));
     }

@@ -1,5 +1,6 @@
 //! The save dialog (`s`, `S`): name, folder, expectation.
 
+use crate::text::shown_path;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -22,7 +23,7 @@ pub(super) fn save(app: &App, dialog: &SaveDialog, area: Rect, buf: &mut Buffer)
         Span::styled(" folder   ", theme.label()),
         Span::raw(format!(
             "{} (nothing is overwritten)",
-            app.settings.fixtures.display()
+            shown_path(&app.settings.fixtures)
         )),
     ]));
     lines.push(Line::from(Span::styled(" expect", theme.label())));
@@ -68,7 +69,7 @@ fn one_capture(app: &App, dialog: &SaveDialog, id: EntryId) -> Vec<Line<'static>
     match &dialog.planned {
         Some(Ok(path)) => lines.push(Line::from(vec![
             label(" file     "),
-            Span::raw(printable(&path.display().to_string())),
+            Span::raw(printable(&shown_path(&path).to_string())),
             Span::styled(
                 if path.file_stem().and_then(|s| s.to_str()) == Some(dialog.name.trim()) {
                     ""
@@ -88,7 +89,7 @@ fn one_capture(app: &App, dialog: &SaveDialog, id: EntryId) -> Vec<Line<'static>
         lines.push(Line::styled(
             format!(
                 " already a fixture: {} (saving writes nothing)",
-                existing.display()
+                shown_path(&existing)
             ),
             theme.notice(),
         ));

@@ -223,7 +223,7 @@ fn against_baseline(app: &App, path: &std::path::Path, old: &Mix) -> Vec<Span<'s
         Span::styled(
             format!(
                 "vs {} ({}): ",
-                printable(&path.to_string_lossy()),
+                printable(&crate::text::shown_path(path).to_string()),
                 old.total()
             ),
             theme.label(),

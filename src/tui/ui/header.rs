@@ -301,7 +301,7 @@ fn against_baseline(app: &App, diff: &ValueDiff) -> Line<'static> {
         .checks
         .baseline
         .as_deref()
-        .map(|(path, _)| printable(&path.to_string_lossy()))
+        .map(|(path, _)| printable(&crate::text::shown_path(path).to_string()))
         .unwrap_or_default();
     Line::from(vec![
         Span::styled(format!("≠ vs {name}: "), app.theme.paint(Paint::Literal)),

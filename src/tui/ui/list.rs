@@ -1,5 +1,6 @@
 //! The capture list: badge in words, marks, source.
 
+use crate::text::shown_path;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -145,9 +146,9 @@ fn empty_message(app: &App) -> String {
         return "loading…".to_string();
     }
     if app.entries.is_empty() && app.watch.active {
-        format!("no captures yet in {}", app.settings.root.display())
+        format!("no captures yet in {}", shown_path(&app.settings.root))
     } else if app.entries.is_empty() {
-        format!("no captures found in {}", app.settings.root.display())
+        format!("no captures found in {}", shown_path(&app.settings.root))
     } else {
         format!(
             "no capture is {}; press f to change the filter",

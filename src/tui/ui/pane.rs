@@ -91,7 +91,8 @@ fn empty_lines(app: &App, pane: PaneId) -> Vec<String> {
     if !app.watch.active {
         return vec!["no capture selected".to_string()];
     }
-    let folder = crate::tui::sanitize::printable(&app.settings.root.to_string_lossy());
+    let folder =
+        crate::tui::sanitize::printable(&crate::text::shown_path(&app.settings.root).to_string());
     vec![
         format!("waiting for captures in {folder}"),
         String::new(),
