@@ -144,9 +144,23 @@ fn record_tui_says_where_to_point_the_sdk_and_counts_its_calls() {
     tmux.wait_in_history("the reason not kept", "cannot reach");
 }
 
+/// ai-mock through its launcher (scripts/own_group.py), ended when dropped.
+struct AiMock(std::process::Child);
+
+impl Drop for AiMock {
+    /// SIGTERM to the launcher, which ends ai-mock's whole group: a SIGKILL (`Child::kill`)
+    /// would end the launcher alone and leave the server running, re-parented to init.
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
 /// ai-mock (the pinned environment's) answering from scripts/record-e2e-responses.json, in a
-/// process group that ends with it; its port.
-fn ai_mock() -> (std::process::Child, u16) {
+/// process group that ends with it (and with the test, should it fail first); its port.
+fn ai_mock() -> (AiMock, u16) {
     let root = env!("CARGO_MANIFEST_DIR");
     let python = sdk_python();
     let bin = Path::new(&python).parent().unwrap().to_path_buf();
@@ -182,7 +196,7 @@ fn ai_mock() -> (std::process::Child, u16) {
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    (child, port)
+    (AiMock(child), port)
 }
 
 /// instructor's own re-asks (scripts/record_loops.py: the real package, its first answer
@@ -192,7 +206,7 @@ fn ai_mock() -> (std::process::Child, u16) {
 #[test]
 fn another_loops_re_asks_are_chains_in_the_workbench() {
     let instructor = venv_python("instructor-venv.sh");
-    let (mut mock, mock_port) = ai_mock();
+    let (mock, mock_port) = ai_mock();
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join("captures");
     let openai = format!("openai=http://127.0.0.1:{mock_port}/openai");
@@ -210,8 +224,7 @@ fn another_loops_re_asks_are_chains_in_the_workbench() {
         .env("OPENAI_BASE_URL", &base_url)
         .output()
         .unwrap();
-    let _ = mock.kill();
-    let _ = mock.wait();
+    drop(mock);
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
