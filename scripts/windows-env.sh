@@ -45,6 +45,9 @@ windows_toolchain() {
   # No debug info in the test builds: with DWARF each test executable is about 400 MB,
   # and the Windows target dir passed 9 GB.
   export CARGO_PROFILE_DEV_DEBUG=false
+  # The release profile's LTO for Linux is not for MinGW's ld (relocations overflow):
+  # only windows_exe optimises at link time, linked by LLD.
+  export CARGO_PROFILE_RELEASE_LTO=false
 }
 
 # Build the shipped jxray.exe and print its path: the release build, optimised as one
