@@ -163,6 +163,14 @@ mod tests {
         }
     }
 
+    /// Each hint's path inside `root`, with its kind.
+    fn relative<'h>(hints: &'h [Hint], root: &Path) -> Vec<(&'h Path, HintKind)> {
+        hints
+            .iter()
+            .map(|hint| (hint.path.strip_prefix(root).expect("inside"), hint.kind))
+            .collect()
+    }
+
     #[test]
     fn diff_names_created_modified_and_removed_files() {
         let old: Snapshot = [("a", stamp(1, 1)), ("b", stamp(1, 2)), ("c", stamp(1, 3))]
@@ -216,10 +224,7 @@ mod tests {
             Poller::start(IgnoreRules::for_tree(root), Duration::from_secs(1), now);
         fs::rename(root.join("b.txt"), root.join("a.txt")).expect("rename");
         let (hints, _) = poller.scan(now);
-        let seen: Vec<(&Path, HintKind)> = hints
-            .iter()
-            .map(|hint| (hint.path.strip_prefix(root).expect("inside"), hint.kind))
-            .collect();
+        let seen = relative(&hints, root);
         assert_eq!(
             seen,
             vec![
@@ -245,10 +250,7 @@ mod tests {
         fs::write(root.join("new.txt"), "1").expect("write");
         fs::write(root.join("new.txt.swp"), "1").expect("write");
         let (hints, _) = poller.scan(now);
-        let seen: Vec<(&Path, HintKind)> = hints
-            .iter()
-            .map(|hint| (hint.path.strip_prefix(root).expect("inside"), hint.kind))
-            .collect();
+        let seen = relative(&hints, root);
         assert_eq!(
             seen,
             vec![
