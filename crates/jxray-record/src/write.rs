@@ -300,16 +300,25 @@ mod tests {
         assert_eq!(captures, 32);
     }
 
-    #[cfg(unix)]
-    #[test]
-    fn a_planted_symlink_does_not_lead_writes_outside() {
+    /// A link to a folder outside, planted (by `plant(target, at)`) as the date folder: the
+    /// write is refused with an error naming it as `kind`, and nothing lands outside.
+    fn planted_date_folder_is_refused(plant: fn(&Path, &Path), kind: &str) {
         let dir = tempfile::tempdir().unwrap();
         let outside = tempfile::tempdir().unwrap();
         let folder = folder(dir.path());
-        std::os::unix::fs::symlink(outside.path(), dir.path().join("2026-12-01")).unwrap();
+        plant(outside.path(), &dir.path().join("2026-12-01"));
         let error = folder.write(&files(b"1", ".json")).unwrap_err();
-        assert!(error.to_string().contains("symlink"), "{error}");
+        assert!(error.to_string().contains(kind), "{error}");
         assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_symlink_does_not_lead_writes_outside() {
+        planted_date_folder_is_refused(
+            |target, at| std::os::unix::fs::symlink(target, at).unwrap(),
+            "symlink",
+        );
     }
 
     #[cfg(unix)]
@@ -388,25 +397,16 @@ mod tests {
     #[cfg(windows)]
     #[test]
     fn a_planted_junction_is_refused_and_nothing_lands_outside() {
-        let dir = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        junction(outside.path(), &dir.path().join("2026-12-01"));
-        let error = folder.write(&files(b"1", ".json")).unwrap_err();
-        assert!(error.to_string().contains("junction"), "{error}");
-        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        planted_date_folder_is_refused(junction, "junction");
     }
 
     #[cfg(windows)]
     #[test]
     fn a_planted_directory_symlink_is_refused_and_nothing_lands_outside() {
-        let dir = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        std::os::windows::fs::symlink_dir(outside.path(), dir.path().join("2026-12-01")).unwrap();
-        let error = folder.write(&files(b"1", ".json")).unwrap_err();
-        assert!(error.to_string().contains("symlink"), "{error}");
-        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        planted_date_folder_is_refused(
+            |target, at| std::os::windows::fs::symlink_dir(target, at).unwrap(),
+            "symlink",
+        );
     }
 
     #[cfg(windows)]
