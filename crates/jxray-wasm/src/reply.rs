@@ -133,9 +133,6 @@ fn as_written(text: &str, outcome: &Outcome) -> Option<(usize, usize)> {
 
 /// Byte offsets as UTF-16 code unit offsets, as JavaScript strings index.
 fn utf16_span(text: &str, start: usize, end: usize) -> (usize, usize) {
-    if text.is_ascii() {
-        return (start, end);
-    }
     let start16 = utf16_len(&text[..start]);
     (start16, start16 + utf16_len(&text[start..end]))
 }
@@ -213,7 +210,11 @@ impl<'a> Explained<'a> {
     }
 }
 
+/// `text`'s length in UTF-16 code units (its bytes when it is ASCII: no character walk).
 fn utf16_len(text: &str) -> usize {
+    if text.is_ascii() {
+        return text.len();
+    }
     text.chars().map(char::len_utf16).sum()
 }
 
