@@ -31,7 +31,7 @@ pub(super) struct Tree {
 
 /// How many emptied appends are kept (one string grows per snapshot, a few
 /// when several strings close and open in one chunk).
-const SPARE_STRINGS: usize = 4;
+const SPARE_APPENDS: usize = 4;
 
 /// A value that ended: its path, the byte after it, and its candidate
 /// ([`Tree::withdrawals`] when it ended).
@@ -69,25 +69,14 @@ impl Tree {
                 more.push_str(text)
             }
             _ => {
-                let delta = match self.spare.pop() {
-                    Some(Delta::Append {
-                        path,
-                        text: mut more,
-                    }) => {
-                        more.push_str(text);
-                        let path = if Arc::ptr_eq(&path, open) {
-                            path
-                        } else {
-                            Arc::clone(open)
-                        };
-                        Delta::Append { path, text: more }
-                    }
-                    _ => Delta::Append {
-                        path: Arc::clone(open),
-                        text: text.to_owned(),
-                    },
+                // An emptied append's string, and its path when it is this string's.
+                let (path, mut more) = match self.spare.pop() {
+                    Some(Delta::Append { path, text }) if Arc::ptr_eq(&path, open) => (path, text),
+                    Some(Delta::Append { text, .. }) => (Arc::clone(open), text),
+                    _ => (Arc::clone(open), String::new()),
                 };
-                self.deltas.push(delta);
+                more.push_str(text);
+                self.deltas.push(Delta::Append { path, text: more });
             }
         }
     }
@@ -100,7 +89,7 @@ impl Tree {
         }
         for delta in last.drain(..) {
             if let Delta::Append { path, mut text } = delta {
-                if self.spare.len() < SPARE_STRINGS {
+                if self.spare.len() < SPARE_APPENDS {
                     text.clear();
                     self.spare.push(Delta::Append { path, text });
                 }
