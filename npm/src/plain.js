@@ -18,10 +18,10 @@ const DEPTH_LIMIT = 127;
  * surrogate (a lone one is the engine's to judge), parsed whole by `JSON.parse`, and nested
  * no deeper than the engine's limit. Anything else is `NOT_PLAIN`. */
 export function plainValue(text) {
-  const first = text.charCodeAt(firstNonSpace(text));
+  const first = text.charCodeAt(nonSpace(text, 0, 1));
   if (first !== 0x7b && first !== 0x5b) return NOT_PLAIN;
   // A text cut off (or followed by prose) does not end with a closer: no parse is tried.
-  const last = text.charCodeAt(lastNonSpace(text));
+  const last = text.charCodeAt(nonSpace(text, text.length - 1, -1));
   if (last !== 0x7d && last !== 0x5d) return NOT_PLAIN;
   if (text.includes("\\u") && SURROGATE_ESCAPE.test(text)) return NOT_PLAIN;
   let value;
@@ -33,17 +33,10 @@ export function plainValue(text) {
   return fewBrackets(text) || nestsWithin(value) ? value : NOT_PLAIN;
 }
 
-/** Where the first character that is not JSON white space is. */
-function firstNonSpace(text) {
-  let at = 0;
-  for (let c = text.charCodeAt(0); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++at));
-  return at;
-}
-
-/** Where the last character that is not JSON white space is. */
-function lastNonSpace(text) {
-  let at = text.length - 1;
-  for (let c = text.charCodeAt(at); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(--at));
+/** Where the first character that is not JSON white space is, from `at` on in the direction
+ * `step` (1 forward, -1 back). */
+function nonSpace(text, at, step) {
+  for (let c = text.charCodeAt(at); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt((at += step)));
   return at;
 }
 
