@@ -17,9 +17,11 @@ use std::sync::Arc;
 
 use crate::capture::{Capture, Unreadable};
 use crate::chain::ChainState;
-use crate::engine::{self, Options, Outcome, ValueForm};
+use crate::engine::{Options, Outcome, ValueForm};
 use crate::schema::{CaptureSchemas, Schema};
+use jxray_formats::judge::{self, Judgement, Reading, Validator};
 use jxray_formats::record::{Origin, OutcomeRecord};
+use jxray_formats::violation::{self, Violation};
 
 pub use early::EarlySignal;
 pub(crate) use early::{first_in, percent};
@@ -30,6 +32,9 @@ pub use jobs::{captures_under, skipped_note, Found};
 pub struct Checked {
     pub capture: Capture,
     pub outcome: Outcome,
+    /// How its value breaks the schema, when that made it a `schema` failure (a repair
+    /// request names them; nobody asks the validator again).
+    pub violations: Vec<Violation>,
     /// What the request file beside its file says of repair chains, when there is one
     /// (read for captures read from disk; see [`crate::chain`]).
     pub chain: Option<Arc<ChainState>>,
@@ -113,11 +118,15 @@ impl Checker {
 
     /// Judge `capture`; a panic is this capture's failure, never the caller's.
     pub fn check(&self, capture: Capture) -> Checked {
-        let outcome = self.outcome(&capture);
+        let Judgement {
+            outcome,
+            violations,
+        } = self.judgement(&capture);
         let early = early::first_signal(&capture, &self.options);
         Checked {
             capture,
             outcome,
+            violations,
             chain: None,
             early,
         }
@@ -126,54 +135,66 @@ impl Checker {
     /// What `capture` comes out as: the first candidate that validates against its schema
     /// wins, and a value that still breaks the schema is a `schema` failure.
     pub fn outcome(&self, capture: &Capture) -> Outcome {
-        let text = match &capture.text {
-            Err(unreadable) => return Outcome::unreadable(unreadable.message.clone()),
-            Ok(text) => text,
+        self.judgement(capture).outcome
+    }
+
+    /// [`Checker::outcome`] and the violations that made it a `schema` failure.
+    pub fn judgement(&self, capture: &Capture) -> Judgement {
+        let unreadable = |message: String| Judgement {
+            outcome: Outcome::unreadable(message),
+            violations: Vec::new(),
         };
-        self.judge(capture, text, engine::extract)
-            .unwrap_or_else(|| Outcome::unreadable(PANICKED))
+        match &capture.text {
+            Err(why) => unreadable(why.message.clone()),
+            Ok(text) => self
+                .judge(capture, text, judge::judge)
+                .unwrap_or_else(|| unreadable(PANICKED.to_owned())),
+        }
     }
 
-    /// [`Checker::outcome`] when the engine accepts a value (checked against the schema,
+    /// [`Checker::judgement`] when the engine accepts a value (checked against the schema,
     /// so it may be a `schema` failure); `None` when extraction would fail, decided without
-    /// explaining it (see [`engine::extract_accepted`]), or when it panicked.
-    pub fn accepted(&self, capture: &Capture) -> Option<Outcome> {
+    /// explaining it (see [`crate::engine::extract_accepted`]), or when it panicked.
+    pub fn accepted(&self, capture: &Capture) -> Option<Judgement> {
         let text = capture.text.as_ref().ok()?;
-        self.judge(capture, text, engine::extract_accepted)
-            .flatten()
+        self.judge(capture, text, judge::judge_accepted).flatten()
     }
 
-    /// `run` on the text with the capture's stop reason, refusal mark and schema, the
-    /// loader's warnings added and the schema applied; `None` when it panicked.
-    fn judge<T: AsOutcome>(
-        &self,
-        capture: &Capture,
-        text: &str,
-        run: fn(&str, &Options) -> T,
-    ) -> Option<T> {
-        let schema = self.recorded.checked_against(self.schema.as_ref(), capture);
+    /// `run` on the text with the capture's stop reason, refusal mark, loader warnings,
+    /// serving-layer notes and schema (see [`judge`]); `None` when it panicked.
+    fn judge<T>(&self, capture: &Capture, text: &str, run: Judge<T>) -> Option<T> {
+        let chosen = self.recorded.chosen(self.schema.as_ref(), capture);
         let base = match (&self.text_options, &capture.schema) {
             (Some(text_options), None) => text_options,
             _ => &self.options,
         };
-        let mut options = base.clone();
-        options.stop_reason = capture.stop_reason.clone();
-        options.refused |= capture.refused;
-        if let Some(schema) = &schema {
-            options = options.with_acceptor(Some(schema.acceptor()));
-        }
-        let judged = panic::catch_unwind(AssertUnwindSafe(|| {
-            let mut outcome = run(text, &options);
-            if let Some(built) = outcome.as_outcome() {
-                built.warnings.extend(capture.warnings.iter().cloned());
-                serving::note_serving(capture, text, &options, built);
-                self.recorded.apply(self.schema.as_deref(), capture, built);
+        let validator: Option<Arc<dyn Validator>> = match &chosen {
+            Some(Ok(schema)) => Some(Arc::clone(schema) as Arc<dyn Validator>),
+            _ => None,
+        };
+        let notes = |options: &Options, outcome: &mut Outcome| {
+            serving::note_serving(capture, text, options, outcome);
+            // A recorded schema that cannot be used fails the value it would have judged.
+            if let (Some(Err(why)), true) = (&chosen, outcome.ok()) {
+                outcome.failure = Some(violation::failure(0, (1, 1), why.clone()));
             }
-            outcome
+        };
+        let reading = Reading {
+            stop_reason: capture.stop_reason.as_deref(),
+            refused: capture.refused,
+            warnings: &capture.warnings,
+            notes: Some(&notes),
+        };
+        let judged = panic::catch_unwind(AssertUnwindSafe(|| {
+            run(text, base, &reading, validator.as_ref())
         }));
-        judged.ok()
+        // A schema's validation never fails on its own (only a host's answer can).
+        judged.ok()?.ok()
     }
 }
+
+/// [`judge::judge`] or [`judge::judge_accepted`], each giving its outcome.
+type Judge<T> = fn(&str, &Options, &Reading<'_>, Option<&Arc<dyn Validator>>) -> Result<T, String>;
 
 /// A capture standing for one whose reading panicked (a bug in jxray), named as it was.
 pub(crate) fn panicked(source: String, path: std::path::PathBuf, line: Option<usize>) -> Checked {
@@ -185,24 +206,8 @@ pub(crate) fn panicked(source: String, path: std::path::PathBuf, line: Option<us
             ..Capture::from_text(source, "")
         },
         outcome: Outcome::unreadable(PANICKED),
+        violations: Vec::new(),
         chain: None,
         early: None,
-    }
-}
-
-/// An outcome, or one that may not have been built (`extract_accepted` on a failure).
-trait AsOutcome {
-    fn as_outcome(&mut self) -> Option<&mut Outcome>;
-}
-
-impl AsOutcome for Outcome {
-    fn as_outcome(&mut self) -> Option<&mut Outcome> {
-        Some(self)
-    }
-}
-
-impl AsOutcome for Option<Outcome> {
-    fn as_outcome(&mut self) -> Option<&mut Outcome> {
-        self.as_mut()
     }
 }

@@ -24,8 +24,9 @@ use crate::check::Checker;
 use crate::cli::{ExtractArgs, FollowInput};
 use crate::engine::{Extractor, Signal, SignalKind, Snapshot, State};
 use crate::report::{JsonlSink, Sink};
-use crate::schema::{Schema, SchemaItems};
+use crate::schema::Schema;
 use crate::text;
+use jxray_formats::judge;
 
 /// How much is read at a time: whatever has arrived, up to this.
 const READ_SIZE: usize = 8 * 1024;
@@ -80,7 +81,7 @@ pub(super) fn run(args: &ExtractArgs) -> anyhow::Result<ExitStatus> {
     let mut extractor = Extractor::new(options.clone());
     if let Some(schema) = &schema {
         // Each item and member judged as it closes, not only the whole at the end.
-        extractor = extractor.with_validator(Arc::new(SchemaItems::new(Arc::clone(schema))));
+        extractor = extractor.with_validator(judge::items(Arc::clone(schema) as _));
     }
     let mut input = Input {
         kind: args.input,

@@ -252,6 +252,7 @@ mod tests {
         Checked {
             capture: Capture::from_text(source, ""),
             outcome,
+            violations: Vec::new(),
             chain: None,
             early: None,
         }

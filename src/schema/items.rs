@@ -13,13 +13,12 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 
-use super::{violations, Schema};
-use crate::engine::{ItemFinding, ItemValidator};
+use super::{violations, Violation};
 
-/// Each closed value judged by the part of a schema that rules its path.
-#[derive(Debug)]
-pub struct SchemaItems {
-    schema: Arc<Schema>,
+/// The parts of one schema that rule the paths a stream's values closed at, each compiled
+/// on first use (a schema's own cache: every stream judged by it shares them).
+#[derive(Debug, Default)]
+pub(super) struct Parts {
     /// By the place in the schema: the rules compiled on their own, or none when they
     /// cannot stand alone.
     compiled: Mutex<HashMap<String, Option<Arc<Part>>>>,
@@ -42,19 +41,19 @@ impl std::fmt::Debug for Part {
 /// How many `$ref`s one step may follow (a reference cycle ends here).
 const MAX_REFS: usize = 32;
 
-impl SchemaItems {
-    /// Judge with `schema`.
-    pub fn new(schema: Arc<Schema>) -> SchemaItems {
-        SchemaItems {
-            schema,
-            compiled: Mutex::new(HashMap::new()),
+impl Parts {
+    /// What the rules of `root` at `path` find in `value`, which closed there; nothing
+    /// when the path alone cannot decide which rules apply.
+    pub(super) fn closed(&self, root: &Value, path: &str, value: &Value) -> Vec<Violation> {
+        match self.part(root, path) {
+            Some(part) => violations(&part.validator, &part.document, value, path),
+            None => Vec::new(),
         }
     }
 
     /// The part of the schema that rules `path`, compiled; none when the path alone
     /// cannot decide it.
-    fn part(&self, path: &str) -> Option<Arc<Part>> {
-        let root = &self.schema.document;
+    fn part(&self, root: &Value, path: &str) -> Option<Arc<Part>> {
         let (place, rules) = rules_at(root, path)?;
         // A poisoned lock only means another thread panicked mid-insert: the map is intact.
         let mut compiled = self
@@ -65,26 +64,6 @@ impl SchemaItems {
             .entry(place)
             .or_insert_with(|| standalone(root, rules).map(Arc::new))
             .clone()
-    }
-}
-
-impl ItemValidator for SchemaItems {
-    fn closed(&self, path: &str, value: &Value) -> Vec<ItemFinding> {
-        let found = if path.is_empty() {
-            self.schema.violations(value)
-        } else {
-            match self.part(path) {
-                Some(part) => violations(&part.validator, &part.document, value, path),
-                None => return Vec::new(),
-            }
-        };
-        found
-            .into_iter()
-            .map(|violation| ItemFinding {
-                message: violation.line(),
-                pointer: violation.pointer,
-            })
-            .collect()
     }
 }
 
@@ -216,11 +195,14 @@ mod tests {
 
     use super::*;
 
-    fn items(schema: Value) -> SchemaItems {
-        SchemaItems::new(Arc::new(Schema::from_value(&schema, "test").unwrap()))
+    use crate::schema::Schema;
+    use jxray_formats::judge::{self, Validator as _};
+
+    fn items(schema: Value) -> Schema {
+        Schema::from_value(&schema, "test").unwrap()
     }
 
-    fn pointers(items: &SchemaItems, path: &str, value: Value) -> Vec<String> {
+    fn pointers(items: &Schema, path: &str, value: Value) -> Vec<String> {
         let found = items.closed(path, &value);
         found.into_iter().map(|finding| finding.pointer).collect()
     }
@@ -247,7 +229,7 @@ mod tests {
         assert!(pointers(&schema, "/lines/3", json!({"sku": "a", "qty": 2})).is_empty());
         let found = schema.closed("/lines/0/qty", &json!(0));
         assert!(
-            found[0].message.starts_with("/lines/0/qty = 0: "),
+            found[0].line().starts_with("/lines/0/qty = 0: "),
             "{found:?}"
         );
         // The whole value, by the whole schema.
@@ -305,10 +287,10 @@ mod tests {
     #[test]
     fn a_stream_names_the_failing_item_before_it_ends() {
         use crate::engine::{Extractor, Options, SignalKind};
-        let schema = Arc::new(items(json!({
+        let schema = judge::items(Arc::new(items(json!({
             "type": "array",
             "items": {"type": "object", "properties": {"severity": {"enum": ["low", "high"]}}}
-        })));
+        }))));
         let text = "```json\n[{\"severity\": \"low\"}, {\"severity\": \"urgent\"}, {\"severity\": \"high\"}]\n```";
         let mut extractor = Extractor::new(Options::default()).with_validator(schema);
         let mut seen = Vec::new();

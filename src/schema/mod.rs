@@ -10,12 +10,10 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::capture::{read_regular_text, Capture};
-use crate::engine::{Acceptor, FailureKind, Outcome, WarningKind};
-use jxray_formats::violation::{self, one_line, quote};
+use jxray_formats::judge::Validator;
+use jxray_formats::violation::{one_line, quote};
 
 mod items;
-
-pub use items::SchemaItems;
 
 pub use crate::capture::MAX_SCHEMA_BYTES;
 
@@ -26,6 +24,8 @@ pub struct Schema {
     /// The host language's own validation, which then decides instead of the JSON Schema
     /// (Python's Pydantic model: its field and model validators run on each candidate).
     host: Option<HostCheck>,
+    /// The parts that rule a stream's values as they close, compiled on first use.
+    parts: items::Parts,
 }
 
 /// A host language's validation of a value: every violation it finds, none when the value
@@ -84,6 +84,7 @@ impl Schema {
             validator,
             document: schema.clone(),
             host: None,
+            parts: items::Parts::default(),
         })
     }
 
@@ -99,16 +100,6 @@ impl Schema {
         &self.document
     }
 
-    /// The schema as the engine's test of a candidate: the first candidate that validates
-    /// is the answer (one that breaks it is taken only when none validates).
-    pub(crate) fn acceptor(self: &Arc<Schema>) -> Acceptor {
-        let schema = Arc::clone(self);
-        Acceptor::new(move |value| match &schema.host {
-            Some(check) => check(value).is_empty(),
-            None => schema.validator.is_valid(value),
-        })
-    }
-
     /// Every violation, in the validator's order (the host's, when it validates).
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
         if let Some(check) = &self.host {
@@ -116,17 +107,28 @@ impl Schema {
         }
         violations(&self.validator, &self.document, value, "")
     }
+}
 
-    /// Turn an ok outcome whose value breaks the schema into a `schema`
-    /// failure placed at the start of the accepted span in `raw`. The layer,
-    /// span and value are kept, so a viewer can still show what was decoded.
-    /// Outcomes that are not ok are left alone.
-    pub(crate) fn apply(&self, outcome: &mut Outcome, raw: &str) {
-        if let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) {
-            let violations = self.violations(value);
-            violation::fail(outcome, raw, &violations);
-            say_schema_returned(outcome);
+/// The schema as the judge asks it: the first candidate that validates is the answer (one
+/// that breaks it is taken only when none validates), and a stream's values are judged by
+/// the part of the schema that rules their path as they close.
+impl Validator for Schema {
+    fn accepts(&self, value: &Value) -> bool {
+        match &self.host {
+            Some(check) => check(value).is_empty(),
+            None => self.validator.is_valid(value),
         }
+    }
+
+    fn violations(&self, value: &Value) -> Result<Vec<Violation>, String> {
+        Ok(Schema::violations(self, value))
+    }
+
+    fn closed(&self, path: &str, value: &Value) -> Vec<Violation> {
+        if path.is_empty() {
+            return Schema::violations(self, value);
+        }
+        self.parts.closed(&self.document, path, value)
     }
 }
 
@@ -157,86 +159,40 @@ fn violations(
         .collect()
 }
 
-/// A value that is itself a JSON Schema (the engine's `schema-echo` on the accepted value)
-/// and breaks the schema asked for: the failure says the model returned the schema's shape,
-/// which a list of instance paths alone would hide.
-fn say_schema_returned(outcome: &mut Outcome) {
-    let echoed = outcome
-        .warnings
-        .iter()
-        .any(|warning| warning.kind == WarningKind::SchemaEcho);
-    if let Some(failure) = outcome
-        .failure
-        .as_mut()
-        .filter(|failure| echoed && failure.kind == FailureKind::Schema)
-    {
-        failure.message = format!(
-            "the model returned the schema's shape instead of an instance of it; {}",
-            failure.message
-        );
-    }
-}
-
 /// The schemas that captures carry from the logs that recorded them (`llm --schema`,
 /// promptfoo `is-json`), each compiled once however many captures share it.
 ///
 /// The one place that decides which schema a capture is checked against: `--schema` when
-/// given, else the one its log recorded. Checking ([`CaptureSchemas::apply`]) and showing
-/// the violations ([`CaptureSchemas::checked_against`], the TUI's Decoded pane) both ask
-/// here, so they always tell of the same schema.
+/// given, else the one its log recorded. Checking (the checker) and showing the violations
+/// ([`CaptureSchemas::checked_against`], the TUI's Decoded pane) both ask here, so they always tell of the same schema.
 #[derive(Debug, Default)]
 pub struct CaptureSchemas {
     compiled: Mutex<HashMap<String, Result<Arc<Schema>, String>>>,
 }
 
-/// The schema a capture is checked against.
-enum Chosen<'a> {
-    Given(&'a Schema),
-    Recorded(Result<Arc<Schema>, String>),
-}
-
 impl CaptureSchemas {
-    /// Check an outcome against `explicit` (`--schema`) when given, else against the
-    /// schema the capture carries, as if that had been given with `--schema`.
-    pub(crate) fn apply(
+    /// The schema `capture` is checked against: `explicit` (`--schema`) when given, else
+    /// the one its log recorded, compiled (or why that one cannot be used); `None` when
+    /// there is neither.
+    pub(crate) fn chosen(
         &self,
-        explicit: Option<&Schema>,
+        explicit: Option<&Arc<Schema>>,
         capture: &Capture,
-        outcome: &mut Outcome,
-    ) {
-        let Ok(text) = &capture.text else {
-            return;
-        };
-        match self.choose(explicit, capture) {
-            None => {}
-            Some(Chosen::Given(schema)) => schema.apply(outcome, text),
-            Some(Chosen::Recorded(Ok(schema))) => schema.apply(outcome, text),
-            Some(Chosen::Recorded(Err(why))) if outcome.ok() => {
-                outcome.failure = Some(violation::failure(0, (1, 1), why));
-            }
-            Some(Chosen::Recorded(Err(_))) => {}
+    ) -> Option<Result<Arc<Schema>, String>> {
+        if let Some(schema) = explicit {
+            return Some(Ok(Arc::clone(schema)));
         }
+        let recorded = capture.schema.as_ref()?;
+        Some(self.compiled(recorded))
     }
 
-    /// The schema [`CaptureSchemas::apply`] checks `capture` against, when it is one
-    /// that compiles: `explicit` when given, else the one the capture's log recorded.
+    /// The schema `capture` is checked against, when it is one that compiles.
     pub(crate) fn checked_against(
         &self,
         explicit: Option<&Arc<Schema>>,
         capture: &Capture,
     ) -> Option<Arc<Schema>> {
-        match self.choose(explicit.map(Arc::as_ref), capture)? {
-            Chosen::Given(_) => explicit.cloned(),
-            Chosen::Recorded(recorded) => recorded.ok(),
-        }
-    }
-
-    fn choose<'a>(&self, explicit: Option<&'a Schema>, capture: &Capture) -> Option<Chosen<'a>> {
-        if let Some(schema) = explicit {
-            return Some(Chosen::Given(schema));
-        }
-        let recorded = capture.schema.as_ref()?;
-        Some(Chosen::Recorded(self.compiled(recorded)))
+        self.chosen(explicit, capture)?.ok()
     }
 
     fn compiled(&self, schema: &Value) -> Result<Arc<Schema>, String> {
@@ -261,15 +217,13 @@ impl CaptureSchemas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Layer;
+    use crate::check::Checker;
+    use crate::engine::{FailureKind, Options, Outcome};
     use serde_json::json;
 
-    fn ok_outcome(value: Value, span: (usize, usize)) -> Outcome {
-        let mut outcome = Outcome::default();
-        outcome.layer = Some(Layer::Fenced);
-        outcome.value = Some(value);
-        outcome.span = Some(span);
-        outcome
+    fn checked(schema: Option<Schema>, capture: &Capture) -> Outcome {
+        let checker = Checker::new(Options::default(), schema.map(Arc::new));
+        checker.outcome(capture)
     }
 
     fn city_schema() -> Schema {
@@ -300,7 +254,7 @@ mod tests {
             }
         });
         let schema = Arc::new(city_schema().with_host_check(host));
-        let checker = crate::check::Checker::new(crate::engine::Options::default(), Some(schema));
+        let checker = Checker::new(Options::default(), Some(schema));
         let capture = Capture::from_text(
             "-",
             "{\"city\": \"A\", \"population\": 3} or {\"city\": \"B\", \"population\": 4}",
@@ -322,8 +276,7 @@ mod tests {
     #[test]
     fn every_failing_path_is_listed_at_the_span_start() {
         let raw = "Here:\n```json\n{\"city\": 1}\n```";
-        let mut outcome = ok_outcome(json!({"city": 1}), (14, 25));
-        city_schema().apply(&mut outcome, raw);
+        let outcome = checked(Some(city_schema()), &Capture::from_text("-", raw));
         let failure = outcome.failure.clone().expect("a schema failure");
         assert_eq!(failure.kind, FailureKind::Schema);
         assert_eq!((failure.line, failure.column, failure.offset), (3, 1, 14));
@@ -363,13 +316,11 @@ mod tests {
 
     #[test]
     fn valid_values_and_failures_are_left_alone() {
-        let mut outcome = ok_outcome(json!({"city": "Paris", "population": 2}), (0, 10));
-        city_schema().apply(&mut outcome, "whatever");
-        assert!(outcome.ok());
-        let mut failed = Outcome::unreadable("gone");
-        let before = failed.clone();
-        city_schema().apply(&mut failed, "");
-        assert_eq!(failed, before);
+        let fits = Capture::from_text("-", "{\"city\": \"Paris\", \"population\": 2}");
+        assert!(checked(Some(city_schema()), &fits).ok());
+        let failed = Capture::from_text("-", "{\"city\": ");
+        let before = checked(None, &failed);
+        assert_eq!(checked(Some(city_schema()), &failed), before);
     }
 
     #[test]
@@ -379,18 +330,17 @@ mod tests {
         capture.schema = Some(Arc::new(
             json!({"properties": {"city": {"type": "string"}}}),
         ));
-        let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
-        schemas.apply(None, &capture, &mut outcome);
+        let outcome = checked(None, &capture);
         assert_eq!(outcome.failure.map(|f| f.kind), Some(FailureKind::Schema));
+        assert!(schemas.checked_against(None, &capture).is_some());
 
         let loose = Schema::from_value(&json!({"type": "object"}), "given").unwrap();
-        let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
-        schemas.apply(Some(&loose), &capture, &mut outcome);
+        let outcome = checked(Some(loose), &capture);
         assert!(outcome.ok(), "--schema wins over the recorded one");
 
         capture.schema = Some(Arc::new(json!({"type": 12})));
-        let mut outcome = ok_outcome(json!({"city": 1}), (0, 11));
-        schemas.apply(None, &capture, &mut outcome);
+        assert!(schemas.checked_against(None, &capture).is_none());
+        let outcome = checked(None, &capture);
         let message = outcome.failure.unwrap().message;
         assert!(message.contains("the schema the log recorded"), "{message}");
     }

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use jxray::engine::{Extractor, Options, SignalKind};
-use jxray::schema::{Schema, SchemaItems};
+use jxray::schema::Schema;
+use jxray_formats::judge;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -77,7 +78,7 @@ proptest! {
         let body = serde_json::to_string(&order).unwrap();
         let text = if fenced { format!("Here:\n```json\n{body}\n```\n") } else { body.clone() };
         let mut extractor = Extractor::new(Options::default())
-            .with_validator(Arc::new(SchemaItems::new(Arc::clone(&schema))));
+            .with_validator(judge::items(Arc::clone(&schema) as _));
         let mut early = BTreeSet::new();
         for chunk in text.as_bytes().chunks(size) {
             for signal in extractor.feed(chunk).signals {

@@ -8,6 +8,7 @@
 //! - [`escape`]: text made safe to print (no control, bidi or escape sequence acts);
 //! - [`record`]: one outcome as the line `jxray check --format jsonl` prints;
 //! - [`fixture`]: the fixture file format, its expectations and the replay verdict;
+//! - [`judge`]: one text judged against the app's contract, for every front end;
 //! - [`style`]: terminal colour, only when asked for;
 //! - [`repair`]: whether a failure is worth one repair request, and its text;
 //! - [`recorded`]: the names of the files `jxray record` writes, which the readers read;
@@ -20,6 +21,7 @@ pub mod describe;
 pub mod envelope;
 pub mod escape;
 pub mod fixture;
+pub mod judge;
 mod provider;
 pub mod record;
 pub mod recorded;

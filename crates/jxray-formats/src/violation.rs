@@ -10,7 +10,7 @@ use serde_json::Value;
 const QUOTE_LIMIT: usize = 60;
 
 /// One way a value breaks the schema: where, what was there, and which rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Violation {
     /// JSON Pointer to the offending value; empty for the whole value.
     pub pointer: String,

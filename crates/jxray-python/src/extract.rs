@@ -59,13 +59,14 @@ pub fn utf8<'a>(text: &'a Bound<'_, PyString>, argument: &str) -> PyResult<Cow<'
 /// Extract a capture with `settings`, the interpreter released while the engine runs. A
 /// failure is decided there and explained only when the outcome is asked about it.
 pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyResult<PyOutcome> {
-    let outcome = py.detach(|| settings.checker.accepted(&capture));
-    match outcome {
-        Some(outcome) => PyOutcome::new(
+    let judged = py.detach(|| settings.checker.accepted(&capture));
+    match judged {
+        Some(judged) => PyOutcome::new(
             py,
             Checked {
                 capture,
-                outcome,
+                outcome: judged.outcome,
+                violations: judged.violations,
                 chain: None,
                 early: None,
             },

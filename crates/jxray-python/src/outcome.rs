@@ -132,10 +132,11 @@ impl PyOutcome {
                     self.unexplained.as_deref().ok_or_else(|| {
                         PyRuntimeError::new_err("jxray bug: an outcome without its capture")
                     })?;
-                let outcome = py.detach(|| settings.checker.outcome(capture));
+                let judged = py.detach(|| settings.checker.judgement(capture));
                 let checked = Checked {
                     capture: capture.clone(),
-                    outcome,
+                    outcome: judged.outcome,
+                    violations: judged.violations,
                     chain: None,
                     early: None,
                 };
@@ -152,12 +153,13 @@ impl PyOutcome {
         }
     }
 
-    /// The whole engine outcome and the text it was extracted from (empty when the capture
-    /// could not be read), for the repair loop's decision.
-    pub fn engine_outcome(&self, py: Python<'_>) -> PyResult<(&jxray::engine::Outcome, &str)> {
+    /// The whole outcome as judged (with how its value breaks the schema) and the text it
+    /// was extracted from (empty when the capture could not be read), for the repair
+    /// loop's decision.
+    pub fn judged(&self, py: Python<'_>) -> PyResult<(&Checked, &str)> {
         let whole = self.whole(py)?;
         let raw = whole.checked.capture.text.as_deref().unwrap_or("");
-        Ok((&whole.checked.outcome, raw))
+        Ok((&whole.checked, raw))
     }
 
     /// The whole engine outcome.

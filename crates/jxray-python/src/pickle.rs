@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use jxray::capture::{Capture, Provider, Unreadable};
 use jxray::check::Checked;
 use jxray::engine::{Failure, Outcome};
+use jxray_formats::violation::Violation;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -30,6 +31,10 @@ struct Snapshot {
     refused: bool,
     decimal: bool,
     outcome: Outcome,
+    /// How the value breaks the schema, so a repair decision about the restored outcome
+    /// names them as the original would.
+    #[serde(default)]
+    violations: Vec<Violation>,
 }
 
 /// `(restore, (state,))` for `pickle`.
@@ -53,6 +58,7 @@ pub fn reduce_outcome<'py>(
         refused: capture.refused,
         decimal: decimals == Decimals::Decimal,
         outcome: checked.outcome.clone(),
+        violations: checked.violations.clone(),
     };
     reduce(py, "_restore_outcome", &snapshot)
 }
@@ -105,6 +111,7 @@ pub fn restored_outcome(state_bytes: &[u8]) -> PyResult<(Checked, Decimals)> {
     let checked = Checked {
         capture,
         outcome: snapshot.outcome,
+        violations: snapshot.violations,
         chain: None,
         early: None,
     };

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use jxray::capture::{load_bytes, Capture, LiveStream, LoadOptions};
 use jxray::engine::{Extractor, Options, Snapshot};
-use jxray::schema::SchemaItems;
+use jxray_formats::judge;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -49,7 +49,7 @@ impl StreamCore {
         let mut extractor = Extractor::new(options);
         if let Some(schema) = settings.checker.schema() {
             // Each item and member judged as it closes; the end judges the whole value.
-            extractor = extractor.with_validator(Arc::new(SchemaItems::new(Arc::clone(schema))));
+            extractor = extractor.with_validator(judge::items(Arc::clone(schema) as _));
         }
         if let Some(bytes) = runaway_bytes {
             extractor = extractor.with_runaway_bytes(bytes);

@@ -17,7 +17,8 @@ use crate::reply::{self, Judged};
 use crate::request::Request;
 use crate::response;
 use crate::stream;
-use crate::validator::Validator;
+use crate::validator;
+use jxray_formats::judge::Validator;
 
 /// The output buffer holds the reply.
 pub const ANSWER: u32 = 0;
@@ -200,17 +201,18 @@ fn validator(request: &Request) -> Result<Option<Arc<dyn Validator>>, String> {
     if !request.validator {
         return Ok(None);
     }
-    host_validator()
+    let host = host_validator()?;
+    Ok(Some(validator::wired(host, request.bigints)))
 }
 
 #[cfg(target_arch = "wasm32")]
-fn host_validator() -> Result<Option<Arc<dyn Validator>>, String> {
-    Ok(Some(Arc::new(crate::host::Host { take_issues })))
+fn host_validator() -> Result<Arc<dyn validator::HostValidator>, String> {
+    Ok(Arc::new(crate::host::Host { take_issues }))
 }
 
 /// Outside WebAssembly there is no JavaScript host to ask.
 #[cfg(not(target_arch = "wasm32"))]
-fn host_validator() -> Result<Option<Arc<dyn Validator>>, String> {
+fn host_validator() -> Result<Arc<dyn validator::HostValidator>, String> {
     Err(
         "jxray: a validator is asked through the JavaScript host, which a native build has not"
             .into(),

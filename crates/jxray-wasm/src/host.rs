@@ -3,7 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 mod imported {
-    use crate::validator::Validator;
+    use crate::validator::HostValidator;
 
     #[link(wasm_import_module = "jxray")]
     extern "C" {
@@ -19,7 +19,7 @@ mod imported {
         pub take_issues: fn(usize) -> String,
     }
 
-    impl Validator for Host {
+    impl HostValidator for Host {
         fn valid(&self, value: &str) -> bool {
             // SAFETY: the host reads `len` bytes at `ptr`, which `value` keeps alive for
             // the call; it writes only into the issues buffer, never into this memory.

@@ -8,6 +8,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::reply::{Explained, Judged};
+use jxray_formats::judge::Judgement;
 
 /// The decision about one output.
 #[derive(Serialize)]
@@ -27,7 +28,10 @@ pub struct Decision<'a> {
 /// The decision about `judged` (its options carry the caller's table, the cap and the
 /// schema's required keys).
 pub fn decide(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
-    let (outcome, violations) = judged.outcome()?;
+    let Judgement {
+        outcome,
+        violations,
+    } = judged.outcome()?;
     let request = judged.request;
     let table = request
         .repair_table

@@ -5,18 +5,14 @@
 
 use std::sync::Arc;
 
-use jxray_engine::{
-    extract, extract_accepted, Attempt, LenientReading, Options, Outcome, ToolCallText, ValueForm,
-    Warning,
-};
+use jxray_engine::{Attempt, LenientReading, Options, Outcome, ToolCallText, ValueForm, Warning};
 use jxray_formats::describe::describe;
+use jxray_formats::judge::{judge, judge_accepted, Judgement, Reading, Validator};
 use jxray_formats::record::{Origin, OutcomeRecord};
 use serde::Serialize;
 
 use crate::bigints::{unsafe_integers, BigInt};
 use crate::request::Request;
-use crate::validator::{self, Validator};
-use jxray_formats::violation::Violation;
 
 /// The first byte of a quick reply: a value was accepted.
 pub const ACCEPTED: u8 = b'1';
@@ -39,38 +35,32 @@ pub struct Judged<'a> {
 
 impl Judged<'_> {
     fn options(&self) -> Result<Options, String> {
-        let bigints = self.request.bigints;
-        let acceptor = self
-            .validator
-            .clone()
-            .map(|validator| validator::acceptor(validator, bigints));
-        Ok(self
-            .request
-            .options()?
-            .with_refused(self.refused)
-            .with_acceptor(acceptor))
+        self.request.options()
     }
 
-    /// The reader's warnings added and the validator asked about the value taken, as
-    /// `jxray check` adds them and applies `--schema`; how the value breaks the schema.
-    fn finish(&self, outcome: &mut Outcome) -> Result<Vec<Violation>, String> {
-        outcome.warnings.extend(self.warnings.iter().cloned());
-        match &self.validator {
-            Some(validator) => {
-                validator::check(validator.as_ref(), outcome, self.text, self.request.bigints)
-            }
-            None => Ok(Vec::new()),
+    fn reading(&self) -> Reading<'_> {
+        Reading {
+            stop_reason: None,
+            refused: self.refused,
+            warnings: self.warnings,
+            notes: None,
         }
     }
 
     /// The whole outcome, and how its value breaks the schema.
-    pub fn outcome(&self) -> Result<(Outcome, Vec<Violation>), String> {
-        let mut outcome = match &self.request.unreadable {
-            Some(message) => Outcome::unreadable(message.clone()),
-            None => extract(self.text, &self.options()?),
-        };
-        let violations = self.finish(&mut outcome)?;
-        Ok((outcome, violations))
+    pub fn outcome(&self) -> Result<Judgement, String> {
+        match &self.request.unreadable {
+            Some(message) => Ok(Judgement {
+                outcome: Outcome::unreadable(message.clone()),
+                violations: Vec::new(),
+            }),
+            None => judge(
+                self.text,
+                &self.options()?,
+                &self.reading(),
+                self.validator.as_ref(),
+            ),
+        }
     }
 }
 
@@ -86,10 +76,11 @@ pub fn quick(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
     if options.value_form == ValueForm::Text && !options.decode_stringified {
         options = options.with_value_form(ValueForm::Span);
     }
-    let Some(mut outcome) = extract_accepted(judged.text, &options) else {
+    let reading = judged.reading();
+    let accepted = judge_accepted(judged.text, &options, &reading, judged.validator.as_ref())?;
+    let Some(Judgement { outcome, .. }) = accepted else {
         return Ok(vec![FAILED]);
     };
-    judged.finish(&mut outcome)?;
     let status = if outcome.ok() {
         ACCEPTED
     } else {
@@ -170,7 +161,7 @@ pub fn explained_with_text(
     origin: Origin<'_>,
     with_text: bool,
 ) -> Result<Vec<u8>, String> {
-    let (outcome, _) = judged.outcome()?;
+    let Judgement { outcome, .. } = judged.outcome()?;
     let mut reply = Vec::new();
     write_json(
         &mut reply,

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::reply::{explained_with_text, Judged};
 use crate::request::Request;
-use crate::validator::Validator;
+use jxray_formats::judge::Validator;
 
 /// The name of a response's outputs, before a tool call's `#call-N`.
 const SOURCE: &str = "response";

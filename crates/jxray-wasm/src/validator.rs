@@ -1,10 +1,11 @@
-//! A validator the host holds (a Standard Schema such as zod or valibot): asked about each
-//! candidate value, so the first one that validates wins, as with `--schema` in the CLI,
-//! and asked for its issues about the value that is finally taken when none validates.
+//! A validator the host holds (a Standard Schema such as zod or valibot), as the judge asks
+//! it (`jxray_formats::judge`): about each candidate value, so the first one that validates
+//! wins, as with `--schema` in the CLI, and for its issues about the value that is finally
+//! taken when none validates.
 
 use std::sync::Arc;
 
-use jxray_engine::{Acceptor, Outcome};
+use jxray_formats::judge;
 use jxray_formats::violation::{self, Violation};
 use serde::Deserialize;
 use serde_json::Value;
@@ -12,8 +13,8 @@ use serde_json::Value;
 use crate::bigints::unsafe_integers;
 
 /// The host's validator, reached through the boundary on wasm32 ([`crate::host`]) and
-/// through a closure in tests.
-pub trait Validator: Send + Sync {
+/// through a closure in tests: it is sent values as JSON text.
+pub trait HostValidator: Send + Sync {
     /// Whether the value (compact JSON) validates.
     fn valid(&self, value: &str) -> bool;
     /// The validator's issues about the value (compact JSON), as a JSON array of
@@ -29,10 +30,39 @@ struct Issue {
     message: String,
 }
 
-/// The engine's test of a candidate: the validator's answer. With `bigints`, the validator
-/// is sent the exact integers too ([`wire`]), so it judges the value the host will return.
-pub fn acceptor(validator: Arc<dyn Validator>, bigints: bool) -> Acceptor {
-    Acceptor::new(move |value| validator.valid(&wire(value, bigints)))
+/// The host's validator as the judge's: with `bigints`, it is sent the exact integers too
+/// ([`wire`]), so it judges the value the host will return.
+pub fn wired(host: Arc<dyn HostValidator>, bigints: bool) -> Arc<dyn judge::Validator> {
+    Arc::new(Wired { host, bigints })
+}
+
+struct Wired {
+    host: Arc<dyn HostValidator>,
+    bigints: bool,
+}
+
+impl judge::Validator for Wired {
+    fn accepts(&self, value: &Value) -> bool {
+        self.host.valid(&wire(value, self.bigints))
+    }
+
+    /// Each issue at its path, as a JSON Schema's violations are listed.
+    fn violations(&self, value: &Value) -> Result<Vec<Violation>, String> {
+        let reply = self.host.issues(&wire(value, self.bigints));
+        if reply.is_empty() {
+            return Ok(Vec::new());
+        }
+        let issues: Vec<Issue> = serde_json::from_str(&reply)
+            .map_err(|error| format!("jxray: the validator's issues are not readable: {error}"))?;
+        Ok(issues
+            .iter()
+            .map(|issue| {
+                let steps: Vec<String> = issue.path.iter().map(step).collect();
+                let pointer = violation::pointer(steps.iter().map(String::as_str));
+                Violation::at(value, pointer, &issue.message)
+            })
+            .collect())
+    }
 }
 
 /// A value as the host's validator is sent it: compact JSON and, with `bigints` and when
@@ -48,36 +78,6 @@ pub fn wire(value: &Value, bigints: bool) -> String {
         }
     }
     text
-}
-
-/// Turn an ok outcome whose value the validator rejects into a `schema` failure listing
-/// its issues (each at its path), as a JSON Schema's violations are listed; the violations,
-/// for a repair request to name.
-pub fn check(
-    validator: &dyn Validator,
-    outcome: &mut Outcome,
-    raw: &str,
-    bigints: bool,
-) -> Result<Vec<Violation>, String> {
-    let Some(value) = outcome.value.as_ref().filter(|_| outcome.ok()) else {
-        return Ok(Vec::new());
-    };
-    let reply = validator.issues(&wire(value, bigints));
-    if reply.is_empty() {
-        return Ok(Vec::new());
-    }
-    let issues: Vec<Issue> = serde_json::from_str(&reply)
-        .map_err(|error| format!("jxray: the validator's issues are not readable: {error}"))?;
-    let violations: Vec<Violation> = issues
-        .iter()
-        .map(|issue| {
-            let steps: Vec<String> = issue.path.iter().map(step).collect();
-            let pointer = violation::pointer(steps.iter().map(String::as_str));
-            Violation::at(value, pointer, &issue.message)
-        })
-        .collect();
-    violation::fail(outcome, raw, &violations);
-    Ok(violations)
 }
 
 /// A path step as text: a key as it is, an index in digits (Standard Schema allows
@@ -96,12 +96,13 @@ fn step(step: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jxray_engine::{extract, FailureKind, Options};
+    use jxray_engine::{FailureKind, Options};
+    use jxray_formats::judge::{judge, Reading};
 
     /// Accepts objects with a string `city`, as a zod object would.
     struct City;
 
-    impl Validator for City {
+    impl HostValidator for City {
         fn valid(&self, value: &str) -> bool {
             let value: Value = serde_json::from_str(value).unwrap();
             value.get("city").is_some_and(Value::is_string)
@@ -118,9 +119,9 @@ mod tests {
     #[test]
     fn the_first_candidate_that_validates_wins() {
         let raw = "Draft: {\"city\": 1}\nFinal: {\"city\": \"Paris\"}";
-        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City), false)));
-        let mut outcome = extract(raw, &options);
-        check(&City, &mut outcome, raw, false).unwrap();
+        let city = wired(Arc::new(City), false);
+        let judged = judge(raw, &Options::default(), &Reading::default(), Some(&city));
+        let outcome = judged.unwrap().outcome;
         assert!(outcome.ok());
         assert_eq!(outcome.value, Some(serde_json::json!({"city": "Paris"})));
     }
@@ -139,9 +140,9 @@ mod tests {
     #[test]
     fn a_value_that_never_validates_is_a_schema_failure_with_each_issue() {
         let raw = "{\"city\": 1, \"tags\": [\"\"]}";
-        let options = Options::default().with_acceptor(Some(acceptor(Arc::new(City), false)));
-        let mut outcome = extract(raw, &options);
-        check(&City, &mut outcome, raw, false).unwrap();
+        let city = wired(Arc::new(City), false);
+        let judged = judge(raw, &Options::default(), &Reading::default(), Some(&city));
+        let outcome = judged.unwrap().outcome;
         let failure = outcome.failure.expect("a schema failure");
         assert_eq!(failure.kind, FailureKind::Schema);
         assert_eq!(
