@@ -165,6 +165,7 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyFailure>()?;
     module.add_class::<stream::StreamCore>()?;
     module.add_class::<check::CheckRun>()?;
+    module.add_class::<repair::RepairRun>()?;
     module.add_class::<fixtures::FixtureReplay>()?;
     errors::register(module)?;
     Ok(())

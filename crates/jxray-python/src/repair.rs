@@ -1,21 +1,59 @@
-//! The repair loop's decision for Python's `jxray.repair` (python/jxray/_repair.py): what to
-//! do about an outcome and the repair request's text, by the pure core's policy and wording
-//! (`jxray_formats::repair`), so Python and TypeScript decide and word the same.
+//! The repair loop for Python's `jxray.repair` (python/jxray/_repair.py): the policy, each
+//! decision, the request's text and the loop's bookkeeping are the pure core's
+//! (`jxray_formats::repair`), so Python and TypeScript decide, word and count the same; the
+//! Python side calls `generate`, awaits it and emits spans.
 
-use jxray::engine::FailureKind;
-use jxray_formats::repair::{
-    action_with, repair_prompt, Action, RepairRequest, DEFAULT_MAX_OUTPUT_CHARS,
-};
+use std::sync::{Mutex, PoisonError};
+
+use jxray_formats::repair::{digest, required_keys, Decision, Limits, Policy, Run};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use crate::options::compiled_schema;
 use crate::outcome::PyOutcome;
 
+/// The caller's policy: `policy`'s overrides (a cause or kind to an action's name), the
+/// keys to name (`required`, else the schema's top-level required keys) and the cap on the
+/// quoted output.
+fn policy_of(
+    py: Python<'_>,
+    schema: Option<&Bound<'_, PyAny>>,
+    policy: Option<Vec<(String, String)>>,
+    max_output_chars: Option<usize>,
+    required: Option<Vec<String>>,
+) -> PyResult<Policy> {
+    let table =
+        Policy::table_from_names(policy.unwrap_or_default()).map_err(PyValueError::new_err)?;
+    let required = match required {
+        Some(required) => required,
+        None => match schema {
+            Some(schema) => required_keys(compiled_schema(py, schema)?.document()),
+            None => Vec::new(),
+        },
+    };
+    let mut built = Policy {
+        table,
+        required,
+        ..Policy::default()
+    };
+    if let Some(cap) = max_output_chars {
+        built.max_output_chars = cap;
+    }
+    Ok(built)
+}
+
+/// The decision about an outcome: it was judged once, with how its value broke the schema.
+fn decide(py: Python<'_>, policy: &Policy, outcome: &PyOutcome) -> PyResult<Decision> {
+    let (judged, raw) = outcome.judged(py)?;
+    Ok(policy.decide(&judged.outcome, raw, &judged.violations))
+}
+
 /// `(action, request)`: what the policy (with `policy`'s overrides, a cause or kind to an
 /// action's name) says to do about `outcome`, and the text of one repair request for it
-/// (`None` when it is ok). With `schema`, a `schema` failure lists how the value breaks
-/// it, and the schema's top-level required keys are named (unless `required` is given).
+/// (`None` when it is ok). A `schema` failure lists how the value broke the schema it was
+/// judged against (kept with the outcome: the validator is not asked again); with
+/// `schema`, its top-level required keys are named (unless `required` is given).
 #[pyfunction]
 #[pyo3(signature = (outcome, *, schema=None, policy=None, max_output_chars=None, required=None))]
 pub fn repair_decision(
@@ -26,50 +64,89 @@ pub fn repair_decision(
     max_output_chars: Option<usize>,
     required: Option<Vec<String>>,
 ) -> PyResult<(String, Option<String>)> {
-    let table = policy
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(name, action)| match Action::from_name(&action) {
-            Some(action) => Ok((name, action)),
-            None => Err(PyValueError::new_err(format!(
-                "policy: unknown action {action:?} for {name:?}; the actions are accept, repair, \
-                 raise-limit, change-request, fix-serving and fix-capture"
-            ))),
+    let policy = policy_of(py, schema, policy, max_output_chars, required)?;
+    let decision = decide(py, &policy, &outcome)?;
+    Ok((decision.action.as_str().to_owned(), decision.prompt))
+}
+
+/// One logical request's loop: when to call, with what, and how it ended.
+#[pyclass(frozen, module = "jxray", name = "RepairRun")]
+pub struct RepairRun {
+    run: Mutex<Run>,
+    policy: Policy,
+}
+
+#[pymethods]
+impl RepairRun {
+    #[new]
+    #[pyo3(signature = (prompt, *, max_repairs, max_tokens=None, max_seconds=None, schema=None, policy=None, max_output_chars=None, required=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        prompt: String,
+        max_repairs: u32,
+        max_tokens: Option<f64>,
+        max_seconds: Option<f64>,
+        schema: Option<&Bound<'_, PyAny>>,
+        policy: Option<Vec<(String, String)>>,
+        max_output_chars: Option<usize>,
+        required: Option<Vec<String>>,
+    ) -> PyResult<RepairRun> {
+        let limits = Limits {
+            max_repairs,
+            max_tokens,
+            max_ms: max_seconds.map(|seconds| seconds * 1000.0),
+        };
+        Ok(RepairRun {
+            run: Mutex::new(Run::new(prompt, limits)),
+            policy: policy_of(py, schema, policy, max_output_chars, required)?,
         })
-        .collect::<PyResult<Vec<_>>>()?;
-    let schema = schema
-        .map(|schema| compiled_schema(py, schema))
-        .transpose()?;
-    let (engine_outcome, raw) = outcome.engine_outcome(py)?;
-    let violations = match (&schema, &engine_outcome.failure, &engine_outcome.value) {
-        (Some(schema), Some(failure), Some(value)) if failure.kind == FailureKind::Schema => {
-            schema.violations(value)
+    }
+
+    /// Whether another call may be made, `elapsed` seconds after the first began.
+    fn may_call(&self, elapsed: f64) -> bool {
+        self.run().may_call(elapsed * 1000.0)
+    }
+
+    /// Take one judged attempt: its outcome, the text or bytes `generate` gave and the
+    /// call's usage as JSON text (any provider's spelling). `(action, next)`: the policy's
+    /// action and the next request to send, `None` when the loop stops.
+    #[pyo3(signature = (outcome, output, usage_json=None))]
+    fn took(
+        &self,
+        py: Python<'_>,
+        outcome: PyRef<'_, PyOutcome>,
+        output: &Bound<'_, PyAny>,
+        usage_json: Option<&str>,
+    ) -> PyResult<(String, Option<String>)> {
+        let mut decision = decide(py, &self.policy, &outcome)?;
+        if let Ok(bytes) = output.cast::<PyBytes>() {
+            decision.raw_output_hash = digest(bytes.as_bytes());
         }
-        _ => Vec::new(),
-    };
-    let required = required.unwrap_or_else(|| {
-        schema
-            .as_ref()
-            .and_then(|schema| schema.document().get("required"))
-            .and_then(|keys| keys.as_array())
-            .map(|keys| {
-                keys.iter()
-                    .filter_map(|key| key.as_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default()
-    });
-    let request = RepairRequest {
-        outcome: engine_outcome,
-        raw,
-        violations: &violations,
-        required: &required,
-        max_output_chars: max_output_chars.unwrap_or(DEFAULT_MAX_OUTPUT_CHARS),
-    };
-    Ok((
-        action_with(engine_outcome, &table).as_str().to_owned(),
-        repair_prompt(&request),
-    ))
+        let usage = usage_json
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or_default();
+        let (judged, _) = outcome.judged(py)?;
+        let next = self.run().took(&judged.outcome, &decision, &usage);
+        Ok((decision.action.as_str().to_owned(), next))
+    }
+
+    /// How the loop ended, as JSON text (`status`, `repaired`, `lenient`, `stopped`,
+    /// `telemetry`): with a fallback of `fallback_kind` when the caller gave one, and the
+    /// caller's `schema_version` (JSON text).
+    #[pyo3(signature = (fallback_kind, schema_version_json))]
+    fn end(&self, fallback_kind: Option<&str>, schema_version_json: &str) -> PyResult<String> {
+        let version = serde_json::from_str(schema_version_json)
+            .map_err(|error| PyValueError::new_err(format!("schema_version: {error}")))?;
+        let ending = self.run().end(fallback_kind, version);
+        serde_json::to_string(&ending).map_err(|error| PyValueError::new_err(error.to_string()))
+    }
+}
+
+impl RepairRun {
+    fn run(&self) -> std::sync::MutexGuard<'_, Run> {
+        self.run.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// `(input, output, total)` tokens of a call's usage (a JSON object's text: the usage, or

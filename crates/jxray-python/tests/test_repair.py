@@ -180,6 +180,34 @@ def golden(name: str) -> str:
     return text.split("---\n", 2)[2].rstrip("\n")
 
 
+RUNS = GOLDEN.parent / "runs" / "scenarios.json"
+
+
+@pytest.mark.parametrize("scenario", json.loads(RUNS.read_text()), ids=lambda s: s["name"])
+def test_each_run_sends_and_ends_as_the_engines_golden_file_says(scenario):
+    """The loop's bookkeeping is the pure core's: the same scenario, with a scripted
+    generate, sends the requests and ends as the Rust test's golden file says."""
+    replies = [
+        {"text": r["text"], "stop_reason": r.get("stopReason"), "usage": r.get("usage")}
+        for r in scenario["replies"]
+    ]
+    generate = Scripted(*replies)
+    options: dict = {"max_repairs": scenario["maxRepairs"], "schema_version": scenario.get("schemaVersion")}
+    if "maxTokens" in scenario:
+        options["budget"] = {"max_tokens": scenario["maxTokens"]}
+    if "fallback" in scenario:
+        options["fallback"] = "fallback value"
+    result = jxray.repair(generate, scenario["prompt"], **options)
+    text = (GOLDEN / f"repair_run__{scenario['name']}.snap").read_text()
+    expected = json.loads(text.split("---\n", 2)[2])
+    assert generate.prompts == expected["requests"]
+    ending = expected["ending"]
+    assert (result.status, result.repaired, result.lenient, result.stopped) == (
+        ending["status"], ending["repaired"], ending["lenient"], ending["stopped"],
+    )
+    assert result.telemetry == ending["telemetry"]
+
+
 def test_repair_prompt_is_the_engines_wording_word_for_word():
     raw = "Here it is:\n```json\n{'city': 'Paris', \"zip\": 75001,}\n```"
     assert jxray.repair_prompt(jxray.extract(raw)).rstrip("\n") == golden("invalid_lists_every_defect_with_its_place_and_advice")

@@ -1,21 +1,27 @@
-//! The repair loop's two decisions, the same in every language (contract §6): whether a
-//! failed outcome is worth one repair request ([`action`]), and the text of that request
-//! ([`repair_prompt`]). The loops themselves (`jxray.repair` in Python, `repair` in
-//! TypeScript) call the model; these only decide and word.
+//! The repair loop, the same in every language (contract §6): whether a failed outcome is
+//! worth one repair request ([`action`]), the text of that request ([`repair_prompt`]), a
+//! caller's [`Policy`] and its [`Decision`] about one output, and the loop's bookkeeping
+//! ([`Run`]: attempts, budget, when to stop, the telemetry record). The loops themselves
+//! (`jxray.repair` in Python, `repair` in TypeScript) call the model; these decide, word
+//! and count.
 
 mod advice;
 mod markers;
+mod policy;
 mod prompt;
+mod run;
 
 use jxray_engine::{Cause, FailureKind, Outcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use markers::{quoted_reply, QuotedReply};
+pub use policy::{digest, required_keys, Decision, Policy};
 pub use prompt::{repair_prompt, RepairRequest, DEFAULT_MAX_OUTPUT_CHARS, OPENING};
+pub use run::{failure_name, Ending, Limits, Run, Telemetry};
 
 /// What to do about an outcome before paying for another call.
 #[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// The outcome is ok: take the value.

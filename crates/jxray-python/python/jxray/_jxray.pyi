@@ -116,6 +116,25 @@ def repair_decision(
     max_output_chars: Optional[int] = None,
     required: Optional[List[str]] = None,
 ) -> Tuple[str, Optional[str]]: ...
+class RepairRun:
+    def __init__(
+        self,
+        prompt: str,
+        *,
+        max_repairs: int,
+        max_tokens: Optional[float] = None,
+        max_seconds: Optional[float] = None,
+        schema: SchemaArg = None,
+        policy: Optional[List[Tuple[str, str]]] = None,
+        max_output_chars: Optional[int] = None,
+        required: Optional[List[str]] = None,
+    ) -> None: ...
+    def may_call(self, elapsed: float) -> bool: ...
+    def took(
+        self, outcome: Outcome, output: Union[str, bytes], usage_json: Optional[str] = None
+    ) -> Tuple[str, Optional[str]]: ...
+    def end(self, fallback_kind: Optional[str], schema_version_json: str) -> str: ...
+
 class StreamCore:
     def __init__(
         self,

@@ -8,7 +8,6 @@ TypeScript); this module only calls ``generate`` and keeps the record.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import inspect
 import json
 import time
@@ -111,103 +110,85 @@ _CAPTURES_SOURCE = "jxray.repair (python)"
 
 
 class _Loop:
-    """What one call of ``repair`` or ``arepair`` keeps between attempts."""
+    """What one call of ``repair`` or ``arepair`` keeps between attempts: the options read
+    once, the attempts, and the engine's run (``RepairRun``: the decisions, the budget, when
+    to stop and the telemetry record are the pure core's, as in TypeScript)."""
 
     def __init__(self, prompt: str, options: dict) -> None:
         if not isinstance(prompt, str):
             raise TypeError(f"prompt must be str, not {type(prompt).__name__}")
-        self.prompt = prompt
         self.schema = options.pop("schema", None)
-        self.max_repairs = options.pop("max_repairs", 1)
-        if not isinstance(self.max_repairs, int) or self.max_repairs < 0:
+        max_repairs = options.pop("max_repairs", 1)
+        if not isinstance(max_repairs, int) or max_repairs < 0:
             raise ValueError("max_repairs must be a whole number, 0 or more")
-        self.budget = _budget(options.pop("budget", None))
+        budget = _budget(options.pop("budget", None))
         self.fallback = options.pop("fallback", None)
         self.fallback_kind = options.pop("fallback_kind", None)
         self.schema_version = options.pop("schema_version", None)
         policy = options.pop("policy", None) or {}
         if not isinstance(policy, Mapping):
             raise TypeError("policy must map a failure kind or cause to an action's name")
-        self.policy = [(str(name), str(action)) for name, action in policy.items()]
-        self.max_output_chars = options.pop("max_output_chars", None)
-        self.required = options.pop("required", None)
+        max_output_chars = options.pop("max_output_chars", None)
+        required = options.pop("required", None)
         self.extract_options = {n: options.pop(n) for n in _EXTRACT_OPTIONS if n in options}
         captures = options.pop("captures", None)
-        self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE, self.schema)
         if options:
             name = sorted(options)[0]
             raise TypeError(f"unknown option {name!r}{_did_you_mean(name, _OPTIONS)}")
+        self.run = _jxray.RepairRun(
+            prompt,
+            max_repairs=max_repairs,
+            max_tokens=budget.get("max_tokens"),
+            max_seconds=budget.get("max_seconds"),
+            schema=self.schema,
+            policy=[(str(name), str(action)) for name, action in policy.items()],
+            max_output_chars=max_output_chars,
+            required=required,
+        )
+        self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE, self.schema)
         self.started = time.monotonic()
-        self.tokens = 0
         self.attempts: List[Attempt] = []
         self.request = prompt
-        self.stopped: Optional[str] = None
-        self.decision: tuple = ("accept", None)
+        self.action = "accept"
 
     def may_call(self) -> bool:
         """Whether another call is allowed: within ``1 + max_repairs`` and the budget."""
-        if len(self.attempts) > 0 and self.budget.spent(self.tokens, time.monotonic() - self.started):
-            self.stopped = "budget"
-            return False
-        return True
+        return self.run.may_call(time.monotonic() - self.started)
 
     def took(self, reply: Any, latency: float, started: datetime) -> bool:
         """Record one reply to the call begun at ``started`` (and write it when there is a
         captures folder); whether to call again."""
         text, stop_reason, usage, model, judged = read_reply(reply, self.schema, self.extract_options)
         outcome = judged or extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
-        self.tokens += _usage_counts(usage)[2]
-        self.decision = _jxray.repair_decision(
-            outcome,
-            schema=self.schema,
-            policy=self.policy,
-            max_output_chars=self.max_output_chars,
-            required=self.required,
-        )
+        as_json = usage_json(usage)
+        self.action, request = self.run.took(outcome, text, None if as_json is None else json.dumps(as_json))
         attempt = Attempt(len(self.attempts) + 1, self.request, text, outcome, stop_reason, usage, latency, model)
         if self.chain is not None:
             attempt = replace(attempt, capture=self.chain.write(attempt, started))
         self.attempts.append(attempt)
-        action, request = self.decision
-        if action == "accept":
+        if request is None:
             return False
-        if action != "repair":
-            self.stopped = action
-            return False
-        if len(self.attempts) == 1 + self.max_repairs:
-            self.stopped = "max-repairs"
-            return False
-        self.request = f"{self.prompt}\n\n{request}"
+        self.request = request
         return True
 
     def result(self) -> RepairResult:
-        last = self.attempts[-1]
-        outcome = last.outcome
-        # An ok outcome the policy does not accept (the JSON body of a tool call written as
-        # text) is no success: it counts as its warning.
-        accepted = outcome.ok and self.decision[0] == "accept"
-        kinds = [_failure_name(a.outcome) for a in self.attempts]
-        status, value, fallback_kind = ("success", outcome.value, None) if accepted else ("failure", None, None)
-        if not accepted and self.fallback is not None:
-            status = "fallback"
-            value = self.fallback(outcome) if callable(self.fallback) else self.fallback
+        outcome = self.attempts[-1].outcome
+        fallback_kind = None
+        if self.fallback is not None:
             fallback_kind = self.fallback_kind or ("function" if callable(self.fallback) else "value")
+        ending = json.loads(self.run.end(fallback_kind, json.dumps(self.schema_version)))
+        value = outcome.value if ending["status"] == "success" else None
+        if ending["status"] == "fallback":
+            value = self.fallback(outcome) if callable(self.fallback) else self.fallback
         return RepairResult(
-            status=status,
+            status=ending["status"],
             value=value,
-            repaired=accepted and len(self.attempts) > 1,
-            lenient=accepted and outcome.layer == "lenient",
+            repaired=ending["repaired"],
+            lenient=ending["lenient"],
             outcome=outcome,
-            stopped=None if accepted else self.stopped,
+            stopped=ending["stopped"],
             attempts=list(self.attempts),
-            telemetry={
-                "schema_version": self.schema_version,
-                "initial_failure": kinds[0],
-                "repair_failure": kinds[-1] if len(self.attempts) > 1 else None,
-                "attempt_count": len(self.attempts),
-                "fallback_kind": fallback_kind,
-                "raw_output_hash": "sha256:" + hashlib.sha256(_bytes(last.text)).hexdigest(),
-            },
+            telemetry=ending["telemetry"],
             chain=None if self.chain is None else self.chain.id,
         )
 
@@ -360,7 +341,7 @@ def _steps(loop: _Loop) -> Generator[str, Any, RepairResult]:
             # loop's end here, with the error.
             spans.failed(span, error)
             raise
-        spans.judged(span, loop.attempts[-1], loop.decision[0])
+        spans.judged(span, loop.attempts[-1], loop.action)
         if not again:
             break
     try:
@@ -373,37 +354,14 @@ def _steps(loop: _Loop) -> Generator[str, Any, RepairResult]:
     return result
 
 
-def _failure_name(outcome: Outcome) -> Optional[str]:
-    """The telemetry's name for how an attempt failed: its failure's kind, ``tool-call-text``
-    for the accepted body of a tool call written as text, ``None`` for a value taken."""
-    if not outcome.ok:
-        return outcome.failure.kind
-    return "tool-call-text" if "tool-call-text" in outcome.warnings else None
-
-
-def _bytes(text: Union[str, bytes]) -> bytes:
-    return text if isinstance(text, bytes) else text.encode()
-
-
-@dataclass(frozen=True)
-class _Budget:
-    max_tokens: Optional[int] = None
-    max_seconds: Optional[float] = None
-
-    def spent(self, tokens: int, seconds: float) -> bool:
-        return (self.max_tokens is not None and tokens >= self.max_tokens) or (
-            self.max_seconds is not None and seconds >= self.max_seconds
-        )
-
-
 _BUDGET_KEYS = ("max_tokens", "max_seconds")
 
 
-def _budget(budget: Any) -> _Budget:
+def _budget(budget: Any) -> Mapping:
     """The budget option, checked before any call: a misspelt key or a count that is not a
     number would otherwise mean no budget at all."""
     if budget is None:
-        return _Budget()
+        return {}
     if not isinstance(budget, Mapping):
         raise TypeError(f'budget must be a dict with "max_tokens" and/or "max_seconds", not {type(budget).__name__}')
     for key in budget:
@@ -414,7 +372,7 @@ def _budget(budget: Any) -> _Budget:
         raise TypeError(f"budget: max_tokens must be a whole number, 0 or more, not {tokens!r}")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds >= 0):
         raise TypeError(f"budget: max_seconds must be a number of seconds, 0 or more, not {seconds!r}")
-    return _Budget(tokens, seconds)
+    return {"max_tokens": tokens, "max_seconds": seconds}
 
 
 def _did_you_mean(name: str, known: "tuple[str, ...] | list[str]") -> str:
