@@ -26,7 +26,7 @@ export function createJxray(module, host = {}) {
     replayFixture: (text, unreadable, source) =>
       pool.run((engine) => JSON.parse(decoder.decode(engine.call("jx_fixture", DEFAULT_REQUEST.with({ source, unreadable }), text)))),
   };
-  jxray.repair = makeRepair(jxray, host).repair;
+  jxray.repair = makeRepair(jxray, pool, host).repair;
   Object.assign(jxray, makeStreams(jxray, pool));
   return jxray;
 }
@@ -78,6 +78,14 @@ class Pool {
 
   usage(usage) {
     return this.run((engine) => engine.usage(usage));
+  }
+
+  attempt(text, options, more) {
+    return this.run((engine) => engine.attempt(text, options, more));
+  }
+
+  runStep(step) {
+    return this.run((engine) => engine.runStep(step));
   }
 
   /** The largest memory of any instance, in bytes (the package's tests read it). */

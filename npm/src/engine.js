@@ -125,6 +125,21 @@ export class Engine {
     return parseReply(decoder.decode(this.call("jx_repair", request, text)));
   }
 
+  /** One repair attempt's output judged once: its outcome, and the loop's decision about it
+   * with `more` (crates/jxray-wasm/src/repair.rs). */
+  attempt(text, options, more) {
+    let request = requestOf(options);
+    if (!isWellFormed(text)) request = request.with({ unreadable: LONE_SURROGATE });
+    const decision = parseReply(decoder.decode(this.call("jx_repair", request.with(more), text)));
+    const [explained] = withOutputs([decision.explained], request, this.outputs);
+    return { outcome: Outcome.fromExplained(this.pool, explained, request, text), decision };
+  }
+
+  /** A repair run's step that is not an output (start, may-call, end). */
+  runStep(step) {
+    return JSON.parse(decoder.decode(this.call("jx_run", DEFAULT_REQUEST, JSON.stringify(step))));
+  }
+
   /** `{ input, output, total }` of a usage object in any provider's spelling
    * (crates/jxray-formats/src/usage.rs). */
   usage(usage) {

@@ -70,11 +70,6 @@ function budgetOf(budget) {
   return { maxTokens: budget.maxTokens, maxMs: budget.maxMs };
 }
 
-/** Whether the tokens or the time spent reach the budget. */
-export function overBudget(budget, tokens, elapsedMs) {
-  return (budget.maxTokens !== undefined && tokens >= budget.maxTokens) || (budget.maxMs !== undefined && elapsedMs >= budget.maxMs);
-}
-
 /** Whether `generate` gave a provider SDK's own response (an openai chat completion or
  * Responses object, an Anthropic message, a Gemini or Ollama response), which is read as
  * `extractResponse` reads it; an object with a `text` string (the AI SDK's result) is not. */

@@ -7,7 +7,8 @@ import { openChain } from "./captures.js";
 import { DECIDE, Outcome } from "./outcome.js";
 import { NoJsonError } from "./errors.js";
 import { jsonSchemaOf } from "./schema.js";
-import { checkArguments, EXTRACT_OPTIONS, isProviderResponse, overBudget, readReply, usageOf } from "./repair-inputs.js";
+import { checkArguments, EXTRACT_OPTIONS, isProviderResponse, readReply, usageOf } from "./repair-inputs.js";
+import { usageText } from "./usage.js";
 import { otelApi, RepairSpans } from "./telemetry.js";
 
 /** The repair request's text for a failed outcome (null when it is ok). */
@@ -17,7 +18,7 @@ export function repairPrompt(outcome, options = {}) {
 }
 
 /** `host.files`, when the runtime has a file system, resolves to what `captures` writes with. */
-export function makeRepair(jxray, host = {}) {
+export function makeRepair(jxray, pool, host = {}) {
   /**
    * Call `generate(prompt)`, extract its output and, when the policy says a repair request
    * can fix the failure, call it again (at most `maxRepairs` times) with the request; with
@@ -28,7 +29,7 @@ export function makeRepair(jxray, host = {}) {
     const chain = options.captures == null ? null : await openChain(options.captures, host.files, jsonSchemaOf(options.schema));
     const spans = new RepairSpans(await otelApi());
     try {
-      const finished = await loop({ jxray, generate, prompt, options, limits, chain, spans });
+      const finished = await loop({ pool, jxray, generate, prompt, options, limits, chain, spans });
       spans.end(finished);
       return finished;
     } catch (error) {
@@ -41,69 +42,71 @@ export function makeRepair(jxray, host = {}) {
   return { repair, repairPrompt };
 }
 
-/** The attempts, then the result. */
-async function loop({ jxray, generate, prompt, options, limits, chain, spans }) {
+/** The attempts, then the result. The run (when to call, with what, why it stopped, the
+ * telemetry) is the engine's (crates/jxray-formats/src/repair/run.rs), carried here between
+ * calls without being read. */
+async function loop({ pool, jxray, generate, prompt, options, limits, chain, spans }) {
   const { signal } = options;
   const extractOptions = Object.fromEntries(EXTRACT_OPTIONS.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]));
   const decide = decisionOptions(options);
   const started = Date.now();
   const attempts = [];
-  let spentTokens = 0;
+  const { maxTokens = null, maxMs = null } = limits.budget;
+  let run = pool.runStep({ start: { prompt, limits: { maxRepairs: limits.maxRepairs, maxTokens, maxMs } } }).run;
   let request = prompt;
   let previous = null;
-  let stopped = null;
   let decision = null;
-  for (let attempt = 1; attempt <= 1 + limits.maxRepairs; attempt++) {
+  for (;;) {
     if (signal?.aborted) throw abortError(signal);
-    if (attempt > 1 && overBudget(limits.budget, spentTokens, Date.now() - started)) {
-      stopped = "budget";
-      break;
-    }
+    const step = pool.runStep({ mayCall: { run, elapsedMs: Date.now() - started } });
+    run = step.run;
+    if (!step.mayCall) break;
+    const attempt = attempts.length + 1;
     const span = spans.attempt(attempt);
     const began = new Date();
     const raw = await generate(request, { attempt, signal, previous });
     // A reply that came back after the abort is neither judged nor written.
     if (signal?.aborted) throw abortError(signal);
     const latencyMs = Date.now() - began.getTime();
-    const { reply, outcome } = judgeReply(jxray, raw, extractOptions);
+    const judged = judgeReply(pool, jxray, raw, extractOptions, (usage) => ({ ...decide, run, usage: usageJson(usage) }));
+    const { reply, outcome } = judged;
+    decision = judged.decision;
+    run = decision.run;
     const tokens = jxray.tokenUsage(reply.usage);
-    spentTokens += tokens.total;
-    decision = outcome[DECIDE](decide);
     const record = { attempt, prompt: request, text: reply.text, outcome, stopReason: reply.stopReason ?? null, usage: reply.usage ?? null, latencyMs, model: reply.model };
     if (chain) record.capture = chain.write(record, began);
     attempts.push(record);
     spans.judged(span, record, tokens, decision.action, outcome.ok && attempt > 1);
-    // An ok outcome the policy does not accept (a tool call written as text) is no success.
-    if (decision.action === "accept") break;
-    if (decision.action !== "repair") {
-      stopped = decision.action;
-      break;
-    }
-    if (attempt === 1 + limits.maxRepairs) {
-      stopped = "max-repairs";
-      break;
-    }
+    if (decision.next === null) break;
     previous = { prompt: request, text: reply.text, outcome, repairRequest: decision.prompt };
-    request = `${prompt}\n\n${decision.prompt}`;
+    request = decision.next;
   }
-  const finished = result(attempts, stopped, decision, options);
+  const finished = result(pool, run, attempts, options);
   if (chain) finished.chain = chain.id;
   // A method, not a member: the result still compares and serialises as its fields.
   Object.defineProperty(finished, "valueOrThrow", { value: valueOrThrow, enumerable: false });
   return finished;
 }
 
-/** What `generate` gave, and its outcome: a provider SDK's response is read as
- * `extractResponse` reads it (so a structured refusal is a refusal, never an empty text);
- * anything else is a text, or an object with one, extracted. */
-function judgeReply(jxray, raw, extractOptions) {
+/** What `generate` gave, its outcome and the decision about it, the output judged once: a
+ * provider SDK's response is read as `extractResponse` reads it (so a structured refusal is
+ * a refusal, never an empty text); anything else is a text, or an object with one.
+ * `more(usage)` is what the decision is asked with. */
+function judgeReply(pool, jxray, raw, extractOptions, more) {
   if (isProviderResponse(raw)) {
     const [outcome] = jxray.extractResponse(raw, extractOptions);
     const reply = { text: outcome.text ?? "", stopReason: outcome.stopReason ?? undefined, usage: usageOf(raw), model: outcome.model ?? undefined };
-    return { reply, outcome };
+    return { reply, outcome, decision: outcome[DECIDE](more(reply.usage)) };
   }
   const reply = readReply(raw);
-  return { reply, outcome: jxray.extract(reply.text, { ...extractOptions, stopReason: reply.stopReason }) };
+  const options = { ...extractOptions, stopReason: reply.stopReason };
+  return { reply, ...pool.attempt(reply.text, options, more(reply.usage)) };
+}
+
+/** A usage object as the engine reads it (JSON), or null. */
+function usageJson(usage) {
+  const text = usageText(usage);
+  return text === null ? null : JSON.parse(text);
 }
 
 /** The value (the accepted one, or the fallback's, which the caller asked for), or the
@@ -125,58 +128,29 @@ function decisionOptions(options) {
     more.repairTable = Object.entries(options.policy).map(([name, action]) => [name, String(action)]);
   }
   if (options.maxOutputChars !== undefined) more.maxOutputChars = options.maxOutputChars;
-  const required = options.required ?? requiredKeys(options.schema);
-  if (required.length > 0) more.required = required;
+  if (options.required != null) more.required = options.required;
+  else {
+    // The engine names the schema's required top-level keys, when it can say them
+    // (Standard JSON Schema).
+    const document = jsonSchemaOf(options.schema);
+    if (document != null) more.requiredOf = document;
+  }
   return more;
-}
-
-/** The schema's required top-level keys, when it can say them (Standard JSON Schema). */
-function requiredKeys(schema) {
-  const document = jsonSchemaOf(schema);
-  return Array.isArray(document?.required) ? document.required.map(String) : [];
 }
 
 function abortError(signal) {
   return signal.reason ?? new DOMException("The repair loop was aborted", "AbortError");
 }
 
-function result(attempts, stopped, decision, options) {
-  const last = attempts.at(-1);
-  const outcome = last.outcome;
-  const accepted = outcome.ok && decision.action === "accept";
-  const failures = attempts.map((a) => failureName(a.outcome));
-  let status = accepted ? "success" : "failure";
-  let value = accepted ? outcome.value : undefined;
-  let fallbackKind = null;
+/** The result, as the run ended; the fallback's value is the caller's to give. */
+function result(pool, run, attempts, options) {
+  const outcome = attempts.at(-1).outcome;
   // As Python's fallback=None: null and undefined are no fallback; `() => null` is a null one.
-  if (!accepted && options.fallback != null) {
-    status = "fallback";
-    const fallback = options.fallback;
-    value = typeof fallback === "function" ? fallback(outcome) : fallback;
-    fallbackKind = options.fallbackKind ?? (typeof fallback === "function" ? "function" : "value");
-  }
-  return {
-    status,
-    value,
-    repaired: accepted && attempts.length > 1,
-    lenient: accepted && outcome.layer === "lenient",
-    outcome,
-    stopped: accepted ? null : stopped,
-    attempts,
-    telemetry: {
-      schema_version: options.schemaVersion ?? null,
-      initial_failure: failures[0],
-      repair_failure: attempts.length > 1 ? failures.at(-1) : null,
-      attempt_count: attempts.length,
-      fallback_kind: fallbackKind,
-      raw_output_hash: decision.rawOutputHash,
-    },
-  };
-}
-
-/** The telemetry's name for how an attempt failed: its kind, `tool-call-text` for the
- * accepted body of a tool call written as text, null for a value taken. */
-function failureName(outcome) {
-  if (!outcome.ok) return outcome.failure.kind;
-  return outcome.warnings.includes("tool-call-text") ? "tool-call-text" : null;
+  const fallback = options.fallback;
+  const fallbackKind = fallback == null ? null : (options.fallbackKind ?? (typeof fallback === "function" ? "function" : "value"));
+  const ending = pool.runStep({ end: { run, fallbackKind, schemaVersion: options.schemaVersion ?? null } });
+  let value = ending.status === "success" ? outcome.value : undefined;
+  if (ending.status === "fallback") value = typeof fallback === "function" ? fallback(outcome) : fallback;
+  const { status, repaired, lenient, stopped, telemetry } = ending;
+  return { status, value, repaired, lenient, outcome, stopped, attempts, telemetry };
 }

@@ -171,6 +171,25 @@ test("bad arguments are TypeErrors", async () => {
   await assert.rejects(repair(async () => "{}", "p", { maxRepair: 1 }), /unknown option "maxRepair"/);
 });
 
+const SNAPSHOTS = new URL("../../crates/jxray-formats/tests/snapshots/", import.meta.url);
+const scenarios = JSON.parse(readFileSync(new URL("../runs/scenarios.json", SNAPSHOTS), "utf8"));
+
+for (const scenario of scenarios) {
+  test(`a run sends and ends as the engine's golden file says: ${scenario.name}`, async () => {
+    const replies = scenario.replies.map((r) => ({ text: r.text, stopReason: r.stopReason, usage: r.usage }));
+    const { generate, calls } = scripted(...replies);
+    const options = { maxRepairs: scenario.maxRepairs, schemaVersion: scenario.schemaVersion };
+    if (scenario.maxTokens !== undefined) options.budget = { maxTokens: scenario.maxTokens };
+    if (scenario.fallback !== undefined) options.fallback = "fallback value";
+    const result = await repair(generate, scenario.prompt, options);
+    const text = readFileSync(new URL(`repair_run__${scenario.name}.snap`, SNAPSHOTS), "utf8");
+    const expected = JSON.parse(text.split("---\n").slice(2).join("---\n"));
+    assert.deepEqual(calls.map((call) => call.prompt), expected.requests);
+    const { status, repaired, lenient, stopped, telemetry } = result;
+    assert.deepEqual({ status, repaired, lenient, stopped, telemetry }, expected.ending);
+  });
+}
+
 test("repairPrompt gives the engine's golden wording word for word", () => {
   const golden = (name) =>
     readFileSync(new URL(`../../crates/jxray-formats/tests/snapshots/repair_prompt__${name}.snap`, import.meta.url), "utf8")

@@ -111,6 +111,12 @@ pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
     })
 }
 
+/// A repair run's step that is not an output (see [`repair::step`]): the text is the step.
+#[no_mangle]
+pub extern "C" fn jx_run(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, _| repair::step(text?))
+}
+
 /// The tokens a call used, read from the text: a usage object or a whole response as JSON
 /// (see [`jxray_formats::usage::token_usage`]). The reply is `{"input", "output", "total"}`,
 /// each a count or `null`; a text that is not JSON has no counts.

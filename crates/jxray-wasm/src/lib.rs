@@ -9,7 +9,8 @@
 //! that extraction failed), [`reply::explained`] (everything `jxray check --format jsonl`
 //! says, with the trace), [`response::outcomes`] (a provider response's outputs) and
 //! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner) and
-//! [`repair::decide`] (the repair loop's decision and request) and [`boundary::jx_usage`]
+//! [`repair::decide`] (the repair loop's decision and request), [`repair::step`] (its
+//! run's other steps) and [`boundary::jx_usage`]
 //! (the tokens a reply's usage says it used, in any provider's spelling), and [`stream`]
 //! (the streaming extractor, one per instance).
 //!

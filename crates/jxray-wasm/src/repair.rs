@@ -1,70 +1,110 @@
-//! The repair loop's decisions for a JavaScript `repair` (npm/src/repair.js): what to do about
-//! an output ([`jxray_formats::repair::action_with`]), the repair request's text
-//! ([`jxray_formats::repair::repair_prompt`]), and the output's SHA-256 digest for the
-//! telemetry record, so every language decides and words the same.
+//! The repair loop for a JavaScript `repair` (npm/src/repair.js), decided and counted by the
+//! pure core (`jxray_formats::repair`), as Python's is: the decision about an output (its
+//! action, the repair request's text, the output's digest), and the loop's [`Run`]. A
+//! WebAssembly instance keeps nothing between calls (the package lends any free one), so
+//! the host carries the run's state from one call to the next without reading it.
 
-use jxray_formats::repair::{action_with, repair_prompt, Action, RepairRequest};
-use serde::Serialize;
-use sha2::{Digest, Sha256};
+use jxray_formats::judge::Judgement;
+use jxray_formats::repair::{required_keys, Decision, Limits, Policy, Run};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::reply::{Explained, Judged};
-use jxray_formats::judge::Judgement;
 
-/// The decision about one output.
+/// The reply about one output.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Decision<'a> {
-    /// `accept`, `repair`, `raise-limit`, `change-request`, `fix-serving` or `fix-capture`.
-    pub action: Action,
-    /// The repair request for this output; `null` when the outcome is ok.
-    pub prompt: Option<String>,
-    /// `sha256:` and the hex digest of the output, to correlate repeats without keeping it.
-    pub raw_output_hash: String,
+pub struct Decided<'a> {
+    #[serde(flatten)]
+    pub decision: Decision,
     /// The outcome the decision is about, explained: the host keeps it, so reading the
     /// failure afterwards does not run the engine again.
     pub explained: Explained<'a>,
+    /// The run after this output, when the request carried one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<Run>,
+    /// The next request to send; `null` when the loop stops (or no run was carried).
+    pub next: Option<String>,
 }
 
-/// The decision about `judged` (its options carry the caller's table, the cap and the
-/// schema's required keys).
+/// The decision about `judged` (its request carries the caller's table, the cap and the
+/// required keys, and the run with this call's usage when a loop asks).
 pub fn decide(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
     let Judgement {
         outcome,
         violations,
     } = judged.outcome()?;
     let request = judged.request;
-    let table = request
-        .repair_table
-        .iter()
-        .map(|(name, action)| {
-            Action::from_name(action)
-                .map(|action| (name.clone(), action))
-                .ok_or_else(|| {
-                    format!("jxray: unknown action {action:?} for {name:?}; the actions are accept, repair, raise-limit, change-request, fix-serving and fix-capture")
-                })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let prompt = repair_prompt(&RepairRequest {
-        outcome: &outcome,
-        raw: judged.text,
-        violations: &violations,
-        required: &request.required,
+    let table = Policy::table_from_names(request.repair_table.iter().cloned())
+        .map_err(|error| format!("jxray: {error}"))?;
+    let policy = Policy {
+        table,
+        required: match &request.required_of {
+            Some(schema) => required_keys(schema),
+            None => request.required.clone(),
+        },
         max_output_chars: request.max_output_chars(),
-    });
-    let decision = Decision {
-        action: action_with(&outcome, &table),
-        prompt,
-        raw_output_hash: digest(judged.text),
-        explained: Explained::of(judged, request.origin(), &outcome, false),
     };
-    Ok(serde_json::to_vec(&decision).expect("a decision serializes to JSON"))
+    let decision = policy.decide(&outcome, judged.text, &violations);
+    let mut run = request.run.clone();
+    let next = run.as_mut().and_then(|run| {
+        let usage = request.usage.as_ref().unwrap_or(&Value::Null);
+        run.took(&outcome, &decision, usage)
+    });
+    let decided = Decided {
+        decision,
+        explained: Explained::of(judged, request.origin(), &outcome, false),
+        run,
+        next,
+    };
+    Ok(serde_json::to_vec(&decided).expect("a decision serializes to JSON"))
 }
 
-/// `sha256:HEX` of the text's UTF-8.
-pub fn digest(text: &str) -> String {
-    let hash = Sha256::digest(text.as_bytes());
-    let hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!("sha256:{hex}")
+/// One step of a run that is not an output: its start, whether to call again, its end.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+enum Step {
+    Start {
+        prompt: String,
+        limits: Limits,
+    },
+    #[serde(rename_all = "camelCase")]
+    MayCall {
+        run: Run,
+        elapsed_ms: f64,
+    },
+    #[serde(rename_all = "camelCase")]
+    End {
+        run: Run,
+        fallback_kind: Option<String>,
+        #[serde(default)]
+        schema_version: Value,
+    },
+}
+
+/// The step in `text` (JSON): `{"start"}` gives `{"run"}`, `{"mayCall"}` gives `{"run",
+/// "mayCall"}`, `{"end"}` gives the ending (`status`, `repaired`, `lenient`, `stopped`,
+/// `telemetry`).
+pub fn step(text: &str) -> Result<Vec<u8>, String> {
+    let step: Step = serde_json::from_str(text)
+        .map_err(|error| format!("jxray bug: a repair run's step is not readable: {error}"))?;
+    let reply = match step {
+        Step::Start { prompt, limits } => serde_json::json!({ "run": Run::new(prompt, limits) }),
+        Step::MayCall {
+            mut run,
+            elapsed_ms,
+        } => {
+            let may = run.may_call(elapsed_ms);
+            serde_json::json!({ "run": run, "mayCall": may })
+        }
+        Step::End {
+            run,
+            fallback_kind,
+            schema_version,
+        } => serde_json::to_value(run.end(fallback_kind.as_deref(), schema_version))
+            .expect("an ending serializes to JSON"),
+    };
+    Ok(serde_json::to_vec(&reply).expect("JSON values serialize"))
 }
 
 #[cfg(test)]
@@ -72,7 +112,7 @@ mod tests {
     use super::*;
     use crate::request::Request;
 
-    fn decided(text: &str, request: &Request) -> serde_json::Value {
+    fn decided(text: &str, request: &Request) -> Value {
         let judged = Judged {
             text,
             request,
@@ -83,6 +123,10 @@ mod tests {
         serde_json::from_slice(&decide(&judged).unwrap()).unwrap()
     }
 
+    fn stepped(step: Value) -> Value {
+        serde_json::from_slice(&super::step(&step.to_string()).unwrap()).unwrap()
+    }
+
     #[test]
     fn a_syntax_failure_is_worth_a_repair_and_gets_its_request() {
         let decision = decided("{\"a\": 1,}", &Request::default());
@@ -91,7 +135,8 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("a comma after the last item"));
-        assert_eq!(decision["rawOutputHash"], digest("{\"a\": 1,}"));
+        let digest = jxray_formats::repair::digest(b"{\"a\": 1,}");
+        assert_eq!(decision["rawOutputHash"], digest.as_str());
     }
 
     #[test]
@@ -110,10 +155,24 @@ mod tests {
     }
 
     #[test]
-    fn the_digest_is_sha256_of_the_utf8() {
-        assert_eq!(
-            digest("abc"),
-            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-        );
+    fn the_host_carries_a_run_through_its_steps() {
+        let limits = serde_json::json!({"maxRepairs": 1, "maxTokens": null, "maxMs": null});
+        let started = stepped(serde_json::json!({"start": {"prompt": "p", "limits": limits}}));
+        let run: Run = serde_json::from_value(started["run"].clone()).unwrap();
+        let request = Request {
+            run: Some(run),
+            usage: Some(serde_json::json!({"total_tokens": 7})),
+            ..Request::default()
+        };
+        let first = decided("{\"a\": 1,}", &request);
+        assert!(first["next"]
+            .as_str()
+            .unwrap()
+            .starts_with("p\n\nYour last reply"));
+        let may = stepped(serde_json::json!({"mayCall": {"run": first["run"], "elapsedMs": 5.0}}));
+        assert_eq!(may["mayCall"], true);
+        let ending = stepped(serde_json::json!({"end": {"run": may["run"], "fallbackKind": null}}));
+        assert_eq!(ending["status"], "failure");
+        assert_eq!(ending["telemetry"]["initial_failure"], "invalid");
     }
 }
