@@ -77,6 +77,21 @@ pub fn extract_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyR
     }
 }
 
+/// Extract a capture with `settings` and explain it at once, the engine run once (the
+/// repair loop reads every failure it meets).
+pub fn judge_one(py: Python<'_>, capture: Capture, settings: &Settings) -> PyResult<PyOutcome> {
+    let judged = py.detach(|| settings.checker.judgement(&capture));
+    let checked = Checked {
+        capture,
+        outcome: judged.outcome,
+        violations: judged.violations,
+        chain: None,
+        early: None,
+    };
+    PyOutcome::new(py, checked, settings.decimals)
+        .map(|outcome| outcome.with_instance(py, settings.pydantic.as_deref()))
+}
+
 /// [`extract_one`] for each capture, in order.
 pub fn extract_all(
     py: Python<'_>,

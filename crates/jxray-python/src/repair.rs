@@ -10,7 +10,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::options::compiled_schema;
+use crate::args::by_name;
+use crate::extract::{capture_of, judge_one};
+use crate::options::{compiled_schema, Settings};
 use crate::outcome::PyOutcome;
 
 /// The caller's policy: `policy`'s overrides (a cause or kind to an action's name), the
@@ -69,17 +71,23 @@ pub fn repair_decision(
     Ok((decision.action.as_str().to_owned(), decision.prompt))
 }
 
-/// One logical request's loop: when to call, with what, and how it ended.
+/// One logical request's loop: when to call, with what, and how it ended; the extraction
+/// settings (and the schema, compiled) read once for every attempt.
 #[pyclass(frozen, module = "jxray", name = "RepairRun")]
 pub struct RepairRun {
     run: Mutex<Run>,
     policy: Policy,
+    settings: Settings,
 }
 
 #[pymethods]
 impl RepairRun {
     #[new]
-    #[pyo3(signature = (prompt, *, max_repairs, max_tokens=None, max_seconds=None, schema=None, policy=None, max_output_chars=None, required=None))]
+    #[pyo3(signature = (
+        prompt, *, max_repairs, max_tokens=None, max_seconds=None, schema=None, policy=None,
+        max_output_chars=None, required=None, accept_lenient=false, decode_stringified=false,
+        pick=String::from("first"), decimals=String::from("float")
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -91,16 +99,47 @@ impl RepairRun {
         policy: Option<Vec<(String, String)>>,
         max_output_chars: Option<usize>,
         required: Option<Vec<String>>,
+        #[pyo3(from_py_with = by_name::accept_lenient)] accept_lenient: bool,
+        #[pyo3(from_py_with = by_name::decode_stringified)] decode_stringified: bool,
+        #[pyo3(from_py_with = by_name::pick)] pick: String,
+        #[pyo3(from_py_with = by_name::decimals)] decimals: String,
     ) -> PyResult<RepairRun> {
         let limits = Limits {
             max_repairs,
             max_tokens,
             max_ms: max_seconds.map(|seconds| seconds * 1000.0),
         };
+        let settings = Settings::new(
+            py,
+            accept_lenient,
+            decode_stringified,
+            &pick,
+            schema,
+            &decimals,
+        )?;
         Ok(RepairRun {
             run: Mutex::new(Run::new(prompt, limits)),
             policy: policy_of(py, schema, policy, max_output_chars, required)?,
+            settings,
         })
+    }
+
+    /// Take the text (or bytes) `generate` gave, with its stop reason and the call's usage
+    /// as JSON text: `(outcome, action, next)`, the output judged once (extracted and
+    /// explained together).
+    #[pyo3(signature = (output, stop_reason=None, usage_json=None))]
+    fn took_text(
+        &self,
+        py: Python<'_>,
+        output: &Bound<'_, PyAny>,
+        stop_reason: Option<String>,
+        usage_json: Option<&str>,
+    ) -> PyResult<(Py<PyOutcome>, String, Option<String>)> {
+        let mut capture = capture_of(output)?;
+        capture.stop_reason = stop_reason;
+        let outcome = Bound::new(py, judge_one(py, capture, &self.settings)?)?;
+        let (action, next) = self.took(py, outcome.borrow(), output, usage_json)?;
+        Ok((outcome.unbind(), action, next))
     }
 
     /// Whether another call may be made, `elapsed` seconds after the first began.

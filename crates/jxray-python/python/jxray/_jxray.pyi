@@ -128,8 +128,18 @@ class RepairRun:
         policy: Optional[List[Tuple[str, str]]] = None,
         max_output_chars: Optional[int] = None,
         required: Optional[List[str]] = None,
+        accept_lenient: bool = False,
+        decode_stringified: bool = False,
+        pick: Pick = "first",
+        decimals: Decimals = "float",
     ) -> None: ...
     def may_call(self, elapsed: float) -> bool: ...
+    def took_text(
+        self,
+        output: Union[str, bytes],
+        stop_reason: Optional[str] = None,
+        usage_json: Optional[str] = None,
+    ) -> Tuple[Outcome, str, Optional[str]]: ...
     def took(
         self, outcome: Outcome, output: Union[str, bytes], usage_json: Optional[str] = None
     ) -> Tuple[str, Optional[str]]: ...

@@ -20,7 +20,7 @@ from . import _jxray
 from ._captures import Chain, usage_json
 from ._replies import read_reply
 from ._instrument import count_outcome, outcome_counter
-from ._jxray import Outcome, extract
+from ._jxray import Outcome
 
 __all__ = ["Attempt", "RepairResult", "arepair", "repair", "repair_prompt"]
 
@@ -144,6 +144,7 @@ class _Loop:
             policy=[(str(name), str(action)) for name, action in policy.items()],
             max_output_chars=max_output_chars,
             required=required,
+            **self.extract_options,
         )
         self.chain = None if captures is None else Chain(captures, _CAPTURES_SOURCE, self.schema)
         self.started = time.monotonic()
@@ -159,9 +160,13 @@ class _Loop:
         """Record one reply to the call begun at ``started`` (and write it when there is a
         captures folder); whether to call again."""
         text, stop_reason, usage, model, judged = read_reply(reply, self.schema, self.extract_options)
-        outcome = judged or extract(text, stop_reason=stop_reason, schema=self.schema, **self.extract_options)
         as_json = usage_json(usage)
-        self.action, request = self.run.took(outcome, text, None if as_json is None else json.dumps(as_json))
+        usage_text = None if as_json is None else json.dumps(as_json)
+        if judged is None:
+            outcome, self.action, request = self.run.took_text(text, stop_reason, usage_text)
+        else:
+            outcome = judged
+            self.action, request = self.run.took(judged, text, usage_text)
         attempt = Attempt(len(self.attempts) + 1, self.request, text, outcome, stop_reason, usage, latency, model)
         if self.chain is not None:
             attempt = replace(attempt, capture=self.chain.write(attempt, started))
