@@ -69,62 +69,20 @@ impl Entries {
         slim_outcomes: bool,
     ) -> Vec<EntryId> {
         let mut reading = self.reading.remove(path).unwrap_or_default();
-        let mut ids = Vec::with_capacity(loaded.len());
         // A log of identical lines gives identical outcomes: one is kept for all of them.
         let mut last: Option<Arc<Outcome>> = None;
-        for Loaded {
-            capture,
-            outcome,
-            request,
-            modified,
-        } in loaded
-        {
-            let previous = reading.old.remove(&capture.source);
-            // Searched while whole: a slim outcome has no value to search.
-            let asked = request.as_deref().and_then(question_of);
-            let matched = query.is_some_and(|q| matches(q, &capture, &outcome, asked));
-            let outcome = if slim_outcomes {
-                self.shared.get(slim(&outcome))
-            } else {
-                match last.take() {
-                    Some(shared) if *shared == outcome => shared,
-                    _ => Arc::new(outcome),
-                }
-            };
-            last = Some(Arc::clone(&outcome));
-            let (id, saved, changed, fresh) = match previous {
-                Some(previous) => carried_over(
-                    previous,
-                    (&capture, &outcome),
-                    slim_outcomes,
-                    reading.mark_changes,
-                ),
-                None => self.new_entry(reading.mark_changes),
-            };
-            if fresh {
-                self.arrived.push(!outcome.ok());
-            }
-            let (file_end, line) = sort_key(&capture);
-            let saved = saved.or_else(|| self.fixture_of(&capture));
-            self.index.insert(id, self.all.len());
-            self.mix_all.add(MixKey::of(&outcome));
-            self.all.push(Entry {
-                id,
-                capture: Arc::new(capture),
-                outcome,
-                saved,
-                matched,
-                changed,
-                gone: false,
-                modified,
-                request,
-                slim: slim_outcomes,
-                removed: false,
-                file_end,
-                line,
-            });
-            ids.push(id);
-        }
+        let adding = Adding {
+            query,
+            slim_outcomes,
+            mark_changes: reading.mark_changes,
+        };
+        let ids: Vec<EntryId> = loaded
+            .into_iter()
+            .map(|one| {
+                let previous = reading.old.remove(&one.capture.source);
+                self.add_one(one, previous, &adding, &mut last)
+            })
+            .collect();
         if !ids.is_empty() {
             self.by_path
                 .entry(path.to_path_buf())
@@ -134,6 +92,80 @@ impl Entries {
         self.reading.insert(path.to_path_buf(), reading);
         self.dirty = true;
         ids
+    }
+
+    /// Add one capture, carrying over what its `previous` entry keeps; its id.
+    fn add_one(
+        &mut self,
+        loaded: Loaded,
+        previous: Option<Entry>,
+        adding: &Adding<'_>,
+        last: &mut Option<Arc<Outcome>>,
+    ) -> EntryId {
+        let Loaded {
+            capture,
+            outcome,
+            request,
+            modified,
+        } = loaded;
+        // Searched while whole: a slim outcome has no value to search.
+        let asked = request.as_deref().and_then(question_of);
+        let matched = adding
+            .query
+            .is_some_and(|q| matches(q, &capture, &outcome, asked));
+        let outcome = self.shared_outcome(outcome, adding.slim_outcomes, last);
+        let (id, saved, changed, fresh) = match previous {
+            Some(previous) => carried_over(
+                previous,
+                (&capture, &outcome),
+                adding.slim_outcomes,
+                adding.mark_changes,
+            ),
+            None => self.new_entry(adding.mark_changes),
+        };
+        if fresh {
+            self.arrived.push(!outcome.ok());
+        }
+        let (file_end, line) = sort_key(&capture);
+        let saved = saved.or_else(|| self.fixture_of(&capture));
+        self.index.insert(id, self.all.len());
+        self.mix_all.add(MixKey::of(&outcome));
+        self.all.push(Entry {
+            id,
+            capture: Arc::new(capture),
+            outcome,
+            saved,
+            matched,
+            changed,
+            gone: false,
+            modified,
+            request,
+            slim: adding.slim_outcomes,
+            removed: false,
+            file_end,
+            line,
+        });
+        id
+    }
+
+    /// The outcome as the list keeps it: slim ones shared by value, whole ones with the
+    /// `last` when they are equal.
+    fn shared_outcome(
+        &mut self,
+        outcome: Outcome,
+        slim_outcomes: bool,
+        last: &mut Option<Arc<Outcome>>,
+    ) -> Arc<Outcome> {
+        let outcome = if slim_outcomes {
+            self.shared.get(slim(&outcome))
+        } else {
+            match last.take() {
+                Some(shared) if *shared == outcome => shared,
+                _ => Arc::new(outcome),
+            }
+        };
+        *last = Some(Arc::clone(&outcome));
+        outcome
     }
 
     /// A capture that was not in the list: a new id, nothing saved, changed and fresh when
@@ -147,6 +179,13 @@ impl Entries {
     pub(crate) fn end_file(&mut self, path: &Path) {
         self.reading.remove(path);
     }
+}
+
+/// How one part of a file's captures is added.
+struct Adding<'a> {
+    query: Option<&'a Query>,
+    slim_outcomes: bool,
+    mark_changes: bool,
 }
 
 /// What a capture read again keeps of its earlier entry: its id, its saved fixture while the
