@@ -21,9 +21,9 @@ use serde_json::Value;
 
 use super::disk::without_bom;
 use super::disk::{decode, io_unreadable, max_bytes_fix, too_large};
-use super::envelope::{self, Contents, Detection, LogRecord, Outputs};
+use super::envelope::{Detection, LogRecord};
 use super::fields::FieldMap;
-use super::{promptfoo, stream, Capture, LoadOptions, Unreadable};
+use super::{documents, stream, Capture, LoadOptions, Unreadable};
 
 /// Why a file of lines holds no capture.
 const NO_LINES: &str = "no lines: the file is empty; delete it or fill it with one capture a line";
@@ -119,15 +119,8 @@ fn classify(value: &Value, fields: Option<&FieldMap>) -> Option<(Option<String>,
             return Some(from_record(fields.read(value)));
         }
     }
-    let detected = envelope::detect(value);
-    if detected.is_some() {
-        return Some((envelope::batch_id(value).map(str::to_string), detected));
-    }
-    if let Some(record) = promptfoo::row(value) {
-        return Some(from_record(record));
-    }
-    match (output_object(value), fields) {
-        (Some(detected), _) => Some((None, Some(detected))),
+    match (documents::line(value), fields) {
+        (Some(known), _) => Some(known),
         // The user named paths that lead nowhere here: say which.
         (None, Some(fields)) => Some(from_record(fields.read(value))),
         (None, None) => Some((None, None)),
@@ -136,26 +129,6 @@ fn classify(value: &Value, fields: Option<&FieldMap>) -> Option<(Option<String>,
 
 fn from_record(record: LogRecord) -> (Option<String>, Detection) {
     (record.id, Some(record.result))
-}
-
-/// `{"output": …, "stop_reason": …}`, the shape of hand-made and exported logs.
-fn output_object(value: &Value) -> Detection {
-    let output = value.as_object()?.get("output")?;
-    let text = match output {
-        Value::String(text) => text.clone(),
-        Value::Object(_) | Value::Array(_) => envelope::compact(output),
-        _ => {
-            return Some(Err(
-                "\"output\" is neither text nor JSON; make it a string".to_string()
-            ))
-        }
-    };
-    let stop_reason = envelope::str_field(value, "stop_reason").map(str::to_string);
-    Some(Ok(Contents {
-        outputs: Outputs::text(text),
-        stop_reason,
-        ..Contents::default()
-    }))
 }
 
 /// The first non-blank line of a file of lines, when it could start an Ollama stream: such

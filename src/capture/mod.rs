@@ -33,6 +33,7 @@
 
 mod asked_schema;
 mod disk;
+mod documents;
 pub mod fields;
 mod fixture_file;
 mod inspect;

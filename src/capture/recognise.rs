@@ -16,11 +16,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::envelope::{self, Detection, LogRecord};
+use super::envelope::{Detection, LogRecord};
 use super::outline::{self, Outline};
-use super::{
-    disk, inspect, jsonl, probe, promptfoo, stream, Capture, Chunks, LoadOptions, Unreadable,
-};
+use super::{disk, documents, jsonl, probe, stream, Capture, Chunks, LoadOptions, Unreadable};
 
 /// What a file's name says it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +72,7 @@ pub(super) fn captures(
     if let Some(records) = tree.as_ref().and_then(|value| document(value, options)) {
         return records_captures(source, path, records);
     }
-    let envelope = || tree.as_ref().and_then(envelope_or_stream);
+    let envelope = || tree.as_ref().and_then(documents::response);
     let mut chunks = Chunks::default();
     let mut sse = || sse(&text, &mut chunks);
     let detected = match kind {
@@ -130,11 +128,6 @@ fn with_chunks(captures: &mut [Capture], chunks: Chunks) {
 /// so that a large raw JSON output is not parsed twice.
 const PROBE_ABOVE: usize = 256 * 1024;
 
-/// The envelope or Gemini array stream that a parsed `.json` document is, if any.
-fn envelope_or_stream(value: &Value) -> Detection {
-    envelope::detect(value).or_else(|| envelope::detect_array_stream(value))
-}
-
 /// What parsing a file's text as one JSON document gave.
 enum Parsed {
     Tree(Value),
@@ -184,22 +177,16 @@ fn deep_document(text: &str, options: &LoadOptions) -> Option<Vec<LogRecord>> {
         });
         return Some(records.collect());
     }
-    promptfoo::document(&outline.value)
-        .map(|records| outline.mark("/results/results", records))
-        .or_else(|| {
-            inspect::json_log(&outline.value).map(|records| outline.mark("/samples", records))
-        })
+    documents::outline_records(&outline)
 }
 
 /// The records of a JSON log document: with field paths, when they find text in it;
-/// else promptfoo results or an Inspect AI `.json` log.
+/// else a log the registry knows (see [`documents`]).
 fn document(value: &Value, options: &LoadOptions) -> Option<Vec<LogRecord>> {
     if let Some(fields) = &options.fields {
         let records = fields.records(value.clone());
         let outputs: Vec<&Value> = records.iter().filter(|r| fields.is_output(r)).collect();
-        let known = promptfoo::document(value).is_some()
-            || inspect::json_log(value).is_some()
-            || envelope::detect(value).is_some();
+        let known = documents::is_known(value);
         // Paths that find nothing in a file of a known shape leave it to its own reader.
         if outputs.iter().any(|record| fields.finds_text(record)) || !known {
             return Some(
@@ -210,7 +197,7 @@ fn document(value: &Value, options: &LoadOptions) -> Option<Vec<LogRecord>> {
             );
         }
     }
-    promptfoo::document(value).or_else(|| inspect::json_log(value))
+    documents::log_records(value)
 }
 
 /// The captures of a log's records, each named `source#ID` (`source#N`, from 1, when a
