@@ -84,6 +84,10 @@ class Pool {
     return this.run((engine) => engine.attempt(text, options, more));
   }
 
+  attemptResponse(response, options, more) {
+    return this.run((engine) => engine.attemptResponse(response, options, more));
+  }
+
   runStep(step) {
     return this.run((engine) => engine.runStep(step));
   }

@@ -127,12 +127,31 @@ export class Engine {
 
   /** One repair attempt's output judged once: its outcome, and the loop's decision about it
    * with `more` (crates/jxray-wasm/src/repair.rs). */
-  attempt(text, options, more) {
+  attempt(text, options, more, source) {
     let request = requestOf(options);
+    if (source !== undefined) request = request.with({ source });
     if (!isWellFormed(text)) request = request.with({ unreadable: LONE_SURROGATE });
     const decision = parseReply(decoder.decode(this.call("jx_repair", request.with(more), text)));
     const [explained] = withOutputs([decision.explained], request, this.outputs);
     return { outcome: Outcome.fromExplained(this.pool, explained, request, text), decision };
+  }
+
+  /** A provider response's first output (the repair loop's reply), judged once with the
+   * loop's decision about it, as `extractResponse` reads it. */
+  attemptResponse(response, options, more) {
+    const request = requestOf(options);
+    const inputs = responseInputs(response, request);
+    if (inputs.texts) {
+      const [{ text, stopReason, source }] = inputs.texts;
+      return this.attempt(text, { ...options, stopReason }, more, source);
+    }
+    if (inputs.body === null) {
+      const outcome = Outcome.unreadable(this.pool, null, request.with({ source: "response" }), LONE_SURROGATE);
+      return { outcome, decision: parseReply(decoder.decode(this.call("jx_repair", request.with({ ...more, source: "response", unreadable: LONE_SURROGATE }), ""))) };
+    }
+    const [decision] = parseReply(decoder.decode(this.call("jx_response", request.with(more), inputs.body)));
+    const [explained] = withOutputs([decision.explained], request, this.outputs);
+    return { outcome: Outcome.fromExplained(this.pool, explained, request), decision };
   }
 
   /** A repair run's step that is not an output (start, may-call, end). */

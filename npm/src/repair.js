@@ -1,6 +1,6 @@
 // The loop the seeds end with: generate, extract, and — only when the verdict says a repair
 // request can fix it — one bounded re-ask naming the failure (contract §6). The decision and
-// the request's text are the engine's (crates/jxray-formats/src/repair.rs), the same as in
+// the request's text are the engine's (crates/jxray-formats/src/repair/), the same as in
 // Python; this file only calls `generate` and keeps the record.
 
 import { openChain } from "./captures.js";
@@ -68,7 +68,7 @@ async function loop({ pool, jxray, generate, prompt, options, limits, chain, spa
     // A reply that came back after the abort is neither judged nor written.
     if (signal?.aborted) throw abortError(signal);
     const latencyMs = Date.now() - began.getTime();
-    const judged = judgeReply(pool, jxray, raw, extractOptions, (usage) => ({ ...decide, run, usage: usageJson(usage) }));
+    const judged = judgeReply(pool, raw, extractOptions, (usage) => ({ ...decide, run, usage: usageJson(usage) }));
     const { reply, outcome } = judged;
     decision = judged.decision;
     run = decision.run;
@@ -92,11 +92,12 @@ async function loop({ pool, jxray, generate, prompt, options, limits, chain, spa
  * provider SDK's response is read as `extractResponse` reads it (so a structured refusal is
  * a refusal, never an empty text); anything else is a text, or an object with one.
  * `more(usage)` is what the decision is asked with. */
-function judgeReply(pool, jxray, raw, extractOptions, more) {
+function judgeReply(pool, raw, extractOptions, more) {
   if (isProviderResponse(raw)) {
-    const [outcome] = jxray.extractResponse(raw, extractOptions);
-    const reply = { text: outcome.text ?? "", stopReason: outcome.stopReason ?? undefined, usage: usageOf(raw), model: outcome.model ?? undefined };
-    return { reply, outcome, decision: outcome[DECIDE](more(reply.usage)) };
+    const usage = usageOf(raw);
+    const { outcome, decision } = pool.attemptResponse(raw, extractOptions, more(usage));
+    const reply = { text: outcome.text ?? "", stopReason: outcome.stopReason ?? undefined, usage, model: outcome.model ?? undefined };
+    return { reply, outcome, decision };
   }
   const reply = readReply(raw);
   const options = { ...extractOptions, stopReason: reply.stopReason };

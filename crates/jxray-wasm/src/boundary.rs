@@ -107,7 +107,7 @@ pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
 #[no_mangle]
 pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, request| {
-        repair::decide(&judged(text?, request)?)
+        repair::decide(&judged(text?, request)?, request.origin(), false)
     })
 }
 

@@ -5,6 +5,7 @@
 //! the host carries the run's state from one call to the next without reading it.
 
 use jxray_formats::judge::Judgement;
+use jxray_formats::record::Origin;
 use jxray_formats::repair::{required_keys, Decision, Limits, Policy, Run};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -28,8 +29,9 @@ pub struct Decided<'a> {
 }
 
 /// The decision about `judged` (its request carries the caller's table, the cap and the
-/// required keys, and the run with this call's usage when a loop asks).
-pub fn decide(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
+/// required keys, and the run with this call's usage when a loop asks), its outcome
+/// explained with `origin` on its line (and the text judged when `with_text`).
+pub fn decide(judged: &Judged<'_>, origin: Origin<'_>, with_text: bool) -> Result<Vec<u8>, String> {
     let Judgement {
         outcome,
         violations,
@@ -53,7 +55,7 @@ pub fn decide(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
     });
     let decided = Decided {
         decision,
-        explained: Explained::of(judged, request.origin(), &outcome, false),
+        explained: Explained::of(judged, origin, &outcome, with_text),
         run,
         next,
     };
@@ -120,7 +122,8 @@ mod tests {
             warnings: &[],
             refused: false,
         };
-        serde_json::from_slice(&decide(&judged).unwrap()).unwrap()
+        let decided = decide(&judged, request.origin(), false).unwrap();
+        serde_json::from_slice(&decided).unwrap()
     }
 
     fn stepped(step: Value) -> Value {

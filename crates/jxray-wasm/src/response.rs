@@ -9,6 +9,7 @@ use jxray_formats::envelope::{self, Contents};
 use jxray_formats::record::Origin;
 use serde_json::Value;
 
+use crate::repair;
 use crate::reply::{explained_with_text, Judged};
 use crate::request::Request;
 use jxray_formats::judge::Validator;
@@ -16,8 +17,9 @@ use jxray_formats::judge::Validator;
 /// The name of a response's outputs, before a tool call's `#call-N`.
 const SOURCE: &str = "response";
 
-/// The explained outcome of every output in the response `body` (JSON), as a JSON array;
-/// an error when the body is no provider response at all.
+/// The explained outcome of every output in the response `body` (JSON), as a JSON array
+/// (the first one a repair decision, see [`repair::Decided`], when the request carries a
+/// repair run); an error when the body is no provider response at all.
 pub fn outcomes(
     body: &[u8],
     request: &Request,
@@ -67,7 +69,13 @@ pub fn outcomes(
             provider,
             model: model.as_deref(),
         };
-        reply.extend(explained_with_text(&judged, origin, true)?);
+        // A repair loop reads the first output only: it comes with the loop's decision,
+        // judged once.
+        if index == 0 && request.run.is_some() {
+            reply.extend(repair::decide(&judged, origin, true)?);
+        } else {
+            reply.extend(explained_with_text(&judged, origin, true)?);
+        }
     }
     reply.push(b']');
     Ok(reply)
