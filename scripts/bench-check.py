@@ -15,6 +15,9 @@ same run and alternating so that load on the machine hits both alike, it takes t
   - `jxray check FOLDER --format text` and `--format jsonl` (output to /dev/null), wall and
     CPU (user + sys) of the whole process: start-up, reading files, extraction, writing.
 
+With `--against OTHER_JXRAY`, another build's `jxray check` runs in the same rounds, each
+binary first in every other round, for a side-by-side comparison of two builds.
+
 Prints a Markdown table with each run's ratio to the baseline.
 """
 
@@ -41,12 +44,12 @@ def baseline(folder):
     return float(alone), float(with_reading)
 
 
-def check(folder, format):
+def check(binary, folder, format):
     """Wall and CPU seconds and peak RSS (KB) of one `jxray check` run."""
     with tempfile.NamedTemporaryFile("r") as report:
         subprocess.run(
             ["/usr/bin/time", "-f", "%e %U %S %M", "-o", report.name,
-             RELEASE / "jxray", "check", folder, "--format", format, "--color", "never"],
+             binary, "check", folder, "--format", format, "--color", "never"],
             stdout=subprocess.DEVNULL,
         )
         wall, user, system, peak = report.read().split()[-4:]
@@ -57,7 +60,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=Path("/tmp/jxray-bench"))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", type=Path, help="another build's jxray, run alongside")
     args = parser.parse_args()
+    binaries = {"": RELEASE / "jxray"}
+    if args.against:
+        binaries = {" (this build)": RELEASE / "jxray", f" ({args.against})": args.against}
     for name in ("large", "small"):
         if not (args.data / name).is_dir():
             sys.exit(f"{args.data / name}: missing; run scripts/make-bench-data.py {args.data}")
@@ -65,23 +72,24 @@ def main():
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for name in ("large", "small"):
         folder = args.data / name
-        best = {"baseline": (float("inf"), float("inf")), "text": None, "jsonl": None}
+        best = {"baseline": (float("inf"), float("inf"))}
+        runs = [(label, format) for label in binaries for format in ("text", "jsonl")]
         for round in range(args.rounds):
             best["baseline"] = tuple(map(min, best["baseline"], baseline(folder)))
             # The baseline ends holding hundreds of MB; the run right after it paid for the
             # kernel reclaiming them (0.2-0.5 s of system time), whichever format it was.
             time.sleep(1)
-            # Each format goes first in every other round, so neither always follows it.
-            for format in ("text", "jsonl") if round % 2 == 0 else ("jsonl", "text"):
-                run = check(folder, format)
-                if best[format] is None or run[0] < best[format][0]:
-                    best[format] = run
+            # Each run goes first in every other round, so none always follows another.
+            for label, format in runs if round % 2 == 0 else reversed(runs):
+                run = check(binaries[label], folder, format)
+                if (label, format) not in best or run[0] < best[label, format][0]:
+                    best[label, format] = run
         alone, with_reading = best["baseline"]
         print(f"| {name} | serde_json baseline | {alone:.3f} s | | | 1.00 | |")
         print(f"| {name} | reading the files + serde_json | {with_reading:.3f} s | | | | 1.00 |")
-        for format in ("text", "jsonl"):
-            wall, cpu, peak = best[format]
-            print(f"| {name} | `check --format {format}` | {wall:.3f} s | {cpu:.2f} s "
+        for label, format in runs:
+            wall, cpu, peak = best[label, format]
+            print(f"| {name} | `check --format {format}`{label} | {wall:.3f} s | {cpu:.2f} s "
                   f"| {peak / 1000:.0f} MB | {wall / alone:.2f} | {wall / with_reading:.2f} |",
                   flush=True)
 
