@@ -25,7 +25,7 @@ export function makeRepair(jxray, host = {}) {
    */
   async function repair(generate, prompt, options = {}) {
     const limits = checkArguments(generate, prompt, options);
-    const chain = options.captures == null ? null : await openChain(options.captures, host.files, jsonSchemaOf(options.schema));
+    const chain = options.captures == null ? null : await openChain(options.captures, host.files, jsonSchemaOf(options.schema), jxray);
     const spans = new RepairSpans(await otelApi());
     try {
       const finished = await loop({ jxray, generate, prompt, options, limits, chain, spans });
