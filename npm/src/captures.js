@@ -4,35 +4,38 @@
 // (….request.json: the chain, the attempt, the capture it re-asks), the format `jxray check`
 // and the workbench read as a chain — the same files Python's loop writes (docs/repair.md).
 //
-// Files appear whole or not at all and never replace one that is there: each is written to a
-// hidden temporary file, then hard-linked to its name, which fails when the name is taken.
-// The file system is the host's (`files`, given by the Node, Bun and Deno entries only).
+// The names, the bytes and the candidate stems are the core's (crates/jxray-formats/src/
+// recorded/, across the wasm boundary: `core.attemptFiles`, `core.nextStem`); this module
+// does only the file I/O, which wasm has not. Files appear whole or not at all and never
+// replace one that is there: each is written to a hidden temporary file, then hard-linked to
+// its name, which fails when the name is taken. The file system is the host's (`files`,
+// given by the Node, Bun and Deno entries only).
 
 // Hidden, and what the readers and the watcher pass over (jxray_formats::recorded).
 const TEMP_PREFIX = ".jxray-tmp-";
-const REQUEST_SUFFIX = ".request.json";
-const CAPTURE_SUFFIX = ".jsonl";
 const SOURCE = "jxray repair (typescript)";
 
 /**
  * A new chain under `folder`; `files` resolves to the host's `{ fs, path, crypto }` (absent
- * in browsers and workerd, where `captures` is a TypeError before any call).
+ * in browsers and workerd, where `captures` is a TypeError before any call); `core` has the
+ * engine's `attemptFiles` and `nextStem`.
  */
-export async function openChain(folder, files, schema = null) {
+export async function openChain(folder, files, schema, core) {
   if (typeof folder !== "string" || folder === "") {
     throw new TypeError("jxray: captures must be a folder's path, as a string");
   }
   if (typeof files !== "function") {
     throw new TypeError("jxray: captures needs a file system (Node, Bun or Deno); this runtime has none");
   }
-  const chain = new Chain(folder, await files(), schema);
+  const chain = new Chain(folder, await files(), schema, core);
   chain.check(new Date());
   return chain;
 }
 
 class Chain {
-  constructor(folder, { fs, path, crypto }, schema) {
+  constructor(folder, { fs, path, crypto }, schema, core) {
     this.folder = folder;
+    this.core = core;
     /** The loop's schema as JSON Schema, written into each request file so `check` and the
      * workbench judge the attempts against it (contract §2). */
     this.schema = schema;
@@ -86,48 +89,39 @@ class Chain {
    * caller's loop.
    */
   write(attempt, started) {
-    const day = localDay(started);
-    let stem = `${localClock(started, "-")}-${modelLabel(attempt.model)}-${this.id.slice(0, 8)}-a${attempt.attempt}`;
-    const folder = this.path.join(this.folder, day);
+    let made = null;
     try {
-      stem = place(this, this.dayFolder(day, true), stem, this.files(attempt, started));
+      made = this.core.attemptFiles(this.record(attempt, started));
+      const stem = place(this, this.dayFolder(made.day, true), made.stem, made.files, this.core.nextStem);
+      this.previous = `${made.day}/${stem}${made.files[0][0]}`;
+      return this.previous;
     } catch (error) {
-      warn(`jxray: the capture ${this.path.join(folder, stem + CAPTURE_SUFFIX)} was not written: ${oneLine(error)}`);
+      const target = made === null ? `attempt ${attempt.attempt}` : this.path.join(this.folder, made.day, made.stem + made.files[0][0]);
+      warn(`jxray: the capture ${target} was not written: ${oneLine(error)}`);
       // The next attempt re-asks a capture that is not there: it names none.
       this.previous = null;
       return undefined;
     }
-    this.previous = `${day}/${stem}${CAPTURE_SUFFIX}`;
-    return this.previous;
   }
 
-  /** The request file, then the capture: a reader that finds a capture finds its request. */
-  files(attempt, started) {
-    const chain = { id: this.id, attempt: attempt.attempt };
-    if (attempt.attempt > 1 && this.previous !== null) chain.re_ask_of = this.previous;
-    const request = {
-      jxray_request: 1,
+  /** The attempt as the core's `AttemptRecord` (JSON), which names and words its files. */
+  record(attempt, started) {
+    const record = {
       source: SOURCE,
-      model: attempt.model ?? null,
-      started: localIso(started),
-      duration_ms: Math.round(attempt.latencyMs),
+      chain: this.id,
+      attempt: attempt.attempt,
+      re_ask_of: attempt.attempt > 1 ? this.previous : null,
+      started: localTime(started),
+      duration_ms: Math.max(0, Math.round(attempt.latencyMs)),
+      model: typeof attempt.model === "string" ? attempt.model : null,
+      prompt: attempt.prompt,
+      schema: this.schema || null,
+      text: attempt.text,
       stop_reason: attempt.stopReason ?? null,
       usage: usageJson(attempt.usage),
-      body: this.body(attempt.prompt),
-      chain,
     };
-    const capture = { output: attempt.text, stop_reason: attempt.stopReason ?? null };
-    return [
-      [REQUEST_SUFFIX, JSON.stringify(request)],
-      [CAPTURE_SUFFIX, `${JSON.stringify(capture)}\n`],
-    ];
-  }
-
-  /** The request's body: the prompt sent, and the schema as a JSON response format. */
-  body(prompt) {
-    const body = { messages: [{ role: "user", content: prompt }] };
-    if (this.schema) body.response_format = { type: "json_schema", json_schema: { name: "schema", schema: this.schema } };
-    return body;
+    // A lone surrogate is no Unicode text: the files stay UTF-8 (U+FFFD in its place).
+    return JSON.stringify(record, (_, value) => (typeof value === "string" ? wellFormed(value) : value));
   }
 
   randomHex(bytes) {
@@ -138,16 +132,17 @@ class Chain {
 
 /**
  * Write each `[suffix, text]` of `files` as STEM + suffix in `folder`, in order, under the
- * first of `stem`, `stem-2`, `stem-3`, … where every name is free. Returns the stem used;
- * nothing that was there is replaced. `host` has the chain's `fs`, `path` and `randomHex`.
+ * first of the candidate stems (`stem`, then `next(stem, 2)`, `next(stem, 3)`, … until it
+ * says `null`) where every name is free. Returns the stem used; nothing that was there is
+ * replaced. `host` has the chain's `fs`, `path` and `randomHex`.
  */
-export function place(host, folder, stem, files) {
-  for (let number = 1; ; number++) {
-    const candidate = number === 1 ? stem : `${stem}-${number}`;
+export function place(host, folder, stem, files, next) {
+  for (let number = 1, candidate = stem; candidate !== null; candidate = next(stem, ++number)) {
     const names = files.map(([suffix]) => host.path.join(folder, candidate + suffix));
     if (names.some((name) => exists(host.fs, name))) continue;
     if (linkAll(host, folder, names, files)) return candidate;
   }
+  throw new Error(`every name from ${stem} on is taken`);
 }
 
 /** Link every file under its name; when one was taken meanwhile, remove the ones this call
@@ -200,12 +195,6 @@ function exists(fs, name) {
   }
 }
 
-/** The model as a file name's part: safe characters only, at most 64; `repair` when the
- * reply did not name one. */
-export function modelLabel(model) {
-  return model ? model.replace(/[^A-Za-z0-9._-]/gu, "-").slice(0, 64) : "repair";
-}
-
 /** The usage as a JSON object (an SDK object through its toJSON); null for anything else. */
 function usageJson(usage) {
   if (usage === null || typeof usage !== "object") return null;
@@ -223,16 +212,22 @@ function localDay(date) {
   return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-function localClock(date, separator) {
-  const parts = [date.getHours(), date.getMinutes(), date.getSeconds()].map((part) => pad(part));
-  return `${parts.join(separator)}.${pad(date.getMilliseconds(), 3)}`;
+/** The local time the core names files and request files by. */
+function localTime(date) {
+  return {
+    year: date.getFullYear(),
+    month: date.getMonth() + 1,
+    day: date.getDate(),
+    hour: date.getHours(),
+    minute: date.getMinutes(),
+    second: date.getSeconds(),
+    millisecond: date.getMilliseconds(),
+    offset_minutes: -date.getTimezoneOffset(),
+  };
 }
 
-/** `2026-12-02T07:50:01.123+01:00`: local time with its offset from UTC. */
-function localIso(date) {
-  const east = -date.getTimezoneOffset();
-  const offset = `${east < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(east) / 60))}:${pad(Math.abs(east) % 60)}`;
-  return `${localDay(date)}T${localClock(date, ":")}${offset}`;
+function wellFormed(text) {
+  return typeof text.toWellFormed === "function" ? text.toWellFormed() : text.replace(/\p{Cs}/gu, "\uFFFD");
 }
 
 function oneLine(error) {

@@ -21,6 +21,9 @@ export function createJxray(module, host = {}) {
     extractResponse: (response, options) => pool.extractResponse(response, options),
     /** The tokens a reply's usage says it used (the repair loop's budget and spans). */
     tokenUsage: (usage) => pool.usage(usage),
+    /** A repair attempt's files and the next candidate stem (the `captures` writer's rules). */
+    attemptFiles: (record) => pool.run((engine) => engine.attemptFiles(record)),
+    nextStem: (stem, number) => pool.run((engine) => engine.nextStem(stem, number)),
     /** The verdict on a fixture file's text (jxray/testing); `unreadable` says why the
      * file was not read, for a one-line error naming it. */
     replayFixture: (text, unreadable, source) =>

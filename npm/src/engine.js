@@ -167,6 +167,18 @@ export class Engine {
     return usageCounts(JSON.parse(decoder.decode(this.call("jx_usage", DEFAULT_REQUEST, json))));
   }
 
+  /** A repair attempt's `{ day, stem, files }` from its record as JSON
+   * (crates/jxray-formats/src/recorded/attempt.rs). */
+  attemptFiles(record) {
+    return JSON.parse(decoder.decode(this.call("jx_attempt", DEFAULT_REQUEST, record)));
+  }
+
+  /** The `number`th candidate stem for `stem` when a name is taken; null past the limit
+   * (crates/jxray-formats/src/recorded/place.rs). */
+  nextStem(stem, number) {
+    return JSON.parse(decoder.decode(this.call("jx_next_stem", DEFAULT_REQUEST, JSON.stringify({ stem, number }))));
+  }
+
   /** The whole outcome of `text` (asked the first time an explanation is read). */
   explain(text, request) {
     return withOutputs(parseReply(decoder.decode(this.call("jx_explain", request, text))), request, this.outputs)[0];

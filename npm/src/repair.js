@@ -26,7 +26,7 @@ export function makeRepair(jxray, pool, host = {}) {
    */
   async function repair(generate, prompt, options = {}) {
     const limits = checkArguments(generate, prompt, options);
-    const chain = options.captures == null ? null : await openChain(options.captures, host.files, jsonSchemaOf(options.schema));
+    const chain = options.captures == null ? null : await openChain(options.captures, host.files, jsonSchemaOf(options.schema), jxray);
     const spans = new RepairSpans(await otelApi());
     try {
       const finished = await loop({ pool, jxray, generate, prompt, options, limits, chain, spans });

@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { tmpdir } from "node:os";
-import { repair } from "jxray";
-import { place } from "../src/captures.js";
+import { createJxray, repair } from "jxray";
+import { openChain, place } from "../src/captures.js";
+import { nodeFiles } from "../src/node-files.js";
 import { runJxray } from "./helpers.mjs";
 
 const BROKEN = { text: '{"ticketId": "T-1", "severity": "high",}', stopReason: "stop", model: "gpt-4o-mini", usage: { prompt_tokens: 12, completion_tokens: 9 } };
@@ -130,19 +131,49 @@ test("an attempt whose generate rejects writes nothing", async () => {
 /** What `place` writes with: the file system, and temporary names that never repeat. */
 let temporary = 0;
 const host = { fs, path, randomHex: () => String(++temporary).padStart(8, "0") };
+/** The core's rules, across the wasm boundary, as the loop's writer reads them. */
+const core = createJxray(new WebAssembly.Module(fs.readFileSync(new URL("../dist/jxray.wasm", import.meta.url))));
+const next = core.nextStem;
+const GOLDEN = new URL("../../crates/jxray-formats/tests/snapshots/recorded/", import.meta.url);
+const goldenRecords = () => JSON.parse(fs.readFileSync(new URL("attempts.json", GOLDEN), "utf8"));
+
+test("an attempt's files are the golden files byte for byte", () => {
+  // The same bytes the Rust core and the Python package write (crates/jxray-formats/tests/recorded_files.rs).
+  const names = [];
+  for (const record of goldenRecords()) {
+    const made = core.attemptFiles(JSON.stringify(record));
+    assert.equal(made.day, "2026-12-02");
+    for (const [ending, text] of made.files) {
+      names.push(made.stem + ending);
+      assert.deepEqual(Buffer.from(text, "utf8"), fs.readFileSync(new URL(made.stem + ending, GOLDEN)), made.stem + ending);
+    }
+  }
+  assert.equal(names.length, 4);
+});
+
+test("the loop gives the core the attempt it judged", async () => {
+  const [first] = goldenRecords();
+  const chain = await openChain(folder(), nodeFiles, first.schema, core);
+  chain.id = first.chain;
+  const attempt = { attempt: 1, prompt: first.prompt, text: first.text, stopReason: "stop", usage: first.usage, latencyMs: 812.2, model: first.model };
+  const record = JSON.parse(chain.record(attempt, new Date(2026, 11, 2, 7, 50, 1, 123)));
+  const offset = 0 - new Date(2026, 11, 2, 7, 50, 1, 123).getTimezoneOffset();
+  assert.deepEqual(record, { ...first, source: "jxray repair (typescript)", re_ask_of: null, started: { ...first.started, offset_minutes: offset } });
+  assert.equal(JSON.parse(chain.record({ ...attempt, text: "a\ud800b" }, new Date())).text, "a\ufffdb", "a lone surrogate is replaced");
+});
 
 test("a taken name is never replaced: the next free stem holds both files", () => {
   const root = folder();
   const files = [[".request.json", "{}"], [".jsonl", "mine\n"]];
   fs.writeFileSync(path.join(root, "s.jsonl"), "theirs\n");
-  assert.equal(place(host, root, "s", files), "s-2");
+  assert.equal(place(host, root, "s", files, next), "s-2");
   assert.equal(fs.readFileSync(path.join(root, "s.jsonl"), "utf8"), "theirs\n");
   assert.ok(!fs.existsSync(path.join(root, "s.request.json")), "a stem's files are kept together");
   assert.equal(fs.readFileSync(path.join(root, "s-2.request.json"), "utf8"), "{}");
   assert.equal(fs.readFileSync(path.join(root, "s-2.jsonl"), "utf8"), "mine\n");
   fs.writeFileSync(path.join(root, "t.request.json"), "theirs");
-  assert.equal(place(host, root, "t", files), "t-2");
-  assert.equal(place(host, root, "t", files), "t-3");
+  assert.equal(place(host, root, "t", files, next), "t-2");
+  assert.equal(place(host, root, "t", files, next), "t-3");
   assert.equal(fs.readFileSync(path.join(root, "t.request.json"), "utf8"), "theirs");
   assert.deepEqual(fs.readdirSync(root).filter((name) => name.startsWith(".")), [], "no temporary file is left");
 });
@@ -156,7 +187,7 @@ test("a name taken between the look and the link is not replaced", () => {
       fs.linkSync(from, to);
     },
   };
-  assert.equal(place({ ...host, fs: racing }, root, "r", [[".request.json", "{}"], [".jsonl", "mine\n"]]), "r-2");
+  assert.equal(place({ ...host, fs: racing }, root, "r", [[".request.json", "{}"], [".jsonl", "mine\n"]], next), "r-2");
   assert.equal(fs.readFileSync(path.join(root, "r.jsonl"), "utf8"), "racer\n");
   assert.deepEqual(fs.readdirSync(root).sort(), ["r-2.jsonl", "r-2.request.json", "r.jsonl"]);
 });

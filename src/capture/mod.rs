@@ -32,6 +32,7 @@
 //! (`incomplete_details.reason`, else `incomplete`).
 
 mod asked_schema;
+mod beside;
 mod disk;
 mod documents;
 pub mod fields;
@@ -63,6 +64,7 @@ use serde_json::Value;
 use crate::engine::Warning;
 
 pub(crate) use asked_schema::asks_for_json;
+pub(crate) use beside::RequestBeside;
 pub use disk::{read_regular, read_regular_text, special_file, MAX_SCHEMA_BYTES};
 pub(crate) use jxray_formats::envelope;
 pub use jxray_formats::{Provider, Unreadable};

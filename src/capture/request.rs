@@ -11,6 +11,8 @@ use crate::text::shown_path;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use jxray_formats::recorded::{ChainLink, RequestFile};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -19,7 +21,6 @@ use super::request_body::{
     format, format_asks, json_mode, last_user, pretty, system, tools_without_parameters,
 };
 use super::walk::REQUEST_SUFFIX;
-use crate::chain::ChainLink;
 
 /// The largest request file read, in bytes (`jxray record` keeps bodies up to 16 MiB).
 const MAX_REQUEST_BYTES: u64 = 32 * 1024 * 1024;
@@ -138,27 +139,21 @@ impl RecordedRequest {
 
     /// Read a request file; the error is one line naming the file.
     pub(crate) fn read(path: &Path) -> Result<RecordedRequest, String> {
-        let too_large = |size: u64| format!("{size} bytes is more than a request file holds");
-        let bytes = read_regular(path, MAX_REQUEST_BYTES, &too_large)
-            .map_err(|e| format!("{}: {e}", shown_path(&path)))?;
-        let doc: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{}: not a request file ({e})", shown_path(&path)))?;
+        let (bytes, doc) = read_file::<Value>(path)?;
         let digest = Sha256::digest(&bytes);
         let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-        let body = doc.get("body").unwrap_or(&Value::Null);
-        let text = |key: &str| doc.get(key).and_then(Value::as_str).map(str::to_string);
+        let body = doc.body.as_ref().unwrap_or(&Value::Null);
         let asked_format = format(body);
         Ok(RecordedRequest {
             path: path.to_path_buf(),
             digest: format!("sha256:{hex}"),
-            model: text("model"),
             // The repair loops' request files name the loop that sent them instead.
-            call: match (text("method"), text("source")) {
-                (None, Some(source)) => source,
+            call: match (&doc.method, &doc.source) {
+                (None, Some(source)) => source.clone(),
                 (method, _) => format!(
                     "{} {}",
-                    method.unwrap_or_default(),
-                    text("path").unwrap_or_default()
+                    method.as_deref().unwrap_or_default(),
+                    doc.path.as_deref().unwrap_or_default()
                 ),
             },
             system: system(body),
@@ -168,12 +163,27 @@ impl RecordedRequest {
             tools: body.get("tools").map(pretty),
             json_mode: json_mode(body),
             tools_without_parameters: tools_without_parameters(body),
-            body_note: text("body_note"),
-            chain: doc.get("chain").and_then(ChainLink::from_value),
             asked: super::AskedSchemas::of(body),
-            arrival: doc.get("arrival").and_then(Arrival::from_value),
+            arrival: doc.arrival.as_ref().and_then(Arrival::from_value),
+            model: doc.model,
+            body_note: doc.body_note,
+            chain: doc.chain,
         })
     }
+}
+
+/// The one way a request file is read: its bytes (with a size limit) and what they say,
+/// the marker checked and the body read as `B` (all of it, or only the parts a reader
+/// looks at). The error is one line naming the file.
+pub(crate) fn read_file<B: DeserializeOwned>(
+    path: &Path,
+) -> Result<(Vec<u8>, RequestFile<B>), String> {
+    let too_large = |size: u64| format!("{size} bytes is more than a request file holds");
+    let bytes = read_regular(path, MAX_REQUEST_BYTES, &too_large)
+        .map_err(|e| format!("{}: {e}", shown_path(&path)))?;
+    let doc = RequestFile::from_slice(&bytes, &shown_path(&path).to_string())
+        .map_err(|error| error.to_string())?;
+    Ok((bytes, doc))
 }
 
 /// `X.request.json` for the capture file `X.json` (or `X.sse`, `X.ndjson`, …); none for
@@ -207,7 +217,7 @@ mod tests {
         std::fs::write(&capture, "{}").unwrap();
         assert!(RecordedRequest::beside(&capture).is_none());
         let file = dir.path().join("14-03-22.118-m.request.json");
-        std::fs::write(&file, r#"{"method":"POST","path":"/openai/chat/completions","model":"m","body":{"messages":[{"role":"user","content":"hi"}]}}"#).unwrap();
+        std::fs::write(&file, r#"{"jxray_request":1,"method":"POST","path":"/openai/chat/completions","model":"m","body":{"messages":[{"role":"user","content":"hi"}]}}"#).unwrap();
         let request = RecordedRequest::beside(&capture).unwrap().unwrap();
         assert_eq!(request.model.as_deref(), Some("m"));
         assert_eq!(request.call, "POST /openai/chat/completions");

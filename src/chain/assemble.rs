@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::hash::Hash;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::ChainLink;
 
@@ -66,8 +66,7 @@ pub(crate) fn assemble<'a, K: Copy + Eq + Hash>(
             attempt: link.attempt,
             key: *key,
         });
-        let previous = link
-            .previous(path)
+        let previous = previous_capture(link, path)
             .and_then(|previous| by_path.get(previous.as_path()).copied())
             .or_else(|| {
                 let name = link.re_ask_of.as_deref()?.rsplit('/').next()?;
@@ -96,10 +95,21 @@ pub(crate) fn assemble<'a, K: Copy + Eq + Hash>(
         .collect()
 }
 
+/// The previous attempt's capture file, for the capture at `capture`: its name under the
+/// capture folder, the folder that holds `capture`'s date folder.
+fn previous_capture(link: &ChainLink, capture: &Path) -> Option<PathBuf> {
+    let relative = link.re_ask_of.as_deref()?;
+    let folder = capture.parent()?.parent()?;
+    Some(
+        relative
+            .split('/')
+            .fold(folder.to_path_buf(), |path, part| path.join(part)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     fn link(id: &str, attempt: u32, re_ask_of: Option<&str>) -> ChainLink {
         ChainLink {
@@ -159,5 +169,14 @@ mod tests {
         let only = link("q", 2, Some("d/gone.json"));
         let chains = assemble([(0, path.as_path(), Some(&only))]);
         assert_eq!(attempts(&chains[0]), [(2, 0)]);
+    }
+
+    #[test]
+    fn the_previous_attempt_is_found_from_the_capture_folder() {
+        let link = link("a", 2, Some("2026-12-01/x.jsonl"));
+        assert_eq!(
+            previous_capture(&link, Path::new("captures/2026-12-02/y.jsonl")),
+            Some(Path::new("captures").join("2026-12-01").join("x.jsonl"))
+        );
     }
 }

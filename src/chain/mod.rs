@@ -8,15 +8,15 @@
 //! `re_ask_of` names the previous attempt's capture relative to the capture folder (the
 //! folder that holds the date folders). The repair loops of the Python and TypeScript
 //! packages write every attempt with its link (`captures=`); `jxray record` links a request
-//! that re-asks an output it recorded ([`recorder`]), whose first attempt was written
-//! before anyone knew it would be re-asked, so it carries no link itself.
+//! that re-asks an output it recorded (`commands::record`'s linker), whose first attempt
+//! was written before anyone knew it would be re-asked, so it carries no link itself.
 //!
-//! [`link`] reads a link, [`assemble`] puts attempts in order, the check report counts
-//! them (`report::RepairChains`) and the workbench shows and walks them.
+//! The link's format is the file contract's (`jxray_formats::recorded::ChainLink`), read
+//! with the request file (`capture::RequestBeside`); [`assemble`] puts attempts in order,
+//! the check report counts them (`report::RepairChains`) and the workbench shows and walks
+//! them.
 
 pub(crate) mod assemble;
-pub(crate) mod link;
-pub(crate) mod recorder;
 
 pub(crate) use assemble::assemble;
-pub(crate) use link::{ChainLink, ChainState, RequestBeside};
+pub(crate) use jxray_formats::recorded::{ChainLink, ChainState};

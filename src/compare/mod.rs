@@ -283,7 +283,7 @@ fn with_asked_schemas(captures: &mut [crate::capture::Capture]) {
     for capture in captures.iter_mut() {
         let asked = read
             .entry(capture.path.clone())
-            .or_insert_with(|| crate::chain::RequestBeside::read(&capture.path).map(|r| r.asked));
+            .or_insert_with(|| crate::capture::RequestBeside::read(&capture.path).map(|r| r.asked));
         capture.ask_schema_of(asked.as_ref());
     }
 }

@@ -20,8 +20,8 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
+use crate::capture::RequestBeside;
 use crate::capture::{shell_path, Capture, Job, Jobs};
-use crate::chain::RequestBeside;
 use crate::check::{self, Checked, Checker};
 use crate::report::{Sink, Summary};
 

@@ -13,7 +13,7 @@ const FENCED: &str = r#"{"id":"chatcmpl-1","object":"chat.completion","model":"m
 /// The request file `jxray record` writes beside a capture, with `body` as sent.
 fn request(body: &str) -> String {
     format!(
-        r#"{{"method": "POST", "path": "/v1/chat/completions", "model": "qwen3", "body": {body}}}"#
+        r#"{{"jxray_request": 1, "method": "POST", "path": "/v1/chat/completions", "model": "qwen3", "body": {body}}}"#
     )
 }
 

@@ -155,7 +155,8 @@ fn _jxray(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(repair::repair_decision, module)?)?;
     module.add_function(wrap_pyfunction!(repair::token_usage, module)?)?;
     module.add_function(wrap_pyfunction!(captures::open_captures, module)?)?;
-    module.add_function(wrap_pyfunction!(captures::write_capture, module)?)?;
+    module.add_function(wrap_pyfunction!(captures::write_attempt, module)?)?;
+    module.add_function(wrap_pyfunction!(captures::attempt_files_of, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::fixture_files, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::replay_fixture, module)?)?;
     module.add_function(wrap_pyfunction!(fixtures::escape_line, module)?)?;

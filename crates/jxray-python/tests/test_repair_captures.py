@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Dict, List, Tuple
 
 import pydantic
@@ -127,20 +128,59 @@ def test_an_attempt_whose_generate_raises_writes_nothing(tmp_path: Path) -> None
     assert captures[0].name.endswith("-a1.jsonl")
 
 
+GOLDEN = Path(__file__).resolve().parents[2] / "jxray-formats" / "tests" / "snapshots" / "recorded"
+
+
+def golden_records() -> List[bytes]:
+    """The attempts the golden chain is made of, each as the core's record (JSON)."""
+    return [json.dumps(record).encode() for record in json.loads((GOLDEN / "attempts.json").read_text(encoding="utf-8"))]
+
+
+def test_an_attempts_files_are_the_golden_files_byte_for_byte(tmp_path: Path) -> None:
+    """The same bytes the Rust core and the npm package write (crates/jxray-formats/tests/recorded_files.rs)."""
+    for record in golden_records():
+        stem, files = _captures._jxray.attempt_files_of(record)
+        for ending, data in files:
+            assert data == (GOLDEN / f"{stem}{ending}").read_bytes(), stem + ending
+        written, request_error = _captures._jxray.write_attempt(str(tmp_path), record)
+        assert (written, request_error) == (f"2026-12-02/{stem}.jsonl", None)
+        for ending, _ in files:
+            assert (tmp_path / "2026-12-02" / f"{stem}{ending}").read_bytes() == (GOLDEN / f"{stem}{ending}").read_bytes()
+
+
+def test_the_loop_gives_the_core_the_attempt_it_judged(tmp_path: Path) -> None:
+    """Chain builds the record the golden chain's first attempt is: the same files."""
+    chain = _captures.Chain(tmp_path, "jxray.repair (python)", {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}})
+    chain.id = "1a2b3c4d5e6f7a8b"
+    first = json.loads((GOLDEN / "attempts.json").read_text(encoding="utf-8"))[0]
+    attempt = SimpleNamespace(
+        attempt=1, prompt=first["prompt"], text=first["text"], stop_reason="stop", usage=first["usage"], model=first["model"], latency=0.812
+    )
+    started = datetime(2026, 12, 2, 7, 50, 1, 123456, tzinfo=timezone(timedelta(hours=1)))
+    written = chain.write(attempt, started)
+    assert written == "2026-12-02/07-50-01.123-openai-gpt-4o-mini-latest-1a2b3c4d-a1.jsonl"
+    for name in (written, written[: -len(".jsonl")] + ".request.json"):
+        assert (tmp_path / name).read_bytes() == (GOLDEN / name.split("/")[1]).read_bytes(), name
+
+
 def test_a_taken_name_is_never_replaced_the_next_free_stem_is_used(tmp_path: Path) -> None:
     """The writer jxray record uses: a taken capture or request name moves both files on."""
-    write = _captures._jxray.write_capture
-    (tmp_path / "d").mkdir()
-    (tmp_path / "d" / "s.jsonl").write_bytes(b"theirs\n")
-    assert write(str(tmp_path), "d", "s", ".jsonl", b"mine\n", b"{}") == ("d/s-2.jsonl", None)
-    assert (tmp_path / "d" / "s.jsonl").read_bytes() == b"theirs\n"
-    assert not (tmp_path / "d" / "s.request.json").exists(), "a stem's files are kept together"
-    assert (tmp_path / "d" / "s-2.request.json").read_bytes() == b"{}"
-    (tmp_path / "d" / "t.request.json").write_bytes(b"theirs")
-    assert write(str(tmp_path), "d", "t", ".jsonl", b"mine\n", b"{}")[0] == "d/t-2.jsonl"
-    assert write(str(tmp_path), "d", "t", ".jsonl", b"mine\n", b"{}")[0] == "d/t-3.jsonl"
-    assert (tmp_path / "d" / "t.request.json").read_bytes() == b"theirs"
-    assert not [p.name for p in (tmp_path / "d").iterdir() if p.name.startswith(".")], "no temporary file is left"
+    write = _captures._jxray.write_attempt
+    first, second = golden_records()
+    day = tmp_path / "2026-12-02"
+    day.mkdir()
+    stem = "07-50-01.123-openai-gpt-4o-mini-latest-1a2b3c4d-a1"
+    (day / f"{stem}.jsonl").write_bytes(b"theirs\n")
+    assert write(str(tmp_path), first) == (f"2026-12-02/{stem}-2.jsonl", None)
+    assert (day / f"{stem}.jsonl").read_bytes() == b"theirs\n"
+    assert not (day / f"{stem}.request.json").exists(), "a stem's files are kept together"
+    assert (day / f"{stem}-2.request.json").read_bytes() == (GOLDEN / f"{stem}.request.json").read_bytes()
+    stem = "07-50-02.301-repair-1a2b3c4d-a2"
+    (day / f"{stem}.request.json").write_bytes(b"theirs")
+    assert write(str(tmp_path), second)[0] == f"2026-12-02/{stem}-2.jsonl"
+    assert write(str(tmp_path), second)[0] == f"2026-12-02/{stem}-3.jsonl"
+    assert (day / f"{stem}.request.json").read_bytes() == b"theirs"
+    assert not [p.name for p in day.iterdir() if p.name.startswith(".")], "no temporary file is left"
 
 
 def test_a_date_folder_planted_as_a_symlink_is_refused_and_nothing_lands_outside(tmp_path: Path) -> None:
@@ -170,16 +210,16 @@ def test_a_folder_that_cannot_be_used_is_an_error_before_the_first_call(tmp_path
 
 
 def test_a_write_that_fails_in_the_loop_warns_and_the_loop_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real_write = _captures._jxray.write_capture
-    calls: List[str] = []
+    real_write = _captures._jxray.write_attempt
+    calls: List[bytes] = []
 
     def full_once(*args: Any) -> Any:
-        calls.append(args[2])
+        calls.append(args[1])
         if len(calls) == 1:
             raise OSError(28, "No space left on device")
         return real_write(*args)
 
-    monkeypatch.setattr(_captures._jxray, "write_capture", full_once)
+    monkeypatch.setattr(_captures._jxray, "write_attempt", full_once)
     with pytest.warns(RuntimeWarning, match="a1.jsonl was not written: No space left on device") as caught:
         result = jxray.repair(Scripted(BROKEN, BROKEN, GOOD), "p", captures=tmp_path, max_repairs=2)
     assert all("\n" not in str(w.message) for w in caught)

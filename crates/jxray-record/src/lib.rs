@@ -41,12 +41,11 @@ use std::time::Duration;
 pub use budget::{Budget, Held, Refused};
 pub use decode::{decode, DecodedBody};
 pub use hints::env_lines;
-pub use naming::sanitize_model;
 pub use naming::REQUEST_SUFFIX;
 pub use routes::{Route, Routes, DEFAULT_ROUTES};
 pub use scrub::{is_credential_header, is_credential_name, scrub_json, scrub_query};
 pub use server::{Recorder, Running, Stopped, STOP_GRACE};
-pub use write::{CaptureFiles, Folder, Written};
+pub use write::{CaptureFiles, FilesFor, Folder, Placed, Placing, Written, CAPTURE_MODE};
 
 /// The proxy's own failures, each one line naming the fix.
 #[derive(Debug, thiserror::Error)]
@@ -202,9 +201,8 @@ pub trait Chains: Send + Sync + std::fmt::Debug {
 /// What a chain linker says of one request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Linked {
-    /// The request file's `chain` member (`{"id", "attempt", "re_ask_of"}`), when the
-    /// request re-asks an earlier capture.
-    pub chain: Option<serde_json::Value>,
+    /// The request file's `chain` member, when the request re-asks an earlier capture.
+    pub chain: Option<jxray_formats::recorded::ChainLink>,
     /// A fingerprint of the conversation the request carries, so a re-ask is linked only
     /// to an output of its own conversation.
     pub conversation: u64,

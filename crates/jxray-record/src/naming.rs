@@ -1,57 +1,31 @@
 //! Capture file names: `YYYY-MM-DD/HH-MM-SS.mmm-MODEL.EXT`, local time, from the moment the
 //! request arrived; the model named by the request, made safe for a file name.
 
-use chrono::{DateTime, Local};
+use chrono::{DateTime, Datelike, Local, Offset, Timelike};
 use http::Uri;
+use jxray_formats::recorded::{capture_stem, LocalTime};
 use serde_json::Value;
-
-/// The longest model part of a file name, in bytes.
-const MAX_MODEL_LEN: usize = 64;
 
 pub use jxray_formats::recorded::REQUEST_SUFFIX;
 
 /// The date folder and the file stem (without extension) for an exchange.
 pub fn stem(started: &DateTime<Local>, model: Option<&str>, status: u16) -> (String, String) {
-    let folder = started.format("%Y-%m-%d").to_string();
-    let mut stem = format!(
-        "{}-{}",
-        started.format("%H-%M-%S%.3f"),
-        sanitize_model(model.unwrap_or("unknown"))
-    );
-    if status >= 400 {
-        // An error response is kept as it came, but should stand out in the list.
-        stem.push_str(&format!("-http-{status}"));
-    }
-    (folder, stem)
+    let started = local_time(started);
+    (started.day_folder(), capture_stem(&started, model, status))
 }
 
-/// A model name as a safe part of a file name: letters, digits, `.`, `-` and `_` kept,
-/// anything else (path separators, control characters, spaces, `:`) a `-`; no leading
-/// dot (a hidden file), no `.request` ending (it would read as a request file), at most
-/// [`MAX_MODEL_LEN`] bytes; `unknown` when nothing is left.
-pub fn sanitize_model(model: &str) -> String {
-    let mut safe = String::new();
-    for c in model.chars() {
-        let c = if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-            c
-        } else {
-            '-'
-        };
-        if !(c == '-' && safe.ends_with('-')) {
-            safe.push(c);
-        }
-        if safe.len() >= MAX_MODEL_LEN {
-            break;
-        }
-    }
-    let mut safe = safe.trim_matches(|c| c == '.' || c == '-').to_string();
-    if safe.to_ascii_lowercase().ends_with(".request") {
-        safe.push_str("-model");
-    }
-    if safe.is_empty() {
-        "unknown".to_string()
-    } else {
-        safe
+/// The clock's reading as the file contract's local time.
+pub fn local_time(at: &DateTime<Local>) -> LocalTime {
+    LocalTime {
+        year: at.year(),
+        month: at.month(),
+        day: at.day(),
+        hour: at.hour(),
+        minute: at.minute(),
+        second: at.second(),
+        // A leap second's nanoseconds run past 1e9: still the last millisecond.
+        millisecond: (at.nanosecond() / 1_000_000).min(999),
+        offset_minutes: at.offset().fix().local_minus_utc() / 60,
     }
 }
 
@@ -71,22 +45,6 @@ pub fn request_model(body: Option<&Value>, uri: &Uri) -> Option<String> {
 mod tests {
     use super::*;
     use chrono::TimeZone;
-
-    #[test]
-    fn a_model_name_cannot_leave_its_folder_or_hide() {
-        assert_eq!(sanitize_model("gpt-4o-mini"), "gpt-4o-mini");
-        assert_eq!(sanitize_model("../../etc/passwd"), "etc-passwd");
-        assert_eq!(sanitize_model("a\\b\u{1b}[31mc\nd"), "a-b-31mc-d");
-        assert_eq!(sanitize_model(".hidden"), "hidden");
-        assert_eq!(
-            sanitize_model("openai/gpt-4.1:latest"),
-            "openai-gpt-4.1-latest"
-        );
-        assert_eq!(sanitize_model("x.request"), "x.request-model");
-        assert_eq!(sanitize_model("///"), "unknown");
-        assert_eq!(sanitize_model(&"m".repeat(500)).len(), MAX_MODEL_LEN);
-        assert_eq!(sanitize_model("模型"), "unknown");
-    }
 
     #[test]
     fn names_carry_time_model_and_error_status() {

@@ -1,25 +1,30 @@
-//! Writing a capture and its request file: atomically, never overwriting, never outside
-//! the capture folder, a capture and its request under one name.
+//! The one never-overwrite writer: a capture and its request file for `jxray record` and
+//! the repair loops (Python through its binding), and a fixture for `jxray test` and the
+//! workbench. Atomically, never overwriting, never outside the folder, one stem's files
+//! under one name; the names are the file contract's (`jxray_formats::recorded::place`).
 //!
-//! The capture folder is opened once, when the proxy starts, and every file is created
-//! relative to that handle: the date folder is opened without following a link, so
-//! swapping it for one (even between a check and a write) cannot lead a write elsewhere.
-//! How that is done is each platform's own (`unix.rs`: `openat`, `linkat` through rustix;
-//! `windows.rs`: cap-std); the protocol below is the same on both.
+//! The folder is opened once and every file is created relative to that handle: a sub
+//! folder (the date folder) is opened without following a link, so swapping it for one
+//! (even between a check and a write) cannot lead a write elsewhere. How that is done is
+//! each platform's own (`unix.rs`: `openat`, `linkat` through rustix; `windows.rs`:
+//! cap-std); the protocol below is the same on both.
 //!
 //! A name is claimed before anything is written: an exclusively created, hidden claim
 //! file per stem, so that two exchanges finishing in the same millisecond (a `.json` and
 //! an `.sse`, say) can never share a request file. Under the claim, each file is written
 //! to a temporary file and linked into place only if its name is free, so a reader (a
 //! watching jxray) sees a whole file or none, and an existing file is never replaced: a
-//! taken name gets a `-2`, `-3`, … suffix. The capture is placed before its request file,
-//! so that when the request file appears the capture it belongs to is already there.
+//! taken name moves every file of the stem to the next candidate (`-2`, `-3`, …). The
+//! files are placed in the order given: a capture before its request file, so that when
+//! the request file appears the capture it belongs to is already there.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use jxray_formats::recorded::request_file_name;
+use jxray_formats::recorded::place::{candidates, GIVE_UP_AFTER};
+use jxray_formats::recorded::REQUEST_SUFFIX;
 
 /// Temporary and claim files start with this (hidden, and the prefix jxray's watcher
 /// ignores): the file contract's.
@@ -36,8 +41,8 @@ use windows as sys;
 
 use sys::Handle;
 
-/// How many suffixes are tried before giving up on a name.
-const MAX_SUFFIX: usize = 1000;
+/// The permissions a capture and its request file are created with (before the umask).
+pub const CAPTURE_MODE: u32 = 0o644;
 
 /// One exchange's files, ready to be written.
 pub struct CaptureFiles<'a> {
@@ -59,7 +64,37 @@ pub struct Written {
     pub request_error: Option<io::Error>,
 }
 
-/// The capture folder, held open.
+/// The files of a candidate stem: each name's ending (`.json`, `.request.json`) and bytes.
+pub type FilesFor<'a> = dyn Fn(&str) -> Vec<(String, Cow<'a, [u8]>)> + 'a;
+
+/// Files to place under the first free candidate of one stem, in order: the first must be
+/// placed; a later one that fails is reported, and what was placed stays.
+pub struct Placing<'a> {
+    /// A folder under the held one, made when missing and opened without following a link;
+    /// none for the held folder itself.
+    pub folder: Option<&'a str>,
+    pub stem: &'a str,
+    /// The files for a candidate stem (a fixture names itself in its bytes).
+    pub files: &'a FilesFor<'a>,
+    /// A name known to be taken beyond what the folder says (a listing compared without
+    /// regard to case, for a folder that travels to macOS and Windows).
+    pub taken: &'a dyn Fn(&str) -> bool,
+    /// The permissions new files are created with, before the umask.
+    pub mode: u32,
+}
+
+/// What a placing put on disk.
+#[derive(Debug)]
+pub struct Placed {
+    /// The candidate stem the files got.
+    pub stem: String,
+    /// Each placed file's path, in order.
+    pub paths: Vec<PathBuf>,
+    /// Why a file after the first is missing, when one is.
+    pub later_error: Option<io::Error>,
+}
+
+/// The folder, held open.
 #[derive(Debug)]
 pub struct Folder {
     handle: Handle,
@@ -83,7 +118,7 @@ impl Folder {
 
     /// Check that a file can be created here (and remove it).
     pub fn check_writable(&self) -> io::Result<()> {
-        let temp = TempFile::create(&self.handle)?;
+        let temp = TempFile::create(&self.handle, CAPTURE_MODE)?;
         drop(temp);
         Ok(())
     }
@@ -91,34 +126,82 @@ impl Folder {
     /// Write `files`: the capture's path and whether its request file is beside it, or
     /// the error that kept the capture from being placed.
     pub fn write(&self, files: &CaptureFiles<'_>) -> io::Result<Written> {
-        let date = self.date_folder(files.folder)?;
-        for attempt in 1..=MAX_SUFFIX {
-            let stem = match attempt {
-                1 => files.stem.to_string(),
-                n => format!("{}-{n}", files.stem),
-            };
-            let Some(_claim) = Claim::take(&date, &stem)? else {
-                continue;
-            };
-            let capture = format!("{stem}{}", files.extension);
-            let request = request_file_name(&stem);
-            if exists(&date, &request)? || exists(&date, &capture)? {
+        let named = |_: &str| {
+            vec![
+                (files.extension.to_string(), Cow::Borrowed(files.capture)),
+                (REQUEST_SUFFIX.to_string(), Cow::Borrowed(files.request)),
+            ]
+        };
+        let placed = self.place(&Placing {
+            folder: Some(files.folder),
+            stem: files.stem,
+            files: &named,
+            taken: &|_| false,
+            mode: CAPTURE_MODE,
+        })?;
+        Ok(Written {
+            capture: placed.paths.into_iter().next().unwrap_or_default(),
+            request_error: placed.later_error,
+        })
+    }
+
+    /// Place `placing`'s files under the first candidate stem whose every name is free
+    /// (and claimed by no other writer); an `AlreadyExists` error when none is.
+    pub fn place(&self, placing: &Placing<'_>) -> io::Result<Placed> {
+        let sub;
+        let (folder, shown) = match placing.folder {
+            Some(name) => {
+                sub = self.date_folder(name)?;
+                (&sub, self.path.join(name))
+            }
+            None => (&self.handle, self.path.clone()),
+        };
+        for stem in candidates(placing.stem) {
+            let files = (placing.files)(&stem);
+            let names: Vec<String> = files
+                .iter()
+                .map(|(end, _)| format!("{stem}{end}"))
+                .collect();
+            if names.iter().any(|name| (placing.taken)(name)) {
                 continue;
             }
-            match place(&date, &capture, files.capture) {
+            let Some(_claim) = Claim::take(folder, &stem)? else {
+                continue;
+            };
+            if names.iter().try_fold(false, |any, name| {
+                Ok::<_, io::Error>(any || exists(folder, name)?)
+            })? {
+                continue;
+            }
+            let mut written = names.iter().zip(&files);
+            let Some((first, (_, bytes))) = written.next() else {
+                return Err(io::Error::other("no files to place"));
+            };
+            match place(folder, first, bytes, placing.mode) {
                 Ok(()) => {}
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(error) => return Err(error),
             }
-            let request_error = place(&date, &request, files.request).err();
-            return Ok(Written {
-                capture: self.path.join(files.folder).join(capture),
-                request_error,
+            let mut paths = vec![shown.join(first)];
+            let mut later_error = None;
+            for (name, (_, bytes)) in written {
+                match place(folder, name, bytes, placing.mode) {
+                    Ok(()) => paths.push(shown.join(name)),
+                    Err(error) => {
+                        later_error = Some(error);
+                        break;
+                    }
+                }
+            }
+            return Ok(Placed {
+                stem,
+                paths,
+                later_error,
             });
         }
         Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
-            format!("{MAX_SUFFIX} files named {} already", files.stem),
+            format!("{GIVE_UP_AFTER} files named {} already", placing.stem),
         ))
     }
 
@@ -142,8 +225,8 @@ fn exists(folder: &Handle, name: &str) -> io::Result<bool> {
 }
 
 /// Write `bytes` to `name` in `folder` through a temporary file, failing if `name` exists.
-fn place(folder: &Handle, name: &str, bytes: &[u8]) -> io::Result<()> {
-    let mut temp = TempFile::create(folder)?;
+fn place(folder: &Handle, name: &str, bytes: &[u8], mode: u32) -> io::Result<()> {
+    let mut temp = TempFile::create(folder, mode)?;
     let file = temp.file.as_mut().expect("open until dropped");
     file.write_all(bytes)?;
     file.sync_data()?;
@@ -161,10 +244,10 @@ struct TempFile<'a> {
 }
 
 impl<'a> TempFile<'a> {
-    fn create(folder: &'a Handle) -> io::Result<TempFile<'a>> {
+    fn create(folder: &'a Handle, mode: u32) -> io::Result<TempFile<'a>> {
         loop {
             let name = format!("{TEMP_PREFIX}{}", unique());
-            if let Some(file) = sys::create_new(folder, &name, 0o644)? {
+            if let Some(file) = sys::create_new(folder, &name, mode)? {
                 return Ok(TempFile {
                     folder,
                     name,
@@ -216,243 +299,4 @@ fn unique() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use jxray_formats::recorded::REQUEST_SUFFIX;
-    use std::fs;
-
-    fn files<'a>(capture: &'a [u8], extension: &'a str) -> CaptureFiles<'a> {
-        CaptureFiles {
-            folder: "2026-12-01",
-            stem: "14-03-22.118-m",
-            extension,
-            capture,
-            request: capture,
-        }
-    }
-
-    fn folder(dir: &Path) -> Folder {
-        Folder::open(&fs::canonicalize(dir).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn a_taken_name_gets_a_suffix_and_nothing_is_overwritten() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        let first = folder.write(&files(b"1", ".json")).unwrap().capture;
-        let second = folder.write(&files(b"2", ".json")).unwrap().capture;
-        assert!(first.ends_with("2026-12-01/14-03-22.118-m.json"));
-        assert!(second.ends_with("2026-12-01/14-03-22.118-m-2.json"));
-        assert_eq!(fs::read(&first).unwrap(), b"1");
-        assert_eq!(fs::read(&second).unwrap(), b"2");
-        let request = dir.path().join("2026-12-01/14-03-22.118-m-2.request.json");
-        assert_eq!(fs::read(request).unwrap(), b"2");
-        let names: Vec<_> = fs::read_dir(dir.path().join("2026-12-01"))
-            .unwrap()
-            .collect();
-        assert_eq!(names.len(), 4, "no temporary or claim file is left");
-    }
-
-    #[test]
-    fn a_capture_of_another_kind_never_shares_a_request_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        let json = folder.write(&files(b"json", ".json")).unwrap();
-        let sse = folder.write(&files(b"sse", ".sse")).unwrap();
-        assert!(json.request_error.is_none() && sse.request_error.is_none());
-        assert!(sse.capture.ends_with("14-03-22.118-m-2.sse"));
-        let beside = |capture: &Path| {
-            let stem = capture.file_stem().unwrap().to_str().unwrap();
-            fs::read(capture.with_file_name(format!("{stem}{REQUEST_SUFFIX}"))).unwrap()
-        };
-        assert_eq!(beside(&json.capture), b"json");
-        assert_eq!(beside(&sse.capture), b"sse");
-    }
-
-    #[test]
-    fn writers_at_once_each_get_their_own_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        std::thread::scope(|scope| {
-            for n in 0..32 {
-                let folder = &folder;
-                scope.spawn(move || {
-                    let body = n.to_string();
-                    let extension = if n % 2 == 0 { ".json" } else { ".sse" };
-                    let written = folder.write(&files(body.as_bytes(), extension)).unwrap();
-                    assert!(written.request_error.is_none());
-                });
-            }
-        });
-        let day = dir.path().join("2026-12-01");
-        let mut captures = 0;
-        for entry in fs::read_dir(&day).unwrap() {
-            let name = entry.unwrap().file_name().into_string().unwrap();
-            assert!(!name.starts_with('.'), "{name} left behind");
-            if name.ends_with(REQUEST_SUFFIX) {
-                continue;
-            }
-            captures += 1;
-            let stem = name.rsplit_once('.').unwrap().0;
-            let request = fs::read(day.join(format!("{stem}{REQUEST_SUFFIX}"))).unwrap();
-            assert_eq!(request, fs::read(day.join(&name)).unwrap(), "{name}");
-        }
-        assert_eq!(captures, 32);
-    }
-
-    /// A link to a folder outside, planted (by `plant(target, at)`) as the date folder: the
-    /// write is refused with an error naming it as `kind`, and nothing lands outside.
-    fn planted_date_folder_is_refused(plant: fn(&Path, &Path), kind: &str) {
-        let dir = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        plant(outside.path(), &dir.path().join("2026-12-01"));
-        let error = folder.write(&files(b"1", ".json")).unwrap_err();
-        assert!(error.to_string().contains(kind), "{error}");
-        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_planted_symlink_does_not_lead_writes_outside() {
-        planted_date_folder_is_refused(
-            |target, at| std::os::unix::fs::symlink(target, at).unwrap(),
-            "symlink",
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_date_folder_swapped_for_a_symlink_while_writing_never_leads_outside() {
-        // Someone with write access to the folder swaps the date folder for a symlink and
-        // back, as fast as they can, while captures are written.
-        let dir = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let folder = folder(dir.path());
-        let day = dir.path().join("2026-12-01");
-        let aside = dir.path().join("aside");
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                while !stop.load(Ordering::Relaxed) {
-                    if fs::rename(&day, &aside).is_ok() {
-                        let _ = std::os::unix::fs::symlink(outside.path(), &day);
-                        let _ = fs::remove_file(&day);
-                        let _ = fs::rename(&aside, &day);
-                    }
-                }
-            });
-            for n in 0..300 {
-                let body = n.to_string();
-                // A write may be refused (the symlink was there): never misplaced.
-                let _ = folder.write(&files(body.as_bytes(), ".json"));
-            }
-            stop.store(true, Ordering::Relaxed);
-        });
-        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_folder_swapped_for_a_symlink_after_it_was_opened_is_not_followed() {
-        // The capture folder itself is renamed away and a symlink put in its place: the
-        // handle still points at the folder that was opened, so nothing lands outside.
-        let parent = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let to = parent.path().join("captures");
-        fs::create_dir(&to).unwrap();
-        let folder = folder(&to);
-        fs::rename(&to, parent.path().join("moved")).unwrap();
-        std::os::unix::fs::symlink(outside.path(), &to).unwrap();
-        folder.write(&files(b"1", ".json")).unwrap();
-        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
-        assert!(parent
-            .path()
-            .join("moved/2026-12-01/14-03-22.118-m.json")
-            .is_file());
-    }
-
-    // Windows: the same guarantees, with Windows' links. A directory symlink needs the
-    // privilege to create one (an administrator, or Developer Mode); a junction does not.
-
-    /// A junction at `at` to `target`, made as a user would (`mklink /J`).
-    #[cfg(windows)]
-    fn junction(target: &Path, at: &Path) {
-        let made = std::process::Command::new("cmd")
-            .args(["/C", "mklink", "/J"])
-            .arg(at)
-            .arg(target)
-            .output()
-            .unwrap();
-        assert!(made.status.success(), "mklink /J: {made:?}");
-        let kind = fs::symlink_metadata(at)
-            .unwrap_or_else(|error| panic!("mklink /J made no {}: {error}", at.display()));
-        assert!(
-            std::os::windows::fs::MetadataExt::file_attributes(&kind) & 0x400 != 0,
-            "{} is not a reparse point",
-            at.display()
-        );
-    }
-
-    #[cfg(windows)]
-    #[test]
-    fn a_planted_junction_is_refused_and_nothing_lands_outside() {
-        planted_date_folder_is_refused(junction, "junction");
-    }
-
-    #[cfg(windows)]
-    #[test]
-    fn a_planted_directory_symlink_is_refused_and_nothing_lands_outside() {
-        planted_date_folder_is_refused(
-            |target, at| std::os::windows::fs::symlink_dir(target, at).unwrap(),
-            "symlink",
-        );
-    }
-
-    #[cfg(windows)]
-    #[test]
-    fn a_planted_file_link_is_never_written_through() {
-        // A symlink to a file outside, planted under the name the capture would get:
-        // the capture takes the next name, and the file outside is untouched.
-        let dir = tempfile::tempdir().unwrap();
-        let outside = tempfile::tempdir().unwrap();
-        let target = outside.path().join("target.json");
-        fs::write(&target, b"outside").unwrap();
-        let folder = folder(dir.path());
-        fs::create_dir(dir.path().join("2026-12-01")).unwrap();
-        std::os::windows::fs::symlink_file(
-            &target,
-            dir.path().join("2026-12-01/14-03-22.118-m.json"),
-        )
-        .unwrap();
-        let written = folder.write(&files(b"1", ".json")).unwrap();
-        assert!(written
-            .capture
-            .ends_with("2026-12-01/14-03-22.118-m-2.json"));
-        assert_eq!(fs::read(&target).unwrap(), b"outside");
-    }
-
-    #[cfg(windows)]
-    #[test]
-    fn the_held_folders_cannot_be_swapped_while_open() {
-        // Windows' counterpart of the swap tests above: the capture folder and the date
-        // folder are held without FILE_SHARE_DELETE, so renaming either away (the first
-        // step of planting a link in its place) fails, and a write still lands in the
-        // folder that was opened.
-        let parent = tempfile::tempdir().unwrap();
-        let to = parent.path().join("captures");
-        fs::create_dir(&to).unwrap();
-        let folder = folder(&to);
-        let renamed = fs::rename(&to, parent.path().join("moved"));
-        assert!(
-            renamed.is_err(),
-            "the capture folder was renamed while held"
-        );
-        let date = folder.date_folder("2026-12-01").unwrap();
-        let renamed = fs::rename(to.join("2026-12-01"), to.join("aside"));
-        assert!(renamed.is_err(), "the date folder was renamed while held");
-        drop(date);
-        folder.write(&files(b"1", ".json")).unwrap();
-        assert!(to.join("2026-12-01/14-03-22.118-m.json").is_file());
-    }
-}
+mod tests;

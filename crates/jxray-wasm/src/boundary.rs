@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use jxray_formats::usage::token_usage;
 
+use crate::captures;
 use crate::fixture;
 use crate::repair;
 use crate::reply::{self, Judged};
@@ -126,6 +127,18 @@ pub extern "C" fn jx_usage(options_len: usize, text_len: usize) -> u32 {
         let usage = serde_json::from_str(text?).unwrap_or(serde_json::Value::Null);
         serde_json::to_vec(&token_usage(&usage)).map_err(|error| error.to_string())
     })
+}
+
+/// A repair attempt's files, from the attempt as JSON in the text (see [`captures::files`]).
+#[no_mangle]
+pub extern "C" fn jx_attempt(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, _| captures::files(text?))
+}
+
+/// The next candidate stem when a name is taken (see [`captures::next_stem`]).
+#[no_mangle]
+pub extern "C" fn jx_next_stem(options_len: usize, text_len: usize) -> u32 {
+    answer(options_len, text_len, |text, _| captures::next_stem(text?))
 }
 
 /// Start this instance's stream; `runaway_bytes` is the runaway bound (0: the default).

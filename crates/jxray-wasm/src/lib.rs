@@ -10,8 +10,9 @@
 //! says, with the trace), [`response::outcomes`] (a provider response's outputs) and
 //! [`fixture::replay`] (a fixture file's verdict, for a JavaScript test runner) and
 //! [`repair::decide`] (the repair loop's decision and request), [`repair::step`] (its
-//! run's other steps) and [`boundary::jx_usage`]
-//! (the tokens a reply's usage says it used, in any provider's spelling), and [`stream`]
+//! run's other steps), [`boundary::jx_usage`] (the tokens a reply's usage says it used, in
+//! any provider's spelling), [`captures`] (a repair attempt's files and names, `jx_attempt`
+//! and `jx_next_stem`), and [`stream`]
 //! (the streaming extractor, one per instance).
 //!
 //! A schema from the host (a Standard Schema validator such as zod or valibot) is asked
@@ -20,6 +21,7 @@
 
 pub mod bigints;
 pub mod boundary;
+pub mod captures;
 pub mod fixture;
 mod host;
 pub mod repair;

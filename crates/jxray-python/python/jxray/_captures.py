@@ -5,28 +5,28 @@ Each attempt is ``FOLDER/YYYY-MM-DD/HH-MM-SS.mmm-MODEL-CHAIN8-aN.jsonl`` (one
 request file ``….request.json`` naming the chain, the attempt and the capture it re-asks:
 the format ``jxray check`` and the workbench read as a chain (docs/repair.md).
 
-The files are written by the writer ``jxray record`` uses (``jxray._jxray.write_capture``):
-relative to the folder's handle, a date folder planted as a symlink refused, each file whole
-or not at all, and never over one that is there (a taken name gets ``-2``, ``-3``, …).
+The names and bytes are the file contract's (``jxray_formats::recorded``, the same as npm's
+loop writes) and the files are written by the writer ``jxray record`` uses
+(``jxray._jxray.write_attempt``): relative to the folder's handle, a date folder planted as
+a symlink refused, each file whole or not at all, and never over one that is there (a taken
+name gets ``-2``, ``-3``, …). This module only gathers what the attempt was.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import secrets
 import warnings
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Optional
 
 from . import _jxray
 
 __all__ = ["Chain"]
 
 CAPTURE_SUFFIX = ".jsonl"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
 
 class Chain:
@@ -55,13 +55,12 @@ class Chain:
         usage, model and latency), begun at the local time ``started``. Returns the
         capture's path relative to the folder, or ``None`` with a ``RuntimeWarning`` when
         it could not be written: a full disk must not end the caller's loop."""
-        day = started.strftime("%Y-%m-%d")
-        stem = f"{started:%H-%M-%S}.{started.microsecond // 1000:03d}-{model_label(attempt.model)}-{self.id[:8]}-a{attempt.attempt}"
-        request, capture = self._files(attempt, started)
+        record = self._record(attempt, started)
         try:
-            written, request_error = _jxray.write_capture(self.folder, day, stem, CAPTURE_SUFFIX, capture, request)
+            written, request_error = _jxray.write_attempt(self.folder, record)
         except OSError as error:
-            target = os.path.join(self.folder, day, stem + CAPTURE_SUFFIX)
+            stem, _ = _jxray.attempt_files_of(record)
+            target = os.path.join(self.folder, started.strftime("%Y-%m-%d"), stem + CAPTURE_SUFFIX)
             reason = " ".join(str(error.strerror or error).split())
             warnings.warn(f"jxray: the capture {target} was not written: {reason}", RuntimeWarning, stacklevel=2)
             # The next attempt re-asks a capture that is not there: it names none.
@@ -76,32 +75,36 @@ class Chain:
         self.previous = written
         return written
 
-    def _body(self, prompt: str) -> Dict[str, Any]:
-        """The request's body: the prompt sent, and the schema as a JSON response format."""
-        body: Dict[str, Any] = {"messages": [{"role": "user", "content": prompt}]}
-        if self.schema is not None:
-            body["response_format"] = {"type": "json_schema", "json_schema": {"name": "schema", "schema": self.schema}}
-        return body
-
-    def _files(self, attempt: Any, started: datetime) -> Tuple[bytes, bytes]:
-        """The request file's bytes and the capture's."""
-        chain: Dict[str, Any] = {"id": self.id, "attempt": attempt.attempt}
-        if attempt.attempt > 1 and self.previous is not None:
-            chain["re_ask_of"] = self.previous
-        request = {
-            "jxray_request": 1,
+    def _record(self, attempt: Any, started: datetime) -> bytes:
+        """The attempt as the core's ``AttemptRecord`` (JSON), which names and words its files."""
+        local = started if started.tzinfo is not None else started.astimezone()
+        offset = local.utcoffset()
+        text = attempt.text.decode("utf-8", "replace") if isinstance(attempt.text, bytes) else attempt.text
+        record = {
             "source": self.source,
-            "model": attempt.model,
-            "started": started.isoformat(timespec="milliseconds"),
+            "chain": self.id,
+            "attempt": attempt.attempt,
+            "re_ask_of": self.previous if attempt.attempt > 1 else None,
+            "started": {
+                "year": local.year,
+                "month": local.month,
+                "day": local.day,
+                "hour": local.hour,
+                "minute": local.minute,
+                "second": local.second,
+                "millisecond": local.microsecond // 1000,
+                "offset_minutes": 0 if offset is None else int(offset.total_seconds()) // 60,
+            },
             "duration_ms": round(attempt.latency * 1000),
+            "model": attempt.model,
+            "prompt": attempt.prompt,
+            "schema": self.schema,
+            "text": text,
             "stop_reason": attempt.stop_reason,
             "usage": usage_json(attempt.usage),
-            "body": self._body(attempt.prompt),
-            "chain": chain,
         }
-        text = attempt.text.decode("utf-8", "replace") if isinstance(attempt.text, bytes) else attempt.text
-        capture = {"output": text, "stop_reason": attempt.stop_reason}
-        return _json_line(request), _json_line(capture) + b"\n"
+        # A lone surrogate in a prompt is no Unicode text; the files stay UTF-8.
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace")
 
 
 def json_schema_of(schema: Any) -> Optional[Dict[str, Any]]:
@@ -127,12 +130,6 @@ def json_schema_of(schema: Any) -> Optional[Dict[str, Any]]:
             return None
         return loaded if isinstance(loaded, dict) else None
     return None
-
-
-def model_label(model: Optional[str]) -> str:
-    """The model as a file name's part: safe characters only, at most 64; ``repair`` when
-    the reply did not name one."""
-    return _UNSAFE.sub("-", model)[:64] if model else "repair"
 
 
 def usage_json(usage: Any) -> Optional[Dict[str, Any]]:
@@ -164,9 +161,3 @@ def _dumped(item: Any) -> Any:
 def _none(_: Any) -> None:
     """What a value JSON has no form for is written as: null."""
     return None
-
-
-def _json_line(document: Dict[str, Any]) -> bytes:
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    # A lone surrogate in a prompt is no Unicode text; the file stays UTF-8.
-    return text.encode("utf-8", "replace")

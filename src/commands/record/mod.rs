@@ -2,6 +2,10 @@
 //! and serve until stopped; with `--tui`, open the watching workbench on the capture
 //! folder in the same process.
 
+mod chains;
+
+use chains::RecordChains;
+
 use std::collections::VecDeque;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -9,7 +13,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::chain::recorder::RecordChains;
 use crate::record_stop::{StopWatches, PROXY_SIGNALS};
 use crate::text::escape_line;
 use crate::tui::action::ProxyNote;

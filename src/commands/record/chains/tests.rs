@@ -1,5 +1,11 @@
 use super::*;
 use jxray_record::Chains;
+use serde_json::json;
+
+/// A link as its request file's `chain` member.
+fn as_json(link: &ChainLink) -> Value {
+    serde_json::to_value(link).unwrap()
+}
 
 /// One exchange as the proxy records it: the request is linked, then its answer is
 /// written as `name`. Returns the request's link.
@@ -17,7 +23,7 @@ fn exchange(
     let body = openai(answer);
     std::fs::write(&capture, &body).unwrap();
     chains.written(folder, &capture, body.as_bytes(), &linked);
-    linked.chain
+    linked.chain.as_ref().map(as_json)
 }
 
 /// A request asking `prompt` as JSON, answered by `answer` in `name`.
@@ -78,7 +84,12 @@ fn a_repair_request_quoting_an_output_links_to_its_capture_and_the_chain_goes_on
     // The loop's third attempt quotes the second answer after the same prompt.
     let third = format!("City as JSON.\n\n{}", repair_request(still));
     assert_eq!(
-        chains.link(&asks(&[("user", &third)])).chain.unwrap(),
+        chains
+            .link(&asks(&[("user", &third)]))
+            .chain
+            .as_ref()
+            .map(as_json)
+            .unwrap(),
         json!({"id": "2026-12-02/a.json", "attempt": 3, "re_ask_of": "2026-12-02/b.json"})
     );
 }
@@ -100,7 +111,7 @@ fn a_failed_output_carried_back_as_the_models_turn_is_a_re_ask() {
         ("user", "again"),
     ]);
     assert_eq!(
-        chains.link(&third).chain.unwrap(),
+        chains.link(&third).chain.as_ref().map(as_json).unwrap(),
         json!({"id": "2026-12-02/a.json", "attempt": 3, "re_ask_of": "2026-12-02/b.json"})
     );
 }
@@ -169,11 +180,21 @@ fn two_conversations_that_got_the_same_output_each_link_to_their_own() {
     first(&chains, dir.path(), "two", "b.json", broken);
     let re_ask = |prompt: &str| asks(&[("user", prompt), ("assistant", broken), ("user", "fix")]);
     assert_eq!(
-        chains.link(&re_ask("one")).chain.unwrap()["re_ask_of"],
+        chains
+            .link(&re_ask("one"))
+            .chain
+            .as_ref()
+            .map(as_json)
+            .unwrap()["re_ask_of"],
         "2026-12-02/a.json"
     );
     assert_eq!(
-        chains.link(&re_ask("two")).chain.unwrap()["re_ask_of"],
+        chains
+            .link(&re_ask("two"))
+            .chain
+            .as_ref()
+            .map(as_json)
+            .unwrap()["re_ask_of"],
         "2026-12-02/b.json"
     );
 }
@@ -189,7 +210,12 @@ fn one_output_is_never_re_asked_by_two_requests_of_one_shape() {
     exchange(&chains, dir.path(), &prompt, "a.json", broken);
     exchange(&chains, dir.path(), &prompt, "b.json", broken);
     let quoted = format!("same\n\n{}", repair_request(broken));
-    let first = chains.link(&asks(&[("user", &quoted)])).chain.unwrap();
+    let first = chains
+        .link(&asks(&[("user", &quoted)]))
+        .chain
+        .as_ref()
+        .map(as_json)
+        .unwrap();
     let second = chains
         .link(&asks(&[("user", &quoted), ("user", "please")]))
         .chain;
@@ -198,7 +224,12 @@ fn one_output_is_never_re_asked_by_two_requests_of_one_shape() {
         second, None,
         "another request, and only its own conversation's outputs"
     );
-    let retried = chains.link(&asks(&[("user", &quoted)])).chain.unwrap();
+    let retried = chains
+        .link(&asks(&[("user", &quoted)]))
+        .chain
+        .as_ref()
+        .map(as_json)
+        .unwrap();
     assert_eq!(
         retried["re_ask_of"], "2026-12-02/a.json",
         "the untaken one first"
@@ -245,7 +276,7 @@ fn an_output_that_breaks_its_requests_schema_failed_and_its_re_ask_links() {
         "response_format": {"type": "json_schema", "json_schema": {"name": "t", "schema": schema}}});
     let link = chains.link(&again).chain;
     assert_eq!(
-        link.unwrap()["re_ask_of"],
+        link.unwrap().re_ask_of.unwrap(),
         "2026-12-02/a.json",
         "valid JSON, but not the schema's"
     );
@@ -276,7 +307,7 @@ fn a_tool_calls_arguments_carried_back_are_a_re_ask() {
             "function": {"name": "triage", "arguments": arguments}}]},
         {"role": "tool", "tool_call_id": "c1", "content": "Validation error: fix the JSON"}]});
     let link = chains.link(&again).chain;
-    assert_eq!(link.unwrap()["re_ask_of"], "2026-12-02/a.json");
+    assert_eq!(link.unwrap().re_ask_of.unwrap(), "2026-12-02/a.json");
 }
 
 /// A tool call recorded with its arguments as an object (a compatible server's way, not a
@@ -319,8 +350,8 @@ fn a_tool_call_carried_back_as_an_object_or_written_anew_is_a_re_ask() {
         object_arguments_call(&chains, dir.path(), &first);
         let link = chains.link(&carried(arguments.clone())).chain;
         assert_eq!(
-            link.map(|link| link["re_ask_of"].clone()),
-            re_ask.then(|| json!("2026-12-02/a.json")),
+            link.and_then(|link| link.re_ask_of),
+            re_ask.then(|| "2026-12-02/a.json".to_string()),
             "{arguments}"
         );
     }

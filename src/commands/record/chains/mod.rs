@@ -16,7 +16,8 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use serde_json::{json, Value};
+use jxray_formats::recorded::ChainLink;
+use serde_json::Value;
 
 use crate::capture::{asks_for_json, conversation, load_bytes, AskedSchemas, LoadOptions};
 use crate::check::Checker;
@@ -30,7 +31,7 @@ const REMEMBERED_BYTES: usize = 8 * 1024 * 1024;
 
 /// The chain linker `jxray record` gives the proxy.
 #[derive(Debug, Default)]
-pub(crate) struct RecordChains {
+pub(super) struct RecordChains {
     outputs: Mutex<VecDeque<Output>>,
     /// The schemas each recent request asked for, by its conversation's fingerprint: an
     /// output that breaks its own request's schema failed, and its re-ask is a re-ask.
@@ -175,11 +176,11 @@ impl jxray_record::Chains for RecordChains {
         let chain = fresh.or_else(again).map(|at| {
             let re_asked = &mut outputs[at];
             re_asked.re_asked_by = Some(re_ask.whole);
-            json!({
-                "id": re_asked.chain,
-                "attempt": re_asked.attempt + 1,
-                "re_ask_of": re_asked.capture,
-            })
+            ChainLink {
+                id: re_asked.chain.clone(),
+                attempt: re_asked.attempt + 1,
+                re_ask_of: Some(re_asked.capture.clone()),
+            }
         });
         drop(outputs);
         let asked = AskedSchemas::of(request);
@@ -201,11 +202,10 @@ impl jxray_record::Chains for RecordChains {
         let Some(relative) = relative_name(folder, capture) else {
             return;
         };
-        let link = request
-            .chain
-            .as_ref()
-            .and_then(super::ChainLink::from_value);
-        let (chain, attempt) = link.map_or_else(|| (relative.clone(), 1), |l| (l.id, l.attempt));
+        let (chain, attempt) = request.chain.as_ref().map_or_else(
+            || (relative.clone(), 1),
+            |link| (link.id.clone(), link.attempt),
+        );
         // Read from the bytes just written, as the readers read the file, and judged
         // against the schema the request asked for, before the lock is taken.
         let checker = Checker::new(Options::default(), None);
