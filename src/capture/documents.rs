@@ -33,8 +33,12 @@ enum Read {
         at: &'static str,
         row: Option<fn(&Value) -> Option<LogRecord>>,
     },
-    /// A response holding one capture's text.
-    Response(fn(&Value) -> Detection),
+    /// A response holding one capture's text; `batch_id` when a batch line names it by its
+    /// `custom_id`.
+    Response {
+        detect: fn(&Value) -> Detection,
+        batch_id: bool,
+    },
 }
 
 const SHAPES: [Shape; 5] = [
@@ -57,17 +61,26 @@ const SHAPES: [Shape; 5] = [
         line: false,
     },
     Shape {
-        read: Read::Response(envelope::detect),
+        read: Read::Response {
+            detect: envelope::detect,
+            batch_id: true,
+        },
         document: true,
         line: true,
     },
     Shape {
-        read: Read::Response(envelope::detect_array_stream),
+        read: Read::Response {
+            detect: envelope::detect_array_stream,
+            batch_id: false,
+        },
         document: true,
         line: false,
     },
     Shape {
-        read: Read::Response(output_object),
+        read: Read::Response {
+            detect: output_object,
+            batch_id: false,
+        },
         document: false,
         line: true,
     },
@@ -89,14 +102,14 @@ pub(super) fn outline_records(outline: &Outline) -> Option<Vec<LogRecord>> {
 pub(super) fn is_known(value: &Value) -> bool {
     documents().any(|shape| match shape.read {
         Read::Log { records, .. } => records(value).is_some(),
-        Read::Response(detect) => detect(value).is_some(),
+        Read::Response { detect, .. } => detect(value).is_some(),
     })
 }
 
 /// The response a document is, when it is one.
 pub(super) fn response(value: &Value) -> Detection {
     documents().find_map(|shape| match shape.read {
-        Read::Response(detect) => detect(value),
+        Read::Response { detect, .. } => detect(value),
         Read::Log { .. } => None,
     })
 }
@@ -112,10 +125,10 @@ pub(super) fn line(value: &Value) -> Option<(Option<String>, Detection)> {
                 let record = row?(value)?;
                 Some((record.id, Some(record.result)))
             }
-            Read::Response(detect) => {
+            Read::Response { detect, batch_id } => {
                 let detected = detect(value)?;
-                let id = envelope::batch_id(value).map(str::to_string);
-                Some((id, Some(detected)))
+                let id = batch_id.then(|| envelope::batch_id(value)).flatten();
+                Some((id.map(str::to_string), Some(detected)))
             }
         })
 }
@@ -129,7 +142,7 @@ type Records = fn(&Value) -> Option<Vec<LogRecord>>;
 fn logs() -> impl Iterator<Item = (Records, &'static str)> {
     documents().filter_map(|shape| match shape.read {
         Read::Log { records, at, .. } => Some((records, at)),
-        Read::Response(_) => None,
+        Read::Response { .. } => None,
     })
 }
 
