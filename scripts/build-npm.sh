@@ -44,6 +44,12 @@ cd npm
 if [[ ! -d node_modules/esbuild || package-lock.json -nt node_modules/.package-lock.json ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+# Binaryen's optimiser over what rustc and LLD wrote (the package's pinned `binaryen`):
+# about a tenth smaller, gzipped, with the features every runtime the package supports
+# has (the module already needs SIMD).
+node_modules/.bin/wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext \
+  --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types \
+  --enable-multivalue dist/jxray.wasm -o dist/jxray.wasm
 node scripts/bundle.mjs
 raw=$(wc -c < dist/jxray.wasm)
 packed=$(gzip -9c dist/jxray.wasm | wc -c)

@@ -91,8 +91,16 @@ class Pool {
     return this.run((engine) => engine.attemptResponse(response, options, more));
   }
 
-  runStep(step) {
-    return this.run((engine) => engine.runStep(step));
+  runStart(prompt, limits) {
+    return this.run((engine) => engine.runStart(prompt, limits));
+  }
+
+  runMayCall(run, elapsedMs) {
+    return this.run((engine) => engine.runMayCall(run, elapsedMs));
+  }
+
+  runEnd(run, fallbackKind, schemaVersion) {
+    return this.run((engine) => engine.runEnd(run, fallbackKind, schemaVersion));
   }
 
   /** The largest memory of any instance, in bytes (the package's tests read it). */

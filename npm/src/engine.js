@@ -154,9 +154,20 @@ export class Engine {
     return { outcome: Outcome.fromExplained(this.pool, explained, request), decision };
   }
 
-  /** A repair run's step that is not an output (start, may-call, end). */
-  runStep(step) {
-    return JSON.parse(decoder.decode(this.call("jx_run", DEFAULT_REQUEST, JSON.stringify(step))));
+  /** A repair run's steps that are not an output, one line each (crates/jxray-wasm/src/
+   * repair.rs, `step`): the run is text the package carries between calls without reading. */
+  runStart(prompt, { maxRepairs, maxTokens, maxMs }) {
+    return decoder.decode(this.call("jx_run", DEFAULT_REQUEST, `start\n${maxRepairs}\n${maxTokens ?? "-"}\n${maxMs ?? "-"}\n${prompt}`));
+  }
+
+  runMayCall(run, elapsedMs) {
+    const reply = this.call("jx_run", DEFAULT_REQUEST, `mayCall\n${elapsedMs}\n${run}`);
+    return { mayCall: reply[0] === 0x31, run: decoder.decode(reply.subarray(1)) };
+  }
+
+  runEnd(run, fallbackKind, schemaVersion) {
+    const step = `end\n${JSON.stringify(fallbackKind ?? null)}\n${JSON.stringify(schemaVersion ?? null)}\n${run}`;
+    return JSON.parse(decoder.decode(this.call("jx_run", DEFAULT_REQUEST, step)));
   }
 
   /** `{ input, output, total }` of a usage object in any provider's spelling

@@ -51,14 +51,13 @@ async function loop({ pool, jxray, generate, prompt, options, limits, chain, spa
   const decide = decisionOptions(options);
   const started = Date.now();
   const attempts = [];
-  const { maxTokens = null, maxMs = null } = limits.budget;
-  let run = pool.runStep({ start: { prompt, limits: { maxRepairs: limits.maxRepairs, maxTokens, maxMs } } }).run;
+  let run = pool.runStart(prompt, { maxRepairs: limits.maxRepairs, ...limits.budget });
   let request = prompt;
   let previous = null;
   let decision = null;
   for (;;) {
     if (signal?.aborted) throw abortError(signal);
-    const step = pool.runStep({ mayCall: { run, elapsedMs: Date.now() - started } });
+    const step = pool.runMayCall(run, Date.now() - started);
     run = step.run;
     if (!step.mayCall) break;
     const attempt = attempts.length + 1;
@@ -68,7 +67,7 @@ async function loop({ pool, jxray, generate, prompt, options, limits, chain, spa
     // A reply that came back after the abort is neither judged nor written.
     if (signal?.aborted) throw abortError(signal);
     const latencyMs = Date.now() - began.getTime();
-    const judged = judgeReply(pool, raw, extractOptions, (usage) => ({ ...decide, run, usage: usageJson(usage) }));
+    const judged = judgeReply(pool, raw, extractOptions, (usage) => ({ ...decide, run, usage: usageText(usage) }));
     const { reply, outcome } = judged;
     decision = judged.decision;
     run = decision.run;
@@ -104,12 +103,6 @@ function judgeReply(pool, raw, extractOptions, more) {
   return { reply, ...pool.attempt(reply.text, options, more(reply.usage)) };
 }
 
-/** A usage object as the engine reads it (JSON), or null. */
-function usageJson(usage) {
-  const text = usageText(usage);
-  return text === null ? null : JSON.parse(text);
-}
-
 /** The value (the accepted one, or the fallback's, which the caller asked for), or the
  * error of the last failure's kind, carrying the outcome. */
 function valueOrThrow() {
@@ -134,7 +127,7 @@ function decisionOptions(options) {
     // The engine names the schema's required top-level keys, when it can say them
     // (Standard JSON Schema).
     const document = jsonSchemaOf(options.schema);
-    if (document != null) more.requiredOf = document;
+    if (document != null) more.requiredOf = JSON.stringify(document);
   }
   return more;
 }
@@ -149,7 +142,7 @@ function result(pool, run, attempts, options) {
   // As Python's fallback=None: null and undefined are no fallback; `() => null` is a null one.
   const fallback = options.fallback;
   const fallbackKind = fallback == null ? null : (options.fallbackKind ?? (typeof fallback === "function" ? "function" : "value"));
-  const ending = pool.runStep({ end: { run, fallbackKind, schemaVersion: options.schemaVersion ?? null } });
+  const ending = pool.runEnd(run, fallbackKind, options.schemaVersion ?? null);
   let value = ending.status === "success" ? outcome.value : undefined;
   if (ending.status === "fallback") value = typeof fallback === "function" ? fallback(outcome) : fallback;
   const { status, repaired, lenient, stopped, telemetry } = ending;

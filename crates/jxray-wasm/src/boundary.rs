@@ -112,7 +112,7 @@ pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
     })
 }
 
-/// A repair run's step that is not an output (see [`repair::step`]): the text is the step.
+/// A repair run's step that is not an output, written in the text (see [`repair::step`]).
 #[no_mangle]
 pub extern "C" fn jx_run(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, _| repair::step(text?))

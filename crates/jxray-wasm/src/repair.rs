@@ -6,8 +6,8 @@
 
 use jxray_formats::judge::Judgement;
 use jxray_formats::record::Origin;
-use jxray_formats::repair::{required_keys, Decision, Limits, Policy, Run};
-use serde::{Deserialize, Serialize};
+use jxray_formats::repair::{required_keys, Action, Limits, Policy, Run};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::reply::{Explained, Judged};
@@ -16,14 +16,18 @@ use crate::reply::{Explained, Judged};
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decided<'a> {
-    #[serde(flatten)]
-    pub decision: Decision,
+    /// `accept`, `repair`, `raise-limit`, `change-request`, `fix-serving` or `fix-capture`.
+    pub action: Action,
+    /// The repair request for this output; `null` when the outcome is ok.
+    pub prompt: Option<String>,
+    /// `sha256:` and the hex digest of the output, to correlate repeats without keeping it.
+    pub raw_output_hash: String,
     /// The outcome the decision is about, explained: the host keeps it, so reading the
     /// failure afterwards does not run the engine again.
     pub explained: Explained<'a>,
-    /// The run after this output, when the request carried one.
+    /// The run after this output (its state as JSON text), when the request carried one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub run: Option<Run>,
+    pub run: Option<String>,
     /// The next request to send; `null` when the loop stops (or no run was carried).
     pub next: Option<String>,
 }
@@ -42,19 +46,25 @@ pub fn decide(judged: &Judged<'_>, origin: Origin<'_>, with_text: bool) -> Resul
     let policy = Policy {
         table,
         required: match &request.required_of {
-            Some(schema) => required_keys(schema),
+            Some(schema) => required_keys(&json_text(schema)),
             None => request.required.clone(),
         },
         max_output_chars: request.max_output_chars(),
     };
     let decision = policy.decide(&outcome, judged.text, &violations);
-    let mut run = request.run.clone();
-    let next = run.as_mut().and_then(|run| {
-        let usage = request.usage.as_ref().unwrap_or(&Value::Null);
-        run.took(&outcome, &decision, usage)
-    });
+    let (run, next) = match &request.run {
+        Some(state) => {
+            let mut run = Run::from_state(state)?;
+            let usage = request.usage.as_deref().map(json_text).unwrap_or_default();
+            let next = run.took(&outcome, &decision, &usage);
+            (Some(run.state()), next)
+        }
+        None => (None, None),
+    };
     let decided = Decided {
-        decision,
+        action: decision.action,
+        prompt: decision.prompt,
+        raw_output_hash: decision.raw_output_hash,
         explained: Explained::of(judged, origin, &outcome, with_text),
         run,
         next,
@@ -62,51 +72,60 @@ pub fn decide(judged: &Judged<'_>, origin: Origin<'_>, with_text: bool) -> Resul
     Ok(serde_json::to_vec(&decided).expect("a decision serializes to JSON"))
 }
 
-/// One step of a run that is not an output: its start, whether to call again, its end.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-enum Step {
-    Start {
-        prompt: String,
-        limits: Limits,
-    },
-    #[serde(rename_all = "camelCase")]
-    MayCall {
-        run: Run,
-        elapsed_ms: f64,
-    },
-    #[serde(rename_all = "camelCase")]
-    End {
-        run: Run,
-        fallback_kind: Option<String>,
-        #[serde(default)]
-        schema_version: Value,
-    },
+/// The JSON in `text` (null when it is none): the host sends documents as text, read by
+/// the one reader of text in the module.
+fn json_text(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_default()
 }
 
-/// The step in `text` (JSON): `{"start"}` gives `{"run"}`, `{"mayCall"}` gives `{"run",
-/// "mayCall"}`, `{"end"}` gives the ending (`status`, `repaired`, `lenient`, `stopped`,
-/// `telemetry`).
+/// A run's step that is not an output, its lines in `text`: `start`, the repair requests
+/// after the first call, the token and millisecond budgets (`-` for none) and the prompt
+/// (the reply is the run); `mayCall`, the milliseconds since the first call began and the
+/// run (the reply is `1` or `0`, then the run); `end`, the fallback's kind and the caller's
+/// schema version, each as JSON, and the run (the reply is the ending: `status`,
+/// `repaired`, `lenient`, `stopped`, `telemetry`). The run crosses as text the host keeps
+/// without reading ([`Run::state`]).
 pub fn step(text: &str) -> Result<Vec<u8>, String> {
-    let step: Step = serde_json::from_str(text)
-        .map_err(|error| format!("jxray bug: a repair run's step is not readable: {error}"))?;
-    let reply = match step {
-        Step::Start { prompt, limits } => serde_json::json!({ "run": Run::new(prompt, limits) }),
-        Step::MayCall {
-            mut run,
-            elapsed_ms,
-        } => {
-            let may = run.may_call(elapsed_ms);
-            serde_json::json!({ "run": run, "mayCall": may })
-        }
-        Step::End {
-            run,
-            fallback_kind,
-            schema_version,
-        } => serde_json::to_value(run.end(fallback_kind.as_deref(), schema_version))
-            .expect("an ending serializes to JSON"),
+    let bad = || format!("jxray bug: a repair run's step is not readable: {text:?}");
+    let (name, rest) = text.split_once('\n').ok_or_else(bad)?;
+    let number = |line: &str| match line {
+        "-" => Ok(None),
+        line => line.parse::<f64>().map(Some).map_err(|_| bad()),
     };
-    Ok(serde_json::to_vec(&reply).expect("JSON values serialize"))
+    match name {
+        "start" => {
+            let [repairs, tokens, ms, prompt] = lines(rest).ok_or_else(bad)?;
+            let limits = Limits {
+                max_repairs: repairs.parse().map_err(|_| bad())?,
+                max_tokens: number(tokens)?,
+                max_ms: number(ms)?,
+            };
+            Ok(Run::new(prompt, limits).state().into_bytes())
+        }
+        "mayCall" => {
+            let (elapsed, state) = rest.split_once('\n').ok_or_else(bad)?;
+            let mut run = Run::from_state(state)?;
+            let may = run.may_call(number(elapsed)?.unwrap_or_default());
+            let mut reply = vec![if may { b'1' } else { b'0' }];
+            reply.extend(run.state().into_bytes());
+            Ok(reply)
+        }
+        "end" => {
+            let (kind, rest) = rest.split_once('\n').ok_or_else(bad)?;
+            let (version, state) = rest.split_once('\n').ok_or_else(bad)?;
+            let json = |line: &str| serde_json::from_str::<Value>(line).map_err(|_| bad());
+            let (kind, version) = (json(kind)?, json(version)?);
+            let ending = Run::from_state(state)?.end(kind.as_str(), version);
+            Ok(serde_json::to_vec(&ending).expect("an ending serializes to JSON"))
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// The first three lines of `text` and the rest.
+fn lines(text: &str) -> Option<[&str; 4]> {
+    let mut parts = text.splitn(4, '\n');
+    Some([parts.next()?, parts.next()?, parts.next()?, parts.next()?])
 }
 
 #[cfg(test)]
@@ -126,8 +145,8 @@ mod tests {
         serde_json::from_slice(&decided).unwrap()
     }
 
-    fn stepped(step: Value) -> Value {
-        serde_json::from_slice(&super::step(&step.to_string()).unwrap()).unwrap()
+    fn stepped(text: &str) -> Vec<u8> {
+        super::step(text).unwrap()
     }
 
     #[test]
@@ -159,12 +178,10 @@ mod tests {
 
     #[test]
     fn the_host_carries_a_run_through_its_steps() {
-        let limits = serde_json::json!({"maxRepairs": 1, "maxTokens": null, "maxMs": null});
-        let started = stepped(serde_json::json!({"start": {"prompt": "p", "limits": limits}}));
-        let run: Run = serde_json::from_value(started["run"].clone()).unwrap();
+        let run = String::from_utf8(stepped("start\n1\n-\n-\np")).unwrap();
         let request = Request {
             run: Some(run),
-            usage: Some(serde_json::json!({"total_tokens": 7})),
+            usage: Some(r#"{"total_tokens": 7}"#.into()),
             ..Request::default()
         };
         let first = decided("{\"a\": 1,}", &request);
@@ -172,10 +189,15 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("p\n\nYour last reply"));
-        let may = stepped(serde_json::json!({"mayCall": {"run": first["run"], "elapsedMs": 5.0}}));
-        assert_eq!(may["mayCall"], true);
-        let ending = stepped(serde_json::json!({"end": {"run": may["run"], "fallbackKind": null}}));
+        let run = first["run"].as_str().unwrap();
+        let reply = stepped(&format!("mayCall\n5\n{run}"));
+        assert_eq!(reply[0], b'1');
+        let run = String::from_utf8(reply[1..].to_vec()).unwrap();
+        let ending: Value =
+            serde_json::from_slice(&stepped(&format!("end\nnull\n\"v2\"\n{run}"))).unwrap();
         assert_eq!(ending["status"], "failure");
         assert_eq!(ending["telemetry"]["initial_failure"], "invalid");
+        assert_eq!(ending["telemetry"]["schema_version"], "v2");
+        assert!(super::step("start\nx\n-\n-\np").is_err());
     }
 }

@@ -27,15 +27,17 @@ pub struct Request {
     pub repair_table: Vec<(String, String)>,
     /// The keys a repair request names as required (the caller's list).
     pub required: Vec<String>,
-    /// Else the JSON Schema document whose top-level required keys a repair request names.
-    pub required_of: Option<serde_json::Value>,
+    /// Else the JSON Schema document (as JSON text) whose top-level required keys a repair
+    /// request names.
+    pub required_of: Option<String>,
     /// The output is quoted in a repair request up to this many characters.
     pub max_output_chars: Option<usize>,
-    /// The repair loop's run, carried by the host between calls (see [`crate::repair`]).
-    pub run: Option<jxray_formats::repair::Run>,
-    /// The usage of the call that gave the text, for the run's budget (any provider's
-    /// spelling).
-    pub usage: Option<serde_json::Value>,
+    /// The repair loop's run as text, carried by the host between calls without being read
+    /// (see [`crate::repair`]).
+    pub run: Option<String>,
+    /// The usage of the call that gave the text (as JSON text, in any provider's spelling),
+    /// for the run's budget.
+    pub usage: Option<String>,
     /// The host could not hand the text over (a JavaScript string that is not Unicode):
     /// the outcome is `unreadable` with this message.
     pub unreadable: Option<String>,

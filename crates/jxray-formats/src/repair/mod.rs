@@ -10,9 +10,10 @@ mod markers;
 mod policy;
 mod prompt;
 mod run;
+mod state;
 
 use jxray_engine::{Cause, FailureKind, Outcome};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub use markers::{quoted_reply, QuotedReply};
 pub use policy::{digest, required_keys, Decision, Policy};
@@ -21,7 +22,7 @@ pub use run::{failure_name, Ending, Limits, Run, Telemetry};
 
 /// What to do about an outcome before paying for another call.
 #[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// The outcome is ok: take the value.

@@ -5,7 +5,7 @@
 //! spans and give the fallback's value.
 
 use jxray_engine::{Layer, Outcome, WarningKind};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::policy::Decision;
@@ -13,8 +13,7 @@ use super::Action;
 use crate::usage::token_usage;
 
 /// What one logical request may spend.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Limits {
     /// Repair requests after the first call (`1 + max_repairs` calls in all).
     pub max_repairs: u32,
@@ -25,29 +24,27 @@ pub struct Limits {
 }
 
 /// The loop between attempts: built by [`Run::new`], told of each judged attempt, asked
-/// whether to call, and ended. It serializes, so a host without a Rust object between calls
-/// (WebAssembly) carries it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// whether to call, and ended. A host without a Rust object between calls (WebAssembly)
+/// carries it as text ([`Run::state`], [`Run::from_state`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct Run {
-    limits: Limits,
+    pub(super) limits: Limits,
     /// The caller's prompt; a repair request is appended to it.
-    prompt: String,
+    pub(super) prompt: String,
     /// Each attempt's failure name, in order (see [`failure_name`]).
-    failures: Vec<Option<String>>,
-    tokens: f64,
-    stopped: Option<String>,
-    last: Option<Last>,
+    pub(super) failures: Vec<Option<String>>,
+    pub(super) tokens: f64,
+    pub(super) stopped: Option<String>,
+    pub(super) last: Option<Last>,
 }
 
 /// What the run keeps of the last attempt.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Last {
-    action: Action,
-    accepted: bool,
-    lenient: bool,
-    raw_output_hash: String,
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Last {
+    pub(super) action: Action,
+    pub(super) accepted: bool,
+    pub(super) lenient: bool,
+    pub(super) raw_output_hash: String,
 }
 
 /// How the loop ended.
