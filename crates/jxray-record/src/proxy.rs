@@ -114,30 +114,9 @@ pub async fn handle(
     let (mut response_parts, body) = response.into_parts();
     drop_length_beside_chunked(&mut response_parts.headers);
     strip_hop_by_hop(&mut response_parts.headers);
-    let (mut response_tee, response_done) = Tee::new(
-        body,
-        state.limits.response_bytes,
-        &state.budget,
-        Some(state.timeouts.idle),
-    );
-    let header = |name| {
-        let value = response_parts.headers.get(name)?;
-        value.to_str().ok()
-    };
-    let content_type = header(header::CONTENT_TYPE).unwrap_or("");
-    let encoding = header(header::CONTENT_ENCODING);
-    // A stream's arrival is kept where its bytes are the capture's (not compressed).
-    if is_stream(content_type) && encoding.is_none_or(|e| e.eq_ignore_ascii_case("identity")) {
-        response_tee.keep_arrivals(tokio::time::Instant::from_std(clock));
-    }
-    if let Some(watches) = &state.watches {
-        if let Some(watch) = watches.watch(content_type, encoding) {
-            response_tee.watch(watch);
-            let call = state.calls.fetch_add(1, Ordering::Relaxed);
-            let label = format!("{} {}", method, client_uri.path());
-            response_tee.tell(call, state.log.clone(), label);
-        }
-    }
+    let label = || format!("{} {}", method, client_uri.path());
+    let (response_tee, response_done) =
+        teed_response(&state, &response_parts.headers, body, clock, label);
     let head = Head {
         started,
         clock,
@@ -160,6 +139,43 @@ pub async fn handle(
         response_parts,
         Either::Left(response_tee),
     ))
+}
+
+/// The response body as it is passed on and recorded: its arrival kept when it is a stream
+/// whose bytes are the capture's, and watched with `--stop-on` (the call named by `label`).
+fn teed_response(
+    state: &Arc<State>,
+    headers: &HeaderMap,
+    body: Incoming,
+    clock: Instant,
+    label: impl FnOnce() -> String,
+) -> (
+    Tee<Incoming>,
+    tokio::sync::oneshot::Receiver<crate::tee::Teed>,
+) {
+    let (mut tee, done) = Tee::new(
+        body,
+        state.limits.response_bytes,
+        &state.budget,
+        Some(state.timeouts.idle),
+    );
+    let header = |name| headers.get(name)?.to_str().ok();
+    let content_type = header(header::CONTENT_TYPE).unwrap_or("");
+    let encoding = header(header::CONTENT_ENCODING);
+    // A stream's arrival is kept where its bytes are the capture's (not compressed).
+    if is_stream(content_type) && encoding.is_none_or(|e| e.eq_ignore_ascii_case("identity")) {
+        tee.keep_arrivals(tokio::time::Instant::from_std(clock));
+    }
+    if let Some(watch) = state
+        .watches
+        .as_ref()
+        .and_then(|watches| watches.watch(content_type, encoding))
+    {
+        tee.watch(watch);
+        let call = state.calls.fetch_add(1, Ordering::Relaxed);
+        tee.tell(call, state.log.clone(), label());
+    }
+    (tee, done)
 }
 
 /// The parts of an exchange known when the response head arrives.
