@@ -49,7 +49,7 @@ fi
 # has (the module already needs SIMD).
 node_modules/.bin/wasm-opt -Oz --enable-simd --enable-bulk-memory --enable-sign-ext \
   --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types \
-  --enable-multivalue dist/jxray.wasm -o dist/jxray.wasm
+  --enable-multivalue --strip-debug dist/jxray.wasm -o dist/jxray.wasm
 node scripts/bundle.mjs
 raw=$(wc -c < dist/jxray.wasm)
 packed=$(gzip -9c dist/jxray.wasm | wc -c)
