@@ -202,6 +202,10 @@ impl Default for Snapshot {
     }
 }
 
+/// The longest chunk taken byte by byte when it is ASCII (longer ones are checked and
+/// copied whole, which is cheaper for them).
+const SHORT_CHUNK: usize = 4;
+
 /// The extractor of one streamed output.
 #[derive(Debug)]
 pub struct Extractor {
@@ -280,6 +284,14 @@ impl Extractor {
     pub fn feed_into(&mut self, chunk: &[u8], snapshot: &mut Snapshot) {
         self.received += chunk.len();
         if self.pending.is_empty() {
+            // A short ASCII chunk is text as it is: no UTF-8 check or copy call per byte.
+            if chunk.len() <= SHORT_CHUNK && chunk.is_ascii() {
+                self.text.reserve(chunk.len());
+                for &byte in chunk {
+                    self.text.push(char::from(byte));
+                }
+                return self.read(snapshot);
+            }
             if let Ok(text) = std::str::from_utf8(chunk) {
                 return self.feed_text(text, snapshot);
             }
@@ -314,14 +326,20 @@ impl Extractor {
     }
 
     fn feed_text(&mut self, chunk: &str, snapshot: &mut Snapshot) {
-        self.reuse(snapshot);
         self.text.push_str(chunk);
+        self.read(snapshot)
+    }
+
+    /// Read what the last chunk added to the text, into `snapshot`.
+    fn read(&mut self, snapshot: &mut Snapshot) {
+        self.reuse(snapshot);
         if self.regions.advance(&self.text, &mut self.tree) {
             for event in std::mem::take(&mut self.regions.events) {
                 let signal = self.signal(event);
                 self.raise(signal);
             }
         }
+        self.tree.settle();
         self.judge_items();
         if let Some(at) = self.runaway.watch(self.text.as_bytes()) {
             let signal = self.signal(regions::Event {
