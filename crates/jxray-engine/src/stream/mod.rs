@@ -407,24 +407,27 @@ impl Extractor {
         self.fresh.push(signal);
     }
 
-    /// Empty the last snapshot into this chunk's buffers: its lists' room, and its
-    /// appends' strings, are this chunk's.
+    /// Empty the last snapshot: its delta list's room, and its appends' strings, are this
+    /// chunk's.
     fn reuse(&mut self, snapshot: &mut Snapshot) {
         self.tree.reuse(&mut snapshot.deltas);
         snapshot.final_paths.clear();
-        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
         snapshot.signals.clear();
-        std::mem::swap(&mut self.fresh, &mut snapshot.signals);
     }
 
-    /// What is known now, into `snapshot` (whose buffers [`Extractor::reuse`] lent).
+    /// What is known now, into `snapshot` (emptied by [`Extractor::reuse`]).
     fn fill(&mut self, snapshot: &mut Snapshot) {
         snapshot.state = self.regions.state();
         snapshot.provisional = self.regions.provisional();
         std::mem::swap(&mut self.tree.deltas, &mut snapshot.deltas);
         self.regions.fill_open_paths(&mut snapshot.open_paths);
-        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
-        std::mem::swap(&mut self.fresh, &mut snapshot.signals);
+        // Most chunks close nothing and raise nothing.
+        if !self.tree.finals.is_empty() {
+            snapshot.final_paths.append(&mut self.tree.finals);
+        }
+        if !self.fresh.is_empty() {
+            snapshot.signals.append(&mut self.fresh);
+        }
         snapshot.bytes = self.received;
     }
 
