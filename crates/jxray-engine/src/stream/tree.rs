@@ -44,17 +44,14 @@ pub(super) struct Ended {
 
 impl Tree {
     /// A new value at `path`: a member or item of the container it names the inside of.
-    pub(super) fn add(&mut self, path: &Arc<str>, value: Value) {
+    pub(super) fn add(&mut self, path: Arc<str>, value: Value) {
         self.shown = true;
-        self.deltas.push(Delta::Add {
-            path: Arc::clone(path),
-            value,
-        });
+        self.deltas.push(Delta::Add { path, value });
     }
 
     /// A string begins at `path`: shown empty, then grown by [`Tree::append`].
     pub(super) fn open_string(&mut self, path: &Arc<str>) {
-        self.add(path, Value::String(String::new()));
+        self.add(Arc::clone(path), Value::String(String::new()));
         self.open = Some(Arc::clone(path));
     }
 
@@ -128,9 +125,9 @@ impl Tree {
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
-    pub(super) fn closed(&mut self, path: &Arc<str>, end: usize) {
-        self.finals.push(Arc::clone(path));
-        self.ended(path, end);
+    pub(super) fn closed(&mut self, path: Arc<str>, end: usize) {
+        self.ended(&path, end);
+        self.finals.push(path);
     }
 
     /// The value at `path` ended, at the byte before `end` (kept only for a validator).
