@@ -9,23 +9,9 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput};
 use jxray_engine::{extract, Extractor, Options, Snapshot};
 
-/// About 100 KB: prose, a fence, an object of records with strings, numbers and literals.
-fn answer() -> String {
-    let records: Vec<String> = (0..620)
-        .map(|n| {
-            format!(
-                "    {{\"id\": {n}, \"name\": \"Item number {n} with a longer name\", \"price\": {}.{:02}, \"tags\": [\"a\", \"b\\n\"], \"active\": {}}}",
-                n * 3,
-                n % 100,
-                n % 2 == 0
-            )
-        })
-        .collect();
-    format!(
-        "Here is the inventory you asked for:\n\n```json\n{{\n  \"items\": [\n{}\n  ]\n}}\n```\n\nLet me know if you need more.",
-        records.join(",\n")
-    )
-}
+#[path = "support/answer.rs"]
+mod support;
+use support::answer;
 
 /// Fed as the bindings feed it: one snapshot for the whole stream, filled anew per chunk.
 fn fed(text: &str, size: usize) -> bool {

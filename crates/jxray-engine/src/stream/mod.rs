@@ -202,6 +202,10 @@ impl Default for Snapshot {
     }
 }
 
+/// The longest chunk taken byte by byte when it is ASCII (longer ones are checked and
+/// copied whole, which is cheaper for them).
+const SHORT_CHUNK: usize = 4;
+
 /// The extractor of one streamed output.
 #[derive(Debug)]
 pub struct Extractor {
@@ -280,6 +284,14 @@ impl Extractor {
     pub fn feed_into(&mut self, chunk: &[u8], snapshot: &mut Snapshot) {
         self.received += chunk.len();
         if self.pending.is_empty() {
+            // A short ASCII chunk is text as it is: no UTF-8 check or copy call per byte.
+            if chunk.len() <= SHORT_CHUNK && chunk.is_ascii() {
+                self.text.reserve(chunk.len());
+                for &byte in chunk {
+                    self.text.push(char::from(byte));
+                }
+                return self.read(snapshot);
+            }
             if let Ok(text) = std::str::from_utf8(chunk) {
                 return self.feed_text(text, snapshot);
             }
@@ -314,14 +326,20 @@ impl Extractor {
     }
 
     fn feed_text(&mut self, chunk: &str, snapshot: &mut Snapshot) {
-        self.reuse(snapshot);
         self.text.push_str(chunk);
+        self.read(snapshot)
+    }
+
+    /// Read what the last chunk added to the text, into `snapshot`.
+    fn read(&mut self, snapshot: &mut Snapshot) {
+        self.reuse(snapshot);
         if self.regions.advance(&self.text, &mut self.tree) {
             for event in std::mem::take(&mut self.regions.events) {
                 let signal = self.signal(event);
                 self.raise(signal);
             }
         }
+        self.tree.settle();
         self.judge_items();
         if let Some(at) = self.runaway.watch(self.text.as_bytes()) {
             let signal = self.signal(regions::Event {
@@ -389,24 +407,27 @@ impl Extractor {
         self.fresh.push(signal);
     }
 
-    /// Empty the last snapshot into this chunk's buffers: its lists' room, and its
-    /// appends' strings, are this chunk's.
+    /// Empty the last snapshot: its delta list's room, and its appends' strings, are this
+    /// chunk's.
     fn reuse(&mut self, snapshot: &mut Snapshot) {
         self.tree.reuse(&mut snapshot.deltas);
         snapshot.final_paths.clear();
-        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
         snapshot.signals.clear();
-        std::mem::swap(&mut self.fresh, &mut snapshot.signals);
     }
 
-    /// What is known now, into `snapshot` (whose buffers [`Extractor::reuse`] lent).
+    /// What is known now, into `snapshot` (emptied by [`Extractor::reuse`]).
     fn fill(&mut self, snapshot: &mut Snapshot) {
         snapshot.state = self.regions.state();
         snapshot.provisional = self.regions.provisional();
         std::mem::swap(&mut self.tree.deltas, &mut snapshot.deltas);
         self.regions.fill_open_paths(&mut snapshot.open_paths);
-        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
-        std::mem::swap(&mut self.fresh, &mut snapshot.signals);
+        // Most chunks close nothing and raise nothing.
+        if !self.tree.finals.is_empty() {
+            snapshot.final_paths.append(&mut self.tree.finals);
+        }
+        if !self.fresh.is_empty() {
+            snapshot.signals.append(&mut self.fresh);
+        }
         snapshot.bytes = self.received;
     }
 

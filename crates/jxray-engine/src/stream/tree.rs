@@ -44,17 +44,14 @@ pub(super) struct Ended {
 
 impl Tree {
     /// A new value at `path`: a member or item of the container it names the inside of.
-    pub(super) fn add(&mut self, path: &Arc<str>, value: Value) {
+    pub(super) fn add(&mut self, path: Arc<str>, value: Value) {
         self.shown = true;
-        self.deltas.push(Delta::Add {
-            path: Arc::clone(path),
-            value,
-        });
+        self.deltas.push(Delta::Add { path, value });
     }
 
     /// A string begins at `path`: shown empty, then grown by [`Tree::append`].
     pub(super) fn open_string(&mut self, path: &Arc<str>) {
-        self.add(path, Value::String(String::new()));
+        self.add(Arc::clone(path), Value::String(String::new()));
         self.open = Some(Arc::clone(path));
     }
 
@@ -82,21 +79,43 @@ impl Tree {
     }
 
     /// Take the last snapshot's changes back: this chunk's are written into their room,
-    /// their appends' strings kept for this chunk's appends.
+    /// their appends' strings kept for this chunk's appends. The open string's append,
+    /// emptied, stays first: this chunk's characters of that string go there (a chunk
+    /// inside a string moves no change around).
     pub(super) fn reuse(&mut self, last: &mut Vec<Delta>) {
-        if last.is_empty() {
-            return;
-        }
-        for delta in last.drain(..) {
-            if let Delta::Append { path, mut text } = delta {
-                if self.spare.len() < SPARE_APPENDS {
-                    text.clear();
-                    self.spare.push(Delta::Append { path, text });
-                }
+        let keep = match (last.first_mut(), &self.open) {
+            (Some(Delta::Append { path, text }), Some(open)) if Arc::ptr_eq(path, open) => {
+                text.clear();
+                1
+            }
+            (None, _) => return,
+            _ => 0,
+        };
+        if last.len() > keep {
+            for delta in last.drain(keep..) {
+                self.keep_spare(delta);
             }
         }
-        if last.capacity() > self.deltas.capacity() {
+        if keep == 1 || last.capacity() > self.deltas.capacity() {
             std::mem::swap(&mut self.deltas, last);
+        }
+    }
+
+    /// An emptied append's string, kept for a later append while there is room.
+    fn keep_spare(&mut self, delta: Delta) {
+        if let Delta::Append { path, mut text } = delta {
+            if self.spare.len() < SPARE_APPENDS {
+                text.clear();
+                self.spare.push(Delta::Append { path, text });
+            }
+        }
+    }
+
+    /// The chunk is read: an append kept by [`Tree::reuse`] that got no characters goes.
+    pub(super) fn settle(&mut self) {
+        if matches!(self.deltas.first(), Some(Delta::Append { text, .. }) if text.is_empty()) {
+            let empty = self.deltas.remove(0);
+            self.keep_spare(empty);
         }
     }
 
@@ -106,9 +125,9 @@ impl Tree {
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
-    pub(super) fn closed(&mut self, path: &Arc<str>, end: usize) {
-        self.finals.push(Arc::clone(path));
-        self.ended(path, end);
+    pub(super) fn closed(&mut self, path: Arc<str>, end: usize) {
+        self.ended(&path, end);
+        self.finals.push(path);
     }
 
     /// The value at `path` ended, at the byte before `end` (kept only for a validator).

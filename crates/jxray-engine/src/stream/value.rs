@@ -189,7 +189,7 @@ impl ValueReader {
                     return Some(Progress::Failed(at));
                 }
                 self.enter();
-                tree.add(self.path(), empty(byte));
+                tree.add(Arc::clone(self.path()), empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
                 self.containers.push(Arc::clone(self.path()));
@@ -203,8 +203,7 @@ impl ValueReader {
             }
             b'"' => {
                 self.enter();
-                let path = Arc::clone(self.path());
-                tree.open_string(&path);
+                tree.open_string(self.path());
                 self.token = Token::Str;
             }
             b'-' | b'0'..=b'9' => {
@@ -245,18 +244,27 @@ impl ValueReader {
         self.paths.push(Arc::from(self.pointer.as_str()));
     }
 
-    /// The value at the current path ended (its token, or its container closed).
+    /// The value at the current path ended (its token, or its container closed), and
+    /// [`ValueReader::step_out`] took its path.
     fn leave(&mut self) -> Option<Progress> {
         self.token = Token::None;
         if self.brackets.is_empty() {
             return Some(Progress::Done(self.pos));
         }
-        self.paths.pop();
+        self.expect = Expect::CommaOrClose;
+        None
+    }
+
+    /// The path of the value that ended, handed over (its last delta or final path takes
+    /// it: no reference count touched); the path steps back out to its container.
+    fn step_out(&mut self) -> Arc<str> {
+        let Some(path) = self.paths.pop() else {
+            return Arc::clone(&self.root);
+        };
         if let Some(mark) = self.step_marks.pop() {
             self.pointer.truncate(mark);
         }
-        self.expect = Expect::CommaOrClose;
-        None
+        path
     }
 
     fn close(&mut self, tree: &mut Tree) -> Option<Progress> {
@@ -265,7 +273,7 @@ impl ValueReader {
         self.containers.pop();
         self.pos += 1;
         // Its children have left: the path is the container's own.
-        tree.closed(self.path(), self.pos);
+        tree.closed(self.step_out(), self.pos);
         self.token = Token::None;
         self.open_lists.truncate(self.containers.len());
         self.leave()
@@ -291,7 +299,7 @@ impl ValueReader {
                     }
                     _ => {
                         tree.close_string();
-                        tree.closed(self.path(), self.pos);
+                        tree.closed(self.step_out(), self.pos);
                         self.leave()
                     }
                 }
@@ -392,8 +400,8 @@ impl ValueReader {
         // The grammar has checked the token whole: the number is its spelling, exactly as
         // the engine decodes it (`1E22` stays `1E22`, `1.50` keeps its zero).
         let value = Value::Number(serde_json::Number::from_string_unchecked(token.to_owned()));
-        tree.add(self.path(), value);
         tree.ended(self.path(), self.pos);
+        tree.add(self.step_out(), value);
         self.leave()
     }
 
@@ -427,8 +435,8 @@ impl ValueReader {
             b"false" => Value::Bool(false),
             _ => Value::Null,
         };
-        tree.add(self.path(), value);
         tree.ended(self.path(), self.pos);
+        tree.add(self.step_out(), value);
         self.leave()
     }
 }

@@ -103,15 +103,14 @@ impl Runaway {
     }
 
     /// Whether `text` ends in one token repeated over at least the bound: where the run
-    /// reached the bound. Each period is given up at its first mismatch from the end, so a
-    /// text that does not repeat costs a few comparisons per period.
+    /// reached the bound. Only the periods whose byte equals the last byte are tried (found
+    /// by one search of the window), each given up at its first mismatch from the end.
     fn repeated_tail(&self, text: &[u8]) -> Option<usize> {
-        let last = *text.last()?;
-        (1..=LONGEST_TOKEN.min(text.len() - 1)).find_map(|period| {
-            // Most periods fail at the first byte: a single comparison each.
-            if text[text.len() - 1 - period] != last {
-                return None;
-            }
+        let (&last, before) = text.split_last()?;
+        let window = &before[before.len() - LONGEST_TOKEN.min(before.len())..];
+        // Nearest first: the shortest period that repeats is the token.
+        memchr::memrchr_iter(last, window).find_map(|at| {
+            let period = window.len() - at;
             // Each byte against the one a period later, from the end back.
             let same = text[..text.len() - period]
                 .iter()
@@ -195,5 +194,46 @@ mod tests {
                 "case {case}, chunks of {chunk}"
             );
         }
+    }
+
+    /// Every period tried from the shortest: the answer `repeated_tail` must give.
+    fn every_period(text: &[u8], bound: usize) -> Option<usize> {
+        (1..=LONGEST_TOKEN.min(text.len() - 1)).find_map(|period| {
+            let same = (period..text.len())
+                .rev()
+                .take_while(|&i| text[i] == text[i - period])
+                .count();
+            let run = same + period;
+            (run >= bound && run >= MIN_REPEATS * period).then(|| text.len() - run + bound - 1)
+        })
+    }
+
+    #[test]
+    fn a_repeated_token_is_found_as_trying_every_period_finds_it() {
+        let mut seed = 11u64;
+        let mut runaways = 0;
+        for case in 0..300 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let period = 1 + (seed >> 33) as usize % 40;
+            let token: Vec<u8> = (0..period)
+                .map(|k| b"ab ab\t\n"[(k * 7 + case) % 7])
+                .collect();
+            let mut text = b"prefix text ".to_vec();
+            let repeats = (seed >> 40) as usize % 30;
+            for _ in 0..repeats {
+                text.extend_from_slice(&token);
+            }
+            text.extend_from_slice(&token[..(seed >> 50) as usize % period]);
+            let expected = every_period(&text, 64);
+            runaways += usize::from(expected.is_some());
+            assert_eq!(
+                Runaway::new(64).repeated_tail(&text),
+                expected,
+                "case {case}"
+            );
+        }
+        assert!(runaways > 50, "{runaways} runaways among the cases");
     }
 }

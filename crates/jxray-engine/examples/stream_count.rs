@@ -1,0 +1,36 @@
+//! A fixed amount of streaming work for counting instructions, which repeat exactly where
+//! times do not: the stream bench's answer fed in chunks of the size given, then `end`, or
+//! one `extract` of it (`extract`), or nothing but the making of the answer (`none`), whose
+//! count the others' include.
+//!
+//! ```text
+//! cargo build --profile profiling -p jxray-engine --example stream_count
+//! valgrind --tool=callgrind target/profiling/examples/stream_count 8
+//! ```
+
+use std::hint::black_box;
+
+use jxray_engine::{extract, Extractor, Options, Snapshot};
+
+#[path = "../benches/support/answer.rs"]
+mod support;
+
+fn main() {
+    let text = support::answer();
+    let mode = std::env::args().nth(1).unwrap_or_else(|| "8".into());
+    match mode.as_str() {
+        "none" => return,
+        "extract" => return drop(black_box(extract(black_box(&text), &Options::default()))),
+        _ => {}
+    }
+    let size: usize = mode.parse().expect("a chunk size or `extract`");
+    let mut extractor = Extractor::new(Options::default());
+    let mut snapshot = Snapshot::default();
+    for chunk in text.as_bytes().chunks(size.max(1)) {
+        extractor.feed_into(chunk, &mut snapshot);
+        black_box(&snapshot);
+    }
+    if std::env::args().nth(2).as_deref() != Some("no-end") {
+        black_box(extractor.end(Some("stop")));
+    }
+}
