@@ -91,8 +91,8 @@ class Pool {
     return this.run((engine) => engine.attemptResponse(response, options, more));
   }
 
-  runStart(prompt, limits) {
-    return this.run((engine) => engine.runStart(prompt, limits));
+  runStart(prompt, limits, repairTable) {
+    return this.run((engine) => engine.runStart(prompt, limits, repairTable));
   }
 
   runMayCall(run, elapsedMs) {

@@ -156,8 +156,9 @@ export class Engine {
 
   /** A repair run's steps that are not an output, one line each (crates/jxray-wasm/src/
    * repair.rs, `step`): the run is text the package carries between calls without reading. */
-  runStart(prompt, { maxRepairs, maxTokens, maxMs }) {
-    return decoder.decode(this.call("jx_run", DEFAULT_REQUEST, `start\n${maxRepairs}\n${maxTokens ?? "-"}\n${maxMs ?? "-"}\n${prompt}`));
+  runStart(prompt, { maxRepairs, maxTokens, maxMs }, repairTable = []) {
+    const step = `start\n${maxRepairs}\n${maxTokens ?? "-"}\n${maxMs ?? "-"}\n${JSON.stringify(repairTable)}\n${prompt}`;
+    return decoder.decode(this.call("jx_run", DEFAULT_REQUEST, step));
   }
 
   runMayCall(run, elapsedMs) {

@@ -51,7 +51,7 @@ async function loop({ pool, jxray, generate, prompt, options, limits, chain, spa
   const decide = decisionOptions(options);
   const started = Date.now();
   const attempts = [];
-  let run = pool.runStart(prompt, { maxRepairs: limits.maxRepairs, ...limits.budget });
+  let run = pool.runStart(prompt, { maxRepairs: limits.maxRepairs, ...limits.budget }, decide.repairTable);
   let request = prompt;
   let previous = null;
   let decision = null;

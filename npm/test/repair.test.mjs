@@ -151,7 +151,9 @@ test("a caller's policy overrides the table by cause or kind", async () => {
   const result = await repair(generate, "p", { policy: { truncated: "repair" } });
   assert.equal(calls.length, 2);
   assert.equal(result.status, "success");
-  await assert.rejects(repair(scripted("x").generate, "p", { policy: { "no-json": "retry" } }), /unknown action "retry"/);
+  const refused = scripted("x");
+  await assert.rejects(repair(refused.generate, "p", { policy: { "no-json": "retry" } }), /unknown action "retry"/);
+  assert.equal(refused.calls.length, 0, "refused before the first call");
 });
 
 test("repairPrompt is the engine's request: the defects, the schema's paths, the output as data", () => {

@@ -168,8 +168,10 @@ def test_a_callers_policy_overrides_by_cause_or_kind():
     generate = Scripted('{"a": [1, 2', '{"a": [1, 2, 3]}')
     result = jxray.repair(generate, "p", policy={"truncated": "repair"})
     assert (len(generate.prompts), result.status) == (2, "success")
+    refused = Scripted("x")
     with pytest.raises(ValueError, match='unknown action "retry"'):
-        jxray.repair(Scripted("x"), "p", policy={"no-json": "retry"})
+        jxray.repair(refused, "p", policy={"no-json": "retry"})
+    assert refused.prompts == [], "refused before the first call"
 
 
 GOLDEN = Path(__file__).resolve().parents[2] / "jxray-formats" / "tests" / "snapshots"

@@ -79,8 +79,9 @@ fn json_text(text: &str) -> Value {
 }
 
 /// A run's step that is not an output, its lines in `text`: `start`, the repair requests
-/// after the first call, the token and millisecond budgets (`-` for none) and the prompt
-/// (the reply is the run); `mayCall`, the milliseconds since the first call began and the
+/// after the first call, the token and millisecond budgets (`-` for none), the caller's
+/// policy table as JSON (refused when it names an action that does not exist) and the
+/// prompt (the reply is the run); `mayCall`, the milliseconds since the first call began and the
 /// run (the reply is `1` or `0`, then the run); `end`, the fallback's kind and the caller's
 /// schema version, each as JSON, and the run (the reply is the ending: `status`,
 /// `repaired`, `lenient`, `stopped`, `telemetry`). The run crosses as text the host keeps
@@ -94,7 +95,11 @@ pub fn step(text: &str) -> Result<Vec<u8>, String> {
     };
     match name {
         "start" => {
-            let [repairs, tokens, ms, prompt] = lines(rest).ok_or_else(bad)?;
+            let [repairs, tokens, ms, rest] = lines(rest).ok_or_else(bad)?;
+            let (table, prompt) = rest.split_once('\n').ok_or_else(bad)?;
+            // A table naming an action that does not exist is refused before the first call.
+            let table: Vec<(String, String)> = serde_json::from_str(table).map_err(|_| bad())?;
+            Policy::table_from_names(table).map_err(|error| format!("jxray: {error}"))?;
             let limits = Limits {
                 max_repairs: repairs.parse().map_err(|_| bad())?,
                 max_tokens: number(tokens)?,
@@ -178,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_host_carries_a_run_through_its_steps() {
-        let run = String::from_utf8(stepped("start\n1\n-\n-\np")).unwrap();
+        let run = String::from_utf8(stepped("start\n1\n-\n-\n[]\np")).unwrap();
         let request = Request {
             run: Some(run),
             usage: Some(r#"{"total_tokens": 7}"#.into()),
@@ -198,6 +203,8 @@ mod tests {
         assert_eq!(ending["status"], "failure");
         assert_eq!(ending["telemetry"]["initial_failure"], "invalid");
         assert_eq!(ending["telemetry"]["schema_version"], "v2");
-        assert!(super::step("start\nx\n-\n-\np").is_err());
+        assert!(super::step("start\nx\n-\n-\n[]\np").is_err());
+        let error = super::step("start\n1\n-\n-\n[[\"no-json\",\"retry\"]]\np").unwrap_err();
+        assert!(error.contains("unknown action \"retry\""), "{error}");
     }
 }
