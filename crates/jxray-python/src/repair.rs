@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::by_name;
-use crate::extract::{capture_of, judge_one};
+use crate::extract::{capture_of, judge_one, response_captures};
 use crate::options::{compiled_schema, Settings};
 use crate::outcome::PyOutcome;
 
@@ -122,6 +122,14 @@ impl RepairRun {
             policy: policy_of(py, schema, policy, max_output_chars, required)?,
             settings,
         })
+    }
+
+    /// The first output of a provider response's JSON body (the reply `generate` gave),
+    /// extracted and explained at once, as `jxray.extract_response` reads it.
+    fn judge_response(&self, py: Python<'_>, body: Vec<u8>) -> PyResult<PyOutcome> {
+        let first = response_captures(body)?.into_iter().next();
+        let first = first.ok_or_else(|| PyValueError::new_err("a response without outputs"))?;
+        judge_one(py, first, &self.settings)
     }
 
     /// Take the text (or bytes) `generate` gave, with its stop reason and the call's usage

@@ -159,7 +159,7 @@ class _Loop:
     def took(self, reply: Any, latency: float, started: datetime) -> bool:
         """Record one reply to the call begun at ``started`` (and write it when there is a
         captures folder); whether to call again."""
-        text, stop_reason, usage, model, judged = read_reply(reply, self.schema, self.extract_options)
+        text, stop_reason, usage, model, judged = read_reply(reply, self.run.judge_response)
         as_json = usage_json(usage)
         usage_text = None if as_json is None else json.dumps(as_json)
         if judged is None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Tuple, Union
 
-from . import _jxray
 from ._jxray import Outcome
 
 __all__ = ["read_reply", "field"]
@@ -25,15 +24,15 @@ _OLLAMA_COUNTS = ("prompt_eval_count", "eval_count")
 Reply = Tuple[Union[str, bytes], Optional[str], Any, Optional[str], Optional[Outcome]]
 
 
-def read_reply(reply: Any, schema: Any, options: dict) -> Reply:
+def read_reply(reply: Any, judge_response: Callable[[bytes], Outcome]) -> Reply:
     """``(text, stop_reason, usage, model, outcome)``: ``outcome`` is the response's own
-    judgment when ``reply`` is a provider's response, else ``None`` (the loop extracts)."""
+    judgment (``judge_response`` of its JSON body) when ``reply`` is a provider's response,
+    else ``None`` (the loop extracts)."""
     if isinstance(reply, (str, bytes)):
         return reply, None, None, None, None
     response = _as_response(reply)
     if response is not None:
-        body = json.dumps(response).encode()
-        outcome = _jxray.extract_response_body(body, schema=schema, **options)[0]
+        outcome = judge_response(json.dumps(response).encode())
         return outcome.text or "", outcome.stop_reason, _usage_of(reply), outcome.model, outcome
     text = field(reply, "text")
     if text is None and field(reply, "content") is None:
