@@ -142,7 +142,10 @@ impl Rewriter<'_> {
                     Err(end) => return end,
                 }
             }
-            if string.key && byte == b':' && self.key_ends_at_colon(j, string) {
+            // A colon that opens a key is its text: a key that lost its closing quote had a
+            // name before the colon (`{":\u{feff}": null}` is the key `:` and a space, never
+            // an empty key).
+            if string.key && byte == b':' && j > from && self.key_ends_at_colon(j, string) {
                 return j;
             }
             if string.doubled && Some(byte) == string.quote.straight() {

@@ -271,6 +271,12 @@ fn an_escaped_quote_after_a_colon_in_a_key_is_not_where_the_key_closes() {
         json!({"a:\u{feff}'\"b": 1, "c": 2}),
         &[TrailingComma],
     );
+    // A colon first in a key is its text: no empty key lost its quote there.
+    reads(
+        "{\":\u{feff}\":null,\"a\":null,}",
+        json!({":\u{feff}": null, "a": null}),
+        &[TrailingComma],
+    );
 }
 
 #[test]
