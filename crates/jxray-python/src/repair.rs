@@ -14,13 +14,13 @@ use crate::args::by_name;
 use crate::extract::{capture_of, judge_one, response_captures};
 use crate::options::{compiled_schema, Settings};
 use crate::outcome::PyOutcome;
+use jxray::schema::Schema;
 
 /// The caller's policy: `policy`'s overrides (a cause or kind to an action's name), the
 /// keys to name (`required`, else the schema's top-level required keys) and the cap on the
 /// quoted output.
 fn policy_of(
-    py: Python<'_>,
-    schema: Option<&Bound<'_, PyAny>>,
+    schema: Option<&Schema>,
     policy: Option<Vec<(String, String)>>,
     max_output_chars: Option<usize>,
     required: Option<Vec<String>>,
@@ -29,10 +29,7 @@ fn policy_of(
         Policy::table_from_names(policy.unwrap_or_default()).map_err(PyValueError::new_err)?;
     let required = match required {
         Some(required) => required,
-        None => match schema {
-            Some(schema) => required_keys(compiled_schema(py, schema)?.document()),
-            None => Vec::new(),
-        },
+        None => schema.map_or_else(Vec::new, |schema| required_keys(schema.document())),
     };
     let mut built = Policy {
         table,
@@ -66,7 +63,10 @@ pub fn repair_decision(
     max_output_chars: Option<usize>,
     required: Option<Vec<String>>,
 ) -> PyResult<(String, Option<String>)> {
-    let policy = policy_of(py, schema, policy, max_output_chars, required)?;
+    let schema = schema
+        .map(|schema| compiled_schema(py, schema))
+        .transpose()?;
+    let policy = policy_of(schema.as_deref(), policy, max_output_chars, required)?;
     let decision = decide(py, &policy, &outcome)?;
     Ok((decision.action.as_str().to_owned(), decision.prompt))
 }
@@ -119,7 +119,13 @@ impl RepairRun {
         )?;
         Ok(RepairRun {
             run: Mutex::new(Run::new(prompt, limits)),
-            policy: policy_of(py, schema, policy, max_output_chars, required)?,
+            // The schema compiled once, for the extraction and the required keys alike.
+            policy: policy_of(
+                settings.checker.schema().map(|schema| &**schema),
+                policy,
+                max_output_chars,
+                required,
+            )?,
             settings,
         })
     }
