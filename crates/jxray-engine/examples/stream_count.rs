@@ -1,7 +1,9 @@
 //! A fixed amount of streaming work for counting instructions, which repeat exactly where
 //! times do not: the stream bench's answer fed in chunks of the size given, then `end`, or
 //! one `extract` of it (`extract`), or nothing but the making of the answer (`none`), whose
-//! count the others' include.
+//! count the others' include. `SHAPE=string` feeds one long string value in a fence
+//! instead, and `SHAPE=prose` words without a value: what a chunk costs where nothing but
+//! text arrives.
 //!
 //! ```text
 //! cargo build --profile profiling -p jxray-engine --example stream_count
@@ -16,7 +18,11 @@ use jxray_engine::{extract, Extractor, Options, Snapshot};
 mod support;
 
 fn main() {
-    let text = support::answer();
+    let text = match std::env::var("SHAPE").as_deref() {
+        Ok("string") => format!("```json\n{{\"a\": \"{}\"}}\n```", "x".repeat(73_000)),
+        Ok("prose") => "word ".repeat(14_700),
+        _ => support::answer(),
+    };
     let mode = std::env::args().nth(1).unwrap_or_else(|| "8".into());
     match mode.as_str() {
         "none" => return,

@@ -126,11 +126,22 @@ pub enum Delta {
 
 /// The paths still open, outermost first: every open container, then the string being
 /// read. Shared between snapshots while they stay the same, so a chunk costs no copy.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct OpenPaths {
     containers: Arc<[Arc<str>]>,
     string: Option<Arc<str>>,
+    /// Which reading of the paths these are ([`OpenPaths::stamp`]): a snapshot that holds
+    /// the reader's latest is left alone, at the cost of one comparison.
+    stamp: u64,
 }
+
+impl PartialEq for OpenPaths {
+    fn eq(&self, other: &OpenPaths) -> bool {
+        self.containers == other.containers && self.string == other.string
+    }
+}
+
+impl Eq for OpenPaths {}
 
 impl OpenPaths {
     /// Each open path (a JSON Pointer, `""` for the whole value), outermost first.
@@ -154,6 +165,13 @@ impl OpenPaths {
     /// The innermost open path.
     pub fn innermost(&self) -> Option<&str> {
         self.iter().last()
+    }
+
+    /// A stamp no reading has had: every change to a reader's open paths takes a new one
+    /// (unique across readers, so a snapshot moved between extractors is never stale).
+    pub(super) fn stamp() -> u64 {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 }
 

@@ -236,3 +236,24 @@ fn replaying_the_deltas_gives_the_value() {
         );
     }
 }
+
+#[test]
+fn a_kept_snapshot_shows_the_open_paths_a_fresh_one_would() {
+    let text = "```json\n{\"a\": [1, {\"b\": \"xy\"}], \"c\": \"long enough to span\"}\n```\n{\"d\": [\"e\"]}";
+    for size in [1, 2, 3, 7] {
+        let mut fresh = Extractor::new(Options::default());
+        let mut kept = Extractor::new(Options::default());
+        let mut other = Extractor::new(Options::default());
+        let (mut one, mut shared) = (Snapshot::default(), Snapshot::default());
+        for chunk in text.as_bytes().chunks(size) {
+            let expected = fresh.feed(chunk);
+            kept.feed_into(chunk, &mut one);
+            assert_eq!(one.open_paths, expected.open_paths, "chunks of {size}");
+            // One snapshot moved between two extractors is never taken for either's.
+            kept.feed_into(b"", &mut shared);
+            assert_eq!(shared.open_paths, expected.open_paths, "chunks of {size}");
+            other.feed_into(chunk, &mut shared);
+            assert_eq!(shared.open_paths, expected.open_paths, "chunks of {size}");
+        }
+    }
+}

@@ -66,6 +66,9 @@ pub(super) struct ValueReader {
     key: Option<String>,
     /// The last key's string, emptied, for the next key (no allocation per member).
     spare_key: String,
+    /// The open paths' current stamp: a new one each time a container or string value
+    /// opens or closes.
+    open_stamp: u64,
     expect: Expect,
     token: Token,
     /// The next byte to read.
@@ -88,6 +91,7 @@ impl ValueReader {
             containers: Vec::new(),
             key: None,
             spare_key: String::new(),
+            open_stamp: OpenPaths::stamp(),
             expect: Expect::Value,
             token: Token::None,
             pos: start,
@@ -98,6 +102,10 @@ impl ValueReader {
     /// being read. What has not changed since the last snapshot is left as it is (no
     /// reference count touched: a chunk inside a string costs a comparison).
     pub(super) fn fill_open_paths(&mut self, into: &mut OpenPaths) {
+        if into.stamp == self.open_stamp {
+            return;
+        }
+        into.stamp = self.open_stamp;
         let depth = self.containers.len();
         while self.open_lists.len() < depth {
             let list = Arc::from(&self.containers[..=self.open_lists.len()]);
@@ -189,6 +197,7 @@ impl ValueReader {
                     return Some(Progress::Failed(at));
                 }
                 self.enter();
+                self.open_stamp = OpenPaths::stamp();
                 tree.add(Arc::clone(self.path()), empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
@@ -203,6 +212,7 @@ impl ValueReader {
             }
             b'"' => {
                 self.enter();
+                self.open_stamp = OpenPaths::stamp();
                 tree.open_string(self.path());
                 self.token = Token::Str;
             }
@@ -268,6 +278,7 @@ impl ValueReader {
     }
 
     fn close(&mut self, tree: &mut Tree) -> Option<Progress> {
+        self.open_stamp = OpenPaths::stamp();
         self.brackets.pop();
         self.counts.pop();
         self.containers.pop();
@@ -298,6 +309,7 @@ impl ValueReader {
                         None
                     }
                     _ => {
+                        self.open_stamp = OpenPaths::stamp();
                         tree.close_string();
                         tree.closed(self.step_out(), self.pos);
                         self.leave()
