@@ -3,7 +3,8 @@
 //! one `extract` of it (`extract`), or nothing but the making of the answer (`none`), whose
 //! count the others' include. `SHAPE=string` feeds one long string value in a fence
 //! instead, and `SHAPE=prose` words without a value: what a chunk costs where nothing but
-//! text arrives.
+//! text arrives; `SHAPE=trues`, `numbers`, `strings`, `members` or `objects` 10,001 values
+//! of one kind: what a value costs (fed 512 bytes at a time, the chunks' share is small).
 //!
 //! ```text
 //! cargo build --profile profiling -p jxray-engine --example stream_count
@@ -21,6 +22,16 @@ fn main() {
     let text = match std::env::var("SHAPE").as_deref() {
         Ok("string") => format!("```json\n{{\"a\": \"{}\"}}\n```", "x".repeat(73_000)),
         Ok("prose") => "word ".repeat(14_700),
+        Ok("trues") => format!("[{}true]", "true, ".repeat(10_000)),
+        Ok("numbers") => format!("[{}1]", "12, ".repeat(10_000)),
+        Ok("strings") => format!("[{}\"a\"]", "\"a\", ".repeat(10_000)),
+        Ok("members") => format!(
+            "{{{}\"z\": 1}}",
+            (0..10_000)
+                .map(|n| format!("\"k{n}\": true, "))
+                .collect::<String>()
+        ),
+        Ok("objects") => format!("[{}{{}}]", "{}, ".repeat(10_000)),
         _ => support::answer(),
     };
     let mode = std::env::args().nth(1).unwrap_or_else(|| "8".into());

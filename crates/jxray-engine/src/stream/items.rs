@@ -98,7 +98,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::stream::{Extractor, SignalKind, Snapshot};
+    use crate::stream::{Extractor, Pointer, SignalKind, Snapshot};
     use crate::Options;
 
     /// Negative numbers are wrong anywhere; an object needs an `id`.
@@ -190,7 +190,7 @@ mod tests {
         let mut extractor = Extractor::new(Options::default());
         let snapshot = extractor.feed(br#"{"qty": -3}"#);
         assert!(snapshot.signals.is_empty());
-        assert_eq!(snapshot.final_paths, [Arc::from("")]);
+        assert_eq!(snapshot.final_paths, [Pointer::from("")]);
         assert_eq!(
             extractor.end(None).value,
             Some(json!({"qty": -3})),

@@ -10,6 +10,7 @@
 
 mod items;
 mod markers;
+mod pointer;
 mod readers;
 mod regions;
 mod replay;
@@ -29,6 +30,7 @@ use crate::outcome::{Dialect, Outcome};
 use crate::position::LineCursor;
 
 pub use items::{ItemFinding, ItemValidator};
+pub use pointer::Pointer;
 pub use replay::Replay;
 pub use signal::{Signal, SignalKind};
 pub use watch::DEFAULT_RUNAWAY_BYTES;
@@ -109,14 +111,14 @@ pub enum Delta {
     /// literal whose token ended, an empty object or array, or a string's first characters.
     Add {
         /// Where.
-        path: Arc<str>,
+        path: Pointer,
         /// What it is so far.
         value: Value,
     },
     /// More characters of the string at `path`.
     Append {
         /// Where.
-        path: Arc<str>,
+        path: Pointer,
         /// The characters.
         text: String,
     },
@@ -128,8 +130,8 @@ pub enum Delta {
 /// read. Shared between snapshots while they stay the same, so a chunk costs no copy.
 #[derive(Debug, Clone, Default)]
 pub struct OpenPaths {
-    containers: Arc<[Arc<str>]>,
-    string: Option<Arc<str>>,
+    containers: Arc<[Pointer]>,
+    string: Option<Pointer>,
     /// Which reading of the paths these are ([`OpenPaths::stamp`]): a snapshot that holds
     /// the reader's latest is left alone, at the cost of one comparison.
     stamp: u64,
@@ -196,7 +198,7 @@ pub struct Snapshot {
     pub open_paths: OpenPaths,
     /// The paths that became final since the last snapshot: a string or container that
     /// closed (a number or literal is final when it appears).
-    pub final_paths: Vec<Arc<str>>,
+    pub final_paths: Vec<Pointer>,
     /// The signals raised since the last snapshot.
     pub signals: Vec<Signal>,
     /// The bytes received so far.
@@ -429,7 +431,11 @@ impl Extractor {
     /// chunk's.
     fn reuse(&mut self, snapshot: &mut Snapshot) {
         self.tree.reuse(&mut snapshot.deltas);
-        snapshot.final_paths.clear();
+        if !snapshot.final_paths.is_empty() {
+            for path in snapshot.final_paths.drain(..) {
+                self.tree.recycle(path);
+            }
+        }
         snapshot.signals.clear();
     }
 

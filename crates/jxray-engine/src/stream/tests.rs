@@ -257,3 +257,28 @@ fn a_kept_snapshot_shows_the_open_paths_a_fresh_one_would() {
         }
     }
 }
+
+#[test]
+fn a_path_a_caller_keeps_never_changes_while_the_stream_goes_on() {
+    let text = "{\"a\": [1, true, \"xy\", {\"b\": null}], \"c\": {\"d\": [2, 3]}, \"e\": \"f\"}";
+    for size in [1, 2, 5] {
+        let mut extractor = Extractor::new(Options::default());
+        let mut snapshot = Snapshot::default();
+        // Every path kept as the snapshot gave it, and its text at that moment.
+        let mut kept: Vec<(Pointer, String)> = Vec::new();
+        for chunk in text.as_bytes().chunks(size) {
+            extractor.feed_into(chunk, &mut snapshot);
+            let paths = snapshot.deltas.iter().filter_map(|delta| match delta {
+                Delta::Add { path, .. } | Delta::Append { path, .. } => Some(path),
+                Delta::Withdraw => None,
+            });
+            for path in paths.chain(&snapshot.final_paths) {
+                kept.push((path.clone(), path.to_string()));
+            }
+        }
+        assert!(kept.len() > 20, "chunks of {size}");
+        for (path, then) in &kept {
+            assert_eq!(path.as_str(), then, "chunks of {size}");
+        }
+    }
+}

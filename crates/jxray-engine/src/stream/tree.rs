@@ -3,22 +3,20 @@
 //! caller that wants one replays the changes ([`super::Replay`]), as a binding does in its
 //! own language, so a chunk costs the changes it makes and nothing more.
 
-use std::sync::Arc;
-
 use serde_json::{Map, Value};
 
-use super::Delta;
+use super::{Delta, Pointer};
 
 /// The changes since the last snapshot.
 #[derive(Debug, Default)]
 pub(super) struct Tree {
     /// The path of the string being read, which [`Tree::append`] grows.
-    open: Option<Arc<str>>,
+    open: Option<Pointer>,
     /// Something has been shown since the candidate began (a withdrawal has to say so).
     shown: bool,
     pub(super) deltas: Vec<Delta>,
     /// The strings and containers that closed: the snapshot's final paths.
-    pub(super) finals: Vec<Arc<str>>,
+    pub(super) finals: Vec<Pointer>,
     /// Kept only for a validator: every value that ended, numbers and literals too.
     pub(super) ended: Option<Vec<Ended>>,
     /// How many candidates were withdrawn: an ended value belongs to the candidate of its
@@ -27,32 +25,37 @@ pub(super) struct Tree {
     /// Earlier snapshots' appends, emptied, for the next ones: their strings' room, and
     /// their paths, used again while the same string grows (no reference count touched).
     spare: Vec<Delta>,
+    /// Pointers taken back, for the next values' paths.
+    free_pointers: Vec<Pointer>,
 }
 
 /// How many emptied appends are kept (one string grows per snapshot, a few
 /// when several strings close and open in one chunk).
 const SPARE_APPENDS: usize = 4;
 
+/// How many pointers taken back are kept (a chunk adds a few values, a large one many).
+const FREE_POINTERS: usize = 64;
+
 /// A value that ended: its path, the byte after it, and its candidate
 /// ([`Tree::withdrawals`] when it ended).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Ended {
-    pub(super) path: Arc<str>,
+    pub(super) path: Pointer,
     pub(super) end: usize,
     pub(super) candidate: usize,
 }
 
 impl Tree {
     /// A new value at `path`: a member or item of the container it names the inside of.
-    pub(super) fn add(&mut self, path: Arc<str>, value: Value) {
+    pub(super) fn add(&mut self, path: Pointer, value: Value) {
         self.shown = true;
         self.deltas.push(Delta::Add { path, value });
     }
 
     /// A string begins at `path`: shown empty, then grown by [`Tree::append`].
-    pub(super) fn open_string(&mut self, path: &Arc<str>) {
-        self.add(Arc::clone(path), Value::String(String::new()));
-        self.open = Some(Arc::clone(path));
+    pub(super) fn open_string(&mut self, path: &Pointer) {
+        self.add(path.clone(), Value::String(String::new()));
+        self.open = Some(path.clone());
     }
 
     /// More characters of the open string.
@@ -62,15 +65,17 @@ impl Tree {
         };
         match self.deltas.last_mut() {
             // Pieces of one string in one snapshot are one change.
-            Some(Delta::Append { path, text: more }) if Arc::ptr_eq(path, open) => {
-                more.push_str(text)
-            }
+            Some(Delta::Append { path, text: more }) if path.same(open) => more.push_str(text),
             _ => {
                 // An emptied append's string, and its path when it is this string's.
                 let (path, mut more) = match self.spare.pop() {
-                    Some(Delta::Append { path, text }) if Arc::ptr_eq(&path, open) => (path, text),
-                    Some(Delta::Append { text, .. }) => (Arc::clone(open), text),
-                    _ => (Arc::clone(open), String::new()),
+                    Some(Delta::Append { path, text }) if path.same(open) => (path, text),
+                    Some(Delta::Append { path: other, text }) => {
+                        let open = open.clone();
+                        self.recycle(other);
+                        (open, text)
+                    }
+                    _ => (open.clone(), String::new()),
                 };
                 more.push_str(text);
                 self.deltas.push(Delta::Append { path, text: more });
@@ -84,7 +89,7 @@ impl Tree {
     /// inside a string moves no change around).
     pub(super) fn reuse(&mut self, last: &mut Vec<Delta>) {
         let keep = match (last.first_mut(), &self.open) {
-            (Some(Delta::Append { path, text }), Some(open)) if Arc::ptr_eq(path, open) => {
+            (Some(Delta::Append { path, text }), Some(open)) if path.same(open) => {
                 text.clear();
                 1
             }
@@ -101,13 +106,35 @@ impl Tree {
         }
     }
 
-    /// An emptied append's string, kept for a later append while there is room.
+    /// An emptied append's string, kept for a later append while there is room; an added
+    /// value's path taken back.
     fn keep_spare(&mut self, delta: Delta) {
-        if let Delta::Append { path, mut text } = delta {
-            if self.spare.len() < SPARE_APPENDS {
+        match delta {
+            Delta::Append { path, mut text } if self.spare.len() < SPARE_APPENDS => {
                 text.clear();
                 self.spare.push(Delta::Append { path, text });
             }
+            Delta::Add { path, .. } | Delta::Append { path, .. } => self.recycle(path),
+            Delta::Withdraw => {}
+        }
+    }
+
+    /// A pointer holding `text`, written into the room of one taken back if there is one.
+    pub(super) fn pointer(&mut self, text: &str) -> Pointer {
+        while let Some(mut pointer) = self.free_pointers.pop() {
+            if let Some(room) = pointer.room() {
+                room.clear();
+                room.push_str(text);
+                return pointer;
+            }
+        }
+        Pointer::from(text)
+    }
+
+    /// Take `pointer` back: its room serves a later one when no one else holds it.
+    pub(super) fn recycle(&mut self, mut pointer: Pointer) {
+        if self.free_pointers.len() < FREE_POINTERS && pointer.room().is_some() {
+            self.free_pointers.push(pointer);
         }
     }
 
@@ -125,16 +152,16 @@ impl Tree {
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
-    pub(super) fn closed(&mut self, path: Arc<str>, end: usize) {
+    pub(super) fn closed(&mut self, path: Pointer, end: usize) {
         self.ended(&path, end);
         self.finals.push(path);
     }
 
     /// The value at `path` ended, at the byte before `end` (kept only for a validator).
-    pub(super) fn ended(&mut self, path: &Arc<str>, end: usize) {
+    pub(super) fn ended(&mut self, path: &Pointer, end: usize) {
         if let Some(ended) = self.ended.as_mut() {
             ended.push(Ended {
-                path: Arc::clone(path),
+                path: path.clone(),
                 end,
                 candidate: self.withdrawals,
             });

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::tree::{empty, push_index, push_key, Tree};
-use super::OpenPaths;
+use super::{OpenPaths, Pointer};
 use crate::scan::{plain_end, scan_number, Expect};
 
 /// How far a feed got.
@@ -49,19 +49,19 @@ pub(super) struct ValueReader {
     counts: Vec<usize>,
     /// Each step's path as a JSON Pointer (one per container the value is inside), shared
     /// by the deltas that name it.
-    paths: Vec<Arc<str>>,
-    root: Arc<str>,
+    paths: Vec<Pointer>,
+    root: Pointer,
     /// The open containers' path lists, one per depth: `open_lists[k]` holds the first
     /// `k + 1` containers' paths and stays right while they stay open, so going back up a
     /// level finds its list again; a list is built when a snapshot asks for it.
-    open_lists: Vec<Arc<[Arc<str>]>>,
+    open_lists: Vec<Arc<[Pointer]>>,
     /// The list while no container is open.
-    no_containers: Arc<[Arc<str>]>,
+    no_containers: Arc<[Pointer]>,
     pointer: String,
     /// The pointer's length before each step.
     step_marks: Vec<usize>,
     /// Each open container's path.
-    containers: Vec<Arc<str>>,
+    containers: Vec<Pointer>,
     /// A member's key, between its closing quote and its value.
     key: Option<String>,
     /// The last key's string, emptied, for the next key (no allocation per member).
@@ -83,7 +83,7 @@ impl ValueReader {
             brackets: Vec::new(),
             counts: Vec::new(),
             paths: Vec::new(),
-            root: Arc::from(""),
+            root: Pointer::default(),
             open_lists: Vec::new(),
             no_containers: Arc::from([]),
             pointer: String::new(),
@@ -119,7 +119,7 @@ impl ValueReader {
         }
         let string = matches!(self.token, Token::Str).then(|| self.path());
         let same = match (string, &into.string) {
-            (Some(now), Some(shown)) => Arc::ptr_eq(now, shown),
+            (Some(now), Some(shown)) => now.same(shown),
             (now, shown) => now.is_none() && shown.is_none(),
         };
         if !same {
@@ -128,7 +128,7 @@ impl ValueReader {
     }
 
     /// The path of the value being read.
-    fn path(&self) -> &Arc<str> {
+    fn path(&self) -> &Pointer {
         self.paths.last().unwrap_or(&self.root)
     }
 
@@ -196,12 +196,12 @@ impl ValueReader {
                 if self.brackets.len() >= self.max_depth {
                     return Some(Progress::Failed(at));
                 }
-                self.enter();
+                self.enter(tree);
                 self.open_stamp = OpenPaths::stamp();
-                tree.add(Arc::clone(self.path()), empty(byte));
+                tree.add(self.path().clone(), empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
-                self.containers.push(Arc::clone(self.path()));
+                self.containers.push(self.path().clone());
                 // The list for this depth, if one was built, named another container.
                 self.open_lists.truncate(self.containers.len() - 1);
                 self.expect = if byte == b'{' {
@@ -211,17 +211,17 @@ impl ValueReader {
                 };
             }
             b'"' => {
-                self.enter();
+                self.enter(tree);
                 self.open_stamp = OpenPaths::stamp();
                 tree.open_string(self.path());
                 self.token = Token::Str;
             }
             b'-' | b'0'..=b'9' => {
-                self.enter();
+                self.enter(tree);
                 self.token = Token::Number(at);
             }
             b't' | b'f' | b'n' => {
-                self.enter();
+                self.enter(tree);
                 let word: &[u8] = match byte {
                     b't' => b"true",
                     b'f' => b"false",
@@ -237,7 +237,7 @@ impl ValueReader {
 
     /// The path steps into the value that begins now: the member whose key was read, or
     /// the container's next item.
-    fn enter(&mut self) {
+    fn enter(&mut self, tree: &mut Tree) {
         let Some(count) = self.counts.last_mut() else {
             return;
         };
@@ -251,7 +251,7 @@ impl ValueReader {
             None => push_index(&mut self.pointer, *count),
         }
         *count += 1;
-        self.paths.push(Arc::from(self.pointer.as_str()));
+        self.paths.push(tree.pointer(&self.pointer));
     }
 
     /// The value at the current path ended (its token, or its container closed), and
@@ -267,9 +267,9 @@ impl ValueReader {
 
     /// The path of the value that ended, handed over (its last delta or final path takes
     /// it: no reference count touched); the path steps back out to its container.
-    fn step_out(&mut self) -> Arc<str> {
+    fn step_out(&mut self) -> Pointer {
         let Some(path) = self.paths.pop() else {
-            return Arc::clone(&self.root);
+            return self.root.clone();
         };
         if let Some(mark) = self.step_marks.pop() {
             self.pointer.truncate(mark);
