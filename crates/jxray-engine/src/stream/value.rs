@@ -146,7 +146,7 @@ impl ValueReader {
             let step = match self.token {
                 Token::None => self.between(bytes, tree),
                 Token::Key(_) | Token::Str => self.string(text, tree),
-                Token::Number(from) => self.number(bytes, from, tree),
+                Token::Number(from) => self.number(text, from, tree),
                 Token::Word(word, got) => self.word(bytes, word, got, tree),
             };
             if let Some(progress) = step {
@@ -392,7 +392,8 @@ impl ValueReader {
 
     /// A number's bytes; once a byte that cannot continue it arrives, the engine's own
     /// number grammar says whether the token is a number.
-    fn number(&mut self, bytes: &[u8], from: usize, tree: &mut Tree) -> Option<Progress> {
+    fn number(&mut self, text: &str, from: usize, tree: &mut Tree) -> Option<Progress> {
+        let bytes = text.as_bytes();
         while matches!(
             bytes.get(self.pos),
             Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
@@ -408,7 +409,8 @@ impl ValueReader {
             Err(crate::scan::ScanEnd::Invalid { at, .. }) => return Some(Progress::Failed(at)),
             Err(_) => return Some(Progress::Failed(self.pos)),
         }
-        let token = std::str::from_utf8(&bytes[from..self.pos]).unwrap_or("0");
+        // ASCII, as the grammar checked: a slice of the text needs no second check.
+        let token = text.get(from..self.pos).unwrap_or("0");
         // The grammar has checked the token whole: the number is its spelling, exactly as
         // the engine decodes it (`1E22` stays `1E22`, `1.50` keeps its zero).
         let value = Value::Number(serde_json::Number::from_string_unchecked(token.to_owned()));
