@@ -65,6 +65,13 @@ impl Runaway {
     /// chunk's ends and every `bound`-th byte are looked at: a run of `bound` bytes inside
     /// the chunk covers one of those.
     fn spaces_reach_bound(&mut self, new: &[u8]) -> Option<usize> {
+        // Most chunks begin and end with something else: the run is over, none reached.
+        if let (Some(first), Some(last)) = (new.first(), new.last()) {
+            if !first.is_ascii_whitespace() && !last.is_ascii_whitespace() && new.len() <= self.bound {
+                self.spaces = 0;
+                return None;
+            }
+        }
         let start = self.seen;
         let leading = new.iter().take_while(|b| b.is_ascii_whitespace()).count();
         if self.spaces + leading >= self.bound {
