@@ -3,6 +3,7 @@
 
 import { withBigInts } from "./bigints.js";
 import { kindOf } from "./errors.js";
+import { closedIssues } from "./items.js";
 import { judgeValue, withOutputs } from "./schema.js";
 import { Outcome } from "./outcome.js";
 import { countOutcome, countsExtract } from "./telemetry.js";
@@ -43,6 +44,8 @@ export class Engine {
     this.standard = null;
     /** The validator's output for each value an ok outcome of the call takes, in order. */
     this.outputs = [];
+    /** A stream's schema, asked about each part of the value as it closes. */
+    this.parts = null;
     this.start();
   }
 
@@ -60,10 +63,13 @@ export class Engine {
             engine.outputs.push(output);
             return 0;
           }
-          const written = encoder.encode(JSON.stringify(issues));
-          const at = engine.exports.jx_issues(written.length);
-          engine.bytes(at, written.length).set(written);
-          return written.length;
+          return engine.issues(issues);
+        },
+        closed(pathPtr, pathLen, ptr, len) {
+          const pointer = decoder.decode(engine.bytes(pathPtr, pathLen));
+          const value = JSON.parse(decoder.decode(engine.bytes(ptr, len)));
+          const issues = closedIssues(engine.parts, pointer, value);
+          return issues.length === 0 ? 0 : engine.issues(issues);
         },
       },
     };
@@ -73,6 +79,14 @@ export class Engine {
 
   bytes(ptr, len) {
     return this.memory().subarray(ptr, ptr + len);
+  }
+
+  /** Hand the module a validator's issues (their length; the module reads them at once). */
+  issues(issues) {
+    const written = encoder.encode(JSON.stringify(issues));
+    const at = this.exports.jx_issues(written.length);
+    this.bytes(at, written.length).set(written);
+    return written.length;
   }
 
   extract(text, options) {

@@ -366,7 +366,9 @@ export declare function instrument(options?: { api?: unknown; extract?: boolean 
 
 /** A signal the streaming extractor raises, at the byte where it became certain. */
 export interface StreamSignal {
-  kind: "runaway" | "tool-call-text" | "reasoning" | "refusal" | "invalid";
+  /** `schema`: with a schema, a part of the value (an item, a member, the whole) closed and
+   * breaks the rules for its place; `path` says where. */
+  kind: "runaway" | "tool-call-text" | "reasoning" | "refusal" | "invalid" | "schema";
   byte: number;
   line: number;
   column: number;
@@ -377,6 +379,8 @@ export interface StreamSignal {
   dialect?: string;
   /** For `invalid`: whether a later candidate could still give the output a value. */
   later_may_change?: boolean;
+  /** For `schema`: the JSON Pointer of the value that breaks the rules. */
+  path?: string;
 }
 
 /** One change to the value shown, in order. */

@@ -71,12 +71,28 @@ function issuesOf(standard, value) {
     );
   }
   if (!result.issues) return { issues: null, output: result.value };
-  const issues = result.issues.map((issue) => ({
+  return { issues: plainIssues(result.issues) };
+}
+
+/** The issues of a part of a streamed value as `standard` (the part's own validator) finds
+ * them; none when it validates, or when it answers asynchronously (an early judgement is
+ * no use later: the end asks the whole schema). */
+export function partIssues(standard, value) {
+  const result = standard.validate(value);
+  if (result && typeof result.then === "function") {
+    result.then(undefined, () => {});
+    return [];
+  }
+  return result.issues ? plainIssues(result.issues) : [];
+}
+
+/** Standard Schema issues as the engine reads them: each path step a key or an index. */
+function plainIssues(issues) {
+  return issues.map((issue) => ({
     path: (issue.path ?? []).map((step) => {
       const key = typeof step === "object" && step !== null ? step.key : step;
       return typeof key === "number" ? key : String(key);
     }),
     message: String(issue.message),
   }));
-  return { issues };
 }

@@ -8,9 +8,10 @@
 import { Engine } from "./engine.js";
 import { kindOf } from "./errors.js";
 import { DEFAULT_REQUEST } from "./request.js";
+import { standardOf } from "./schema.js";
 
 const decoder = new TextDecoder();
-const SIGNALS = ["runaway", "tool-call-text", "reasoning", "refusal", "invalid"];
+const SIGNALS = ["runaway", "tool-call-text", "reasoning", "refusal", "invalid", "schema"];
 const STREAM_OPTIONS = ["stopOn", "runawayBytes"];
 
 /** `createExtractor` and `partialValues` over one package instance (see core.js). */
@@ -48,7 +49,10 @@ class StreamExtractor {
     this.#stopOn = new Set(stopOn);
     this.#extractOptions = Object.fromEntries(Object.entries(options).filter(([key]) => !STREAM_OPTIONS.includes(key)));
     this.#engine = new Engine(pool.module, pool);
-    this.#engine.exports.jx_stream_open(bound);
+    // With a schema, each part of the value is judged as it closes (`schema` signals).
+    const judged = standardOf(options.schema) !== null;
+    this.#engine.parts = judged ? options.schema : null;
+    this.#engine.exports.jx_stream_open(bound, judged ? 1 : 0);
     /** The value so far, built from every snapshot's changes. */
     this.value = undefined;
     /** The first signal `stopOn` names, once one was raised. */

@@ -141,10 +141,19 @@ pub extern "C" fn jx_next_stem(options_len: usize, text_len: usize) -> u32 {
     answer(options_len, text_len, |text, _| captures::next_stem(text?))
 }
 
-/// Start this instance's stream; `runaway_bytes` is the runaway bound (0: the default).
+/// Start this instance's stream; `runaway_bytes` is the runaway bound (0: the default);
+/// with `items` (1), the host's validator judges each part of the value as it closes.
 #[no_mangle]
-pub extern "C" fn jx_stream_open(runaway_bytes: usize) -> u32 {
-    respond(stream::open(runaway_bytes))
+pub extern "C" fn jx_stream_open(runaway_bytes: usize, items: u32) -> u32 {
+    let host = if items == 1 {
+        match host_validator() {
+            Ok(host) => Some(host),
+            Err(message) => return respond(Err(message)),
+        }
+    } else {
+        None
+    };
+    respond(stream::open(runaway_bytes, host))
 }
 
 /// Feed the text in the input buffer to this instance's stream; the reply is the snapshot.

@@ -20,6 +20,12 @@ pub trait HostValidator: Send + Sync {
     /// The validator's issues about the value (compact JSON), as a JSON array of
     /// `{"path": [key or index, …], "message": "…"}`; empty when it validates.
     fn issues(&self, value: &str) -> String;
+    /// The issues about a part of a streamed value that closed at `path` (a JSON Pointer),
+    /// judged by the rules for that part alone, each issue's path the part's own; empty
+    /// when it validates or when the rules at `path` cannot be known from the path alone.
+    fn closed_issues(&self, _path: &str, _value: &str) -> String {
+        String::new()
+    }
 }
 
 /// One issue as the host reports it.
@@ -48,21 +54,36 @@ impl judge::Validator for Wired {
 
     /// Each issue at its path, as a JSON Schema's violations are listed.
     fn violations(&self, value: &Value) -> Result<Vec<Violation>, String> {
-        let reply = self.host.issues(&wire(value, self.bigints));
-        if reply.is_empty() {
-            return Ok(Vec::new());
-        }
-        let issues: Vec<Issue> = serde_json::from_str(&reply)
-            .map_err(|error| format!("jxray: the validator's issues are not readable: {error}"))?;
-        Ok(issues
-            .iter()
-            .map(|issue| {
-                let steps: Vec<String> = issue.path.iter().map(step).collect();
-                let pointer = violation::pointer(steps.iter().map(String::as_str));
-                Violation::at(value, pointer, &issue.message)
-            })
-            .collect())
+        read_issues(&self.host.issues(&wire(value, self.bigints)), value, "")
     }
+
+    /// A streamed value's part that closed (the whole value too, at `""`), as the host
+    /// judges it by that part's rules (an unreadable answer says nothing early: the end
+    /// judges the whole value).
+    fn closed(&self, path: &str, value: &Value) -> Vec<Violation> {
+        let reply = self.host.closed_issues(path, &wire(value, self.bigints));
+        read_issues(&reply, value, path).unwrap_or_default()
+    }
+}
+
+/// The host's issues about `value`, which sits at `at` in the whole value: the pointers
+/// are the whole value's.
+fn read_issues(reply: &str, value: &Value, at: &str) -> Result<Vec<Violation>, String> {
+    if reply.is_empty() {
+        return Ok(Vec::new());
+    }
+    let issues: Vec<Issue> = serde_json::from_str(reply)
+        .map_err(|error| format!("jxray: the validator's issues are not readable: {error}"))?;
+    Ok(issues
+        .iter()
+        .map(|issue| {
+            let steps: Vec<String> = issue.path.iter().map(step).collect();
+            let inside = violation::pointer(steps.iter().map(String::as_str));
+            let mut violation = Violation::at(value, inside.clone(), &issue.message);
+            violation.pointer = format!("{at}{inside}");
+            violation
+        })
+        .collect())
 }
 
 /// A value as the host's validator is sent it: compact JSON and, with `bigints` and when
