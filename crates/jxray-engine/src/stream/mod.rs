@@ -126,6 +126,9 @@ pub enum Delta {
     Withdraw,
 }
 
+/// How many stamps a reader takes at a time.
+const STAMP_BLOCK: u64 = 1 << 32;
+
 /// The paths still open, outermost first: every open container, then the string being
 /// read. Shared between snapshots while they stay the same, so a chunk costs no copy.
 #[derive(Debug, Clone, Default)]
@@ -169,11 +172,20 @@ impl OpenPaths {
         self.iter().last()
     }
 
-    /// A stamp no reading has had: every change to a reader's open paths takes a new one
-    /// (unique across readers, so a snapshot moved between extractors is never stale).
-    pub(super) fn stamp() -> u64 {
+    /// The first of a block of stamps no other reader has: a reader takes the next of its
+    /// block at every change to its open paths ([`OpenPaths::next_stamp`]), so a snapshot
+    /// moved between extractors is never taken for either's, and a change costs no atomic.
+    pub(super) fn stamps() -> u64 {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        NEXT.fetch_add(STAMP_BLOCK, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The stamp after `stamp`: the next in its block, or the first of a new block.
+    pub(super) fn next_stamp(stamp: u64) -> u64 {
+        if (stamp + 1).is_multiple_of(STAMP_BLOCK) {
+            return OpenPaths::stamps();
+        }
+        stamp + 1
     }
 }
 

@@ -28,6 +28,11 @@ impl Pointer {
     pub(super) fn room(&mut self) -> Option<&mut String> {
         Arc::get_mut(&mut self.0)
     }
+
+    /// Whether no one else holds this pointer now (a hint: [`Pointer::room`] decides).
+    pub(super) fn unshared(&self) -> bool {
+        Arc::strong_count(&self.0) == 1 && Arc::weak_count(&self.0) == 0
+    }
 }
 
 impl Deref for Pointer {

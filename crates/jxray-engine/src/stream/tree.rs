@@ -131,9 +131,10 @@ impl Tree {
         Pointer::from(text)
     }
 
-    /// Take `pointer` back: its room serves a later one when no one else holds it.
-    pub(super) fn recycle(&mut self, mut pointer: Pointer) {
-        if self.free_pointers.len() < FREE_POINTERS && pointer.room().is_some() {
+    /// Take `pointer` back: its room serves a later one when no one else holds it (a
+    /// count read here, the room claimed when it is used).
+    pub(super) fn recycle(&mut self, pointer: Pointer) {
+        if self.free_pointers.len() < FREE_POINTERS && pointer.unshared() {
             self.free_pointers.push(pointer);
         }
     }

@@ -91,7 +91,7 @@ impl ValueReader {
             containers: Vec::new(),
             key: None,
             spare_key: String::new(),
-            open_stamp: OpenPaths::stamp(),
+            open_stamp: OpenPaths::stamps(),
             expect: Expect::Value,
             token: Token::None,
             pos: start,
@@ -197,7 +197,7 @@ impl ValueReader {
                     return Some(Progress::Failed(at));
                 }
                 self.enter(tree);
-                self.open_stamp = OpenPaths::stamp();
+                self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
                 tree.add(self.path().clone(), empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
@@ -212,7 +212,7 @@ impl ValueReader {
             }
             b'"' => {
                 self.enter(tree);
-                self.open_stamp = OpenPaths::stamp();
+                self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
                 tree.open_string(self.path());
                 self.token = Token::Str;
             }
@@ -278,7 +278,7 @@ impl ValueReader {
     }
 
     fn close(&mut self, tree: &mut Tree) -> Option<Progress> {
-        self.open_stamp = OpenPaths::stamp();
+        self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
         self.brackets.pop();
         self.counts.pop();
         self.containers.pop();
@@ -309,7 +309,7 @@ impl ValueReader {
                         None
                     }
                     _ => {
-                        self.open_stamp = OpenPaths::stamp();
+                        self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
                         tree.close_string();
                         tree.closed(self.step_out(), self.pos);
                         self.leave()

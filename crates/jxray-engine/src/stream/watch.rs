@@ -67,7 +67,10 @@ impl Runaway {
     fn spaces_reach_bound(&mut self, new: &[u8]) -> Option<usize> {
         // Most chunks begin and end with something else: the run is over, none reached.
         if let (Some(first), Some(last)) = (new.first(), new.last()) {
-            if !first.is_ascii_whitespace() && !last.is_ascii_whitespace() && new.len() <= self.bound {
+            if !first.is_ascii_whitespace()
+                && !last.is_ascii_whitespace()
+                && new.len() <= self.bound
+            {
                 self.spaces = 0;
                 return None;
             }
