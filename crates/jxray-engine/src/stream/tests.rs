@@ -282,3 +282,15 @@ fn a_path_a_caller_keeps_never_changes_while_the_stream_goes_on() {
         }
     }
 }
+
+#[test]
+fn a_reader_that_used_its_block_of_stamps_takes_a_new_one() {
+    let first = OpenPaths::stamps();
+    assert_eq!(OpenPaths::next_stamp(first), first + 1);
+    // The block's last stamp: the next is the first of a block no reader has had.
+    let last = first + STAMP_BLOCK - 2;
+    assert_eq!(OpenPaths::next_stamp(last - 1), last);
+    let next = OpenPaths::next_stamp(last);
+    assert!(next > last + 1, "past the old block and the reader's after it");
+    assert_eq!(next % STAMP_BLOCK, first % STAMP_BLOCK);
+}
