@@ -90,7 +90,7 @@ impl Writer<'_> {
 
 /// `text` escaped as serde_json's serializer escapes it: quote, backslash, and control
 /// characters (short forms where JSON has them, else `\u00xx`); nothing else.
-fn escape_into(out: &mut String, text: &str) {
+pub(crate) fn escape_into(out: &mut String, text: &str) {
     let mut start = 0;
     for (at, byte) in text.bytes().enumerate() {
         let short = match byte {

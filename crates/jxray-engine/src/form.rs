@@ -12,6 +12,7 @@ use super::compact::{compact, Compacted};
 use super::decode::{decode, skip_string, DECODER_DEPTH_LIMIT};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
+use super::plain::compact_strict;
 use super::scan::{scan_value, ScanEnd};
 
 /// The keys that may make a value a JSON Schema, searched for in compact text with
@@ -30,7 +31,7 @@ pub(crate) enum Decoded {
 /// Decode `text`, which must be exactly one JSON value, in the form asked for; with
 /// whether any object repeated a key. Errors are serde_json's own words.
 pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), serde_json::Error> {
-    if let Some(json) = as_written(text, form) {
+    if let Some(json) = checked(text, form) {
         return Ok((Decoded::Text(json), false));
     }
     if form != ValueForm::Tree {
@@ -45,7 +46,7 @@ pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), 
 /// Decode `text` unless it is invalid, in the form asked for: the fast path of a clean
 /// candidate, where an invalid one goes on to be diagnosed (and its error is not needed).
 pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, bool)> {
-    if let Some(json) = as_written(text, form) {
+    if let Some(json) = checked(text, form) {
         return Some((Decoded::Text(json), false));
     }
     if form != ValueForm::Tree {
@@ -58,24 +59,33 @@ pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, boo
     decode_tree(text).ok()
 }
 
-/// With [`ValueForm::Span`]: `text` as written, when it is strict JSON that serde_json
+/// With [`ValueForm::Span`], `text` as written when it is strict JSON that serde_json
 /// reads exactly as the grammar does — no `\u` escape (so no surrogate to refuse, and no
-/// key spelled other than it reads), no lossless repair, and a depth within the decoder's.
-fn as_written(text: &str, form: ValueForm) -> Option<JsonText> {
-    if form != ValueForm::Span || has_escape(text) {
-        return None;
+/// key spelled other than it reads), no lossless repair, and a depth within the decoder's;
+/// otherwise (and with [`ValueForm::Text`]) its compact text when that can be written
+/// without serde_json ([`compact_strict`], which reads the text itself).
+fn checked(text: &str, form: ValueForm) -> Option<JsonText> {
+    match form {
+        ValueForm::Span if !has_escape(text) => {
+            let bytes = text.as_bytes();
+            let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
+            let strict = matches!(scan.end, ScanEnd::Complete { end } if end == bytes.len())
+                && scan.repairs.is_empty();
+            strict.then(|| JsonText::as_written(text))
+        }
+        ValueForm::Span | ValueForm::Text => compact_strict(text),
+        ValueForm::Tree => None,
     }
-    let bytes = text.as_bytes();
-    let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
-    let strict = matches!(scan.end, ScanEnd::Complete { end } if end == bytes.len())
-        && scan.repairs.is_empty();
-    strict.then(|| JsonText::as_written(text))
 }
 
-/// [`as_written`] for a candidate the grammar has already read whole, without repairs,
+/// [`checked`] for a candidate the grammar has already read whole, without repairs,
 /// within the extraction's depth (never past the decoder's).
-pub(crate) fn scanned_as_written(text: &str, form: ValueForm) -> Option<JsonText> {
-    (form == ValueForm::Span && !has_escape(text)).then(|| JsonText::as_written(text))
+pub(crate) fn scanned_checked(text: &str, form: ValueForm) -> Option<JsonText> {
+    match form {
+        ValueForm::Span if !has_escape(text) => Some(JsonText::as_written(text)),
+        ValueForm::Span | ValueForm::Text => compact_strict(text),
+        ValueForm::Tree => None,
+    }
 }
 
 /// Whether `text` holds a `\u` escape (or what looks like one after an escaped backslash).
@@ -93,6 +103,11 @@ impl Decoded {
         if let (Decoded::Text(a), Decoded::Text(b)) = (self, other) {
             if a == b {
                 return true;
+            }
+            // Compact texts of one value hold the same bytes, at most its members in another
+            // order: values whose compact texts differ in length differ, with no tree built.
+            if a.compact_len() != b.compact_len() {
+                return false;
             }
         }
         match (self.tree(), other.tree()) {

@@ -30,6 +30,7 @@ mod lost_start;
 mod options;
 mod outcome;
 mod path;
+mod plain;
 mod position;
 mod prose;
 mod refusal;
