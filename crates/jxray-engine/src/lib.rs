@@ -15,7 +15,6 @@ mod brackets;
 mod candidate;
 mod causes;
 mod code;
-mod compact;
 mod conclude;
 mod decode;
 mod defects;

@@ -1,27 +1,51 @@
 //! Compact text written in one pass from a candidate that is strict JSON (no number with
 //! an exponent, no key with an escape, no repeated key, no string that may hold JSON, no lone
-//! surrogate, no object of more than [`KEYS`] members, at most [`DEPTH`] levels deep): the
-//! text [`compact`](super::compact::compact) writes for it, without serde_json reading it
-//! and handing each token to a visitor, and without checking its own output again.
+//! surrogate, no object of more than [`KEYS`] members, at most [`DEPTH`] levels deep),
+//! without serde_json reading it and handing each token to a visitor.
 //!
 //! Such a text is what serializing its tree writes once the white space between tokens is
 //! dropped: a string without an escape is written as the model wrote it, one with escapes as
 //! serde_json escapes what it reads, and a number without an exponent keeps its digits.
-//! Anything else, valid or not, is left to `compact` (`None`), which decides as it always has.
+//! Anything else valid is left to the decoder ([`Strict::Other`]), and a text that is not
+//! JSON at all is said to be so ([`Strict::Invalid`]).
 
-use super::compact::escape_into;
+use std::fmt::Write as _;
+
 use super::outcome::JsonText;
 use super::scan::plain_end;
 use super::stringified::looks_like_json;
 
-/// Deeper text is left to `compact` (serde_json's own limit is 128).
+/// Deeper text is left to the decoder (serde_json's own limit is 128).
 const DEPTH: usize = 126;
-/// An object with more members is left to `compact` (its keys are compared one by one).
+/// An object with more members is left to the decoder (its keys are compared one by one).
 const KEYS: usize = 32;
 
-/// The compact text of `text`, when it is strict JSON of the shape above; `None` leaves
-/// `text` to [`compact`](super::compact::compact).
-pub(crate) fn compact_strict(text: &str) -> Option<JsonText> {
+/// What [`compact_strict`] made of a text.
+pub(crate) enum Strict {
+    /// Its compact text.
+    Written(JsonText),
+    /// Not JSON: serde_json refuses it too.
+    Invalid,
+    /// JSON this does not write (see the module's words), or may be: the decoder decides.
+    Other,
+}
+
+/// Why a text is not written here.
+enum Leave {
+    Invalid,
+    Other,
+}
+
+/// The compact text of `text`, when it is strict JSON of the shape above.
+pub(crate) fn compact_strict(text: &str) -> Strict {
+    match write(text) {
+        Ok(json) => Strict::Written(json),
+        Err(Leave::Invalid) => Strict::Invalid,
+        Err(Leave::Other) => Strict::Other,
+    }
+}
+
+fn write(text: &str) -> Result<JsonText, Leave> {
     let bytes = text.as_bytes();
     // Compact text is never longer: white space goes, and an escape is written back no
     // longer than it was.
@@ -32,8 +56,11 @@ pub(crate) fn compact_strict(text: &str) -> Option<JsonText> {
     let mut keys: Vec<(usize, &str)> = Vec::new();
     let mut i = skip_space(bytes, 0);
     'value: loop {
-        match *bytes.get(i)? {
-            opener @ (b'{' | b'[') if open.len() < DEPTH => {
+        match at(bytes, i)? {
+            opener @ (b'{' | b'[') => {
+                if open.len() == DEPTH {
+                    return Err(Leave::Other);
+                }
                 open.push(opener);
                 out.push(opener);
                 i = skip_space(bytes, i + 1);
@@ -61,7 +88,7 @@ pub(crate) fn compact_strict(text: &str) -> Option<JsonText> {
             let Some(&top) = open.last() else {
                 break 'value;
             };
-            match *bytes.get(i)? {
+            match at(bytes, i)? {
                 b',' => {
                     out.push(b',');
                     i = skip_space(bytes, i + 1);
@@ -79,14 +106,21 @@ pub(crate) fn compact_strict(text: &str) -> Option<JsonText> {
                     out.push(closer);
                     i += 1;
                 }
-                _ => return None,
+                _ => return Err(Leave::Invalid),
             }
         }
     }
     if i != bytes.len() {
-        return None;
+        return Err(Leave::Invalid);
     }
-    String::from_utf8(out).ok().map(JsonText::compacted)
+    String::from_utf8(out)
+        .map(JsonText::compacted)
+        .map_err(|_| Leave::Other)
+}
+
+/// The byte at `i`; the text ends too soon without one.
+fn at(bytes: &[u8], i: usize) -> Result<u8, Leave> {
+    bytes.get(i).copied().ok_or(Leave::Invalid)
 }
 
 fn skip_space(bytes: &[u8], mut i: usize) -> usize {
@@ -104,43 +138,46 @@ fn key<'t>(
     depth: usize,
     keys: &mut Vec<(usize, &'t str)>,
     out: &mut Vec<u8>,
-) -> Option<usize> {
+) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
-    if bytes.get(start) != Some(&b'"') {
-        return None;
+    if at(bytes, start)? != b'"' {
+        return Err(Leave::Invalid);
     }
     let end = plain_end(bytes, start + 1, bytes.len());
-    if bytes.get(end) != Some(&b'"') {
-        return None;
+    match at(bytes, end)? {
+        b'"' => {}
+        b'\\' => return Err(Leave::Other),
+        _ => return Err(Leave::Invalid),
     }
     let name = &text[start + 1..end];
     let siblings = keys.iter().rev().take_while(|&&(at, _)| at == depth);
     for (count, &(_, sibling)) in siblings.enumerate() {
         if sibling == name || count == KEYS {
-            return None;
+            return Err(Leave::Other);
         }
     }
     keys.push((depth, name));
     out.extend_from_slice(&bytes[start..=end]);
     let colon = skip_space(bytes, end + 1);
-    if bytes.get(colon) != Some(&b':') {
-        return None;
+    if at(bytes, colon)? != b':' {
+        return Err(Leave::Invalid);
     }
     out.push(b':');
-    Some(skip_space(bytes, colon + 1))
+    Ok(skip_space(bytes, colon + 1))
 }
 
 /// `true`, `false` or `null` at `start`: where it ends.
-fn literal(bytes: &[u8], start: usize, word: &[u8], out: &mut Vec<u8>) -> Option<usize> {
+fn literal(bytes: &[u8], start: usize, word: &[u8], out: &mut Vec<u8>) -> Result<usize, Leave> {
     let end = start + word.len();
-    (bytes.get(start..end) == Some(word)).then(|| {
-        out.extend_from_slice(word);
-        end
-    })
+    if bytes.get(start..end) != Some(word) {
+        return Err(Leave::Invalid);
+    }
+    out.extend_from_slice(word);
+    Ok(end)
 }
 
 /// A number without an exponent (`-?(0|[1-9][0-9]*)(\.[0-9]+)?`) at `start`: where it ends.
-fn number(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
+fn number(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Result<usize, Leave> {
     let digits = |from: usize| {
         bytes[from..]
             .iter()
@@ -148,38 +185,40 @@ fn number(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
             .map_or(bytes.len(), |at| from + at)
     };
     let mut i = start + usize::from(bytes[start] == b'-');
-    i = match bytes.get(i)? {
+    i = match at(bytes, i)? {
         b'0' => i + 1,
         b'1'..=b'9' => digits(i + 1),
-        _ => return None,
+        _ => return Err(Leave::Invalid),
     };
     if bytes.get(i) == Some(&b'.') {
         let end = digits(i + 1);
         if end == i + 1 {
-            return None;
+            return Err(Leave::Invalid);
         }
         i = end;
     }
-    if matches!(bytes.get(i), Some(b'e' | b'E' | b'0'..=b'9')) {
-        return None;
+    match bytes.get(i) {
+        Some(b'e' | b'E') => return Err(Leave::Other),
+        Some(b'0'..=b'9') => return Err(Leave::Invalid),
+        _ => {}
     }
     out.extend_from_slice(&bytes[start..i]);
-    Some(i)
+    Ok(i)
 }
 
-/// A string value at `start`: where it ends, unless it may hold JSON (or is not strict).
-fn string_value(text: &str, start: usize, out: &mut Vec<u8>) -> Option<usize> {
+/// A string value at `start`: where it ends, unless it may hold JSON.
+fn string_value(text: &str, start: usize, out: &mut Vec<u8>) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     let end = plain_end(bytes, start + 1, bytes.len());
-    if bytes.get(end) != Some(&b'"') {
+    if at(bytes, end)? != b'"' {
         return escaped_value(text, start, end, out);
     }
     let body = &text[start + 1..end];
     if may_look_like_json(body) && looks_like_json(body) {
-        return None;
+        return Err(Leave::Other);
     }
     out.extend_from_slice(&bytes[start..=end]);
-    Some(end + 1)
+    Ok(end + 1)
 }
 
 /// Whether a string may look like JSON: not when it starts with an ASCII character that is
@@ -190,38 +229,69 @@ fn may_look_like_json(read: &str) -> bool {
         .is_some_and(|&b| !b.is_ascii() || matches!(b, b'{' | b'[' | b'\t'..=b'\r' | b' '))
 }
 
-/// A string value at `start` whose plain bytes end at `end` on an escape: what it reads as,
-/// written as serde_json writes it; where it ends. `None` for a control character, an
-/// escape JSON does not have, a lone surrogate, or a string that may hold JSON.
-fn escaped_value(text: &str, start: usize, mut end: usize, out: &mut Vec<u8>) -> Option<usize> {
+/// A string value at `start` whose plain bytes end at `end` on an escape or a control
+/// character: what it reads as, written as serde_json writes it; where it ends.
+fn escaped_value(
+    text: &str,
+    start: usize,
+    mut end: usize,
+    out: &mut Vec<u8>,
+) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     let mut read = String::new();
     let mut copied = start + 1;
-    while bytes.get(end)? == &b'\\' {
+    while at(bytes, end)? == b'\\' {
         read.push_str(&text[copied..end]);
         let (c, len) = escape(bytes, end)?;
         read.push(c);
         copied = end + len;
         end = plain_end(bytes, copied, bytes.len());
     }
-    if bytes.get(end)? != &b'"' {
-        return None;
+    if at(bytes, end)? != b'"' {
+        return Err(Leave::Invalid);
     }
     read.push_str(&text[copied..end]);
     if looks_like_json(&read) {
-        return None;
+        return Err(Leave::Other);
     }
     let mut written = String::with_capacity(read.len() + 2);
     written.push('"');
     escape_into(&mut written, &read);
     written.push('"');
     out.extend_from_slice(written.as_bytes());
-    Some(end + 1)
+    Ok(end + 1)
+}
+
+/// `text` escaped as serde_json's serializer escapes it: quote, backslash, and control
+/// characters (short forms where JSON has them, else `\u00xx`); nothing else.
+fn escape_into(out: &mut String, text: &str) {
+    let mut start = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let short = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "", // `\u00xx`, below
+            _ => continue,
+        };
+        out.push_str(&text[start..at]);
+        if short.is_empty() {
+            let _ = write!(out, "\\u{byte:04x}");
+        } else {
+            out.push_str(short);
+        }
+        start = at + 1;
+    }
+    out.push_str(&text[start..]);
 }
 
 /// The character the escape at `at` stands for, and the escape's length.
-fn escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
-    let c = match bytes.get(at + 1)? {
+fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Leave> {
+    let c = match bytes.get(at + 1).ok_or(Leave::Invalid)? {
         b'b' => '\u{8}',
         b'f' => '\u{c}',
         b'n' => '\n',
@@ -229,31 +299,35 @@ fn escape(bytes: &[u8], at: usize) -> Option<(char, usize)> {
         b't' => '\t',
         b'u' => return unicode(bytes, at),
         &b @ (b'"' | b'\\' | b'/') => char::from(b),
-        _ => return None,
+        _ => return Err(Leave::Invalid),
     };
-    Some((c, 2))
+    Ok((c, 2))
 }
 
 /// The character a `\u` escape at `at` stands for (two, for a surrogate pair), and their
-/// length.
-fn unicode(bytes: &[u8], at: usize) -> Option<(char, usize)> {
+/// length; a lone surrogate is left to the decoder.
+fn unicode(bytes: &[u8], at: usize) -> Result<(char, usize), Leave> {
     let unit = |at: usize| {
-        let hex = bytes.get(at + 2..at + 6)?;
-        let hex = std::str::from_utf8(hex).ok()?;
-        if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        u32::from_str_radix(hex, 16).ok()
+        let hex = bytes.get(at + 2..at + 6).ok_or(Leave::Invalid)?;
+        hex.iter().try_fold(0u32, |unit, &b| {
+            let digit = char::from(b).to_digit(16).ok_or(Leave::Invalid)?;
+            Ok(unit * 16 + digit)
+        })
     };
     let first = unit(at)?;
-    if !(0xd800..0xdc00).contains(&first) {
-        return char::from_u32(first).map(|c| (c, 6));
+    if !(0xd800..0xe000).contains(&first) {
+        return char::from_u32(first).map(|c| (c, 6)).ok_or(Leave::Other);
     }
-    if bytes.get(at + 6..at + 8) != Some(b"\\u") {
-        return None;
+    if first >= 0xdc00 || bytes.get(at + 6..at + 8) != Some(b"\\u") {
+        return Err(Leave::Other);
     }
-    let second = unit(at + 6).filter(|low| (0xdc00..0xe000).contains(low))?;
-    char::from_u32(0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00)).map(|c| (c, 12))
+    let second = unit(at + 6)?;
+    if !(0xdc00..0xe000).contains(&second) {
+        return Err(Leave::Other);
+    }
+    char::from_u32(0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00))
+        .map(|c| (c, 12))
+        .ok_or(Leave::Other)
 }
 
 /// The length of `text`'s compact form, when `text` is strict JSON without a `\u` escape:
@@ -284,17 +358,22 @@ pub(crate) fn compact_len(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compact::{compact, Compacted};
+    use crate::decode::decode;
 
-    fn serde_compact(text: &str) -> Option<String> {
-        match compact(text).expect("valid JSON") {
-            Compacted::Text(json) => Some(json.get().to_owned()),
-            Compacted::NeedsTree => None,
+    /// What serializing the decoded tree writes.
+    fn serialized(text: &str) -> String {
+        decode(text).expect("valid JSON").0.to_string()
+    }
+
+    fn written(text: &str) -> Option<String> {
+        match compact_strict(text) {
+            Strict::Written(json) => Some(json.get().to_owned()),
+            _ => None,
         }
     }
 
     #[test]
-    fn writes_what_compact_writes() {
+    fn writes_what_serializing_the_tree_writes() {
         for text in [
             r#" { "b" : 1 , "a" : [ true , null , false ] , "e" : { } , "f" : [ ] } "#,
             r#"{"big": 18446744073709551617, "z": -0, "d": 0.100, "n": -12.5, "i": -3}"#,
@@ -308,9 +387,8 @@ mod tests {
             r#"{"u": "\u00e9\ud83d\ude00\u0001\u001F\u007f\u0022\u005c\u002f\u0000", "kA": 1}"#,
             r#"["\u005b1", " \u007b", "{\u0020"]"#,
         ] {
-            let ours = compact_strict(text).map(|json| json.get().to_owned());
-            assert_eq!(ours, serde_compact(text), "{text}");
-            assert!(ours.is_some(), "{text}");
+            let ours = written(text);
+            assert_eq!(ours.as_deref(), Some(serialized(text).as_str()), "{text}");
             if !text.contains("\\u") {
                 assert_eq!(
                     compact_len(text),
@@ -322,7 +400,10 @@ mod tests {
     }
 
     #[test]
-    fn leaves_to_compact_what_needs_the_tree_or_an_exponent() {
+    fn leaves_to_the_decoder_what_needs_the_tree_an_exponent_or_a_lone_surrogate() {
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let many = format!("{{{}}}", many.join(", "));
+        let deep = format!("{}{}", "[".repeat(127), "]".repeat(127));
         for text in [
             r#"{"a": 1, "b": 2, "a": 3}"#,
             r#"{"a\/": 1, "a/": 2}"#,
@@ -335,22 +416,40 @@ mod tests {
             r#"{"k\n": 1}"#,
             r#"["\u005b1]"]"#,
             r#"[" \u007b\u007d\t"]"#,
-        ] {
-            assert!(compact_strict(text).is_none(), "{text}");
-        }
-        for invalid in [
             r#""\ud800""#,
             r#""\udc00""#,
             r#""\ud800\u0041""#,
+            &many,
+            &deep,
+        ] {
+            assert!(matches!(compact_strict(text), Strict::Other), "{text}");
+        }
+    }
+
+    #[test]
+    fn says_what_is_not_json() {
+        for text in [
+            "",
             "[1,]",
             "{\"a\" 1}",
+            "{\"a\": 1,}",
             "01",
             "1.",
             "-",
+            "+1",
             "[",
+            "[1 2]",
+            "{} x",
+            "tru",
+            "\"a\tb\"",
+            "\"a",
+            r#""\x""#,
             r#""\u12""#,
+            r#"{"a": 1}}"#,
+            "[}",
         ] {
-            assert!(compact_strict(invalid).is_none(), "{invalid}");
+            assert!(decode(text).is_err(), "{text}");
+            assert!(matches!(compact_strict(text), Strict::Invalid), "{text}");
         }
     }
 }
