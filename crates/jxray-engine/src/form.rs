@@ -12,7 +12,7 @@ use super::decode::{decode, skip_string, DECODER_DEPTH_LIMIT};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
 use super::plain::{compact_strict, Strict};
-use super::scan::{scan_value, ScanEnd};
+use super::scan::{scan_value, Problem, ScanEnd};
 use super::stringified::holds_json_string;
 
 /// The keys that may make a value a JSON Schema, searched for in compact text with
@@ -58,12 +58,18 @@ fn checked(text: &str, form: ValueForm) -> Strict {
         ValueForm::Span if !has_escape(text) => {
             let bytes = text.as_bytes();
             let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
-            let strict = matches!(scan.end, ScanEnd::Complete { end } if end == bytes.len())
-                && scan.repairs.is_empty();
-            if strict {
-                Strict::Written(JsonText::as_written(text))
-            } else {
-                compact_strict(text)
+            match scan.end {
+                ScanEnd::Complete { end } if end == bytes.len() && scan.repairs.is_empty() => {
+                    Strict::Written(JsonText::as_written(text))
+                }
+                // Deeper than the grammar was asked to read: the decoder may still read it.
+                ScanEnd::Invalid {
+                    problem: Problem::TooDeep,
+                    ..
+                } => compact_strict(text),
+                // Not JSON by the grammar serde_json reads too (and refuses what a lossless
+                // repair would mend).
+                _ => Strict::Invalid,
             }
         }
         ValueForm::Span | ValueForm::Text => compact_strict(text),
