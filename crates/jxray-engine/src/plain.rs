@@ -49,7 +49,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
     let bytes = text.as_bytes();
     // Compact text is never longer: white space goes, and an escape is written back no
     // longer than it was.
-    let mut out = Vec::with_capacity(bytes.len());
+    let mut out = String::with_capacity(bytes.len());
     // The open containers (`{` or `[`), and the keys of the open objects with their depth,
     // innermost last.
     let mut open: Vec<u8> = Vec::new();
@@ -62,12 +62,12 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                     return Err(Leave::Other);
                 }
                 open.push(opener);
-                out.push(opener);
+                out.push(char::from(opener));
                 i = skip_space(bytes, i + 1);
                 // `}` and `]` are two past their openers.
                 if bytes.get(i) == Some(&(opener + 2)) {
                     open.pop();
-                    out.push(opener + 2);
+                    out.push(char::from(opener + 2));
                     i += 1;
                 } else {
                     if opener == b'{' {
@@ -77,10 +77,10 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                 }
             }
             b'"' => i = string_value(text, i, &mut out)?,
-            b't' => i = literal(bytes, i, b"true", &mut out)?,
-            b'f' => i = literal(bytes, i, b"false", &mut out)?,
-            b'n' => i = literal(bytes, i, b"null", &mut out)?,
-            _ => i = number(bytes, i, &mut out)?,
+            b't' => i = literal(bytes, i, "true", &mut out)?,
+            b'f' => i = literal(bytes, i, "false", &mut out)?,
+            b'n' => i = literal(bytes, i, "null", &mut out)?,
+            _ => i = number(text, i, &mut out)?,
         }
         // After a value: a comma and the next one, or closers.
         loop {
@@ -90,7 +90,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
             };
             match at(bytes, i)? {
                 b',' => {
-                    out.push(b',');
+                    out.push(',');
                     i = skip_space(bytes, i + 1);
                     if top == b'{' {
                         i = key(text, i, open.len(), &mut keys, &mut out)?;
@@ -103,7 +103,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                         keys.pop();
                     }
                     open.pop();
-                    out.push(closer);
+                    out.push(char::from(closer));
                     i += 1;
                 }
                 _ => return Err(Leave::Invalid),
@@ -113,9 +113,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
     if i != bytes.len() {
         return Err(Leave::Invalid);
     }
-    String::from_utf8(out)
-        .map(JsonText::compacted)
-        .map_err(|_| Leave::Other)
+    Ok(JsonText::compacted(out))
 }
 
 /// The byte at `i`; the text ends too soon without one.
@@ -137,7 +135,7 @@ fn key<'t>(
     start: usize,
     depth: usize,
     keys: &mut Vec<(usize, &'t str)>,
-    out: &mut Vec<u8>,
+    out: &mut String,
 ) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     if at(bytes, start)? != b'"' {
@@ -157,27 +155,28 @@ fn key<'t>(
         }
     }
     keys.push((depth, name));
-    out.extend_from_slice(&bytes[start..=end]);
+    out.push_str(&text[start..=end]);
     let colon = skip_space(bytes, end + 1);
     if at(bytes, colon)? != b':' {
         return Err(Leave::Invalid);
     }
-    out.push(b':');
+    out.push(':');
     Ok(skip_space(bytes, colon + 1))
 }
 
 /// `true`, `false` or `null` at `start`: where it ends.
-fn literal(bytes: &[u8], start: usize, word: &[u8], out: &mut Vec<u8>) -> Result<usize, Leave> {
+fn literal(bytes: &[u8], start: usize, word: &str, out: &mut String) -> Result<usize, Leave> {
     let end = start + word.len();
-    if bytes.get(start..end) != Some(word) {
+    if bytes.get(start..end) != Some(word.as_bytes()) {
         return Err(Leave::Invalid);
     }
-    out.extend_from_slice(word);
+    out.push_str(word);
     Ok(end)
 }
 
 /// A number without an exponent (`-?(0|[1-9][0-9]*)(\.[0-9]+)?`) at `start`: where it ends.
-fn number(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Result<usize, Leave> {
+fn number(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
+    let bytes = text.as_bytes();
     let digits = |from: usize| {
         bytes[from..]
             .iter()
@@ -202,12 +201,12 @@ fn number(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Result<usize, Leave>
         Some(b'0'..=b'9') => return Err(Leave::Invalid),
         _ => {}
     }
-    out.extend_from_slice(&bytes[start..i]);
+    out.push_str(&text[start..i]);
     Ok(i)
 }
 
 /// A string value at `start`: where it ends, unless it may hold JSON.
-fn string_value(text: &str, start: usize, out: &mut Vec<u8>) -> Result<usize, Leave> {
+fn string_value(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     let end = plain_end(bytes, start + 1, bytes.len());
     if at(bytes, end)? != b'"' {
@@ -217,7 +216,7 @@ fn string_value(text: &str, start: usize, out: &mut Vec<u8>) -> Result<usize, Le
     if may_look_like_json(body) && looks_like_json(body) {
         return Err(Leave::Other);
     }
-    out.extend_from_slice(&bytes[start..=end]);
+    out.push_str(&text[start..=end]);
     Ok(end + 1)
 }
 
@@ -235,7 +234,7 @@ fn escaped_value(
     text: &str,
     start: usize,
     mut end: usize,
-    out: &mut Vec<u8>,
+    out: &mut String,
 ) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     let mut read = String::new();
@@ -254,11 +253,9 @@ fn escaped_value(
     if looks_like_json(&read) {
         return Err(Leave::Other);
     }
-    let mut written = String::with_capacity(read.len() + 2);
-    written.push('"');
-    escape_into(&mut written, &read);
-    written.push('"');
-    out.extend_from_slice(written.as_bytes());
+    out.push('"');
+    escape_into(out, &read);
+    out.push('"');
     Ok(end + 1)
 }
 
