@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 
 use super::outcome::JsonText;
 use super::scan::plain_end;
+use super::space::{is_json_space, skip_json_space};
 use super::stringified::looks_like_json;
 
 /// Deeper text is left to the decoder (serde_json's own limit is 128).
@@ -121,11 +122,8 @@ fn at(bytes: &[u8], i: usize) -> Result<u8, Leave> {
     bytes.get(i).copied().ok_or(Leave::Invalid)
 }
 
-fn skip_space(bytes: &[u8], mut i: usize) -> usize {
-    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
+fn skip_space(bytes: &[u8], i: usize) -> usize {
+    skip_json_space(bytes, i, bytes.len())
 }
 
 /// A key without an escape at `start`, in the object `depth` deep, and its colon: where its
@@ -336,7 +334,7 @@ pub(crate) fn compact_len(text: &str) -> usize {
     let mut i = 0;
     while let Some(&byte) = bytes.get(i) {
         if byte != b'"' {
-            len += usize::from(!matches!(byte, b' ' | b'\t' | b'\n' | b'\r'));
+            len += usize::from(!is_json_space(byte));
             i += 1;
             continue;
         }
