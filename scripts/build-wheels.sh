@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Build the Python package for PyPI into dist/: an abi3 wheel (CPython 3.9 and later) tagged
+# Build the Python package for PyPI into dist/: an abi3 wheel (CPython 3.10 and later) tagged
 # manylinux2014, linked against glibc 2.17 through zig (maturin --zig, from
 # scripts/dist-venv.sh) so pip installs it on any Linux since CentOS 7; the same for 64-bit
-# Windows (cp39-abi3-win_amd64), cross-built with scripts/windows-env.sh's toolchain; and the
+# Windows (cp310-abi3-win_amd64), cross-built with scripts/windows-env.sh's toolchain; and the
 # sdist, which builds with a Rust toolchain. `auditwheel show` must confirm the Linux tag,
 # and the Windows extension module must import only Windows' own DLLs and python3.dll (the
 # stable ABI's, which maturin makes the import library of: no Windows Python is needed to
@@ -36,7 +36,7 @@ echo "build-wheels: $wheel and $(ls dist/jxray-*.tar.gz); auditwheel: manylinux_
   windows_toolchain
   maturin build --quiet --release --locked "${WINDOWS_BUILD_STD[@]}" \
     --manifest-path crates/jxray-python/Cargo.toml --out dist
-  windows_wheel=$(ls dist/jxray-*-cp39-abi3-win_amd64.whl)
+  windows_wheel=$(ls dist/jxray-*-cp310-abi3-win_amd64.whl)
   unpacked=$(mktemp -d)
   trap 'rm -rf "$unpacked"' EXIT
   unzip -q "$windows_wheel" 'jxray/_jxray*.pyd' -d "$unpacked"

@@ -3,7 +3,7 @@
 mod explain;
 
 use super::decode::DECODER_DEPTH_LIMIT;
-use super::form::{decode_as, scanned_as_written, try_decode_as, Decoded};
+use super::form::{decode_as, scanned_checked, try_decode_as, Decoded};
 use super::fragment::missing_quote;
 use super::options::ValueForm;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
@@ -326,11 +326,11 @@ fn decode_whole(
         .collect();
     let repaired = (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
     let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
-    let as_written = repaired
+    let checked = repaired
         .is_none()
-        .then(|| scanned_as_written(candidate, form))
+        .then(|| scanned_checked(candidate, form))
         .flatten();
-    let decoded = match as_written {
+    let decoded = match checked {
         Some(json) => Ok((Decoded::Text(json), false)),
         None => decode_as(candidate, form),
     };

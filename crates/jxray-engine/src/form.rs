@@ -8,11 +8,12 @@ use memchr::memmem;
 
 use serde_json::Value;
 
-use super::compact::{compact, Compacted};
 use super::decode::{decode, skip_string, DECODER_DEPTH_LIMIT};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
-use super::scan::{scan_value, ScanEnd};
+use super::plain::{compact_strict, Strict};
+use super::scan::{scan_value, Problem, ScanEnd};
+use super::stringified::holds_json_string;
 
 /// The keys that may make a value a JSON Schema, searched for in compact text with
 /// searchers built once.
@@ -30,61 +31,80 @@ pub(crate) enum Decoded {
 /// Decode `text`, which must be exactly one JSON value, in the form asked for; with
 /// whether any object repeated a key. Errors are serde_json's own words.
 pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), serde_json::Error> {
-    if let Some(json) = as_written(text, form) {
-        return Ok((Decoded::Text(json), false));
+    match checked(text, form) {
+        Strict::Written(json) => Ok((Decoded::Text(json), false)),
+        // The decoder decides, and words the error of a text that is not JSON.
+        _ => decode_in(text, form),
     }
-    if form != ValueForm::Tree {
-        // Unless the tree is needed, or the text is invalid and decoding words the error.
-        if let Ok(Compacted::Text(json)) = compact(text) {
-            return Ok((Decoded::Text(json), false));
-        }
-    }
-    decode_tree(text)
 }
 
 /// Decode `text` unless it is invalid, in the form asked for: the fast path of a clean
 /// candidate, where an invalid one goes on to be diagnosed (and its error is not needed).
 pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, bool)> {
-    if let Some(json) = as_written(text, form) {
-        return Some((Decoded::Text(json), false));
+    match checked(text, form) {
+        Strict::Written(json) => Some((Decoded::Text(json), false)),
+        Strict::Invalid => None,
+        Strict::Other => decode_in(text, form).ok(),
     }
-    if form != ValueForm::Tree {
-        match compact(text) {
-            Ok(Compacted::Text(json)) => return Some((Decoded::Text(json), false)),
-            Ok(Compacted::NeedsTree) => {}
-            Err(_) => return None,
-        }
-    }
-    decode_tree(text).ok()
 }
 
-/// With [`ValueForm::Span`]: `text` as written, when it is strict JSON that serde_json
+/// With [`ValueForm::Span`], `text` as written when it is strict JSON that serde_json
 /// reads exactly as the grammar does — no `\u` escape (so no surrogate to refuse, and no
-/// key spelled other than it reads), no lossless repair, and a depth within the decoder's.
-fn as_written(text: &str, form: ValueForm) -> Option<JsonText> {
-    if form != ValueForm::Span || has_escape(text) {
-        return None;
+/// key spelled other than it reads), no lossless repair, and a depth within the decoder's;
+/// otherwise (and with [`ValueForm::Text`]) its compact text when that can be written
+/// without serde_json ([`compact_strict`], which reads the text itself).
+fn checked(text: &str, form: ValueForm) -> Strict {
+    match form {
+        ValueForm::Span if !has_escape(text) => {
+            let bytes = text.as_bytes();
+            let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
+            match scan.end {
+                ScanEnd::Complete { end } if end == bytes.len() && scan.repairs.is_empty() => {
+                    Strict::Written(JsonText::as_written(text))
+                }
+                // Deeper than the grammar was asked to read: the decoder may still read it.
+                ScanEnd::Invalid {
+                    problem: Problem::TooDeep,
+                    ..
+                } => compact_strict(text),
+                // Not JSON by the grammar serde_json reads too (and refuses what a lossless
+                // repair would mend).
+                _ => Strict::Invalid,
+            }
+        }
+        ValueForm::Span | ValueForm::Text => compact_strict(text),
+        ValueForm::Tree => Strict::Other,
     }
-    let bytes = text.as_bytes();
-    let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
-    let strict = matches!(scan.end, ScanEnd::Complete { end } if end == bytes.len())
-        && scan.repairs.is_empty();
-    strict.then(|| JsonText::as_written(text))
 }
 
-/// [`as_written`] for a candidate the grammar has already read whole, without repairs,
+/// [`checked`] for a candidate the grammar has already read whole, without repairs,
 /// within the extraction's depth (never past the decoder's).
-pub(crate) fn scanned_as_written(text: &str, form: ValueForm) -> Option<JsonText> {
-    (form == ValueForm::Span && !has_escape(text)).then(|| JsonText::as_written(text))
+pub(crate) fn scanned_checked(text: &str, form: ValueForm) -> Option<JsonText> {
+    let strict = match form {
+        ValueForm::Span if !has_escape(text) => return Some(JsonText::as_written(text)),
+        ValueForm::Span | ValueForm::Text => compact_strict(text),
+        ValueForm::Tree => return None,
+    };
+    match strict {
+        Strict::Written(json) => Some(json),
+        _ => None,
+    }
+}
+
+/// The decoder's reading of `text`: as a tree, or as the compact text serializing the tree
+/// writes when a text is asked for and nothing needs the tree (a repeated key, a string
+/// that may hold JSON: the warnings about them read it).
+fn decode_in(text: &str, form: ValueForm) -> Result<(Decoded, bool), serde_json::Error> {
+    let (value, duplicate) = decode(text)?;
+    if form == ValueForm::Tree || duplicate || holds_json_string(&value) {
+        return Ok((Decoded::Tree(value), duplicate));
+    }
+    Ok((Decoded::Text(JsonText::compacted(value.to_string())), false))
 }
 
 /// Whether `text` holds a `\u` escape (or what looks like one after an escaped backslash).
 fn has_escape(text: &str) -> bool {
     memchr::memmem::find(text.as_bytes(), b"\\u").is_some()
-}
-
-fn decode_tree(text: &str) -> Result<(Decoded, bool), serde_json::Error> {
-    decode(text).map(|(value, duplicate)| (Decoded::Tree(value), duplicate))
 }
 
 impl Decoded {
@@ -93,6 +113,11 @@ impl Decoded {
         if let (Decoded::Text(a), Decoded::Text(b)) = (self, other) {
             if a == b {
                 return true;
+            }
+            // Compact texts of one value hold the same bytes, at most its members in another
+            // order: values whose compact texts differ in length differ, with no tree built.
+            if a.compact_len() != b.compact_len() {
+                return false;
             }
         }
         match (self.tree(), other.tree()) {
@@ -252,5 +277,21 @@ mod tests {
         assert!(matches!(value, Decoded::Tree(_)));
         assert!(duplicate);
         assert!(try_decode_as("[1,", ValueForm::Text).is_none());
+    }
+
+    #[test]
+    fn what_the_engine_does_not_write_comes_as_the_tree_serialized() {
+        for json in [
+            r#"{"x": 2.5E-3, "y": [1e5]}"#,
+            r#"{"k\n": 1}"#,
+            r#""\ud83d\ude00""#,
+        ] {
+            let Decoded::Text(written) = text(json) else {
+                panic!("{json} came as a tree");
+            };
+            assert_eq!(written.get(), decode(json).unwrap().0.to_string(), "{json}");
+        }
+        let (value, _) = decode_as(r#"{"s": " [1] "}"#, ValueForm::Text).unwrap();
+        assert!(matches!(value, Decoded::Tree(_)));
     }
 }

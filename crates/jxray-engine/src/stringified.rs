@@ -117,6 +117,20 @@ fn holds_json(text: &str) -> Option<Value> {
     decode(trimmed).ok().map(|(value, _)| value)
 }
 
+/// Whether any string in `value` (not a key) is shaped like a JSON object or array.
+pub(crate) fn holds_json_string(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::String(text) if looks_like_json(text) => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(entries) => stack.extend(entries.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether a string is shaped like a JSON object or array (it may hold one).
 pub(crate) fn looks_like_json(text: &str) -> bool {
     let trimmed = text.trim();

@@ -117,7 +117,24 @@ fn tricky_texts_agree_in_both_forms() {
         "{{\"template\": true}}",
         "Sure! {\"n\": 1} Anything else?",
         "{\"n\": 1, \"items\": [1, 2,",
+        // Escapes the engine writes back itself: `\/`, a `\u` that stands for a quote, a
+        // backslash, a control character or an opener, a pair, a lone surrogate.
+        "{\"p\": \"a\\/b\\\\/c\", \"q\": \"\\u0022\\u005c\\u001f\\u0007\\u000a\\ud83d\\ude00\\u00e9\"}",
+        "[\"\\u007b\\u007d\", \" \\u005b1]\"]",
+        "{\"k\\u0041\": 1, \"kA\": 2}",
+        "{\"s\": \"\\ud800\"}",
+        // Values equal as trees but written apart, or of one compact length but different.
+        "First {\"a\": \"x/y\"} then {\"a\": \"x\\/y\"}.",
+        "First {\"a\": \"x/y\"} then {\"b\": \"x\\/y\"}.",
+        "First {\"a\": [1, 2]} then {\"a\":[2,1]}.",
+        "First {\"a\": 1, \"b\": [true]} then { \"b\" : [ true ] , \"a\" : 1 }.",
     ];
+    // Deep enough for serde_json alone, and an object of more members than the engine's own
+    // writer compares.
+    let deep = format!("{}1{}", "[".repeat(127), "]".repeat(127));
+    let wide: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+    let wide = format!("{{{}}}", wide.join(", "));
+    let texts = texts.iter().copied().chain([deep.as_str(), wide.as_str()]);
     for text in texts {
         for options in [
             Options::default(),

@@ -19,7 +19,7 @@ pub fn flag(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
 /// `name` must be a `str`.
 pub fn word(value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
     match value.cast::<PyString>() {
-        Ok(text) => Ok(text.to_cow()?.into_owned()),
+        Ok(text) => Ok(text.to_str()?.to_owned()),
         Err(_) => Err(wrong_type(value, name, "a str")),
     }
 }
@@ -30,7 +30,7 @@ pub fn optional_word(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<St
         return Ok(None);
     }
     match value.cast::<PyString>() {
-        Ok(text) => Ok(Some(text.to_cow()?.into_owned())),
+        Ok(text) => Ok(Some(text.to_str()?.to_owned())),
         Err(_) => Err(wrong_type(value, name, "a str or None")),
     }
 }

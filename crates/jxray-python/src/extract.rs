@@ -5,7 +5,6 @@ use std::path::Path;
 
 use jxray::capture::{load_bytes, Capture, LoadOptions};
 use jxray::check::Checked;
-use std::borrow::Cow;
 
 use pyo3::exceptions::{PyUnicodeEncodeError, PyValueError};
 use pyo3::prelude::*;
@@ -18,7 +17,7 @@ use crate::outcome::PyOutcome;
 /// without a byte-order mark; anything else is `unreadable`).
 pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
     if let Ok(text) = text.cast::<PyString>() {
-        return Ok(Capture::from_text("-", utf8(text, "text")?.into_owned()));
+        return Ok(Capture::from_text("-", utf8(text, "text")?.to_owned()));
     }
     if let Ok(bytes) = text.cast::<PyBytes>() {
         let bytes = bytes.as_bytes().to_vec();
@@ -31,11 +30,12 @@ pub fn capture_of(text: &Bound<'_, PyAny>) -> PyResult<Capture> {
     )))
 }
 
-/// The UTF-8 of a `str` argument; one holding a lone surrogate (which UTF-8 cannot carry)
-/// is the same `UnicodeEncodeError`, its reason naming the argument and the place.
-pub fn utf8<'a>(text: &'a Bound<'_, PyString>, argument: &str) -> PyResult<Cow<'a, str>> {
+/// The UTF-8 of a `str` argument, read in place (CPython keeps it with the `str` once
+/// asked); one holding a lone surrogate (which UTF-8 cannot carry) is the same
+/// `UnicodeEncodeError`, its reason naming the argument and the place.
+pub fn utf8<'a>(text: &'a Bound<'_, PyString>, argument: &str) -> PyResult<&'a str> {
     let py = text.py();
-    text.to_cow().map_err(|error| {
+    text.to_str().map_err(|error| {
         let value = error.value(py);
         let (Ok(start), Ok(end)) = (
             value.getattr("start").and_then(|v| v.extract::<usize>()),

@@ -71,7 +71,7 @@ impl StreamCore {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (extractor, snapshot) = self.parts()?;
         if let Ok(text) = chunk.cast::<PyString>() {
-            extractor.feed_str_into(&utf8(text, "chunk")?, snapshot)
+            extractor.feed_str_into(utf8(text, "chunk")?, snapshot)
         } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
             extractor.feed_into(bytes.as_bytes(), snapshot)
         } else {

@@ -46,8 +46,8 @@ def the_wheel(tmp_path: Path) -> Path:
 
 def test_the_wheel_installs_into_a_fresh_venv_and_works(tmp_path: Path) -> None:
     wheel = the_wheel(tmp_path)
-    # One wheel for every CPython from 3.9 on, with the crate's version.
-    assert wheel.name.startswith(f"jxray-{crate_version()}-cp39-abi3-"), wheel.name
+    # One wheel for every CPython from 3.10 on, with the crate's version.
+    assert wheel.name.startswith(f"jxray-{crate_version()}-cp310-abi3-"), wheel.name
     env_dir = tmp_path / "fresh"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"

@@ -94,30 +94,47 @@ pub enum StopClass {
 /// with [`crate::ValueForm::Span`] the candidate as written (or as repaired), when that is
 /// strict JSON.
 #[derive(Debug, Clone)]
-pub struct JsonText(Written);
+pub struct JsonText(Held);
 
 #[derive(Debug, Clone)]
-enum Written {
-    Compact(Box<RawValue>),
+enum Held {
+    /// Compact text serde_json checked.
+    Checked(Box<RawValue>),
+    /// Compact text the engine wrote from strict JSON it read itself (`plain.rs`).
+    Compacted(String),
     /// Strict JSON as written, checked by the engine's own grammar (not serde_json's).
     AsWritten(Box<str>),
 }
 
 impl JsonText {
     pub(crate) fn new(json: Box<RawValue>) -> JsonText {
-        JsonText(Written::Compact(json))
+        JsonText(Held::Checked(json))
     }
 
     /// Text the engine's grammar found strict JSON, kept as it was written.
     pub(crate) fn as_written(json: &str) -> JsonText {
-        JsonText(Written::AsWritten(json.into()))
+        JsonText(Held::AsWritten(json.into()))
+    }
+
+    /// Compact text the engine wrote from strict JSON it read.
+    pub(crate) fn compacted(json: String) -> JsonText {
+        JsonText(Held::Compacted(json))
     }
 
     /// The JSON text.
     pub fn get(&self) -> &str {
         match &self.0 {
-            Written::Compact(json) => json.get(),
-            Written::AsWritten(json) => json,
+            Held::Checked(json) => json.get(),
+            Held::Compacted(json) => json,
+            Held::AsWritten(json) => json,
+        }
+    }
+
+    /// The length of the value's compact text: equal for two texts of one value.
+    pub(crate) fn compact_len(&self) -> usize {
+        match &self.0 {
+            Held::AsWritten(json) => crate::plain::compact_len(json),
+            _ => self.get().len(),
         }
     }
 }
@@ -125,10 +142,10 @@ impl JsonText {
 impl Serialize for JsonText {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
-            Written::Compact(json) => json.serialize(serializer),
+            Held::Checked(json) => json.serialize(serializer),
             // Written out as JSON, not as a string: serde_json holds it as raw text only
             // once it has checked it.
-            Written::AsWritten(json) => RawValue::from_string(json.to_string())
+            Held::Compacted(_) | Held::AsWritten(_) => RawValue::from_string(self.get().to_owned())
                 .map_err(serde::ser::Error::custom)?
                 .serialize(serializer),
         }

@@ -58,13 +58,15 @@ pub(super) fn scan_string(
 
 /// Where the plain bytes of a string that start at `j` end: the first `"`, `\\` or control
 /// character before `limit`, else `limit`. Plain bytes are the common case, so they are
-/// skipped eight at a time: a word is passed over only when none of its bytes is one of
-/// those (the bit tricks may flag a plain byte, never miss one; the byte loop decides).
+/// read eight at a time. The bit tricks may flag a plain byte only past one that is flagged
+/// rightly (a borrow carries up from it), so the lowest flagged byte is the first one.
 pub(crate) fn plain_end(bytes: &[u8], mut j: usize, limit: usize) -> usize {
     while let Some(chunk) = bytes.get(j..j + 8).filter(|_| j + 8 <= limit) {
         let word = word_of(chunk);
-        if equal(word, b'"') | equal(word, b'\\') | below(word, 0x20) != 0 {
-            break;
+        let flagged = equal(word, b'"') | equal(word, b'\\') | below(word, 0x20);
+        if flagged != 0 {
+            // Bytes are read little-endian: the first is the lowest.
+            return j + (flagged.trailing_zeros() / 8) as usize;
         }
         j += 8;
     }
