@@ -54,6 +54,11 @@ node scripts/bundle.mjs
 raw=$(wc -c < dist/jxray.wasm)
 packed=$(gzip -9c dist/jxray.wasm | wc -c)
 echo "build-npm: dist/jxray.wasm is $raw bytes ($packed gzipped)"
+# The module's budget: 300 KB gzipped (read as KiB), what every page and worker downloads.
+# Said loudly, not failed on: Debian's rustc-web may move a few hundred bytes between builds.
+if (( packed > 300 * 1024 )); then
+  echo "build-npm: WARNING: the module is over its 300 KB gzipped budget ($packed bytes); make room" >&2
+fi
 if [[ -z "${JXRAY_NPM_SKIP_PACK:-}" ]]; then
   # Packed from a staging copy whose package.json lists the platform packages.
   stage="${CARGO_TARGET_DIR:-$root/target}/npm-stage"
