@@ -33,6 +33,23 @@ function offsets(bytes) {
   return [start, end];
 }
 
+/** The layer a quick reply names (its ASCII bytes from 1 up to `tab`), without a
+ * TextDecoder call: the names are few, and each is made into a string once. */
+const LAYERS = new Map();
+function layerName(reply, tab) {
+  const key = reply[1] * 64 + tab;
+  const known = LAYERS.get(key);
+  if (known !== undefined && known.length === tab - 1 && sameBytes(known, reply, 1)) return known;
+  const name = decoder.decode(reply.subarray(1, tab));
+  LAYERS.set(key, name);
+  return name;
+}
+
+function sameBytes(name, bytes, from) {
+  for (let i = 0; i < name.length; i++) if (name.charCodeAt(i) !== bytes[from + i]) return false;
+  return true;
+}
+
 /** One WebAssembly instance; `pool` is what its outcomes ask later (see core.js). */
 export class Engine {
   constructor(module, pool) {
@@ -111,7 +128,7 @@ export class Engine {
     const status = reply[0];
     if (status !== ACCEPTED && status !== BREAKS_SCHEMA) return Outcome.failed(this.pool, text, request);
     const tab = reply.indexOf(9);
-    const layer = decoder.decode(reply.subarray(1, tab));
+    const layer = layerName(reply, tab);
     const value = this.valueOf(reply.subarray(tab + 1), text, request, status);
     return status === ACCEPTED
       ? Outcome.accepted(this.pool, text, request, layer, value)
