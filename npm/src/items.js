@@ -9,16 +9,17 @@
 
 import { partIssues } from "./schema.js";
 
-/** The issues of the part of `schema` that rules `pointer` (a JSON Pointer, not the whole
- * value) about `value`, which closed there: `[{ path, message }]` with paths inside the part;
- * empty when it validates or when the path alone cannot say which rules apply. */
+/** The issues of the part of `schema` that rules `pointer` (a JSON Pointer; `""`, the whole
+ * value, is the whole schema's) about `value`, which closed there: `[{ path, message }]` with
+ * paths inside the part; empty when it validates or when the path alone cannot say which
+ * rules apply. */
 export function closedIssues(schema, pointer, value) {
   const steps = pointer.split("/").slice(1).map((step) => step.replaceAll("~1", "/").replaceAll("~0", "~"));
   let part = schema;
   for (const step of steps) {
     const container = bare(part);
     part = container === null ? null : childOf(container, step);
-    if (part === null || part === undefined) return [];
+    if (part == null) return [];
   }
   const standard = part["~standard"];
   if (typeof standard?.validate !== "function") return [];
