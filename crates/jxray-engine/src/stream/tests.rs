@@ -291,6 +291,9 @@ fn a_reader_that_used_its_block_of_stamps_takes_a_new_one() {
     let last = first + STAMP_BLOCK - 2;
     assert_eq!(OpenPaths::next_stamp(last - 1), last);
     let next = OpenPaths::next_stamp(last);
-    assert!(next > last + 1, "past the old block and the reader's after it");
+    assert!(
+        next > last + 1,
+        "past the old block and the reader's after it"
+    );
     assert_eq!(next % STAMP_BLOCK, first % STAMP_BLOCK);
 }
