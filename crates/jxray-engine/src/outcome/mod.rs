@@ -130,11 +130,11 @@ impl JsonText {
         }
     }
 
-    /// The length of the value's compact text: equal for two texts of one value.
-    pub(crate) fn compact_len(&self) -> usize {
+    /// The text as written, when it is kept so (not compact).
+    pub(crate) fn written(&self) -> Option<&str> {
         match &self.0 {
-            Held::AsWritten(json) => crate::plain::compact_len(json),
-            _ => self.get().len(),
+            Held::AsWritten(json) => Some(json),
+            _ => None,
         }
     }
 }
