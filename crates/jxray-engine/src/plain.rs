@@ -12,7 +12,7 @@
 use std::fmt::Write as _;
 
 use super::outcome::JsonText;
-use super::scan::plain_end;
+use super::scan::{plain_end, scan_number};
 use super::space::{is_json_space, skip_json_space};
 use super::stringified::looks_like_json;
 
@@ -172,35 +172,16 @@ fn literal(bytes: &[u8], start: usize, word: &str, out: &mut String) -> Result<u
     Ok(end)
 }
 
-/// A number without an exponent (`-?(0|[1-9][0-9]*)(\.[0-9]+)?`) at `start`: where it ends.
+/// A number without an exponent at `start`, by the grammar's own number rule: where it
+/// ends (one with an exponent is the decoder's to spell).
 fn number(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
-    let bytes = text.as_bytes();
-    let digits = |from: usize| {
-        bytes[from..]
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .map_or(bytes.len(), |at| from + at)
-    };
-    let mut i = start + usize::from(bytes[start] == b'-');
-    i = match at(bytes, i)? {
-        b'0' => i + 1,
-        b'1'..=b'9' => digits(i + 1),
-        _ => return Err(Leave::Invalid),
-    };
-    if bytes.get(i) == Some(&b'.') {
-        let end = digits(i + 1);
-        if end == i + 1 {
-            return Err(Leave::Invalid);
-        }
-        i = end;
+    let end = scan_number(text.as_bytes(), start, text.len()).map_err(|_| Leave::Invalid)?;
+    let token = &text[start..end];
+    if token.contains(['e', 'E']) {
+        return Err(Leave::Other);
     }
-    match bytes.get(i) {
-        Some(b'e' | b'E') => return Err(Leave::Other),
-        Some(b'0'..=b'9') => return Err(Leave::Invalid),
-        _ => {}
-    }
-    out.push_str(&text[start..i]);
-    Ok(i)
+    out.push_str(token);
+    Ok(end)
 }
 
 /// A string value at `start`: where it ends, unless it may hold JSON.
