@@ -127,6 +127,11 @@ impl ValueReader {
         }
     }
 
+    /// A container or string value opened or closed: the open paths are another reading.
+    fn open_changed(&mut self) {
+        self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
+    }
+
     /// The path of the value being read.
     fn path(&self) -> &Pointer {
         self.paths.last().unwrap_or(&self.root)
@@ -197,7 +202,7 @@ impl ValueReader {
                     return Some(Progress::Failed(at));
                 }
                 self.enter(tree);
-                self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
+                self.open_changed();
                 tree.add(self.path().clone(), empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
@@ -212,7 +217,7 @@ impl ValueReader {
             }
             b'"' => {
                 self.enter(tree);
-                self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
+                self.open_changed();
                 tree.open_string(self.path());
                 self.token = Token::Str;
             }
@@ -278,7 +283,7 @@ impl ValueReader {
     }
 
     fn close(&mut self, tree: &mut Tree) -> Option<Progress> {
-        self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
+        self.open_changed();
         self.brackets.pop();
         self.counts.pop();
         self.containers.pop();
@@ -309,7 +314,7 @@ impl ValueReader {
                         None
                     }
                     _ => {
-                        self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
+                        self.open_changed();
                         tree.close_string();
                         tree.closed(self.step_out(), self.pos);
                         self.leave()
