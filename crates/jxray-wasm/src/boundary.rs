@@ -145,15 +145,8 @@ pub extern "C" fn jx_next_stem(options_len: usize, text_len: usize) -> u32 {
 /// with `items` (1), the host's validator judges each part of the value as it closes.
 #[no_mangle]
 pub extern "C" fn jx_stream_open(runaway_bytes: usize, items: u32) -> u32 {
-    let host = if items == 1 {
-        match host_validator() {
-            Ok(host) => Some(host),
-            Err(message) => return respond(Err(message)),
-        }
-    } else {
-        None
-    };
-    respond(stream::open(runaway_bytes, host))
+    let host = (items == 1).then(host_validator).transpose();
+    respond(host.and_then(|host| stream::open(runaway_bytes, host)))
 }
 
 /// Feed the text in the input buffer to this instance's stream; the reply is the snapshot.

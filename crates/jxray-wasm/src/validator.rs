@@ -79,8 +79,8 @@ fn read_issues(reply: &str, value: &Value, at: &str) -> Result<Vec<Violation>, S
         .map(|issue| {
             let steps: Vec<String> = issue.path.iter().map(step).collect();
             let inside = violation::pointer(steps.iter().map(String::as_str));
-            let mut violation = Violation::at(value, inside.clone(), &issue.message);
-            violation.pointer = format!("{at}{inside}");
+            let mut violation = Violation::at(value, inside, &issue.message);
+            violation.pointer.insert_str(0, at);
             violation
         })
         .collect())
