@@ -35,19 +35,34 @@ fn main() {
         _ => support::answer(),
     };
     let mode = std::env::args().nth(1).unwrap_or_else(|| "8".into());
+    // `REPEAT=n` does it all n times, for a sampling profiler or a timer.
+    let repeat: usize = std::env::var("REPEAT").map_or(1, |n| n.parse().unwrap_or(1));
     match mode.as_str() {
         "none" => return,
-        "extract" => return drop(black_box(extract(black_box(&text), &Options::default()))),
+        "extract" => {
+            for _ in 0..repeat {
+                black_box(extract(black_box(&text), &Options::default()));
+            }
+            return;
+        }
         _ => {}
     }
     let size: usize = mode.parse().expect("a chunk size or `extract`");
+    let end = std::env::args().nth(2).as_deref() != Some("no-end");
+    for _ in 0..repeat {
+        feed(&text, size, end);
+    }
+}
+
+/// The text fed in chunks of `size`, then `end` when `end`.
+fn feed(text: &str, size: usize, end: bool) {
     let mut extractor = Extractor::new(Options::default());
     let mut snapshot = Snapshot::default();
     for chunk in text.as_bytes().chunks(size.max(1)) {
         extractor.feed_into(chunk, &mut snapshot);
         black_box(&snapshot);
     }
-    if std::env::args().nth(2).as_deref() != Some("no-end") {
+    if end {
         black_box(extractor.end(Some("stop")));
     }
 }

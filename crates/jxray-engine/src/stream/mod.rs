@@ -130,19 +130,21 @@ pub enum Delta {
 const STAMP_BLOCK: u64 = 1 << 32;
 
 /// The paths still open, outermost first: every open container, then the string being
-/// read. Shared between snapshots while they stay the same, so a chunk costs no copy.
+/// read. Each is a prefix of the innermost, so they are that one path and where each ends;
+/// a snapshot kept for the whole stream has them rewritten in place only when they change.
 #[derive(Debug, Clone, Default)]
 pub struct OpenPaths {
-    containers: Arc<[Pointer]>,
-    string: Option<Pointer>,
-    /// Which reading of the paths these are ([`OpenPaths::stamp`]): a snapshot that holds
+    innermost: String,
+    /// Each open path's length, outermost first.
+    ends: Vec<usize>,
+    /// Which reading of the paths these are ([`OpenPaths::stamps`]): a snapshot that holds
     /// the reader's latest is left alone, at the cost of one comparison.
     stamp: u64,
 }
 
 impl PartialEq for OpenPaths {
     fn eq(&self, other: &OpenPaths) -> bool {
-        self.containers == other.containers && self.string == other.string
+        self.innermost == other.innermost && self.ends == other.ends
     }
 }
 
@@ -151,25 +153,36 @@ impl Eq for OpenPaths {}
 impl OpenPaths {
     /// Each open path (a JSON Pointer, `""` for the whole value), outermost first.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.containers
-            .iter()
-            .chain(&self.string)
-            .map(|path| &**path)
+        self.ends.iter().map(|&end| &self.innermost[..end])
     }
 
     /// How many paths are open.
     pub fn len(&self) -> usize {
-        self.containers.len() + usize::from(self.string.is_some())
+        self.ends.len()
     }
 
     /// Whether none is.
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.ends.is_empty()
     }
 
     /// The innermost open path.
     pub fn innermost(&self) -> Option<&str> {
         self.iter().last()
+    }
+
+    /// Make these the paths `innermost` ends at each of `ends`, the reading `stamp`.
+    pub(super) fn set(&mut self, innermost: &str, ends: impl Iterator<Item = usize>, stamp: u64) {
+        self.innermost.clear();
+        self.innermost.push_str(innermost);
+        self.ends.clear();
+        self.ends.extend(ends);
+        self.stamp = stamp;
+    }
+
+    /// No path open, and no reading's.
+    pub(super) fn clear(&mut self) {
+        self.set("", std::iter::empty(), 0);
     }
 
     /// The first of a block of stamps no other reader has: a reader takes the next of its

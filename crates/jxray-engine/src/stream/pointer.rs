@@ -1,17 +1,18 @@
-//! The path of a streamed value: a JSON Pointer every change and final path names. A
-//! stream makes one per value, so the extractor takes back those no caller kept and writes
-//! the next ones into their room ([`super::tree::Tree::pointer`]): no allocation per value.
+//! The path of a streamed value: a JSON Pointer every change and final path names. Each
+//! holder has its own copy, so handing one out costs no atomic operation (a shared copy
+//! cost one to hand out and one to give back, several a value); the extractor takes back
+//! the copies its last snapshot held and writes the next paths into their room
+//! ([`super::tree::Tree::pointer`]), so a value costs no allocation either.
 
 use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
 
 use serde::Serialize;
 
 /// A JSON Pointer (`""` for the whole value, `/items/0/name` for a member of an item),
-/// read as a `&str`; a clone shares the text.
+/// read as a `&str`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Pointer(Arc<String>);
+pub struct Pointer(String);
 
 impl Pointer {
     /// The pointer as text.
@@ -19,19 +20,9 @@ impl Pointer {
         &self.0
     }
 
-    /// Whether `self` and `other` are one pointer, not two with the same text.
-    pub(super) fn same(&self, other: &Pointer) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-
-    /// The text's room, when no one else holds this pointer.
-    pub(super) fn room(&mut self) -> Option<&mut String> {
-        Arc::get_mut(&mut self.0)
-    }
-
-    /// Whether no one else holds this pointer now (a hint: [`Pointer::room`] decides).
-    pub(super) fn unshared(&self) -> bool {
-        Arc::strong_count(&self.0) == 1 && Arc::weak_count(&self.0) == 0
+    /// Its text's room, for the next path written into it.
+    pub(super) fn room(&mut self) -> &mut String {
+        &mut self.0
     }
 }
 
@@ -51,7 +42,7 @@ impl AsRef<str> for Pointer {
 
 impl From<&str> for Pointer {
     fn from(text: &str) -> Pointer {
-        Pointer(Arc::new(text.to_owned()))
+        Pointer(text.to_owned())
     }
 }
 

@@ -187,7 +187,7 @@ impl Regions {
     pub(super) fn fill_open_paths(&mut self, into: &mut OpenPaths) {
         match self.candidate.as_mut() {
             Some(candidate) => candidate.reader.fill_open_paths(into),
-            None if !into.is_empty() => *into = OpenPaths::default(),
+            None if !into.is_empty() => into.clear(),
             None => {}
         }
     }

@@ -276,7 +276,8 @@ fn a_path_a_caller_keeps_never_changes_while_the_stream_goes_on() {
                 kept.push((path.clone(), path.to_string()));
             }
         }
-        assert!(kept.len() > 20, "chunks of {size}");
+        // Each of the 12 values' addition and the 7 strings' and containers' final paths.
+        assert!(kept.len() >= 19, "chunks of {size}");
         for (path, then) in &kept {
             assert_eq!(path.as_str(), then, "chunks of {size}");
         }

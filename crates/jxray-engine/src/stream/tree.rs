@@ -12,6 +12,9 @@ use super::{Delta, Pointer};
 pub(super) struct Tree {
     /// The path of the string being read, which [`Tree::append`] grows.
     open: Option<Pointer>,
+    /// The last change is the open string's (its addition or an append): its next
+    /// characters go there.
+    open_last: bool,
     /// Something has been shown since the candidate began (a withdrawal has to say so).
     shown: bool,
     pub(super) deltas: Vec<Delta>,
@@ -23,7 +26,7 @@ pub(super) struct Tree {
     /// count, and is judged only while that candidate lives.
     pub(super) withdrawals: usize,
     /// Earlier snapshots' appends, emptied, for the next ones: their strings' room, and
-    /// their paths, used again while the same string grows (no reference count touched).
+    /// their paths' (the path itself while the same string grows).
     spare: Vec<Delta>,
     /// Pointers taken back, for the next values' paths.
     free_pointers: Vec<Pointer>,
@@ -47,15 +50,21 @@ pub(super) struct Ended {
 
 impl Tree {
     /// A new value at `path`: a member or item of the container it names the inside of.
-    pub(super) fn add(&mut self, path: Pointer, value: Value) {
+    pub(super) fn add(&mut self, path: &str, value: Value) {
+        let path = self.pointer(path);
         self.shown = true;
+        self.open_last = false;
         self.deltas.push(Delta::Add { path, value });
     }
 
     /// A string begins at `path`: shown empty, then grown by [`Tree::append`].
-    pub(super) fn open_string(&mut self, path: &Pointer) {
-        self.add(path.clone(), Value::String(String::new()));
-        self.open = Some(path.clone());
+    pub(super) fn open_string(&mut self, path: &str) {
+        self.add(path, Value::String(String::new()));
+        let open = self.pointer(path);
+        if let Some(old) = self.open.replace(open) {
+            self.recycle(old);
+        }
+        self.open_last = true;
     }
 
     /// More characters of the open string.
@@ -63,22 +72,26 @@ impl Tree {
         let Some(open) = self.open.as_ref().filter(|_| !text.is_empty()) else {
             return;
         };
-        match self.deltas.last_mut() {
+        match self.deltas.last_mut().filter(|_| self.open_last) {
             // Pieces of one string in one snapshot are one change.
-            Some(Delta::Append { path, text: more }) if path.same(open) => more.push_str(text),
+            Some(Delta::Append { text: more, .. }) => more.push_str(text),
+            // The string began in this snapshot: these are its first characters.
+            Some(Delta::Add {
+                value: Value::String(first),
+                ..
+            }) => first.push_str(text),
             _ => {
-                // An emptied append's string, and its path when it is this string's.
+                // An emptied append's string, and its path's room.
                 let (path, mut more) = match self.spare.pop() {
-                    Some(Delta::Append { path, text }) if path.same(open) => (path, text),
-                    Some(Delta::Append { path: other, text }) => {
-                        let open = open.clone();
-                        self.recycle(other);
-                        (open, text)
+                    Some(Delta::Append { mut path, text }) => {
+                        write(&mut path, open);
+                        (path, text)
                     }
-                    _ => (open.clone(), String::new()),
+                    _ => (fresh(&mut self.free_pointers, open), String::new()),
                 };
                 more.push_str(text);
                 self.deltas.push(Delta::Append { path, text: more });
+                self.open_last = true;
             }
         }
     }
@@ -88,14 +101,16 @@ impl Tree {
     /// emptied, stays first: this chunk's characters of that string go there (a chunk
     /// inside a string moves no change around).
     pub(super) fn reuse(&mut self, last: &mut Vec<Delta>) {
+        // (The snapshot may have been another extractor's: the path says whose it is.)
         let keep = match (last.first_mut(), &self.open) {
-            (Some(Delta::Append { path, text }), Some(open)) if path.same(open) => {
+            (Some(Delta::Append { path, text }), Some(open)) if same_text(path, open) => {
                 text.clear();
                 1
             }
             (None, _) => return,
             _ => 0,
         };
+        self.open_last = keep == 1;
         if last.len() > keep {
             for delta in last.drain(keep..) {
                 self.keep_spare(delta);
@@ -121,20 +136,12 @@ impl Tree {
 
     /// A pointer holding `text`, written into the room of one taken back if there is one.
     pub(super) fn pointer(&mut self, text: &str) -> Pointer {
-        while let Some(mut pointer) = self.free_pointers.pop() {
-            if let Some(room) = pointer.room() {
-                room.clear();
-                room.push_str(text);
-                return pointer;
-            }
-        }
-        Pointer::from(text)
+        fresh(&mut self.free_pointers, text)
     }
 
-    /// Take `pointer` back: its room serves a later one when no one else holds it (a
-    /// count read here, the room claimed when it is used).
+    /// Take `pointer` back: its room serves a later one.
     pub(super) fn recycle(&mut self, pointer: Pointer) {
-        if self.free_pointers.len() < FREE_POINTERS && pointer.unshared() {
+        if self.free_pointers.len() < FREE_POINTERS {
             self.free_pointers.push(pointer);
         }
     }
@@ -144,45 +151,75 @@ impl Tree {
         if matches!(self.deltas.first(), Some(Delta::Append { text, .. }) if text.is_empty()) {
             let empty = self.deltas.remove(0);
             self.keep_spare(empty);
+            self.open_last = false;
         }
     }
 
     /// The open string closed.
     pub(super) fn close_string(&mut self) {
-        self.open = None;
+        self.open_last = false;
+        if let Some(open) = self.open.take() {
+            self.recycle(open);
+        }
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
-    pub(super) fn closed(&mut self, path: Pointer, end: usize) {
-        self.ended(&path, end);
+    pub(super) fn closed(&mut self, path: &str, end: usize) {
+        self.ended(path, end);
+        let path = self.pointer(path);
         self.finals.push(path);
     }
 
     /// The value at `path` ended, at the byte before `end` (kept only for a validator).
-    pub(super) fn ended(&mut self, path: &Pointer, end: usize) {
-        if let Some(ended) = self.ended.as_mut() {
-            ended.push(Ended {
-                path: path.clone(),
-                end,
-                candidate: self.withdrawals,
-            });
+    pub(super) fn ended(&mut self, path: &str, end: usize) {
+        if self.ended.is_some() {
+            let path = self.pointer(path);
+            let candidate = self.withdrawals;
+            if let Some(ended) = self.ended.as_mut() {
+                ended.push(Ended {
+                    path,
+                    end,
+                    candidate,
+                });
+            }
         }
     }
 
     /// The candidate was dropped: what it showed goes, and the change says so.
     pub(super) fn withdraw(&mut self) {
         self.withdrawals += 1;
-        self.open = None;
+        self.close_string();
         if std::mem::take(&mut self.shown) {
             self.deltas.push(Delta::Withdraw);
         }
+        self.open_last = false;
     }
 
     /// A new candidate begins with nothing shown.
     pub(super) fn begin(&mut self) {
-        self.open = None;
+        self.close_string();
         self.shown = false;
     }
+}
+
+/// A pointer holding `text`: one of `free`, or a new one.
+fn fresh(free: &mut Vec<Pointer>, text: &str) -> Pointer {
+    let mut pointer = free.pop().unwrap_or_default();
+    write(&mut pointer, text);
+    pointer
+}
+
+/// Whether two paths are the same text: a path is short, so compared in line rather
+/// than by a call to compare memory.
+fn same_text(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// `pointer` made to hold `text`, in its own room.
+fn write(pointer: &mut Pointer, text: &str) {
+    let room = pointer.room();
+    room.clear();
+    room.push_str(text);
 }
 
 /// An empty object or array, as a container opens.

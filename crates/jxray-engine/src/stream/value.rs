@@ -6,12 +6,10 @@
 //! `true`, `false` or `null` only once its token has ended; a key only once its closing
 //! quote came (and its member once its value begins); no closer is ever supplied.
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use super::tree::{empty, push_index, push_key, Tree};
-use super::{OpenPaths, Pointer};
+use super::OpenPaths;
 use crate::scan::{plain_end, scan_number, Expect};
 
 /// How far a feed got.
@@ -47,21 +45,12 @@ pub(super) struct ValueReader {
     brackets: Vec<u8>,
     /// Items or members so far in each open container.
     counts: Vec<usize>,
-    /// Each step's path as a JSON Pointer (one per container the value is inside), shared
-    /// by the deltas that name it.
-    paths: Vec<Pointer>,
-    root: Pointer,
-    /// The open containers' path lists, one per depth: `open_lists[k]` holds the first
-    /// `k + 1` containers' paths and stays right while they stay open, so going back up a
-    /// level finds its list again; a list is built when a snapshot asks for it.
-    open_lists: Vec<Arc<[Pointer]>>,
-    /// The list while no container is open.
-    no_containers: Arc<[Pointer]>,
+    /// The path of the value being read, a JSON Pointer (between values, its container's).
     pointer: String,
     /// The pointer's length before each step.
     step_marks: Vec<usize>,
-    /// Each open container's path.
-    containers: Vec<Pointer>,
+    /// Each open container's path's length in `pointer`: every open path is a prefix of it.
+    container_ends: Vec<usize>,
     /// A member's key, between its closing quote and its value.
     key: Option<String>,
     /// The last key's string, emptied, for the next key (no allocation per member).
@@ -82,13 +71,9 @@ impl ValueReader {
             max_depth,
             brackets: Vec::new(),
             counts: Vec::new(),
-            paths: Vec::new(),
-            root: Pointer::default(),
-            open_lists: Vec::new(),
-            no_containers: Arc::from([]),
             pointer: String::new(),
             step_marks: Vec::new(),
-            containers: Vec::new(),
+            container_ends: Vec::new(),
             key: None,
             spare_key: String::new(),
             open_stamp: OpenPaths::stamps(),
@@ -99,42 +84,21 @@ impl ValueReader {
     }
 
     /// Make `into` the paths still open, outermost first: every container, and a string
-    /// being read. What has not changed since the last snapshot is left as it is (no
-    /// reference count touched: a chunk inside a string costs a comparison).
-    pub(super) fn fill_open_paths(&mut self, into: &mut OpenPaths) {
+    /// being read. What has not changed since the last snapshot is left as it is (a chunk
+    /// inside a string costs a comparison).
+    pub(super) fn fill_open_paths(&self, into: &mut OpenPaths) {
         if into.stamp == self.open_stamp {
             return;
         }
-        into.stamp = self.open_stamp;
-        let depth = self.containers.len();
-        while self.open_lists.len() < depth {
-            let list = Arc::from(&self.containers[..=self.open_lists.len()]);
-            self.open_lists.push(list);
-        }
-        let open = depth
-            .checked_sub(1)
-            .map_or(&self.no_containers, |top| &self.open_lists[top]);
-        if !Arc::ptr_eq(&into.containers, open) {
-            into.containers = Arc::clone(open);
-        }
-        let string = matches!(self.token, Token::Str).then(|| self.path());
-        let same = match (string, &into.string) {
-            (Some(now), Some(shown)) => now.same(shown),
-            (now, shown) => now.is_none() && shown.is_none(),
-        };
-        if !same {
-            into.string = string.cloned();
-        }
+        let string = matches!(self.token, Token::Str).then_some(self.pointer.len());
+        let innermost = string.or(self.container_ends.last().copied()).unwrap_or(0);
+        let ends = self.container_ends.iter().copied().chain(string);
+        into.set(&self.pointer[..innermost], ends, self.open_stamp);
     }
 
     /// A container or string value opened or closed: the open paths are another reading.
     fn open_changed(&mut self) {
         self.open_stamp = OpenPaths::next_stamp(self.open_stamp);
-    }
-
-    /// The path of the value being read.
-    fn path(&self) -> &Pointer {
-        self.paths.last().unwrap_or(&self.root)
     }
 
     /// Whether the value got past its opening bracket: its first key closed, or its first
@@ -201,14 +165,12 @@ impl ValueReader {
                 if self.brackets.len() >= self.max_depth {
                     return Some(Progress::Failed(at));
                 }
-                self.enter(tree);
+                self.enter();
                 self.open_changed();
-                tree.add(self.path().clone(), empty(byte));
+                tree.add(&self.pointer, empty(byte));
                 self.brackets.push(byte);
                 self.counts.push(0);
-                self.containers.push(self.path().clone());
-                // The list for this depth, if one was built, named another container.
-                self.open_lists.truncate(self.containers.len() - 1);
+                self.container_ends.push(self.pointer.len());
                 self.expect = if byte == b'{' {
                     Expect::KeyOrClose
                 } else {
@@ -216,17 +178,17 @@ impl ValueReader {
                 };
             }
             b'"' => {
-                self.enter(tree);
+                self.enter();
                 self.open_changed();
-                tree.open_string(self.path());
+                tree.open_string(&self.pointer);
                 self.token = Token::Str;
             }
             b'-' | b'0'..=b'9' => {
-                self.enter(tree);
+                self.enter();
                 self.token = Token::Number(at);
             }
             b't' | b'f' | b'n' => {
-                self.enter(tree);
+                self.enter();
                 let word: &[u8] = match byte {
                     b't' => b"true",
                     b'f' => b"false",
@@ -242,7 +204,7 @@ impl ValueReader {
 
     /// The path steps into the value that begins now: the member whose key was read, or
     /// the container's next item.
-    fn enter(&mut self, tree: &mut Tree) {
+    fn enter(&mut self) {
         let Some(count) = self.counts.last_mut() else {
             return;
         };
@@ -256,11 +218,10 @@ impl ValueReader {
             None => push_index(&mut self.pointer, *count),
         }
         *count += 1;
-        self.paths.push(tree.pointer(&self.pointer));
     }
 
     /// The value at the current path ended (its token, or its container closed), and
-    /// [`ValueReader::step_out`] took its path.
+    /// [`ValueReader::step_out`] left its path.
     fn leave(&mut self) -> Option<Progress> {
         self.token = Token::None;
         if self.brackets.is_empty() {
@@ -270,28 +231,23 @@ impl ValueReader {
         None
     }
 
-    /// The path of the value that ended, handed over (its last delta or final path takes
-    /// it: no reference count touched); the path steps back out to its container.
-    fn step_out(&mut self) -> Pointer {
-        let Some(path) = self.paths.pop() else {
-            return self.root.clone();
-        };
+    /// The value that ended is left: the path steps back out to its container.
+    fn step_out(&mut self) {
         if let Some(mark) = self.step_marks.pop() {
             self.pointer.truncate(mark);
         }
-        path
     }
 
     fn close(&mut self, tree: &mut Tree) -> Option<Progress> {
         self.open_changed();
         self.brackets.pop();
         self.counts.pop();
-        self.containers.pop();
+        self.container_ends.pop();
         self.pos += 1;
         // Its children have left: the path is the container's own.
-        tree.closed(self.step_out(), self.pos);
+        tree.closed(&self.pointer, self.pos);
+        self.step_out();
         self.token = Token::None;
-        self.open_lists.truncate(self.containers.len());
         self.leave()
     }
 
@@ -316,7 +272,8 @@ impl ValueReader {
                     _ => {
                         self.open_changed();
                         tree.close_string();
-                        tree.closed(self.step_out(), self.pos);
+                        tree.closed(&self.pointer, self.pos);
+                        self.step_out();
                         self.leave()
                     }
                 }
@@ -419,8 +376,9 @@ impl ValueReader {
         // The grammar has checked the token whole: the number is its spelling, exactly as
         // the engine decodes it (`1E22` stays `1E22`, `1.50` keeps its zero).
         let value = Value::Number(serde_json::Number::from_string_unchecked(token.to_owned()));
-        tree.ended(self.path(), self.pos);
-        tree.add(self.step_out(), value);
+        tree.ended(&self.pointer, self.pos);
+        tree.add(&self.pointer, value);
+        self.step_out();
         self.leave()
     }
 
@@ -454,8 +412,9 @@ impl ValueReader {
             b"false" => Value::Bool(false),
             _ => Value::Null,
         };
-        tree.ended(self.path(), self.pos);
-        tree.add(self.step_out(), value);
+        tree.ended(&self.pointer, self.pos);
+        tree.add(&self.pointer, value);
+        self.step_out();
         self.leave()
     }
 }
