@@ -2,7 +2,8 @@
 //! times do not: the stream bench's answer fed in chunks of the size given, then `end`, or
 //! one `extract` of it (`extract`), or nothing but the making of the answer (`none`), whose
 //! count the others' include. `SHAPE=string` feeds one long string value in a fence
-//! instead, and `SHAPE=prose` words without a value: what a chunk costs where nothing but
+//! instead (`SHAPE=words`: one of words that never repeat, so no runaway fires), and
+//! `SHAPE=prose` words without a value: what a chunk costs where nothing but
 //! text arrives; `SHAPE=trues`, `numbers`, `strings`, `members` or `objects` 10,001 values
 //! of one kind: what a value costs (fed 512 bytes at a time, the chunks' share is small).
 //!
@@ -21,6 +22,10 @@ mod support;
 fn main() {
     let text = match std::env::var("SHAPE").as_deref() {
         Ok("string") => format!("```json\n{{\"a\": \"{}\"}}\n```", "x".repeat(73_000)),
+        Ok("words") => format!(
+            "```json\n{{\"a\": \"{}\"}}\n```",
+            (0..12_000).map(|n| format!("w{n} ")).collect::<String>()
+        ),
         Ok("prose") => "word ".repeat(14_700),
         Ok("trues") => format!("[{}true]", "true, ".repeat(10_000)),
         Ok("numbers") => format!("[{}1]", "12, ".repeat(10_000)),

@@ -455,7 +455,8 @@ impl Extractor {
     /// Empty the last snapshot: its delta list's room, and its appends' strings, are this
     /// chunk's.
     fn reuse(&mut self, snapshot: &mut Snapshot) {
-        self.tree.reuse(&mut snapshot.deltas);
+        self.tree
+            .reuse(&mut snapshot.deltas, self.regions.open_string());
         if !snapshot.final_paths.is_empty() {
             for path in snapshot.final_paths.drain(..) {
                 self.tree.recycle(path);

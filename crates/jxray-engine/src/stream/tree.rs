@@ -10,8 +10,8 @@ use super::{Delta, Pointer};
 /// The changes since the last snapshot.
 #[derive(Debug, Default)]
 pub(super) struct Tree {
-    /// The path of the string being read, which [`Tree::append`] grows.
-    open: Option<Pointer>,
+    /// A string is being read, which [`Tree::append`] grows.
+    open: bool,
     /// The last change is the open string's (its addition or an append): its next
     /// characters go there.
     open_last: bool,
@@ -30,6 +30,8 @@ pub(super) struct Tree {
     spare: Vec<Delta>,
     /// Pointers taken back, for the next values' paths.
     free_pointers: Vec<Pointer>,
+    /// String values' room taken back, for the next strings.
+    free_strings: Vec<String>,
 }
 
 /// How many emptied appends are kept (one string grows per snapshot, a few
@@ -38,6 +40,10 @@ const SPARE_APPENDS: usize = 4;
 
 /// How many pointers taken back are kept (a chunk adds a few values, a large one many).
 const FREE_POINTERS: usize = 64;
+
+/// How many string values' room is kept, and the most room one may hold.
+const FREE_STRINGS: usize = 16;
+const FREE_STRING_ROOM: usize = 1 << 10;
 
 /// A value that ended: its path, the byte after it, and its candidate
 /// ([`Tree::withdrawals`] when it ended).
@@ -59,19 +65,17 @@ impl Tree {
 
     /// A string begins at `path`: shown empty, then grown by [`Tree::append`].
     pub(super) fn open_string(&mut self, path: &str) {
-        self.add(path, Value::String(String::new()));
-        let open = self.pointer(path);
-        if let Some(old) = self.open.replace(open) {
-            self.recycle(old);
-        }
+        let first = self.free_strings.pop().unwrap_or_default();
+        self.add(path, Value::String(first));
+        self.open = true;
         self.open_last = true;
     }
 
-    /// More characters of the open string.
-    pub(super) fn append(&mut self, text: &str) {
-        let Some(open) = self.open.as_ref().filter(|_| !text.is_empty()) else {
+    /// More characters of the open string, at `open`.
+    pub(super) fn append(&mut self, text: &str, open: &str) {
+        if !self.open || text.is_empty() {
             return;
-        };
+        }
         match self.deltas.last_mut().filter(|_| self.open_last) {
             // Pieces of one string in one snapshot are one change.
             Some(Delta::Append { text: more, .. }) => more.push_str(text),
@@ -97,12 +101,12 @@ impl Tree {
     }
 
     /// Take the last snapshot's changes back: this chunk's are written into their room,
-    /// their appends' strings kept for this chunk's appends. The open string's append,
-    /// emptied, stays first: this chunk's characters of that string go there (a chunk
-    /// inside a string moves no change around).
-    pub(super) fn reuse(&mut self, last: &mut Vec<Delta>) {
+    /// their appends' strings kept for this chunk's appends. The append of the string
+    /// still open at `open`, emptied, stays first: this chunk's characters of that string
+    /// go there (a chunk inside a string moves no change around).
+    pub(super) fn reuse(&mut self, last: &mut Vec<Delta>, open: Option<&str>) {
         // (The snapshot may have been another extractor's: the path says whose it is.)
-        let keep = match (last.first_mut(), &self.open) {
+        let keep = match (last.first_mut(), open) {
             (Some(Delta::Append { path, text }), Some(open)) if same_text(path, open) => {
                 text.clear();
                 1
@@ -122,12 +126,22 @@ impl Tree {
     }
 
     /// An emptied append's string, kept for a later append while there is room; an added
-    /// value's path taken back.
+    /// value's path, and a string value's room, taken back.
     fn keep_spare(&mut self, delta: Delta) {
         match delta {
             Delta::Append { path, mut text } if self.spare.len() < SPARE_APPENDS => {
                 text.clear();
                 self.spare.push(Delta::Append { path, text });
+            }
+            Delta::Add {
+                path,
+                value: Value::String(mut text),
+            } => {
+                self.recycle(path);
+                if self.free_strings.len() < FREE_STRINGS && text.capacity() <= FREE_STRING_ROOM {
+                    text.clear();
+                    self.free_strings.push(text);
+                }
             }
             Delta::Add { path, .. } | Delta::Append { path, .. } => self.recycle(path),
             Delta::Withdraw => {}
@@ -158,9 +172,7 @@ impl Tree {
     /// The open string closed.
     pub(super) fn close_string(&mut self) {
         self.open_last = false;
-        if let Some(open) = self.open.take() {
-            self.recycle(open);
-        }
+        self.open = false;
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
@@ -234,7 +246,7 @@ pub(super) fn empty(bracket: u8) -> Value {
 /// `/b~1c`: a member's key appended to a JSON Pointer.
 pub(super) fn push_key(pointer: &mut String, key: &str) {
     pointer.push('/');
-    if !key.contains(['~', '/']) {
+    if !key.bytes().any(|byte| matches!(byte, b'~' | b'/')) {
         return pointer.push_str(key);
     }
     for c in key.chars() {

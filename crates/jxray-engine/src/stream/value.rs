@@ -293,8 +293,13 @@ impl ValueReader {
     fn take(&mut self, piece: &str, tree: &mut Tree) {
         match &mut self.token {
             Token::Key(key) => key.push_str(piece),
-            _ => tree.append(piece),
+            _ => tree.append(piece, &self.pointer),
         }
+    }
+
+    /// The path of the string value being read, if one is.
+    pub(super) fn open_string(&self) -> Option<&str> {
+        matches!(self.token, Token::Str).then_some(self.pointer.as_str())
     }
 
     /// A backslash at `pos`: wait until its escape is whole, then take what it stands for.

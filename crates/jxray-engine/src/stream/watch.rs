@@ -23,6 +23,9 @@ pub(super) struct Runaway {
     seen: usize,
     /// Where the tail was last checked for a repeated token.
     checked: usize,
+    /// The longest a repeated-token run ending at `checked` can be: a run grows by at most
+    /// the bytes that arrive, so no check is needed until this could reach the bound.
+    longest: usize,
     fired: bool,
 }
 
@@ -33,6 +36,7 @@ impl Runaway {
             spaces: 0,
             seen: 0,
             checked: 0,
+            longest: 0,
             fired: false,
         }
     }
@@ -51,10 +55,18 @@ impl Runaway {
         }
         self.seen = text.len();
         if text.len() >= self.checked + CHECK_EVERY && text.len() >= self.bound {
+            let arrived = text.len() - self.checked;
             self.checked = text.len();
-            if let Some(at) = self.repeated_tail(text) {
-                self.fired = true;
-                return Some(at);
+            if self.longest + arrived < self.bound {
+                self.longest += arrived;
+                return None;
+            }
+            match self.repeated_tail(text) {
+                Ok(at) => {
+                    self.fired = true;
+                    return Some(at);
+                }
+                Err(longest) => self.longest = longest,
             }
         }
         None
@@ -113,13 +125,18 @@ impl Runaway {
     }
 
     /// Whether `text` ends in one token repeated over at least the bound: where the run
-    /// reached the bound. Only the periods whose byte equals the last byte are tried (found
-    /// by one search of the window), each given up at its first mismatch from the end.
-    fn repeated_tail(&self, text: &[u8]) -> Option<usize> {
-        let (&last, before) = text.split_last()?;
+    /// reached the bound; if not, the longest run of any period that ends it (at least
+    /// [`LONGEST_TOKEN`]: a period not tried is a run of its own length). Only the periods
+    /// whose byte equals the last byte are tried (found by one search of the window), each
+    /// given up at its first mismatch from the end.
+    fn repeated_tail(&self, text: &[u8]) -> Result<usize, usize> {
+        let Some((&last, before)) = text.split_last() else {
+            return Err(LONGEST_TOKEN);
+        };
         let window = &before[before.len() - LONGEST_TOKEN.min(before.len())..];
+        let mut longest = LONGEST_TOKEN;
         // Nearest first: the shortest period that repeats is the token.
-        memchr::memrchr_iter(last, window).find_map(|at| {
+        for at in memchr::memrchr_iter(last, window) {
             let period = window.len() - at;
             // Each byte against the one a period later, from the end back.
             let same = text[..text.len() - period]
@@ -129,9 +146,12 @@ impl Runaway {
                 .take_while(|(a, b)| a == b)
                 .count();
             let run = same + period;
-            (run >= self.bound && run >= MIN_REPEATS * period)
-                .then(|| text.len() - run + self.bound - 1)
-        })
+            if run >= self.bound && run >= MIN_REPEATS * period {
+                return Ok(text.len() - run + self.bound - 1);
+            }
+            longest = longest.max(run);
+        }
+        Err(longest)
     }
 }
 
@@ -239,9 +259,52 @@ mod tests {
             let expected = every_period(&text, 64);
             runaways += usize::from(expected.is_some());
             assert_eq!(
-                Runaway::new(64).repeated_tail(&text),
+                Runaway::new(64).repeated_tail(&text).ok(),
                 expected,
                 "case {case}"
+            );
+        }
+        assert!(runaways > 50, "{runaways} runaways among the cases");
+    }
+
+    #[test]
+    fn a_check_is_skipped_only_where_no_run_can_have_reached_the_bound() {
+        let mut seed = 5u64;
+        let mut next = |below: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % below
+        };
+        let mut runaways = 0;
+        for case in 0..300 {
+            // Words that never repeat, runs of a token of every period, more words.
+            let mut text = Vec::new();
+            while text.len() < 1500 {
+                if next(3) == 0 {
+                    let period = 1 + next(36);
+                    let token: Vec<u8> = (0..period).map(|_| b"ab \n{\"1"[next(7)]).collect();
+                    for _ in 0..next(120) {
+                        text.extend_from_slice(&token);
+                    }
+                } else {
+                    text.extend_from_slice(format!("w{} ", next(100_000)).as_bytes());
+                }
+            }
+            let bound = [64, 200, 512][case % 3];
+            let chunk = 1 + next(90);
+            let (mut skipping, mut every) = (Runaway::new(bound), Runaway::new(bound));
+            let (mut found, mut expected) = (None, None);
+            for end in (chunk..text.len()).step_by(chunk) {
+                found = found.or(skipping.watch(&text[..end]));
+                // Checked at every check point.
+                every.longest = usize::MAX / 2;
+                expected = expected.or(every.watch(&text[..end]));
+            }
+            runaways += usize::from(expected.is_some());
+            assert_eq!(
+                found, expected,
+                "case {case}, bound {bound}, chunks of {chunk}"
             );
         }
         assert!(runaways > 50, "{runaways} runaways among the cases");
