@@ -471,9 +471,10 @@ impl Extractor {
         snapshot.provisional = self.regions.provisional();
         std::mem::swap(&mut self.tree.deltas, &mut snapshot.deltas);
         self.regions.fill_open_paths(&mut snapshot.open_paths);
-        // Most chunks close nothing and raise nothing.
+        // Most chunks close nothing and raise nothing. `reuse` took the snapshot's paths
+        // back, so the two lists trade places.
         if !self.tree.finals.is_empty() {
-            snapshot.final_paths.append(&mut self.tree.finals);
+            std::mem::swap(&mut snapshot.final_paths, &mut self.tree.finals);
         }
         if !self.fresh.is_empty() {
             snapshot.signals.append(&mut self.fresh);
