@@ -201,12 +201,24 @@ impl<'a> Explained<'a> {
     }
 }
 
-/// `text`'s length in UTF-16 code units (its bytes when it is ASCII: no character walk).
+/// `text`'s length in UTF-16 code units: its bytes when it is ASCII; else one for each
+/// byte that starts a character (any but a continuation byte, `10xxxxxx`), one more for each
+/// that starts a four-byte one, counted in byte-wide lanes (127 bytes add up to at most 254)
+/// that the compiler makes a vector loop.
 fn utf16_len(text: &str) -> usize {
     if text.is_ascii() {
         return text.len();
     }
-    text.chars().map(char::len_utf16).sum()
+    text.as_bytes()
+        .chunks(127)
+        .map(|chunk| {
+            let units: u8 = chunk
+                .iter()
+                .map(|&byte| u8::from((byte as i8) >= -0x40) + u8::from(byte >= 0xF0))
+                .sum();
+            usize::from(units)
+        })
+        .sum()
 }
 
 fn write_value(reply: &mut Vec<u8>, outcome: &Outcome) {
@@ -262,6 +274,14 @@ mod tests {
         // `é` is two bytes and one unit; `😀` four bytes and two units.
         let reply = quick(&judged("é😀 {\"k\": \"😀\"}", &request)).unwrap();
         assert_eq!(String::from_utf8(reply).unwrap(), "1scanned\t@4,15");
+    }
+
+    #[test]
+    fn utf16_lengths_are_counted_from_the_bytes() {
+        let long = "😀".repeat(200) + &"é".repeat(300);
+        for text in ["", "ascii", "é", "中文", "😀", "a😀é中\u{10FFFF}z", &long] {
+            assert_eq!(utf16_len(text), text.encode_utf16().count(), "{text}");
+        }
     }
 
     #[test]
