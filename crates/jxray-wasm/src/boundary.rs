@@ -60,85 +60,140 @@ pub extern "C" fn jx_output_len() -> usize {
     OUTPUT.with(|output| output.borrow().len())
 }
 
-/// The quick reply about the text (see [`reply::quick`]).
+/// The entries that read a request (the options as JSON, then a text or a response body)
+/// and answer with one reply. The module exports each as `jx_<name>`; a native build for
+/// Node calls [`Entry::reply`] with the same bytes and reads the same reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// The quick reply about the text (see [`reply::quick`]).
+    Extract,
+    /// The explained reply about the text (see [`reply::explained`]), named by the request
+    /// ([`Request::origin`]).
+    Explain,
+    /// The explained outcomes of a provider response's outputs (see [`response::outcomes`]).
+    Response,
+    /// The verdict on a fixture file (see [`fixture::replay`]); the options carry its name as
+    /// `source`, for errors, and `unreadable` when the host could not read it (a FIFO): the
+    /// error then says so in one line.
+    Fixture,
+    /// The repair loop's decision about the text (see [`repair::decide`]).
+    Repair,
+    /// A repair run's step that is not an output, written in the text (see [`repair::step`]).
+    Run,
+    /// The tokens a call used, read from the text: a usage object or a whole response as
+    /// JSON (see [`jxray_formats::usage::token_usage`]). The reply is `{"input", "output",
+    /// "total"}`, each a count or `null`; a text that is not JSON has no counts.
+    Usage,
+    /// A repair attempt's files, from the attempt as JSON in the text (see
+    /// [`captures::files`]).
+    Attempt,
+    /// The next candidate stem when a name is taken (see [`captures::next_stem`]).
+    NextStem,
+    /// Feed the text to this instance's stream; the reply is the snapshot.
+    StreamFeed,
+}
+
+impl Entry {
+    /// The reply to a request: `options` (JSON; empty for the defaults) and `input` (the
+    /// text as UTF-8, or a response body).
+    pub fn reply(self, options: &[u8], input: &[u8]) -> Reply {
+        self.answer(options, input, || {
+            std::str::from_utf8(input).map_err(|error| {
+                format!("jxray: the text reached the engine as bad UTF-8: {error}")
+            })
+        })
+    }
+
+    /// [`Entry::reply`] to a text its caller has as a `str` already.
+    pub fn reply_to_text(self, options: &[u8], text: &str) -> Reply {
+        self.answer(options, text.as_bytes(), || Ok(text))
+    }
+
+    /// The reply to `options` and `input`, which `text` reads as a text when the entry
+    /// takes one.
+    fn answer<'a>(
+        self,
+        options: &[u8],
+        input: &'a [u8],
+        text: impl FnOnce() -> Result<&'a str, String>,
+    ) -> Reply {
+        let request = Request::parse(options)?;
+        match self {
+            Entry::Extract => reply::quick(&judged(text()?, &request)?),
+            Entry::Explain => reply::explained(&judged(text()?, &request)?, request.origin()),
+            Entry::Response => response::outcomes(input, &request, validator(&request)?),
+            Entry::Fixture => {
+                let origin = request.source.as_deref().unwrap_or("fixture");
+                match &request.unreadable {
+                    Some(message) => Err(fixture::unreadable(origin, message)),
+                    None => fixture::replay(text()?, origin),
+                }
+            }
+            Entry::Repair => repair::decide(&judged(text()?, &request)?, request.origin(), false),
+            Entry::Run => repair::step(text()?),
+            Entry::Usage => {
+                let usage = serde_json::from_str(text()?).unwrap_or(serde_json::Value::Null);
+                serde_json::to_vec(&token_usage(&usage)).map_err(|error| error.to_string())
+            }
+            Entry::Attempt => captures::files(text()?),
+            Entry::NextStem => captures::next_stem(text()?),
+            Entry::StreamFeed => stream::feed(text()?),
+        }
+    }
+}
+
+/// [`Entry::Extract`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_extract(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, request| {
-        reply::quick(&judged(text?, request)?)
-    })
+    answer(Entry::Extract, options_len, text_len)
 }
 
-/// The explained reply about the text (see [`reply::explained`]), named by the request
-/// ([`Request::origin`]).
+/// [`Entry::Explain`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_explain(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, request| {
-        reply::explained(&judged(text?, request)?, request.origin())
-    })
+    answer(Entry::Explain, options_len, text_len)
 }
 
-/// The explained outcomes of a provider response's outputs (see [`response::outcomes`]).
+/// [`Entry::Response`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_response(options_len: usize, body_len: usize) -> u32 {
-    INPUT.with(|input| {
-        let input = input.borrow();
-        let reply = Request::parse(&input[..options_len]).and_then(|request| {
-            let body = &input[options_len..options_len + body_len];
-            response::outcomes(body, &request, validator(&request)?)
-        });
-        respond(reply)
-    })
+    answer(Entry::Response, options_len, body_len)
 }
 
-/// The verdict on a fixture file (see [`fixture::replay`]); the options carry its name as
-/// `source`, for errors, and `unreadable` when the host could not read it (a FIFO): the
-/// error then says so in one line.
+/// [`Entry::Fixture`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_fixture(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, request| {
-        let origin = request.source.as_deref().unwrap_or("fixture");
-        match &request.unreadable {
-            Some(message) => Err(fixture::unreadable(origin, message)),
-            None => fixture::replay(text?, origin),
-        }
-    })
+    answer(Entry::Fixture, options_len, text_len)
 }
 
-/// The repair loop's decision about the text (see [`repair::decide`]).
+/// [`Entry::Repair`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_repair(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, request| {
-        repair::decide(&judged(text?, request)?, request.origin(), false)
-    })
+    answer(Entry::Repair, options_len, text_len)
 }
 
-/// A repair run's step that is not an output, written in the text (see [`repair::step`]).
+/// [`Entry::Run`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_run(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, _| repair::step(text?))
+    answer(Entry::Run, options_len, text_len)
 }
 
-/// The tokens a call used, read from the text: a usage object or a whole response as JSON
-/// (see [`jxray_formats::usage::token_usage`]). The reply is `{"input", "output", "total"}`,
-/// each a count or `null`; a text that is not JSON has no counts.
+/// [`Entry::Usage`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_usage(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, _| {
-        let usage = serde_json::from_str(text?).unwrap_or(serde_json::Value::Null);
-        serde_json::to_vec(&token_usage(&usage)).map_err(|error| error.to_string())
-    })
+    answer(Entry::Usage, options_len, text_len)
 }
 
-/// A repair attempt's files, from the attempt as JSON in the text (see [`captures::files`]).
+/// [`Entry::Attempt`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_attempt(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, _| captures::files(text?))
+    answer(Entry::Attempt, options_len, text_len)
 }
 
-/// The next candidate stem when a name is taken (see [`captures::next_stem`]).
+/// [`Entry::NextStem`] of the request in the input buffer.
 #[no_mangle]
 pub extern "C" fn jx_next_stem(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, _| captures::next_stem(text?))
+    answer(Entry::NextStem, options_len, text_len)
 }
 
 /// Start this instance's stream; `runaway_bytes` is the runaway bound (0: the default);
@@ -152,7 +207,7 @@ pub extern "C" fn jx_stream_open(runaway_bytes: usize, items: u32) -> u32 {
 /// Feed the text in the input buffer to this instance's stream; the reply is the snapshot.
 #[no_mangle]
 pub extern "C" fn jx_stream_feed(options_len: usize, text_len: usize) -> u32 {
-    answer(options_len, text_len, |text, _| stream::feed(text?))
+    answer(Entry::StreamFeed, options_len, text_len)
 }
 
 /// End this instance's stream.
@@ -170,19 +225,16 @@ fn take_issues(len: usize) -> String {
     })
 }
 
-type Reply = Result<Vec<u8>, String>;
+/// A reply's bytes, or a usage error's message.
+pub type Reply = Result<Vec<u8>, String>;
 
-/// Read the request and the text from the input buffer, run `make`, keep its reply.
-fn answer(
-    options_len: usize,
-    text_len: usize,
-    make: impl FnOnce(Result<&str, String>, &Request) -> Reply,
-) -> u32 {
+/// Answer the request in the input buffer (`options_len` bytes of options, then
+/// `input_len` bytes of text or body) with `entry`, and keep its reply.
+fn answer(entry: Entry, options_len: usize, input_len: usize) -> u32 {
     INPUT.with(|input| {
         let input = input.borrow();
-        let text = std::str::from_utf8(&input[options_len..options_len + text_len])
-            .map_err(|error| format!("jxray: the text reached the engine as bad UTF-8: {error}"));
-        respond(Request::parse(&input[..options_len]).and_then(|request| make(text, &request)))
+        let (options, rest) = input.split_at(options_len);
+        respond(entry.reply(options, &rest[..input_len]))
     })
 }
 
@@ -269,6 +321,19 @@ mod tests {
         let (status, reply) = call(jx_explain, r#"{"stopReason":"length"}"#, "[1]");
         assert_eq!(status, ANSWER);
         assert!(reply.contains(r#""kind":"truncated""#), "{reply}");
+    }
+
+    #[test]
+    fn a_text_as_str_gets_the_reply_its_bytes_get() {
+        let text = "Sure:\n```json\n{\"é\": [1, 2]}\n```";
+        for entry in [Entry::Extract, Entry::Explain, Entry::Repair] {
+            assert_eq!(
+                entry.reply(b"", text.as_bytes()),
+                entry.reply_to_text(b"", text)
+            );
+        }
+        let error = Entry::Extract.reply(b"", b"{\"a\": \"\xff\"}").unwrap_err();
+        assert!(error.contains("bad UTF-8"), "{error}");
     }
 
     #[test]
