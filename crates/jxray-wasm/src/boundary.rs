@@ -61,8 +61,8 @@ pub extern "C" fn jx_output_len() -> usize {
 }
 
 /// The entries that read a request (the options as JSON, then a text or a response body)
-/// and answer with one reply. The module exports each as `jx_<name>`; a native build for
-/// Node calls [`Entry::reply`] with the same bytes and reads the same reply.
+/// and answer with one reply. The module exports each as `jx_<name>`, which answers the
+/// request in the input buffer with [`Entry::reply`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Entry {
     /// The quick reply about the text (see [`reply::quick`]).
@@ -97,26 +97,11 @@ impl Entry {
     /// The reply to a request: `options` (JSON; empty for the defaults) and `input` (the
     /// text as UTF-8, or a response body).
     pub fn reply(self, options: &[u8], input: &[u8]) -> Reply {
-        self.answer(options, input, || {
+        let text = || {
             std::str::from_utf8(input).map_err(|error| {
                 format!("jxray: the text reached the engine as bad UTF-8: {error}")
             })
-        })
-    }
-
-    /// [`Entry::reply`] to a text its caller has as a `str` already.
-    pub fn reply_to_text(self, options: &[u8], text: &str) -> Reply {
-        self.answer(options, text.as_bytes(), || Ok(text))
-    }
-
-    /// The reply to `options` and `input`, which `text` reads as a text when the entry
-    /// takes one.
-    fn answer<'a>(
-        self,
-        options: &[u8],
-        input: &'a [u8],
-        text: impl FnOnce() -> Result<&'a str, String>,
-    ) -> Reply {
+        };
         let request = Request::parse(options)?;
         match self {
             Entry::Extract => reply::quick(&judged(text()?, &request)?),
@@ -324,13 +309,17 @@ mod tests {
     }
 
     #[test]
-    fn a_text_as_str_gets_the_reply_its_bytes_get() {
+    fn an_export_answers_as_its_entry_and_bad_utf8_is_its_error() {
         let text = "Sure:\n```json\n{\"é\": [1, 2]}\n```";
-        for entry in [Entry::Extract, Entry::Explain, Entry::Repair] {
-            assert_eq!(
-                entry.reply(b"", text.as_bytes()),
-                entry.reply_to_text(b"", text)
-            );
+        let exports: [(extern "C" fn(usize, usize) -> u32, Entry); 3] = [
+            (jx_extract, Entry::Extract),
+            (jx_explain, Entry::Explain),
+            (jx_repair, Entry::Repair),
+        ];
+        for (export, entry) in exports {
+            let (status, reply) = call(export, "", text);
+            assert_eq!(status, ANSWER, "{entry:?}");
+            assert_eq!(entry.reply(b"", text.as_bytes()), Ok(reply.into_bytes()));
         }
         let error = Entry::Extract.reply(b"", b"{\"a\": \"\xff\"}").unwrap_err();
         assert!(error.contains("bad UTF-8"), "{error}");
