@@ -146,9 +146,32 @@ impl Lookahead {
     }
 }
 
-/// `{{…}}`: a value inside doubled template braces.
+/// `{{…}}`: a value inside doubled template braces — unless the outer brace stands where
+/// a JSON value goes (after a key's colon, a comma after a value, or an array's bracket):
+/// there the doubled brace is a broken document's, and what is inside it is part of it.
 pub(crate) fn is_template_braced(bytes: &[u8], start: usize, end: usize) -> bool {
-    start > 0 && bytes[start] == b'{' && bytes[start - 1] == b'{' && bytes.get(end) == Some(&b'}')
+    start > 0
+        && bytes[start] == b'{'
+        && bytes[start - 1] == b'{'
+        && bytes.get(end) == Some(&b'}')
+        && !where_a_value_goes(bytes, start - 1)
+}
+
+/// Whether the JSON before `at` (past white space) wants a value there: `"key":`, `[`, or
+/// a comma after a value.
+fn where_a_value_goes(bytes: &[u8], at: usize) -> bool {
+    let before = |end: usize| bytes[..end].iter().rposition(|b| !b.is_ascii_whitespace());
+    let Some(i) = before(at) else {
+        return false;
+    };
+    match bytes[i] {
+        b'[' => true,
+        b':' => before(i).is_some_and(|key| bytes[key] == b'"'),
+        b',' => before(i).is_some_and(|value| {
+            matches!(bytes[value], b'"' | b'}' | b']' | b'0'..=b'9' | b'e' | b'l')
+        }),
+        _ => false,
+    }
 }
 
 /// Past white space and `//` / `#` line comments (a commented array goes on after them).

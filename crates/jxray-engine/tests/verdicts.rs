@@ -107,6 +107,17 @@ fn template_braces_and_prose_in_braces() {
         assert!(kinds.contains(&WarningKind::TemplateBraces), "{kinds:?}");
         assert!(!kinds.contains(&WarningKind::TrailingProse), "{kinds:?}");
     }
+    // A brace doubled where a value goes is a broken document's: what is inside it is a
+    // part of that document, not a template's value.
+    for text in [
+        "{\"a\": 1, \"b\": {{\"c\": 2}}",
+        "{\"a\": [1, {{\"c\": 2}}]}",
+        "[{{\"c\": 2}}]",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert_ne!(outcome.value, Some(serde_json::json!({"c": 2})), "{text:?}");
+        assert!(!outcome.ok(), "{text:?}: {:?}", outcome.value);
+    }
     for text in [
         "{Happy to help! Anything else?}",
         "Sure. [citation needed]",
