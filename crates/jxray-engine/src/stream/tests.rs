@@ -130,6 +130,25 @@ fn a_split_utf8_sequence_and_escape_wait_for_their_rest() {
 }
 
 #[test]
+fn a_key_is_its_text_with_its_escapes_read_wherever_the_chunks_split_it() {
+    let text = "{\"plain\": 1, \"a\\u00e9\\/b\": [2], \"x\ny\": {\"\\ud83d\\ude00~\": \"s\"}, \"q\\\"\": \"v\"}";
+    let expected = json!({"plain": 1, "aé/b": [2], "x\ny": {"😀~": "s"}, "q\"": "v"});
+    for size in 1..=9 {
+        let (snapshots, extractor) = fed(text, size);
+        assert_eq!(extractor.value(), Some(&expected), "chunks of {size}");
+        let finals: Vec<&str> = snapshots
+            .iter()
+            .flat_map(|snapshot| snapshot.final_paths.iter().map(Pointer::as_str))
+            .collect();
+        assert_eq!(
+            finals,
+            ["/a\u{e9}~1b", "/x\ny/\u{1f600}~0", "/x\ny", "/q\"", ""],
+            "chunks of {size}"
+        );
+    }
+}
+
+#[test]
 fn a_bracket_in_prose_is_provisional_and_a_sentence_in_braces_is_withdrawn() {
     let mut extractor = Watched::new();
     let snapshot = extractor.feed_str("Sure {Happy to help} and the answer: {\"a\": [1");

@@ -27,14 +27,24 @@ pub(super) enum Progress {
 #[derive(Debug)]
 enum Token {
     None,
-    /// An object key: its text so far.
-    Key(String),
+    /// An object key whose text begins at this offset; its text so far once an escape
+    /// made it differ from its bytes (until then the bytes are its text: nothing copied).
+    Key(usize, Option<String>),
     /// A string value, shown as it arrives.
     Str,
     /// A number that started at this offset.
     Number(usize),
     /// `true`, `false` or `null`: the word and how much of it has arrived.
     Word(&'static [u8], usize),
+}
+
+/// A member's key, read whole.
+#[derive(Debug)]
+enum Key {
+    /// The text between its quotes, as it is.
+    Bytes(usize, usize),
+    /// Its text with its escapes read.
+    Decoded(String),
 }
 
 /// A JSON value being read.
@@ -52,7 +62,7 @@ pub(super) struct ValueReader {
     /// Each open container's path's length in `pointer`: every open path is a prefix of it.
     container_ends: Vec<usize>,
     /// A member's key, between its closing quote and its value.
-    key: Option<String>,
+    key: Option<Key>,
     /// The last key's string, emptied, for the next key (no allocation per member).
     spare_key: String,
     /// The open paths' current stamp: a new one each time a container or string value
@@ -113,8 +123,8 @@ impl ValueReader {
         let bytes = text.as_bytes();
         loop {
             let step = match self.token {
-                Token::None => self.between(bytes, tree),
-                Token::Key(_) | Token::Str => self.string(text, tree),
+                Token::None => self.between(text, tree),
+                Token::Key(..) | Token::Str => self.string(text, tree),
                 Token::Number(from) => self.number(text, from, tree),
                 Token::Word(word, got) => self.word(bytes, word, got, tree),
             };
@@ -125,7 +135,8 @@ impl ValueReader {
     }
 
     /// Outside any token: white space, punctuation, or the start of a token.
-    fn between(&mut self, bytes: &[u8], tree: &mut Tree) -> Option<Progress> {
+    fn between(&mut self, text: &str, tree: &mut Tree) -> Option<Progress> {
+        let bytes = text.as_bytes();
         while matches!(bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.pos += 1;
         }
@@ -144,13 +155,13 @@ impl ValueReader {
                 _ => return fail,
             },
             Expect::Key | Expect::KeyOrClose => match byte {
-                b'"' => self.token = Token::Key(std::mem::take(&mut self.spare_key)),
+                b'"' => self.token = Token::Key(at + 1, None),
                 b'}' if self.expect == Expect::KeyOrClose => return self.close(tree),
                 _ => return fail,
             },
             Expect::Value | Expect::ValueOrClose => match byte {
                 b']' if self.expect == Expect::ValueOrClose => return self.close(tree),
-                _ => return self.begin_value(byte, tree),
+                _ => return self.begin_value(text, byte, tree),
             },
         }
         self.pos += 1;
@@ -158,14 +169,14 @@ impl ValueReader {
     }
 
     /// The first byte of a value.
-    fn begin_value(&mut self, byte: u8, tree: &mut Tree) -> Option<Progress> {
+    fn begin_value(&mut self, text: &str, byte: u8, tree: &mut Tree) -> Option<Progress> {
         let at = self.pos;
         match byte {
             b'{' | b'[' => {
                 if self.brackets.len() >= self.max_depth {
                     return Some(Progress::Failed(at));
                 }
-                self.enter();
+                self.enter(text);
                 self.open_changed();
                 tree.add(&self.pointer, empty(byte));
                 self.brackets.push(byte);
@@ -178,17 +189,17 @@ impl ValueReader {
                 };
             }
             b'"' => {
-                self.enter();
+                self.enter(text);
                 self.open_changed();
                 tree.open_string(&self.pointer);
                 self.token = Token::Str;
             }
             b'-' | b'0'..=b'9' => {
-                self.enter();
+                self.enter(text);
                 self.token = Token::Number(at);
             }
             b't' | b'f' | b'n' => {
-                self.enter();
+                self.enter(text);
                 let word: &[u8] = match byte {
                     b't' => b"true",
                     b'f' => b"false",
@@ -204,13 +215,14 @@ impl ValueReader {
 
     /// The path steps into the value that begins now: the member whose key was read, or
     /// the container's next item.
-    fn enter(&mut self) {
+    fn enter(&mut self, text: &str) {
         let Some(count) = self.counts.last_mut() else {
             return;
         };
         self.step_marks.push(self.pointer.len());
         match self.key.take() {
-            Some(mut key) => {
+            Some(Key::Bytes(from, to)) => push_key(&mut self.pointer, &text[from..to]),
+            Some(Key::Decoded(mut key)) => {
                 push_key(&mut self.pointer, &key);
                 key.clear();
                 self.spare_key = key;
@@ -264,8 +276,11 @@ impl ValueReader {
             b'"' => {
                 self.pos += 1;
                 match std::mem::replace(&mut self.token, Token::None) {
-                    Token::Key(key) => {
-                        self.key = Some(key);
+                    Token::Key(from, decoded) => {
+                        self.key = Some(match decoded {
+                            None => Key::Bytes(from, self.pos - 1),
+                            Some(key) => Key::Decoded(key),
+                        });
                         self.expect = Expect::Colon;
                         None
                     }
@@ -278,7 +293,7 @@ impl ValueReader {
                     }
                 }
             }
-            b'\\' => self.escape(bytes, tree),
+            b'\\' => self.escape(text, tree),
             // Lossless repairs: the raw character is what the model meant.
             b'\n' | b'\r' | b'\t' => {
                 self.take(&text[self.pos..self.pos + 1], tree);
@@ -289,12 +304,24 @@ impl ValueReader {
         }
     }
 
-    /// Characters of the open string: a key's are kept, a value's shown.
+    /// Characters of the open string as they are in the text: a value's shown, a key's
+    /// kept once it has its own text.
     fn take(&mut self, piece: &str, tree: &mut Tree) {
         match &mut self.token {
-            Token::Key(key) => key.push_str(piece),
+            Token::Key(_, None) => {}
+            Token::Key(_, Some(key)) => key.push_str(piece),
             _ => tree.append(piece, &self.pointer),
         }
+    }
+
+    /// What the escape at `at` stands for: a key's text is its own from here on.
+    fn take_escaped(&mut self, piece: &str, at: usize, text: &str, tree: &mut Tree) {
+        if let Token::Key(from, decoded @ None) = &mut self.token {
+            let mut key = std::mem::take(&mut self.spare_key);
+            key.push_str(&text[*from..at]);
+            *decoded = Some(key);
+        }
+        self.take(piece, tree);
     }
 
     /// The path of the string value being read, if one is.
@@ -303,7 +330,8 @@ impl ValueReader {
     }
 
     /// A backslash at `pos`: wait until its escape is whole, then take what it stands for.
-    fn escape(&mut self, bytes: &[u8], tree: &mut Tree) -> Option<Progress> {
+    fn escape(&mut self, text: &str, tree: &mut Tree) -> Option<Progress> {
+        let bytes = text.as_bytes();
         let at = self.pos;
         let Some(&kind) = bytes.get(at + 1) else {
             return Some(Progress::NeedMore);
@@ -323,7 +351,7 @@ impl ValueReader {
             _ => return Some(Progress::Failed(at)),
         };
         if let Some(c) = simple {
-            self.take(c.encode_utf8(&mut [0; 4]), tree);
+            self.take_escaped(c.encode_utf8(&mut [0; 4]), at, text, tree);
             self.pos = at + 2;
             return None;
         }
@@ -339,12 +367,8 @@ impl ValueReader {
                 (Some(b"\\u"), Unit::Whole(low)) if (0xDC00..0xE000).contains(&low) => {
                     self.pos = at + 12;
                     let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    self.take(
-                        char::from_u32(code)
-                            .unwrap_or('\u{fffd}')
-                            .encode_utf8(&mut [0; 4]),
-                        tree,
-                    );
+                    let c = char::from_u32(code).unwrap_or('\u{fffd}');
+                    self.take_escaped(c.encode_utf8(&mut [0; 4]), at, text, tree);
                     return None;
                 }
                 _ => '\u{fffd}',
@@ -352,7 +376,7 @@ impl ValueReader {
         } else {
             char::from_u32(unit).unwrap_or('\u{fffd}')
         };
-        self.take(c.encode_utf8(&mut [0; 4]), tree);
+        self.take_escaped(c.encode_utf8(&mut [0; 4]), at, text, tree);
         self.pos = at + len;
         None
     }
