@@ -111,7 +111,10 @@ impl Tree {
                 text.clear();
                 1
             }
-            (None, _) => return,
+            (None, _) => {
+                self.open_last = false;
+                return;
+            }
             _ => 0,
         };
         self.open_last = keep == 1;
@@ -165,7 +168,6 @@ impl Tree {
         if matches!(self.deltas.first(), Some(Delta::Append { text, .. }) if text.is_empty()) {
             let empty = self.deltas.remove(0);
             self.keep_spare(empty);
-            self.open_last = false;
         }
     }
 
@@ -184,16 +186,12 @@ impl Tree {
 
     /// The value at `path` ended, at the byte before `end` (kept only for a validator).
     pub(super) fn ended(&mut self, path: &str, end: usize) {
-        if self.ended.is_some() {
-            let path = self.pointer(path);
-            let candidate = self.withdrawals;
-            if let Some(ended) = self.ended.as_mut() {
-                ended.push(Ended {
-                    path,
-                    end,
-                    candidate,
-                });
-            }
+        if let Some(ended) = self.ended.as_mut() {
+            ended.push(Ended {
+                path: fresh(&mut self.free_pointers, path),
+                end,
+                candidate: self.withdrawals,
+            });
         }
     }
 
@@ -204,7 +202,6 @@ impl Tree {
         if std::mem::take(&mut self.shown) {
             self.deltas.push(Delta::Withdraw);
         }
-        self.open_last = false;
     }
 
     /// A new candidate begins with nothing shown.
