@@ -457,10 +457,8 @@ impl Extractor {
     fn reuse(&mut self, snapshot: &mut Snapshot) {
         self.tree
             .reuse(&mut snapshot.deltas, self.regions.open_string());
-        if !snapshot.final_paths.is_empty() {
-            for path in snapshot.final_paths.drain(..) {
-                self.tree.recycle(path);
-            }
+        for path in snapshot.final_paths.drain(..) {
+            self.tree.recycle(path);
         }
         snapshot.signals.clear();
     }

@@ -184,8 +184,8 @@ impl Regions {
     }
 
     /// Make `into` the paths still open (none while no candidate is being read).
-    pub(super) fn fill_open_paths(&mut self, into: &mut OpenPaths) {
-        match self.candidate.as_mut() {
+    pub(super) fn fill_open_paths(&self, into: &mut OpenPaths) {
+        match &self.candidate {
             Some(candidate) => candidate.reader.fill_open_paths(into),
             None if !into.is_empty() => into.clear(),
             None => {}

@@ -10,8 +10,6 @@ use super::{Delta, Pointer};
 /// The changes since the last snapshot.
 #[derive(Debug, Default)]
 pub(super) struct Tree {
-    /// A string is being read, which [`Tree::append`] grows.
-    open: bool,
     /// The last change is the open string's (its addition or an append): its next
     /// characters go there.
     open_last: bool,
@@ -67,13 +65,12 @@ impl Tree {
     pub(super) fn open_string(&mut self, path: &str) {
         let first = self.free_strings.pop().unwrap_or_default();
         self.add(path, Value::String(first));
-        self.open = true;
         self.open_last = true;
     }
 
-    /// More characters of the open string, at `open`.
+    /// More characters of the string being read (the reader's only appends), at `open`.
     pub(super) fn append(&mut self, text: &str, open: &str) {
-        if !self.open || text.is_empty() {
+        if text.is_empty() {
             return;
         }
         match self.deltas.last_mut().filter(|_| self.open_last) {
@@ -174,7 +171,6 @@ impl Tree {
     /// The open string closed.
     pub(super) fn close_string(&mut self) {
         self.open_last = false;
-        self.open = false;
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.

@@ -405,10 +405,7 @@ impl ValueReader {
         // The grammar has checked the token whole: the number is its spelling, exactly as
         // the engine decodes it (`1E22` stays `1E22`, `1.50` keeps its zero).
         let value = Value::Number(serde_json::Number::from_string_unchecked(token.to_owned()));
-        tree.ended(&self.pointer, self.pos);
-        tree.add(&self.pointer, value);
-        self.step_out();
-        self.leave()
+        self.scalar(value, tree)
     }
 
     /// `true`, `false` or `null`, byte by byte; it is a value once a byte that cannot
@@ -441,6 +438,11 @@ impl ValueReader {
             b"false" => Value::Bool(false),
             _ => Value::Null,
         };
+        self.scalar(value, tree)
+    }
+
+    /// A number or literal whose token ended: shown as it is final, and left.
+    fn scalar(&mut self, value: Value, tree: &mut Tree) -> Option<Progress> {
         tree.ended(&self.pointer, self.pos);
         tree.add(&self.pointer, value);
         self.step_out();
