@@ -14,9 +14,8 @@ import { partIssues } from "./schema.js";
  * paths inside the part; empty when it validates or when the path alone cannot say which
  * rules apply. */
 export function closedIssues(schema, pointer, value) {
-  const steps = pointer.split("/").slice(1).map((step) => step.replaceAll("~1", "/").replaceAll("~0", "~"));
   let part = schema;
-  for (const step of steps) {
+  for (const step of pointerSteps(pointer)) {
     const container = bare(part);
     part = container === null ? null : childOf(container, step);
     if (part == null) return [];
@@ -29,6 +28,11 @@ export function closedIssues(schema, pointer, value) {
     // A validator that throws on a part says nothing early; the end asks it about the whole.
     return [];
   }
+}
+
+/** A JSON Pointer's steps, each a key or an index as text (`~1` read as `/`, `~0` as `~`). */
+export function pointerSteps(pointer) {
+  return pointer.split("/").slice(1).map((step) => step.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /** What a schema is: its library's kind name and where its parts are. */

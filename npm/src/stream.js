@@ -7,6 +7,7 @@
 
 import { Engine } from "./engine.js";
 import { kindOf } from "./errors.js";
+import { pointerSteps } from "./items.js";
 import { DEFAULT_REQUEST } from "./request.js";
 import { standardOf } from "./schema.js";
 
@@ -172,7 +173,7 @@ function textOf(item) {
 export function applyDelta(value, delta) {
   if (delta.op === "withdraw") return undefined;
   if (delta.path === "") return delta.op === "add" ? delta.value : value + delta.text;
-  const steps = delta.path.split("/").slice(1).map((step) => step.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const steps = pointerSteps(delta.path);
   const last = steps.pop();
   let parent = value;
   for (const step of steps) parent = parent[Array.isArray(parent) ? Number(step) : step];
