@@ -116,34 +116,41 @@ impl Tree {
         };
         self.open_last = keep == 1;
         if last.len() > keep {
-            for delta in last.drain(keep..) {
-                self.keep_spare(delta);
+            for delta in &mut last[keep..] {
+                self.take_room(delta);
             }
+            last.truncate(keep);
         }
         if keep == 1 || last.capacity() > self.deltas.capacity() {
             std::mem::swap(&mut self.deltas, last);
         }
     }
 
-    /// An emptied append's string, kept for a later append while there is room; an added
-    /// value's path, and a string value's room, taken back.
-    fn keep_spare(&mut self, delta: Delta) {
+    /// The room of a change the last snapshot held, taken for later ones: an append's
+    /// string and path, an added value's path and (a string's) room. What is left of the
+    /// change is dropped with it.
+    fn take_room(&mut self, delta: &mut Delta) {
         match delta {
-            Delta::Append { path, mut text } if self.spare.len() < SPARE_APPENDS => {
+            Delta::Append { path, text } if self.spare.len() < SPARE_APPENDS => {
                 text.clear();
-                self.spare.push(Delta::Append { path, text });
+                self.spare.push(Delta::Append {
+                    path: std::mem::take(path),
+                    text: std::mem::take(text),
+                });
             }
             Delta::Add {
                 path,
-                value: Value::String(mut text),
+                value: Value::String(text),
             } => {
-                self.recycle(path);
+                self.recycle(std::mem::take(path));
                 if self.free_strings.len() < FREE_STRINGS && text.capacity() <= FREE_STRING_ROOM {
                     text.clear();
-                    self.free_strings.push(text);
+                    self.free_strings.push(std::mem::take(text));
                 }
             }
-            Delta::Add { path, .. } | Delta::Append { path, .. } => self.recycle(path),
+            Delta::Add { path, .. } | Delta::Append { path, .. } => {
+                self.recycle(std::mem::take(path))
+            }
             Delta::Withdraw => {}
         }
     }
@@ -163,8 +170,8 @@ impl Tree {
     /// The chunk is read: an append kept by [`Tree::reuse`] that got no characters goes.
     pub(super) fn settle(&mut self) {
         if matches!(self.deltas.first(), Some(Delta::Append { text, .. }) if text.is_empty()) {
-            let empty = self.deltas.remove(0);
-            self.keep_spare(empty);
+            let mut empty = self.deltas.remove(0);
+            self.take_room(&mut empty);
         }
     }
 
