@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::capture::{Arrival, Capture};
 use crate::check::EarlySignal;
-use crate::engine::{Delta, Extractor, Options, Replay, Signal, Snapshot, State};
+use crate::engine::{DeltaRef, Deltas, Extractor, Options, Replay, Signal, Snapshot, State};
 
 use super::help::HelpLine;
 use super::request::wrap;
@@ -64,7 +64,7 @@ struct Step {
     ms: Option<u64>,
     state: State,
     provisional: bool,
-    deltas: Vec<Delta>,
+    deltas: Deltas,
     open_paths: Vec<String>,
     signals: Vec<Signal>,
 }
@@ -102,7 +102,7 @@ impl Timeline {
         let first_value = steps.iter().position(|step| {
             step.deltas
                 .iter()
-                .any(|delta| matches!(delta, Delta::Add { .. }))
+                .any(|delta| matches!(delta, DeltaRef::Add { .. }))
         });
         // From the steps just read: the stream is fed once.
         let early = crate::check::first_in(capture, steps.iter().map(|step| &step.signals[..]));

@@ -58,7 +58,8 @@ pub use path::member_path;
 pub use position::line_col;
 pub use stop::classify_stop_reason;
 pub use stream::{
-    Delta, Extractor, ItemFinding, ItemValidator, OpenPaths, Pointer, Replay, Signal, SignalKind,
-    Snapshot, State, StreamLayer, Waiting, DEFAULT_RUNAWAY_BYTES,
+    Delta, DeltaIter, DeltaRef, Deltas, Extractor, ItemFinding, ItemValidator, OpenPaths, Part,
+    PathIter, Paths, Pointer, Replay, Signal, SignalKind, Snapshot, State, StreamLayer, Waiting,
+    DEFAULT_RUNAWAY_BYTES,
 };
 pub use stringified::{find_stringified, Stringified};

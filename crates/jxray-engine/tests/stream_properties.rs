@@ -16,7 +16,7 @@
 
 mod support;
 
-use jxray_engine::{extract, Delta, Extractor, Options, Replay, Snapshot, WarningKind};
+use jxray_engine::{extract, DeltaRef, Extractor, Options, Replay, Snapshot, WarningKind};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -64,10 +64,10 @@ fn check(bytes: &[u8], cuts: &[usize], stop: Option<&str>) -> Result<(), String>
         }
         from = cut;
         for delta in &snapshot.deltas {
-            if *delta == Delta::Withdraw {
+            if delta == DeltaRef::Withdraw {
                 history.clear();
             }
-            if !replay.apply(delta) {
+            if !replay.apply_ref(delta) {
                 return Err(format!("{delta:?} does not fit {:?}", replay.value()));
             }
         }

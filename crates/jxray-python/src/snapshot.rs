@@ -3,11 +3,11 @@
 //! and dropped at every chunk. The state's fields, which change rarely, are kept once
 //! written.
 
-use jxray::engine::{Delta, Snapshot, State};
+use jxray::engine::{DeltaRef, Part, Snapshot, State};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
-use crate::convert::{to_python, Decimals};
+use crate::convert::{digits_to_python, to_python, Decimals};
 
 /// The snapshot of the last chunk, as a dict; `state` keeps the state's fields as last
 /// written (`state`, and `why`, `layer` or `dialect`).
@@ -28,8 +28,7 @@ pub fn snapshot_dict<'py>(
     }
     dict.set_item("deltas", deltas)?;
     dict.set_item("open_paths", PyList::new(py, snapshot.open_paths.iter())?)?;
-    let finals = snapshot.final_paths.iter().map(|path| &**path);
-    dict.set_item("final_paths", PyList::new(py, finals)?)?;
+    dict.set_item("final_paths", PyList::new(py, snapshot.final_paths.iter())?)?;
     dict.set_item("signals", serialized(py, &snapshot.signals, decimals)?)?;
     dict.set_item("bytes", snapshot.bytes)?;
     Ok(dict)
@@ -39,25 +38,37 @@ pub fn snapshot_dict<'py>(
 /// `{"op": "withdraw"}`.
 fn delta_dict<'py>(
     py: Python<'py>,
-    delta: &Delta,
+    delta: DeltaRef<'_>,
     decimals: Decimals,
 ) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
     match delta {
-        Delta::Add { path, value } => {
+        DeltaRef::Add { path, value } => {
             dict.set_item("op", "add")?;
-            dict.set_item("path", &**path)?;
-            dict.set_item("value", to_python(py, value, decimals)?)?;
+            dict.set_item("path", path)?;
+            dict.set_item("value", part(py, value, decimals)?)?;
         }
-        Delta::Append { path, text } => {
+        DeltaRef::Append { path, text } => {
             dict.set_item("op", "append")?;
-            dict.set_item("path", &**path)?;
+            dict.set_item("path", path)?;
             dict.set_item("text", text)?;
         }
-        Delta::Withdraw => dict.set_item("op", "withdraw")?,
-        other => return serialized(py, other, decimals),
+        DeltaRef::Withdraw => dict.set_item("op", "withdraw")?,
     }
     Ok(dict.into_any())
+}
+
+/// What a change adds, as a Python object (a number from its spelling, as `extract`
+/// reads one).
+fn part<'py>(py: Python<'py>, value: Part<'_>, decimals: Decimals) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Part::Object => PyDict::new(py).into_any(),
+        Part::Array => PyList::empty(py).into_any(),
+        Part::String(text) => PyString::new(py, text).into_any(),
+        Part::Number(spelling) => digits_to_python(py, spelling, decimals)?,
+        Part::Bool(value) => PyBool::new(py, value).to_owned().into_any(),
+        Part::Null => py.None().into_bound(py),
+    })
 }
 
 /// Anything serializable, as its JSON's Python objects.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::tree::Ended;
-use super::{Delta, Replay};
+use super::{DeltaRef, Deltas, Replay};
 
 /// Judges a value that closed while the output streams in.
 pub trait ItemValidator: Send + Sync {
@@ -63,12 +63,12 @@ impl ItemCheck {
 
     /// Take a snapshot's changes, then judge the values that ended among them; `live` is
     /// the candidate being read (values of one withdrawn since are not judged).
-    pub(super) fn judge(&mut self, deltas: &[Delta], ended: Vec<Ended>, live: usize) -> Vec<Found> {
+    pub(super) fn judge(&mut self, deltas: &Deltas, ended: Vec<Ended>, live: usize) -> Vec<Found> {
         for delta in deltas {
-            if *delta == Delta::Withdraw {
+            if delta == DeltaRef::Withdraw {
                 self.said.clear();
             }
-            self.value.apply(delta);
+            self.value.apply_ref(delta);
         }
         let mut found = Vec::new();
         for closed in ended.into_iter().filter(|closed| closed.candidate == live) {
@@ -98,7 +98,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::stream::{Extractor, Pointer, SignalKind, Snapshot};
+    use crate::stream::{Extractor, SignalKind, Snapshot};
     use crate::Options;
 
     /// Negative numbers are wrong anywhere; an object needs an `id`.
@@ -190,7 +190,7 @@ mod tests {
         let mut extractor = Extractor::new(Options::default());
         let snapshot = extractor.feed(br#"{"qty": -3}"#);
         assert!(snapshot.signals.is_empty());
-        assert_eq!(snapshot.final_paths, [Pointer::from("")]);
+        assert_eq!(snapshot.final_paths.iter().collect::<Vec<_>>(), [""]);
         assert_eq!(
             extractor.end(None).value,
             Some(json!({"qty": -3})),

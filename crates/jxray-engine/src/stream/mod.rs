@@ -1,6 +1,6 @@
 //! A verdict while the output arrives (contract §7): an [`Extractor`] is fed an output chunk
 //! by chunk and says after each what is known so far — where it is ([`State`]), what the
-//! value has become ([`Delta`]s of a value that never invents and never shrinks), which
+//! value has become (the [`Deltas`] of a value that never invents and never shrinks), which
 //! paths are still open and which are final, and the [`Signal`]s a caller may stop for —
 //! and at the end exactly what [`crate::extract`] says of the joined text.
 //!
@@ -8,6 +8,7 @@
 //! tool-call markup) by [`regions`], the value by [`value`], the runaway and refusal
 //! watchers by [`watch`]. `end` runs the engine once on the whole text.
 
+mod deltas;
 mod items;
 mod markers;
 mod pointer;
@@ -29,6 +30,7 @@ use crate::options::Options;
 use crate::outcome::{Dialect, Outcome};
 use crate::position::LineCursor;
 
+pub use deltas::{DeltaRef, Deltas, Iter as DeltaIter, Part, PathIter, Paths};
 pub use items::{ItemFinding, ItemValidator};
 pub use pointer::Pointer;
 pub use replay::Replay;
@@ -102,7 +104,8 @@ pub enum StreamLayer {
     ToolCallText,
 }
 
-/// One change to the value shown, in order. Replaying them gives the value.
+/// One change to the value shown, owned: a snapshot's [`DeltaRef`] copied to be kept past
+/// the next chunk ([`DeltaRef::to_delta`], [`Deltas::to_vec`]). Replaying them gives the value.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "op", rename_all = "kebab-case")]
@@ -218,12 +221,12 @@ pub struct Snapshot {
     /// to be a bracket in a sentence.
     pub provisional: bool,
     /// The changes to the value since the last snapshot.
-    pub deltas: Vec<Delta>,
+    pub deltas: Deltas,
     /// The paths still open (JSON Pointers, the innermost last).
     pub open_paths: OpenPaths,
     /// The paths that became final since the last snapshot: a string or container that
     /// closed (a number or literal is final when it appears).
-    pub final_paths: Vec<Pointer>,
+    pub final_paths: Paths,
     /// The signals raised since the last snapshot.
     pub signals: Vec<Signal>,
     /// The bytes received so far.
@@ -238,9 +241,9 @@ impl Default for Snapshot {
                 why: Waiting::Prose,
             },
             provisional: false,
-            deltas: Vec::new(),
+            deltas: Deltas::default(),
             open_paths: OpenPaths::default(),
-            final_paths: Vec::new(),
+            final_paths: Paths::default(),
             signals: Vec::new(),
             bytes: 0,
         }
@@ -324,8 +327,8 @@ impl Extractor {
 
     /// Feed the next chunk of bytes, and make `snapshot` what is known after it. The same
     /// as [`Extractor::feed`], for a caller that keeps one snapshot for the whole stream:
-    /// its buffers (and the strings of its appends) are used again, so a chunk allocates
-    /// only for the values it adds.
+    /// its buffers are used again, so once they have grown, a chunk's changes allocate
+    /// nothing.
     pub fn feed_into(&mut self, chunk: &[u8], snapshot: &mut Snapshot) {
         self.received += chunk.len();
         if self.pending.is_empty() {
@@ -384,7 +387,6 @@ impl Extractor {
                 self.raise(signal);
             }
         }
-        self.tree.settle();
         self.judge_items();
         if let Some(at) = self.runaway.watch(self.text.as_bytes()) {
             let signal = self.signal(regions::Event {
@@ -452,14 +454,10 @@ impl Extractor {
         self.fresh.push(signal);
     }
 
-    /// Empty the last snapshot: its delta list's room, and its appends' strings, are this
-    /// chunk's.
+    /// Empty the last snapshot: its changes' and final paths' room is this chunk's.
     fn reuse(&mut self, snapshot: &mut Snapshot) {
         self.tree
-            .reuse(&mut snapshot.deltas, self.regions.open_string());
-        for path in snapshot.final_paths.drain(..) {
-            self.tree.recycle(path);
-        }
+            .reuse(&mut snapshot.deltas, &mut snapshot.final_paths);
         snapshot.signals.clear();
     }
 
@@ -469,11 +467,7 @@ impl Extractor {
         snapshot.provisional = self.regions.provisional();
         std::mem::swap(&mut self.tree.deltas, &mut snapshot.deltas);
         self.regions.fill_open_paths(&mut snapshot.open_paths);
-        // Most chunks close nothing and raise nothing. `reuse` took the snapshot's paths
-        // back, so the two lists trade places.
-        if !self.tree.finals.is_empty() {
-            std::mem::swap(&mut snapshot.final_paths, &mut self.tree.finals);
-        }
+        std::mem::swap(&mut self.tree.finals, &mut snapshot.final_paths);
         if !self.fresh.is_empty() {
             snapshot.signals.append(&mut self.fresh);
         }

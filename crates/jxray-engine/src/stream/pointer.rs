@@ -1,8 +1,6 @@
-//! The path of a streamed value: a JSON Pointer every change and final path names. Each
-//! holder has its own copy, so handing one out costs no atomic operation (a shared copy
-//! cost one to hand out and one to give back, several a value); the extractor takes back
-//! the copies its last snapshot held and writes the next paths into their room
-//! ([`super::tree::Tree::pointer`]), so a value costs no allocation either.
+//! The path of a value in an owned [`super::Delta`]: a JSON Pointer, read as a `&str`. A
+//! snapshot's own changes and final paths borrow theirs from one text
+//! ([`super::Deltas`], [`super::Paths`]); a `Pointer` is a copy to keep.
 
 use std::fmt;
 use std::ops::Deref;
@@ -18,11 +16,6 @@ impl Pointer {
     /// The pointer as text.
     pub fn as_str(&self) -> &str {
         &self.0
-    }
-
-    /// Its text's room, for the next path written into it.
-    pub(super) fn room(&mut self) -> &mut String {
-        &mut self.0
     }
 }
 

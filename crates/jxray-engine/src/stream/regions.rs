@@ -192,11 +192,6 @@ impl Regions {
         }
     }
 
-    /// The path of the string value being read, if one is.
-    pub(super) fn open_string(&self) -> Option<&str> {
-        self.candidate.as_ref()?.reader.open_string()
-    }
-
     /// Whether a candidate value has begun (a refusal holds none).
     pub(super) fn value_begun(&self) -> bool {
         self.begun

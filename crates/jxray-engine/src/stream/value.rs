@@ -6,8 +6,7 @@
 //! `true`, `false` or `null` only once its token has ended; a key only once its closing
 //! quote came (and its member once its value begins); no closer is ever supplied.
 
-use serde_json::Value;
-
+use super::deltas::Op;
 use super::tree::{empty, push_index, push_key, Tree};
 use super::OpenPaths;
 use crate::scan::{plain_end, scan_number, Expect};
@@ -178,7 +177,7 @@ impl ValueReader {
                 }
                 self.enter(text);
                 self.open_changed();
-                tree.add(&self.pointer, empty(byte));
+                tree.add(&self.pointer, empty(byte), "");
                 self.brackets.push(byte);
                 self.counts.push(0);
                 self.container_ends.push(self.pointer.len());
@@ -324,11 +323,6 @@ impl ValueReader {
         self.take(piece, tree);
     }
 
-    /// The path of the string value being read, if one is.
-    pub(super) fn open_string(&self) -> Option<&str> {
-        matches!(self.token, Token::Str).then_some(self.pointer.as_str())
-    }
-
     /// A backslash at `pos`: wait until its escape is whole, then take what it stands for.
     fn escape(&mut self, text: &str, tree: &mut Tree) -> Option<Progress> {
         let bytes = text.as_bytes();
@@ -404,8 +398,7 @@ impl ValueReader {
         let token = text.get(from..self.pos).unwrap_or("0");
         // The grammar has checked the token whole: the number is its spelling, exactly as
         // the engine decodes it (`1E22` stays `1E22`, `1.50` keeps its zero).
-        let value = Value::Number(serde_json::Number::from_string_unchecked(token.to_owned()));
-        self.scalar(value, tree)
+        self.scalar(Op::Number, token, tree)
     }
 
     /// `true`, `false` or `null`, byte by byte; it is a value once a byte that cannot
@@ -433,18 +426,18 @@ impl ValueReader {
         if self.pos >= bytes.len() {
             return Some(Progress::NeedMore);
         }
-        let value = match word {
-            b"true" => Value::Bool(true),
-            b"false" => Value::Bool(false),
-            _ => Value::Null,
+        let op = match word {
+            b"true" => Op::True,
+            b"false" => Op::False,
+            _ => Op::Null,
         };
-        self.scalar(value, tree)
+        self.scalar(op, "", tree)
     }
 
     /// A number or literal whose token ended: shown as it is final, and left.
-    fn scalar(&mut self, value: Value, tree: &mut Tree) -> Option<Progress> {
+    fn scalar(&mut self, op: Op, spelling: &str, tree: &mut Tree) -> Option<Progress> {
         tree.ended(&self.pointer, self.pos);
-        tree.add(&self.pointer, value);
+        tree.add(&self.pointer, op, spelling);
         self.step_out();
         self.leave()
     }
