@@ -44,6 +44,32 @@ def test_every_chunk_keeps_the_invariants_and_the_end_is_extract(size: int) -> N
     assert extractor.value == outcome.value
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "' + "word " * 400 + '", "b": ["x", "' + "y" * 300 + '"]}',
+        # A repeated key: the later string is shown in the first one's place, as the end has it.
+        '{"a": "first", "b": 1, "a": "' + "later " * 50 + '"}',
+        '"' + "a whole output that is one string " * 20 + '"',
+        '[["' + "deep " * 60 + '"], {"k": {"m": "' + "n" * 200 + '"}}]',
+    ],
+)
+@pytest.mark.parametrize("size", [1, 8, 33])
+def test_a_string_growing_over_many_chunks_is_the_final_string_in_its_place(text: str, size: int) -> None:
+    extractor = jxray.Extractor()
+    kept = []
+    for at in range(0, len(text), size):
+        snapshot = extractor.feed(text[at : at + size])
+        if isinstance(snapshot.value, dict) and isinstance(snapshot.value.get("a"), str):
+            kept.append(snapshot.value["a"])  # a caller holding a string it was shown
+    outcome = extractor.end("stop")
+    assert outcome.ok, outcome.to_json()
+    assert extractor.value == outcome.value
+    assert json.dumps(extractor.value) == json.dumps(outcome.value), "members in the end's order"
+    if '"a": "first"' not in text:  # a repeated key's first string is replaced, not grown
+        assert all(outcome.value["a"].startswith(string) for string in kept)
+
+
 def test_a_snapshot_says_where_it_is_what_is_open_and_what_is_final() -> None:
     extractor = jxray.Extractor()
     first = extractor.feed("Sure!\n```json\n")

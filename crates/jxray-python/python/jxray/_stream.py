@@ -105,7 +105,13 @@ class Extractor:
 
     def _snapshot(self, raw: dict) -> Snapshot:
         for delta in raw["deltas"]:
-            self._value = _apply(self._value, delta)
+            if delta["op"] == "append" and delta["path"] == "":
+                # A string that is the whole value, held only here while it grows in place.
+                grown, self._value = self._value, None
+                grown += delta["text"]
+                self._value = grown
+            else:
+                self._value = _apply(self._value, delta)
         for signal in raw["signals"]:
             if self.stopped is None and signal["kind"] in self._stop_on:
                 self.stopped = signal
@@ -172,12 +178,24 @@ def _apply(value: Any, delta: dict) -> Any:
         else:
             parent[last] = delta["value"]
     elif op == "append":
+        text = delta["text"]
         if last is None:
-            return value + delta["text"]
-        if isinstance(parent, list):
-            parent[int(last)] += delta["text"]
+            return value + text
+        # The string being read is its container's last item or member (unless a repeated
+        # key put it back in the first one's place): taken out, it is held only here, so
+        # `+=` grows it in place instead of copying it whole at every chunk.
+        if isinstance(parent, list) and int(last) == len(parent) - 1:
+            grown = parent.pop()
+            grown += text
+            parent.append(grown)
+        elif isinstance(parent, dict) and next(reversed(parent)) == last:
+            grown = parent.pop(last)
+            grown += text
+            parent[last] = grown
+        elif isinstance(parent, list):
+            parent[int(last)] += text
         else:
-            parent[last] += delta["text"]
+            parent[last] += text
     return value
 
 
