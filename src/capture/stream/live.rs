@@ -28,8 +28,11 @@ pub struct LiveStream {
 impl LiveStream {
     /// Take the next piece of the stream; what the output gained.
     pub fn push(&mut self, piece: &str) -> String {
+        // What was held holds no line end: only the piece is searched, so a long line that
+        // comes in many pieces is read once.
+        let held = self.partial.len();
         self.partial.push_str(piece);
-        let Some(last_newline) = self.partial.rfind('\n') else {
+        let Some(last_newline) = piece.rfind('\n').map(|at| held + at) else {
             return String::new();
         };
         let rest = self.partial.split_off(last_newline + 1);
