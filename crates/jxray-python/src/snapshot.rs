@@ -1,7 +1,7 @@
 //! A streaming snapshot as the dict `jxray.Extractor` reads, built directly: the engine's
 //! `Snapshot` serialized would be the same dict, but through a `serde_json::Value` made
-//! and dropped at every chunk. The state's fields, which change rarely, are kept once
-//! written.
+//! and dropped at every chunk. The state's fields, which change rarely, are kept in a dict
+//! each snapshot's starts as a copy of.
 
 use jxray::engine::{DeltaRef, Part, Snapshot, State};
 use pyo3::prelude::*;
@@ -9,18 +9,16 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString};
 
 use crate::convert::{digits_to_python, to_python, Decimals};
 
-/// The snapshot of the last chunk, as a dict; `state` keeps the state's fields as last
-/// written (`state`, and `why`, `layer` or `dialect`).
+/// The snapshot of the last chunk, as a dict with every `Snapshot` field but `value`;
+/// `state` keeps the state's fields as last written (`state`, `why`, `layer`, `dialect`,
+/// `None` where they do not apply).
 pub fn snapshot_dict<'py>(
     py: Python<'py>,
     snapshot: &Snapshot,
     state: &mut StateFields,
     decimals: Decimals,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    for (key, value) in state.of(py, snapshot.state) {
-        dict.set_item(*key, value)?;
-    }
+    let dict = state.of(py, snapshot.state)?.bind(py).copy()?;
     dict.set_item("provisional", snapshot.provisional)?;
     let deltas = PyList::empty(py);
     for delta in &snapshot.deltas {
@@ -29,7 +27,13 @@ pub fn snapshot_dict<'py>(
     dict.set_item("deltas", deltas)?;
     dict.set_item("open_paths", PyList::new(py, snapshot.open_paths.iter())?)?;
     dict.set_item("final_paths", PyList::new(py, snapshot.final_paths.iter())?)?;
-    dict.set_item("signals", serialized(py, &snapshot.signals, decimals)?)?;
+    // Most chunks raise none.
+    let signals = if snapshot.signals.is_empty() {
+        PyList::empty(py).into_any()
+    } else {
+        serialized(py, &snapshot.signals, decimals)?
+    };
+    dict.set_item("signals", signals)?;
     dict.set_item("bytes", snapshot.bytes)?;
     Ok(dict)
 }
@@ -83,31 +87,30 @@ fn serialized<'py, T: serde::Serialize>(
     to_python(py, &value, decimals)
 }
 
-/// The state's fields as last written.
+/// The state's fields as last written, in a dict of their own.
 #[derive(Default)]
 pub struct StateFields {
     state: Option<State>,
-    fields: Vec<(&'static str, Py<PyString>)>,
+    fields: Option<Py<PyDict>>,
 }
 
 impl StateFields {
-    fn of(&mut self, py: Python<'_>, state: State) -> &[(&'static str, Py<PyString>)] {
-        if self.state != Some(state) {
+    fn of(&mut self, py: Python<'_>, state: State) -> PyResult<&Py<PyDict>> {
+        if self.state != Some(state) || self.fields.is_none() {
+            self.fields = Some(fields_of(py, state)?.unbind());
             self.state = Some(state);
-            self.fields = fields_of(py, state);
         }
-        &self.fields
+        Ok(self.fields.get_or_insert_with(|| PyDict::new(py).unbind()))
     }
 }
 
-/// `state` and its one qualifier, as the engine serializes them.
-fn fields_of(py: Python<'_>, state: State) -> Vec<(&'static str, Py<PyString>)> {
+/// `state` and its one qualifier, as the engine serializes them; the qualifiers that do
+/// not apply are `None`.
+fn fields_of(py: Python<'_>, state: State) -> PyResult<Bound<'_, PyDict>> {
     let value = serde_json::to_value(state).unwrap_or_default();
-    ["state", "why", "layer", "dialect"]
-        .into_iter()
-        .filter_map(|key| {
-            let text = value.get(key)?.as_str()?;
-            Some((key, PyString::new(py, text).unbind()))
-        })
-        .collect()
+    let fields = PyDict::new(py);
+    for key in ["state", "why", "layer", "dialect"] {
+        fields.set_item(key, value.get(key).and_then(|text| text.as_str()))?;
+    }
+    Ok(fields)
 }

@@ -78,14 +78,14 @@ class Extractor:
             schema=schema, decimals=decimals, accept_lenient=accept_lenient, runaway_bytes=runaway_bytes, events=events
         )
         self._stop_on = frozenset(stop_on)
-        self._value: Any = None
+        self._value = _Growing()
         self.stopped: Optional[dict] = None
         """The first signal ``stop_on`` names, once one was raised."""
 
     @property
     def value(self) -> Any:
         """The value so far, built from every snapshot's changes."""
-        return self._value
+        return self._value.value
 
     def feed(self, chunk: "str | bytes") -> Snapshot:
         """Feed the next chunk of the output."""
@@ -104,29 +104,18 @@ class Extractor:
         return self._core.end(stop_reason)
 
     def _snapshot(self, raw: dict) -> Snapshot:
+        growing = self._value
         for delta in raw["deltas"]:
-            if delta["op"] == "append" and delta["path"] == "":
-                # A string that is the whole value, held only here while it grows in place.
-                grown, self._value = self._value, None
-                grown += delta["text"]
-                self._value = grown
-            else:
-                self._value = _apply(self._value, delta)
+            growing.apply(delta)
         for signal in raw["signals"]:
             if self.stopped is None and signal["kind"] in self._stop_on:
                 self.stopped = signal
-        # Made as the dataclass's own __init__ would, without its per-field
-        # object.__setattr__ (a frozen dataclass's cost, paid at every chunk).
+        # The core's dict holds every other field: it becomes the snapshot's own, without
+        # the frozen dataclass's object.__setattr__ per field (paid at every chunk).
+        raw["value"] = growing.value
         snapshot = object.__new__(Snapshot)
-        fields = snapshot.__dict__
-        fields.update(_UNPLACED)
-        fields.update(raw)
-        fields["value"] = self._value
+        object.__setattr__(snapshot, "__dict__", raw)
         return snapshot
-
-
-# A snapshot's fields the engine leaves out when they do not apply.
-_UNPLACED = {"why": None, "layer": None, "dialect": None}
 
 
 def grows_into(before: Any, after: Any) -> bool:
@@ -157,46 +146,75 @@ def _event_json(event: Any) -> str:
     raise TypeError(f"an event is an SDK chunk, a dict or its JSON text, not {type(event).__name__}")
 
 
-def _apply(value: Any, delta: dict) -> Any:
-    """``value`` with one change made (a new member or item, more of a string, or none)."""
-    op = delta["op"]
-    if op == "withdraw":
-        return None
-    path = delta["path"]
-    if path == "" and op == "add":
-        return delta["value"]
-    steps = path.split("/")[1:]
-    if "~" in path:
-        steps = [step.replace("~1", "/").replace("~0", "~") for step in steps]
-    parent = value
-    for step in steps[:-1]:
-        parent = parent[int(step)] if isinstance(parent, list) else parent[step]
-    last = steps[-1] if steps else None
-    if op == "add":
-        if isinstance(parent, list):
-            parent.append(delta["value"])
-        else:
-            parent[last] = delta["value"]
-    elif op == "append":
+class _Growing:
+    """The value a stream's changes build, as Python objects. The container the last change
+    went into is kept with its path: most changes go beside the last one, or into the
+    container it added, and are made without walking their path from the top."""
+
+    __slots__ = ("value", "_at", "_parent")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self._at: Optional[str] = None
+        self._parent: Any = None
+
+    def apply(self, delta: dict) -> None:
+        """One change made: a new member or item, more of a string, or none at all."""
+        op = delta["op"]
+        if op == "withdraw":
+            self.value = self._at = self._parent = None
+            return
+        path = delta["path"]
+        if not path:
+            if op == "add":
+                self.value, self._at, self._parent = delta["value"], None, None
+            else:
+                # A string that is the whole value, held only here while it grows in place.
+                grown, self.value = self.value, None
+                grown += delta["text"]
+                self.value = grown
+            return
+        at, _, last = path.rpartition("/")
+        parent = self._parent if at == self._at else self._container(at)
+        if "~" in last:
+            last = last.replace("~1", "/").replace("~0", "~")
+        if op == "add":
+            value = delta["value"]
+            if isinstance(parent, list):
+                parent.append(value)
+            else:
+                parent[last] = value
+            # An object or array added is where its members or items go next.
+            self._at, self._parent = (path, value) if isinstance(value, (dict, list)) else (at, parent)
+            return
+        self._at, self._parent = at, parent
         text = delta["text"]
-        if last is None:
-            return value + text
         # The string being read is its container's last item or member (unless a repeated
         # key put it back in the first one's place): taken out, it is held only here, so
         # `+=` grows it in place instead of copying it whole at every chunk.
-        if isinstance(parent, list) and int(last) == len(parent) - 1:
-            grown = parent.pop()
-            grown += text
-            parent.append(grown)
-        elif isinstance(parent, dict) and next(reversed(parent)) == last:
+        if isinstance(parent, list):
+            if int(last) == len(parent) - 1:
+                grown = parent.pop()
+                grown += text
+                parent.append(grown)
+            else:
+                parent[int(last)] += text
+        elif next(reversed(parent)) == last:
             grown = parent.pop(last)
             grown += text
             parent[last] = grown
-        elif isinstance(parent, list):
-            parent[int(last)] += text
         else:
             parent[last] += text
-    return value
+
+    def _container(self, at: str) -> Any:
+        """The container at the JSON Pointer `at`, walked from the top."""
+        parent = self.value
+        for step in at.split("/")[1:]:
+            if isinstance(parent, list):
+                parent = parent[int(step)]
+            else:
+                parent = parent[step.replace("~1", "/").replace("~0", "~") if "~" in step else step]
+        return parent
 
 
 class Watched:
