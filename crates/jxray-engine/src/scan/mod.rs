@@ -80,6 +80,8 @@ pub(crate) struct Scan {
     /// The input ended right after a whole item inside open brackets: only closers are
     /// missing (`{"a": [1, 2`), not a piece of a token or a member.
     pub closable: bool,
+    /// The most containers open at once.
+    pub deepest: usize,
 }
 
 /// A set of byte offsets: the `{` / `[` that were part of an earlier candidate.
@@ -143,6 +145,7 @@ pub(crate) fn scan_value_with(
         expect: Expect::Value,
         after_comma: false,
         i: start,
+        deepest: 0,
     };
     let end = validator.run();
     let closable = matches!(end, ScanEnd::Truncated { .. })
@@ -152,6 +155,7 @@ pub(crate) fn scan_value_with(
         end,
         repairs: validator.repairs,
         closable,
+        deepest: validator.deepest,
     }
 }
 
@@ -178,6 +182,7 @@ struct Validator<'b, 's> {
     expect: Expect,
     after_comma: bool,
     i: usize,
+    deepest: usize,
 }
 
 impl Validator<'_, '_> {
@@ -311,6 +316,7 @@ impl Validator<'_, '_> {
             set.insert(self.i);
         }
         self.stack.push((byte, self.i));
+        self.deepest = self.deepest.max(self.stack.len());
         self.expect = if byte == b'{' {
             Expect::KeyOrClose
         } else {
