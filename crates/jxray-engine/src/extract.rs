@@ -36,6 +36,15 @@ pub fn extract_accepted(text: &str, options: &Options) -> Option<Outcome> {
     Some(extraction.finish(win, stop)).filter(Outcome::ok)
 }
 
+/// `line L, column C` written after what `out` holds (a place is put in most labels and
+/// warnings, so it is written without the formatting machinery).
+pub(super) fn push_place(out: &mut String, (line, column): (usize, usize)) {
+    out.push_str("line ");
+    out.push_str(itoa::Buffer::new().format(line));
+    out.push_str(", column ");
+    out.push_str(itoa::Buffer::new().format(column));
+}
+
 /// Where a fence's content starts, past white space.
 fn start_of(text: &str, fence: &Fence) -> usize {
     trim_span(text.as_bytes(), fence.content.0, fence.content.1).0
@@ -134,9 +143,11 @@ impl<'a> Extraction<'a> {
         (win, stop)
     }
 
+    /// `line L, column C` for a byte offset.
     pub(super) fn locate(&mut self, offset: usize) -> String {
-        let (line, column) = self.cursor.locate(self.text, offset);
-        format!("line {line}, column {column}")
+        let mut place = String::with_capacity(32);
+        push_place(&mut place, self.cursor.locate(self.text, offset));
+        place
     }
 
     /// Keep the most specific rejection; the first one wins a tie.

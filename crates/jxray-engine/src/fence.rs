@@ -25,13 +25,24 @@ impl Fence {
         self.tag.as_deref().is_none_or(is_json_tag)
     }
 
+    /// How the trace names the fence (built for every fence judged: written piece by piece,
+    /// without the formatting machinery).
     pub fn describe(&self) -> String {
-        let kind = match &self.tag {
-            Some(tag) => format!("fence tagged `{tag}`"),
-            None => "untagged fence".to_owned(),
-        };
-        let open = if self.closed { "" } else { " (never closed)" };
-        format!("{kind} at line {}{open}", self.line)
+        let mut name = String::with_capacity(48);
+        match &self.tag {
+            Some(tag) => {
+                name.push_str("fence tagged `");
+                name.push_str(tag);
+                name.push('`');
+            }
+            None => name.push_str("untagged fence"),
+        }
+        name.push_str(" at line ");
+        name.push_str(itoa::Buffer::new().format(self.line));
+        if !self.closed {
+            name.push_str(" (never closed)");
+        }
+        name
     }
 }
 
