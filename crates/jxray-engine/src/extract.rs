@@ -69,6 +69,8 @@ pub(super) struct Win {
     pub(super) layer: Layer,
     pub(super) entry: Entry,
     pub(super) several_distinct: bool,
+    /// Found to be no JSON Schema when it was pooled (no schema document either).
+    pub(super) not_a_schema: bool,
 }
 
 pub(super) struct Extraction<'a> {
@@ -245,6 +247,7 @@ impl<'a> Extraction<'a> {
                         remark: None,
                     },
                     several_distinct: false,
+                    not_a_schema: false,
                 })
             }
             Judged::Rejected(rejection) => {
@@ -434,6 +437,7 @@ impl<'a> Extraction<'a> {
             several_distinct,
             echo_passed,
             echo_alone,
+            not_a_schema,
         } = pool.winner()?;
         for (slot, reason) in losers {
             self.trace.set_verdict(slot, Verdict::Passed { reason });
@@ -461,6 +465,7 @@ impl<'a> Extraction<'a> {
             layer,
             entry,
             several_distinct,
+            not_a_schema,
         })
     }
 

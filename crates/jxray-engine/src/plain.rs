@@ -53,8 +53,9 @@ fn write(text: &str) -> Result<JsonText, Leave> {
     let mut out = String::with_capacity(bytes.len());
     // The open containers (`{` or `[`), and the keys of the open objects with their depth,
     // innermost last.
-    let mut open: Vec<u8> = Vec::new();
-    let mut keys: Vec<(usize, &str)> = Vec::new();
+    // (Room for a usual value's nesting and keys, so that neither grows while it is read.)
+    let mut open: Vec<u8> = Vec::with_capacity(16);
+    let mut keys: Vec<(usize, &str)> = Vec::with_capacity(64);
     let mut i = skip_space(bytes, 0);
     'value: loop {
         match at(bytes, i)? {
