@@ -56,6 +56,8 @@ fn write(text: &str) -> Result<JsonText, Leave> {
     // (Room for a usual value's nesting and keys, so that neither grows while it is read.)
     let mut open: Vec<u8> = Vec::with_capacity(16);
     let mut keys: Vec<(usize, &str)> = Vec::with_capacity(64);
+    // What an escaped string reads as, one string at a time.
+    let mut read = String::new();
     let mut i = skip_space(bytes, 0);
     'value: loop {
         match at(bytes, i)? {
@@ -78,7 +80,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                     continue 'value;
                 }
             }
-            b'"' => i = string_value(text, i, &mut out)?,
+            b'"' => i = string_value(text, i, &mut out, &mut read)?,
             b't' => i = literal(bytes, i, "true", &mut out)?,
             b'f' => i = literal(bytes, i, "false", &mut out)?,
             b'n' => i = literal(bytes, i, "null", &mut out)?,
@@ -186,11 +188,16 @@ fn number(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
 }
 
 /// A string value at `start`: where it ends, unless it may hold JSON.
-fn string_value(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
+fn string_value(
+    text: &str,
+    start: usize,
+    out: &mut String,
+    read: &mut String,
+) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     let end = plain_end(bytes, start + 1, bytes.len());
     if at(bytes, end)? != b'"' {
-        return escaped_value(text, start, end, out);
+        return escaped_value(text, start, end, out, read);
     }
     let body = &text[start + 1..end];
     if may_look_like_json(body) && looks_like_json(body) {
@@ -215,9 +222,10 @@ fn escaped_value(
     start: usize,
     mut end: usize,
     out: &mut String,
+    read: &mut String,
 ) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
-    let mut read = String::new();
+    read.clear();
     let mut copied = start + 1;
     while at(bytes, end)? == b'\\' {
         read.push_str(&text[copied..end]);
@@ -230,11 +238,11 @@ fn escaped_value(
         return Err(Leave::Invalid);
     }
     read.push_str(&text[copied..end]);
-    if looks_like_json(&read) {
+    if looks_like_json(read) {
         return Err(Leave::Other);
     }
     out.push('"');
-    escape_into(out, &read);
+    escape_into(out, read);
     out.push('"');
     Ok(end + 1)
 }
