@@ -97,6 +97,9 @@ pub(super) struct Extraction<'a> {
     pub(super) first_opener: Option<usize>,
     /// The tool calls written as text, once asked for.
     pub(super) calls: Option<Vec<Call>>,
+    /// A fence's value that opened at this offset and was cut off by the end of the text:
+    /// the scanned layer, trying the same opener, reads the same value to the same end.
+    pub(super) cut_off: Option<(usize, Rejection)>,
 }
 
 impl<'a> Extraction<'a> {
@@ -118,6 +121,7 @@ impl<'a> Extraction<'a> {
             lookahead: Lookahead::default(),
             first_opener: None,
             calls: None,
+            cut_off: None,
         }
     }
 
@@ -333,6 +337,9 @@ impl<'a> Extraction<'a> {
             }
             Judged::Rejected(rejection) => {
                 self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
+                if rejection.kind == FailureKind::Truncated && rejection.limit == self.text.len() {
+                    self.cut_off = Some((rejection.start, rejection.clone()));
+                }
                 let bytes = self.text.as_bytes();
                 // An untagged fence holding a quoted line is prose in a code block, not JSON.
                 let json_like = fence.tag.is_some() || bytes[start_of(self.text, fence)] != b'"';

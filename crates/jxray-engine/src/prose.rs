@@ -165,14 +165,19 @@ impl Extraction<'_> {
     fn try_opener(&mut self, pass: &mut Pass, pool: &mut Pool, start: usize, where_: &str) -> Then {
         let text = self.text;
         let bytes = text.as_bytes();
-        let (judged, reached) = judge_at(
-            text,
-            start,
-            self.max_depth,
-            self.options.value_form,
-            &mut pass.structural,
-            &mut pass.stack,
-        );
+        let judged = match self.cut_off.take_if(|(at, _)| *at == start) {
+            // Read by the fenced layer already (what it opened is of no more use after it).
+            Some((_, rejection)) => (Judged::Rejected(rejection), text.len()),
+            None => judge_at(
+                text,
+                start,
+                self.max_depth,
+                self.options.value_form,
+                &mut pass.structural,
+                &mut pass.stack,
+            ),
+        };
+        let (judged, reached) = judged;
         pass.budget = pass.budget.saturating_sub(reached - start + 1);
         let label = |cursor: &mut LineCursor| {
             let mut label = String::with_capacity(48);
