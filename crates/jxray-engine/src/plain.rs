@@ -66,12 +66,12 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                     return Err(Leave::Other);
                 }
                 open.push(opener);
-                out.push(char::from(opener));
+                out.push_str(bracket(opener));
                 i = skip_space(bytes, i + 1);
                 // `}` and `]` are two past their openers.
                 if bytes.get(i) == Some(&(opener + 2)) {
                     open.pop();
-                    out.push(char::from(opener + 2));
+                    out.push_str(bracket(opener + 2));
                     i += 1;
                 } else {
                     if opener == b'{' {
@@ -107,7 +107,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                         keys.pop();
                     }
                     open.pop();
-                    out.push(char::from(closer));
+                    out.push_str(bracket(closer));
                     i += 1;
                 }
                 _ => return Err(Leave::Invalid),
@@ -118,6 +118,16 @@ fn write(text: &str) -> Result<JsonText, Leave> {
         return Err(Leave::Invalid);
     }
     Ok(JsonText::compacted(out))
+}
+
+/// A bracket as text (pushed as a one-byte string: no character to encode).
+fn bracket(byte: u8) -> &'static str {
+    match byte {
+        b'{' => "{",
+        b'}' => "}",
+        b'[' => "[",
+        _ => "]",
+    }
 }
 
 /// The byte at `i`; the text ends too soon without one.
@@ -180,7 +190,7 @@ fn literal(bytes: &[u8], start: usize, word: &str, out: &mut String) -> Result<u
 fn number(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
     let end = scan_number(text.as_bytes(), start, text.len()).map_err(|_| Leave::Invalid)?;
     let token = &text[start..end];
-    if token.contains(['e', 'E']) {
+    if token.bytes().any(|byte| matches!(byte, b'e' | b'E')) {
         return Err(Leave::Other);
     }
     out.push_str(token);
