@@ -135,9 +135,9 @@ pub(crate) fn scan_value_with(
 ) -> Scan {
     stack.clear();
     let mut validator = Validator {
-        bytes,
+        // Cut at the limit: every read is then bounded by the slice's length alone.
+        bytes: &bytes[..limit.min(bytes.len())],
         start,
-        limit: limit.min(bytes.len()),
         max_depth,
         structural,
         stack,
@@ -171,9 +171,9 @@ enum Step {
 
 /// The validator's state: where it is, what it expects, and what is open.
 struct Validator<'b, 's> {
+    /// The bytes up to the limit the scan may not run past.
     bytes: &'b [u8],
     start: usize,
-    limit: usize,
     max_depth: usize,
     structural: Option<&'s mut OffsetSet>,
     /// Each open container: its bracket and where it opened.
@@ -234,13 +234,10 @@ impl Validator<'_, '_> {
     fn next_byte(&mut self) -> Option<u8> {
         // Tokens most often follow one another with no space between them.
         match self.bytes.get(self.i) {
-            Some(&byte) if byte > b' ' && self.i < self.limit => Some(byte),
+            Some(&byte) if byte > b' ' => Some(byte),
             _ => {
-                self.i = skip_json_space(self.bytes, self.i, self.limit);
-                self.bytes
-                    .get(self.i)
-                    .copied()
-                    .filter(|_| self.i < self.limit)
+                self.i = skip_json_space(self.bytes, self.i, self.bytes.len());
+                self.bytes.get(self.i).copied()
             }
         }
     }
@@ -332,7 +329,7 @@ impl Validator<'_, '_> {
                 Ok(()) => Step::ValueDone,
                 Err(end) => Step::End(end),
             },
-            b'-' | b'0'..=b'9' => match scan_number(self.bytes, self.i, self.limit) {
+            b'-' | b'0'..=b'9' => match scan_number(self.bytes, self.i, self.bytes.len()) {
                 Ok(end) => {
                     self.i = end;
                     Step::ValueDone
@@ -367,12 +364,18 @@ impl Validator<'_, '_> {
     #[inline(always)]
     fn string(&mut self) -> Result<(), ScanEnd> {
         // Most strings are plain bytes and a closing quote: read here, without a call.
-        let plain = plain_end(self.bytes, self.i + 1, self.limit);
-        if plain < self.limit && self.bytes.get(plain) == Some(&b'"') {
+        let plain = plain_end(self.bytes, self.i + 1, self.bytes.len());
+        if self.bytes.get(plain) == Some(&b'"') {
             self.i = plain + 1;
             return Ok(());
         }
-        self.i = scan_string(self.bytes, self.i, plain, self.limit, &mut self.repairs)?;
+        self.i = scan_string(
+            self.bytes,
+            self.i,
+            plain,
+            self.bytes.len(),
+            &mut self.repairs,
+        )?;
         Ok(())
     }
 
@@ -384,7 +387,7 @@ impl Validator<'_, '_> {
             _ => b"null",
         };
         for (k, &expected) in word.iter().enumerate() {
-            if self.i + k >= self.limit {
+            if self.i + k >= self.bytes.len() {
                 return Step::End(ScanEnd::Truncated {
                     inside: Open::Literal,
                     opened_at: self.i,
