@@ -192,6 +192,23 @@ pub(crate) fn judge_exact(
                 duplicate_keys,
             })
         }
+        Some(Fast::Mended(json, mended)) => {
+            let repairs: Vec<Repair> = mended
+                .iter()
+                .map(|&(kind, offset)| Repair {
+                    kind,
+                    offset: s + offset,
+                })
+                .collect();
+            let repaired = apply_lossless(text, s, e, &repairs);
+            return Judged::Parsed(Parsed {
+                value: Decoded::Text(json),
+                span: (s, e),
+                repairs,
+                repaired: Some(repaired),
+                duplicate_keys: false,
+            });
+        }
         // The grammar's reading at the decoder's depth, which `max_depth` is here.
         Some(Fast::Scanned(scan)) => Some(scan),
         Some(Fast::Unread) | None => None,

@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::decode::{decode, skip_string, DECODER_DEPTH_LIMIT};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
-use super::plain::{compact_strict, Strict};
+use super::outcome::RepairKind;
+use super::plain::{compact_mending, compact_strict, Strict};
 use super::scan::{scan_value, scan_value_with, Problem, Scan, ScanEnd};
 use super::stringified::holds_json_string;
 
@@ -45,6 +46,9 @@ pub(crate) enum Fast {
     /// Not strict JSON as written: the grammar's reading of it, as a scan at the decoder's
     /// depth would read it (the caller's stack holds what it left open).
     Scanned(Scan),
+    /// With [`ValueForm::Text`], the compact text of the candidate once its lossless repairs
+    /// are made, and the repairs at offsets in the candidate (as the grammar finds them).
+    Mended(JsonText, Vec<(RepairKind, usize)>),
     /// Not decoded, and not read by the grammar either.
     Unread,
 }
@@ -52,7 +56,8 @@ pub(crate) enum Fast {
 /// Decode `text[start..end]` unless it is invalid, in the form asked for: the fast path of
 /// a clean candidate, where an invalid one goes on to be diagnosed (and its error is not
 /// needed). With [`ValueForm::Span`] the grammar's reading of an invalid candidate comes
-/// back, so that it is not read twice.
+/// back, so that it is not read twice; with [`ValueForm::Text`] a candidate that needs only
+/// lossless repairs comes back compact and repaired, read once.
 pub(crate) fn try_decode_as(
     text: &str,
     (start, end): (usize, usize),
@@ -74,6 +79,15 @@ pub(crate) fn try_decode_as(
                 // A scan that never went deeper than this one could reads alike at the
                 // decoder's own depth.
                 Strict::Invalid if !too_deep(&scan) => return Fast::Scanned(scan),
+                strict => strict,
+            }
+        }
+        ValueForm::Text => {
+            let mut mended = Vec::new();
+            match compact_mending(candidate, &mut mended) {
+                Strict::Written(json) if !mended.is_empty() => return Fast::Mended(json, mended),
+                // A raw control character or an escaped backtick: serde_json refuses it too.
+                _ if !mended.is_empty() => return Fast::Unread,
                 strict => strict,
             }
         }
