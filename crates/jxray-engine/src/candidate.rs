@@ -3,7 +3,7 @@
 mod explain;
 
 use super::decode::DECODER_DEPTH_LIMIT;
-use super::form::{decode_as, scanned_checked, try_decode_as, Decoded};
+use super::form::{decode_as, repaired_checked, scanned_checked, try_decode_as, Decoded, Fast};
 use super::fragment::missing_quote;
 use super::options::ValueForm;
 use super::outcome::{Defect, FailureKind, Repair, RepairKind};
@@ -181,17 +181,40 @@ pub(crate) fn judge_exact(
     // Fast path: most candidates are clean, and serde_json alone is the cost.
     // (It enforces only the decoder's own depth limit, so a lower one is validated first.)
     let fast = max_depth >= DECODER_DEPTH_LIMIT && may_decode(text.as_bytes(), s, e);
-    if let Some(Some((value, duplicate_keys))) = fast.then(|| try_decode_as(&text[s..e], form)) {
-        return Judged::Parsed(Parsed {
-            value,
-            span: (s, e),
-            repairs: Vec::new(),
-            repaired: None,
-            duplicate_keys,
-        });
-    }
     let mut stack = Vec::new();
-    let scan = scan_value_with(text.as_bytes(), s, e, max_depth, None, &mut stack);
+    let read = match fast.then(|| try_decode_as(text, (s, e), form, &mut stack)) {
+        Some(Fast::Decoded(value, duplicate_keys)) => {
+            return Judged::Parsed(Parsed {
+                value,
+                span: (s, e),
+                repairs: Vec::new(),
+                repaired: None,
+                duplicate_keys,
+            })
+        }
+        Some(Fast::Mended(json, mended)) => {
+            let repairs: Vec<Repair> = mended
+                .iter()
+                .map(|&(kind, offset)| Repair {
+                    kind,
+                    offset: s + offset,
+                })
+                .collect();
+            let repaired = apply_lossless(text, s, e, &repairs);
+            return Judged::Parsed(Parsed {
+                value: Decoded::Text(json),
+                span: (s, e),
+                repairs,
+                repaired: Some(repaired),
+                duplicate_keys: false,
+            });
+        }
+        // The grammar's reading at the decoder's depth, which `max_depth` is here.
+        Some(Fast::Scanned(scan)) => Some(scan),
+        Some(Fast::Unread) | None => None,
+    };
+    let scan =
+        read.unwrap_or_else(|| scan_value_with(text.as_bytes(), s, e, max_depth, None, &mut stack));
     match scan.end {
         ScanEnd::Complete { end: value_end } if value_end < e => Judged::Continues { value_end },
         _ => judge_scan(text, s, e, scan, ends_text, &stack, form),
@@ -258,7 +281,7 @@ fn judge_scan(
         })
     };
     match scan.end {
-        ScanEnd::Complete { end } => decode_whole(text, (start, end), limit, &scan.repairs, form),
+        ScanEnd::Complete { end } => decode_whole(text, (start, end), limit, &scan, form),
         ScanEnd::Truncated { inside, opened_at } => {
             // The string runs to the end of the text, or of a fence that closed after it.
             let quote = (inside == Open::String)
@@ -317,19 +340,20 @@ fn decode_whole(
     text: &str,
     (start, end): (usize, usize),
     limit: usize,
-    found: &[(RepairKind, usize)],
+    scan: &Scan,
     form: ValueForm,
 ) -> Judged {
-    let repairs: Vec<Repair> = found
+    let repairs: Vec<Repair> = scan
+        .repairs
         .iter()
         .map(|&(kind, offset)| Repair { kind, offset })
         .collect();
     let repaired = (!repairs.is_empty()).then(|| apply_lossless(text, start, end, &repairs));
     let candidate = repaired.as_deref().unwrap_or(&text[start..end]);
-    let checked = repaired
-        .is_none()
-        .then(|| scanned_checked(candidate, form))
-        .flatten();
+    let checked = match &repaired {
+        None => scanned_checked(candidate, form),
+        Some(repaired) => repaired_checked(repaired, form, scan.deepest),
+    };
     let decoded = match checked {
         Some(json) => Ok((Decoded::Text(json), false)),
         None => decode_as(candidate, form),

@@ -90,7 +90,10 @@ impl Extraction<'_> {
                 message: "the value sits inside doubled {{…}} braces: a prompt template's escaping leaked into the output; render the template before sending it".to_owned(),
             });
         }
-        self.note_schema_returned(&value, span.0);
+        // A schema document is a JSON Schema too: one found to be none when pooled is neither.
+        if !win.not_a_schema {
+            self.note_schema_returned(&value, span.0);
+        }
         if win.layer != Layer::Direct {
             if let Some((call, end)) = self.note_tool_call_body(span, &value, outer_end) {
                 outer_end = end;

@@ -36,6 +36,15 @@ pub fn extract_accepted(text: &str, options: &Options) -> Option<Outcome> {
     Some(extraction.finish(win, stop)).filter(Outcome::ok)
 }
 
+/// `line L, column C` written after what `out` holds (a place is put in most labels and
+/// warnings, so it is written without the formatting machinery).
+pub(super) fn push_place(out: &mut String, (line, column): (usize, usize)) {
+    out.push_str("line ");
+    out.push_str(itoa::Buffer::new().format(line));
+    out.push_str(", column ");
+    out.push_str(itoa::Buffer::new().format(column));
+}
+
 /// Where a fence's content starts, past white space.
 fn start_of(text: &str, fence: &Fence) -> usize {
     trim_span(text.as_bytes(), fence.content.0, fence.content.1).0
@@ -60,6 +69,8 @@ pub(super) struct Win {
     pub(super) layer: Layer,
     pub(super) entry: Entry,
     pub(super) several_distinct: bool,
+    /// Found to be no JSON Schema when it was pooled (no schema document either).
+    pub(super) not_a_schema: bool,
 }
 
 pub(super) struct Extraction<'a> {
@@ -86,6 +97,9 @@ pub(super) struct Extraction<'a> {
     pub(super) first_opener: Option<usize>,
     /// The tool calls written as text, once asked for.
     pub(super) calls: Option<Vec<Call>>,
+    /// A fence's value that opened at this offset and was cut off by the end of the text:
+    /// the scanned layer, trying the same opener, reads the same value to the same end.
+    pub(super) cut_off: Option<(usize, Rejection)>,
 }
 
 impl<'a> Extraction<'a> {
@@ -107,6 +121,7 @@ impl<'a> Extraction<'a> {
             lookahead: Lookahead::default(),
             first_opener: None,
             calls: None,
+            cut_off: None,
         }
     }
 
@@ -134,9 +149,11 @@ impl<'a> Extraction<'a> {
         (win, stop)
     }
 
+    /// `line L, column C` for a byte offset.
     pub(super) fn locate(&mut self, offset: usize) -> String {
-        let (line, column) = self.cursor.locate(self.text, offset);
-        format!("line {line}, column {column}")
+        let mut place = String::with_capacity(32);
+        push_place(&mut place, self.cursor.locate(self.text, offset));
+        place
     }
 
     /// Keep the most specific rejection; the first one wins a tie.
@@ -234,6 +251,7 @@ impl<'a> Extraction<'a> {
                         remark: None,
                     },
                     several_distinct: false,
+                    not_a_schema: false,
                 })
             }
             Judged::Rejected(rejection) => {
@@ -319,6 +337,9 @@ impl<'a> Extraction<'a> {
             }
             Judged::Rejected(rejection) => {
                 self.trace_rejection(Layer::Fenced, fence.content, |_| label(), &rejection);
+                if rejection.kind == FailureKind::Truncated && rejection.limit == self.text.len() {
+                    self.cut_off = Some((rejection.start, rejection.clone()));
+                }
                 let bytes = self.text.as_bytes();
                 // An untagged fence holding a quoted line is prose in a code block, not JSON.
                 let json_like = fence.tag.is_some() || bytes[start_of(self.text, fence)] != b'"';
@@ -423,6 +444,7 @@ impl<'a> Extraction<'a> {
             several_distinct,
             echo_passed,
             echo_alone,
+            not_a_schema,
         } = pool.winner()?;
         for (slot, reason) in losers {
             self.trace.set_verdict(slot, Verdict::Passed { reason });
@@ -450,6 +472,7 @@ impl<'a> Extraction<'a> {
             layer,
             entry,
             several_distinct,
+            not_a_schema,
         })
     }
 

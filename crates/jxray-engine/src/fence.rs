@@ -25,13 +25,24 @@ impl Fence {
         self.tag.as_deref().is_none_or(is_json_tag)
     }
 
+    /// How the trace names the fence (built for every fence judged: written piece by piece,
+    /// without the formatting machinery).
     pub fn describe(&self) -> String {
-        let kind = match &self.tag {
-            Some(tag) => format!("fence tagged `{tag}`"),
-            None => "untagged fence".to_owned(),
-        };
-        let open = if self.closed { "" } else { " (never closed)" };
-        format!("{kind} at line {}{open}", self.line)
+        let mut name = String::with_capacity(48);
+        match &self.tag {
+            Some(tag) => {
+                name.push_str("fence tagged `");
+                name.push_str(tag);
+                name.push('`');
+            }
+            None => name.push_str("untagged fence"),
+        }
+        name.push_str(" at line ");
+        name.push_str(itoa::Buffer::new().format(self.line));
+        if !self.closed {
+            name.push_str(" (never closed)");
+        }
+        name
     }
 }
 
@@ -220,6 +231,16 @@ pub(crate) fn find_fences(text: &str) -> Vec<Fence> {
     let mut line_start = 0;
     let mut line_number = 1;
     while line_start <= bytes.len() {
+        // A line with neither a backtick nor a tilde neither opens nor closes a fence: go
+        // on from the line of the next one, counting the lines passed.
+        let Some(marker) = memchr::memchr2(b'`', b'~', &bytes[line_start..]) else {
+            break;
+        };
+        let passed = &bytes[line_start..line_start + marker];
+        if let Some(last_break) = memchr::memrchr(b'\n', passed) {
+            line_number += memchr::memchr_iter(b'\n', passed).count();
+            line_start += last_break + 1;
+        }
         let line_end = memchr_newline(bytes, line_start);
         let next_start = line_end + 1;
         // The line without its line ending (CRLF too).
@@ -452,6 +473,18 @@ mod tests {
             contents("Here you go: ```json\n{\"a\": 1}```\nbye"),
             vec![(Some("json".into()), "{\"a\": 1}".into(), true)]
         );
+    }
+
+    #[test]
+    fn lines_without_a_marker_are_passed_but_counted() {
+        let text =
+            "Intro\r\n\nmore `code` here\n~~~\n{\n  \"a\": 1\n}\n~~~\n\nnote\n  ```json\n[]\n  ```";
+        let found: Vec<(usize, (usize, usize))> = find_fences(text)
+            .iter()
+            .map(|fence| (fence.line, fence.content))
+            .collect();
+        let second = text.find("[]").unwrap();
+        assert_eq!(found, [(4, (29, 42)), (11, (second, second + 3))]);
     }
 
     #[test]

@@ -11,8 +11,9 @@ use serde_json::Value;
 use super::decode::{decode, skip_string, DECODER_DEPTH_LIMIT};
 use super::options::{Acceptor, ValueForm};
 use super::outcome::JsonText;
-use super::plain::{compact_strict, Strict};
-use super::scan::{scan_value, Problem, ScanEnd};
+use super::outcome::RepairKind;
+use super::plain::{compact_mending, compact_strict, Strict};
+use super::scan::{scan_value, scan_value_with, Problem, Scan, ScanEnd};
 use super::stringified::holds_json_string;
 
 /// The keys that may make a value a JSON Schema, searched for in compact text with
@@ -38,13 +39,67 @@ pub(crate) fn decode_as(text: &str, form: ValueForm) -> Result<(Decoded, bool), 
     }
 }
 
-/// Decode `text` unless it is invalid, in the form asked for: the fast path of a clean
-/// candidate, where an invalid one goes on to be diagnosed (and its error is not needed).
-pub(crate) fn try_decode_as(text: &str, form: ValueForm) -> Option<(Decoded, bool)> {
-    match checked(text, form) {
-        Strict::Written(json) => Some((Decoded::Text(json), false)),
-        Strict::Invalid => None,
-        Strict::Other => decode_in(text, form).ok(),
+/// What the fast path made of a candidate.
+pub(crate) enum Fast {
+    /// Its value, in the form asked for, and whether an object repeated a key.
+    Decoded(Decoded, bool),
+    /// Not strict JSON as written: the grammar's reading of it, as a scan at the decoder's
+    /// depth would read it (the caller's stack holds what it left open).
+    Scanned(Scan),
+    /// With [`ValueForm::Text`], the compact text of the candidate once its lossless repairs
+    /// are made, and the repairs at offsets in the candidate (as the grammar finds them).
+    Mended(JsonText, Vec<(RepairKind, usize)>),
+    /// Not decoded, and not read by the grammar either.
+    Unread,
+}
+
+/// Decode `text[start..end]` unless it is invalid, in the form asked for: the fast path of
+/// a clean candidate, where an invalid one goes on to be diagnosed (and its error is not
+/// needed). With [`ValueForm::Span`] the grammar's reading of an invalid candidate comes
+/// back, so that it is not read twice; with [`ValueForm::Text`] a candidate that needs only
+/// lossless repairs comes back compact and repaired, read once.
+pub(crate) fn try_decode_as(
+    text: &str,
+    (start, end): (usize, usize),
+    form: ValueForm,
+    stack: &mut Vec<(u8, usize)>,
+) -> Fast {
+    let candidate = &text[start..end];
+    let strict = match form {
+        ValueForm::Span if !has_escape(candidate) => {
+            let scan = scan_value_with(
+                text.as_bytes(),
+                start,
+                end,
+                DECODER_DEPTH_LIMIT - 1,
+                None,
+                stack,
+            );
+            match span_reading(candidate, &scan, end) {
+                // A scan that never went deeper than this one could reads alike at the
+                // decoder's own depth.
+                Strict::Invalid if !too_deep(&scan) => return Fast::Scanned(scan),
+                strict => strict,
+            }
+        }
+        ValueForm::Text => {
+            let mut mended = Vec::new();
+            match compact_mending(candidate, &mut mended) {
+                Strict::Written(json) if !mended.is_empty() => return Fast::Mended(json, mended),
+                // A raw control character or an escaped backtick: serde_json refuses it too.
+                _ if !mended.is_empty() => return Fast::Unread,
+                strict => strict,
+            }
+        }
+        _ => checked(candidate, form),
+    };
+    match strict {
+        Strict::Written(json) => Fast::Decoded(Decoded::Text(json), false),
+        Strict::Invalid => Fast::Unread,
+        Strict::Other => match decode_in(candidate, form) {
+            Ok((value, duplicate_keys)) => Fast::Decoded(value, duplicate_keys),
+            Err(_) => Fast::Unread,
+        },
     }
 }
 
@@ -58,23 +113,36 @@ fn checked(text: &str, form: ValueForm) -> Strict {
         ValueForm::Span if !has_escape(text) => {
             let bytes = text.as_bytes();
             let scan = scan_value(bytes, 0, bytes.len(), DECODER_DEPTH_LIMIT - 1, None);
-            match scan.end {
-                ScanEnd::Complete { end } if end == bytes.len() && scan.repairs.is_empty() => {
-                    Strict::Written(JsonText::as_written(text))
-                }
-                // Deeper than the grammar was asked to read: the decoder may still read it.
-                ScanEnd::Invalid {
-                    problem: Problem::TooDeep,
-                    ..
-                } => compact_strict(text),
-                // Not JSON by the grammar serde_json reads too (and refuses what a lossless
-                // repair would mend).
-                _ => Strict::Invalid,
-            }
+            span_reading(text, &scan, bytes.len())
         }
         ValueForm::Span | ValueForm::Text => compact_strict(text),
         ValueForm::Tree => Strict::Other,
     }
+}
+
+/// [`checked`]'s verdict on `text`, which has no `\u` escape, from the grammar's reading of
+/// it at one level less than the decoder's depth (the text ends at `end` in the scan's bytes).
+fn span_reading(text: &str, scan: &Scan, end: usize) -> Strict {
+    match scan.end {
+        ScanEnd::Complete { end: at } if at == end && scan.repairs.is_empty() => {
+            Strict::Written(JsonText::as_written(text))
+        }
+        // Deeper than the grammar was asked to read: the decoder may still read it.
+        _ if too_deep(scan) => compact_strict(text),
+        // Not JSON by the grammar serde_json reads too (and refuses what a lossless
+        // repair would mend).
+        _ => Strict::Invalid,
+    }
+}
+
+fn too_deep(scan: &Scan) -> bool {
+    matches!(
+        scan.end,
+        ScanEnd::Invalid {
+            problem: Problem::TooDeep,
+            ..
+        }
+    )
 }
 
 /// [`checked`] for a candidate the grammar has already read whole, without repairs,
@@ -89,6 +157,21 @@ pub(crate) fn scanned_checked(text: &str, form: ValueForm) -> Option<JsonText> {
         Strict::Written(json) => Some(json),
         _ => None,
     }
+}
+
+/// [`checked`] for a candidate the grammar read whole, at most `deepest` levels deep, once
+/// its lossless repairs are made: a raw control character escaped and a backtick unescaped
+/// leave a text the grammar reads whole without repairs at the same depth, so with
+/// [`ValueForm::Span`] it is kept as written when it has no `\u` escape and is within the
+/// decoder's depth (anything else is [`decode_as`]'s to decide).
+pub(crate) fn repaired_checked(
+    repaired: &str,
+    form: ValueForm,
+    deepest: usize,
+) -> Option<JsonText> {
+    let as_written =
+        form == ValueForm::Span && deepest < DECODER_DEPTH_LIMIT && !has_escape(repaired);
+    as_written.then(|| JsonText::as_written(repaired))
 }
 
 /// The decoder's reading of `text`: as a tree, or as the compact text serializing the tree
@@ -282,7 +365,21 @@ mod tests {
         let (value, duplicate) = decode_as(r#"{"a": 1, "a": 2}"#, ValueForm::Text).unwrap();
         assert!(matches!(value, Decoded::Tree(_)));
         assert!(duplicate);
-        assert!(try_decode_as("[1,", ValueForm::Text).is_none());
+        for form in [ValueForm::Text, ValueForm::Tree] {
+            let fast = try_decode_as("[1,", (0, 3), form, &mut Vec::new());
+            assert!(matches!(fast, Fast::Unread));
+        }
+        // With `Span` the grammar's reading comes back, its stack left as it ended.
+        let mut stack = Vec::new();
+        let fast = try_decode_as("x [1,", (2, 5), ValueForm::Span, &mut stack);
+        assert!(matches!(
+            fast,
+            Fast::Scanned(Scan {
+                end: ScanEnd::Truncated { opened_at: 2, .. },
+                ..
+            })
+        ));
+        assert_eq!(stack, [(b'[', 2)]);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use super::outcome::JsonText;
+use super::outcome::{JsonText, RepairKind};
 use super::scan::{plain_end, scan_number};
 use super::space::{is_json_space, skip_json_space};
 use super::stringified::looks_like_json;
@@ -39,22 +39,37 @@ enum Leave {
 
 /// The compact text of `text`, when it is strict JSON of the shape above.
 pub(crate) fn compact_strict(text: &str) -> Strict {
-    match write(text) {
+    verdict(write(text, None))
+}
+
+/// [`compact_strict`] of `text` once its lossless repairs are made — a raw tab, line feed or
+/// carriage return in a string value escaped, an escaped backtick in one unescaped — with
+/// the repairs added to `mended` at their offsets, as the grammar finds them: the text is
+/// read once, not checked, read by the grammar and repaired first.
+pub(crate) fn compact_mending(text: &str, mended: &mut Vec<(RepairKind, usize)>) -> Strict {
+    verdict(write(text, Some(mended)))
+}
+
+fn verdict(written: Result<JsonText, Leave>) -> Strict {
+    match written {
         Ok(json) => Strict::Written(json),
         Err(Leave::Invalid) => Strict::Invalid,
         Err(Leave::Other) => Strict::Other,
     }
 }
 
-fn write(text: &str) -> Result<JsonText, Leave> {
+fn write(text: &str, mut mend: Option<&mut Vec<(RepairKind, usize)>>) -> Result<JsonText, Leave> {
     let bytes = text.as_bytes();
     // Compact text is never longer: white space goes, and an escape is written back no
     // longer than it was.
     let mut out = String::with_capacity(bytes.len());
     // The open containers (`{` or `[`), and the keys of the open objects with their depth,
     // innermost last.
-    let mut open: Vec<u8> = Vec::new();
-    let mut keys: Vec<(usize, &str)> = Vec::new();
+    // (Room for a usual value's nesting and keys, so that neither grows while it is read.)
+    let mut open: Vec<u8> = Vec::with_capacity(16);
+    let mut keys: Vec<(usize, &str)> = Vec::with_capacity(64);
+    // What an escaped string reads as, one string at a time.
+    let mut read = String::new();
     let mut i = skip_space(bytes, 0);
     'value: loop {
         match at(bytes, i)? {
@@ -63,12 +78,12 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                     return Err(Leave::Other);
                 }
                 open.push(opener);
-                out.push(char::from(opener));
+                out.push_str(bracket(opener));
                 i = skip_space(bytes, i + 1);
                 // `}` and `]` are two past their openers.
                 if bytes.get(i) == Some(&(opener + 2)) {
                     open.pop();
-                    out.push(char::from(opener + 2));
+                    out.push_str(bracket(opener + 2));
                     i += 1;
                 } else {
                     if opener == b'{' {
@@ -77,7 +92,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                     continue 'value;
                 }
             }
-            b'"' => i = string_value(text, i, &mut out)?,
+            b'"' => i = string_value(text, i, &mut out, &mut read, mend.as_deref_mut())?,
             b't' => i = literal(bytes, i, "true", &mut out)?,
             b'f' => i = literal(bytes, i, "false", &mut out)?,
             b'n' => i = literal(bytes, i, "null", &mut out)?,
@@ -104,7 +119,7 @@ fn write(text: &str) -> Result<JsonText, Leave> {
                         keys.pop();
                     }
                     open.pop();
-                    out.push(char::from(closer));
+                    out.push_str(bracket(closer));
                     i += 1;
                 }
                 _ => return Err(Leave::Invalid),
@@ -115,6 +130,16 @@ fn write(text: &str) -> Result<JsonText, Leave> {
         return Err(Leave::Invalid);
     }
     Ok(JsonText::compacted(out))
+}
+
+/// A bracket as text (pushed as a one-byte string: no character to encode).
+fn bracket(byte: u8) -> &'static str {
+    match byte {
+        b'{' => "{",
+        b'}' => "}",
+        b'[' => "[",
+        _ => "]",
+    }
 }
 
 /// The byte at `i`; the text ends too soon without one.
@@ -177,7 +202,7 @@ fn literal(bytes: &[u8], start: usize, word: &str, out: &mut String) -> Result<u
 fn number(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
     let end = scan_number(text.as_bytes(), start, text.len()).map_err(|_| Leave::Invalid)?;
     let token = &text[start..end];
-    if token.contains(['e', 'E']) {
+    if token.bytes().any(|byte| matches!(byte, b'e' | b'E')) {
         return Err(Leave::Other);
     }
     out.push_str(token);
@@ -185,11 +210,17 @@ fn number(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
 }
 
 /// A string value at `start`: where it ends, unless it may hold JSON.
-fn string_value(text: &str, start: usize, out: &mut String) -> Result<usize, Leave> {
+fn string_value(
+    text: &str,
+    start: usize,
+    out: &mut String,
+    read: &mut String,
+    mend: Option<&mut Vec<(RepairKind, usize)>>,
+) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
     let end = plain_end(bytes, start + 1, bytes.len());
     if at(bytes, end)? != b'"' {
-        return escaped_value(text, start, end, out);
+        return escaped_value(text, (start, end), out, read, mend);
     }
     let body = &text[start + 1..end];
     if may_look_like_json(body) && looks_like_json(body) {
@@ -208,19 +239,33 @@ fn may_look_like_json(read: &str) -> bool {
 }
 
 /// A string value at `start` whose plain bytes end at `end` on an escape or a control
-/// character: what it reads as, written as serde_json writes it; where it ends.
+/// character: what it reads as, written as serde_json writes it; where it ends. With
+/// `mend`, a raw tab, line feed or carriage return reads as itself and an escaped backtick
+/// as a backtick, each recorded as its repair.
 fn escaped_value(
     text: &str,
-    start: usize,
-    mut end: usize,
+    (start, mut end): (usize, usize),
     out: &mut String,
+    read: &mut String,
+    mut mend: Option<&mut Vec<(RepairKind, usize)>>,
 ) -> Result<usize, Leave> {
     let bytes = text.as_bytes();
-    let mut read = String::new();
+    read.clear();
     let mut copied = start + 1;
-    while at(bytes, end)? == b'\\' {
+    loop {
+        let (c, len) = match (at(bytes, end)?, mend.as_deref_mut()) {
+            (b'\\', Some(mended)) if bytes.get(end + 1) == Some(&b'`') => {
+                mended.push((RepairKind::EscapedBacktick, end));
+                ('`', 2)
+            }
+            (b'\\', _) => escape(bytes, end)?,
+            (raw @ (b'\t' | b'\n' | b'\r'), Some(mended)) => {
+                mended.push((RepairKind::RawControlChar, end));
+                (char::from(raw), 1)
+            }
+            _ => break,
+        };
         read.push_str(&text[copied..end]);
-        let (c, len) = escape(bytes, end)?;
         read.push(c);
         copied = end + len;
         end = plain_end(bytes, copied, bytes.len());
@@ -229,11 +274,11 @@ fn escaped_value(
         return Err(Leave::Invalid);
     }
     read.push_str(&text[copied..end]);
-    if looks_like_json(&read) {
+    if looks_like_json(read) {
         return Err(Leave::Other);
     }
     out.push('"');
-    escape_into(out, &read);
+    escape_into(out, read);
     out.push('"');
     Ok(end + 1)
 }
@@ -400,6 +445,35 @@ mod tests {
         ] {
             assert!(matches!(compact_strict(text), Strict::Other), "{text}");
         }
+    }
+
+    #[test]
+    fn mending_writes_what_the_repaired_text_writes() {
+        for text in [
+            "{\"a\": \"x\ny\", \"b\": [\"t\tu\\`v\"]}",
+            "[\"\\`\", \"\r\", 1]",
+            "{\"k\": \"a\\`b\\n\\u00e9\nc\"}",
+        ] {
+            let scan = crate::scan::scan_value(text.as_bytes(), 0, text.len(), DEPTH, None);
+            let repairs: Vec<crate::outcome::Repair> = scan
+                .repairs
+                .iter()
+                .map(|&(kind, offset)| crate::outcome::Repair { kind, offset })
+                .collect();
+            let repaired = crate::candidate::apply_lossless(text, 0, text.len(), &repairs);
+            let mut mended = Vec::new();
+            let Strict::Written(json) = compact_mending(text, &mut mended) else {
+                panic!("{text:?} was not written");
+            };
+            assert!(!mended.is_empty(), "{text:?}");
+            assert_eq!(mended, scan.repairs, "{text:?}");
+            assert_eq!(Some(json.get().to_owned()), written(&repaired), "{text:?}");
+            assert!(matches!(compact_strict(text), Strict::Invalid), "{text:?}");
+        }
+        // A key is never mended (the grammar's way through it is left to it).
+        let mut mended = Vec::new();
+        let key = compact_mending("{\"a\nb\": 1}", &mut mended);
+        assert!(matches!(key, Strict::Invalid) && mended.is_empty());
     }
 
     #[test]

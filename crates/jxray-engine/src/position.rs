@@ -1,5 +1,7 @@
 //! Byte offsets to the 1-based line and column people read.
 
+use super::swar::char_count;
+
 /// The 1-based line and column (counted in characters) of a byte offset.
 ///
 /// An offset past the end, or inside a multi-byte character, is clamped to
@@ -51,11 +53,7 @@ impl LineCursor {
             self.column = 0;
             line_start = last + 1;
         }
-        // Count the first byte of each UTF-8 character only.
-        self.column += passed[line_start..]
-            .iter()
-            .filter(|&&byte| byte & 0xC0 != 0x80)
-            .count();
+        self.column += char_count(&passed[line_start..]);
         self.offset = offset;
         (self.line, self.column + 1)
     }

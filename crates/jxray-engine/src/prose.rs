@@ -5,7 +5,7 @@ use super::brackets::is_prose_in_brackets;
 use super::candidate::{judge_at, Judged, Parsed, Rejection};
 use super::code::is_code_opener;
 use super::extent::Depths;
-use super::extract::Extraction;
+use super::extract::{push_place, Extraction};
 use super::fence::{fenced_in_brackets, opens_on_a_fence};
 use super::fragment::Carry;
 use super::outcome::*;
@@ -165,26 +165,31 @@ impl Extraction<'_> {
     fn try_opener(&mut self, pass: &mut Pass, pool: &mut Pool, start: usize, where_: &str) -> Then {
         let text = self.text;
         let bytes = text.as_bytes();
-        let (judged, reached) = judge_at(
-            text,
-            start,
-            self.max_depth,
-            self.options.value_form,
-            &mut pass.structural,
-            &mut pass.stack,
-        );
+        let judged = match self.cut_off.take_if(|(at, _)| *at == start) {
+            // Read by the fenced layer already (what it opened is of no more use after it).
+            Some((_, rejection)) => (Judged::Rejected(rejection), text.len()),
+            None => judge_at(
+                text,
+                start,
+                self.max_depth,
+                self.options.value_form,
+                &mut pass.structural,
+                &mut pass.stack,
+            ),
+        };
+        let (judged, reached) = judged;
         pass.budget = pass.budget.saturating_sub(reached - start + 1);
         let label = |cursor: &mut LineCursor| {
-            let (line, column) = cursor.locate(text, start);
-            let suffix = if where_.is_empty() {
-                String::new()
-            } else {
-                format!(" {where_}")
-            };
-            format!(
-                "`{}` at line {line}, column {column}{suffix}",
-                bytes[start] as char
-            )
+            let mut label = String::with_capacity(48);
+            label.push('`');
+            label.push(bytes[start] as char);
+            label.push_str("` at ");
+            push_place(&mut label, cursor.locate(text, start));
+            if !where_.is_empty() {
+                label.push(' ');
+                label.push_str(where_);
+            }
+            label
         };
         match judged {
             Judged::Parsed(parsed) => Then::From(self.take_parsed(pool, parsed, label)),

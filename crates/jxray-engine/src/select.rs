@@ -25,6 +25,8 @@ pub(crate) struct Winner {
     pub echo_passed: Option<usize>,
     /// The winner is a JSON Schema that no other candidate followed.
     pub echo_alone: bool,
+    /// The winner was found to be no JSON Schema when it was added.
+    pub not_a_schema: bool,
 }
 
 /// Collects parsed candidates; keeps only what the policy may still pick.
@@ -40,6 +42,8 @@ pub(crate) struct Pool<'o> {
     demoted: Option<Entry>,
     echo: Option<Entry>,
     echo_passed: Option<usize>,
+    /// The span of the first candidate, found to be no JSON Schema.
+    not_a_schema: Option<(usize, usize)>,
     several_distinct: bool,
     /// Trace slots of candidates that lost, with why.
     losers: Vec<(Slot, String)>,
@@ -54,6 +58,7 @@ impl<'o> Pool<'o> {
             demoted: None,
             echo: None,
             echo_passed: None,
+            not_a_schema: None,
             several_distinct: false,
             losers: Vec::new(),
         }
@@ -61,9 +66,12 @@ impl<'o> Pool<'o> {
 
     pub(crate) fn add(&mut self, entry: Entry, demoted_because: Option<String>) {
         let first = self.is_empty() && self.echo.is_none();
-        if first && self.pick == Pick::First && entry.parsed.value.is_json_schema() {
-            self.echo = Some(entry);
-            return;
+        if first && self.pick == Pick::First {
+            if entry.parsed.value.is_json_schema() {
+                self.echo = Some(entry);
+                return;
+            }
+            self.not_a_schema = Some(entry.parsed.span);
         }
         if let Some(echo) = self.echo.take() {
             self.echo_passed = Some(echo.parsed.span.0);
@@ -83,29 +91,23 @@ impl<'o> Pool<'o> {
             .flatten()
             .any(|held| !held.parsed.value.same_as(&entry.parsed.value));
         self.several_distinct |= differs;
-        let pick_reason = self.pick_reason();
-        let (held, loser_reason) = match &demoted_because {
-            None => (&mut self.primary, pick_reason),
-            Some(reason) => (&mut self.demoted, reason.clone()),
+        let held = match demoted_because {
+            None => &mut self.primary,
+            Some(_) => &mut self.demoted,
         };
         let keep_new = match self.pick {
             Pick::First => held.is_none(),
             Pick::Last => true,
         };
-        if keep_new {
-            if let Some(old) = held.replace(entry) {
-                self.losers.push((old.slot, loser_reason));
-            }
+        let lost = if keep_new {
+            held.replace(entry).map(|old| old.slot)
         } else {
-            self.losers
-                .push((entry.slot, demoted_because.unwrap_or(loser_reason)));
-        }
-    }
-
-    fn pick_reason(&self) -> String {
-        match self.pick {
-            Pick::First => "an earlier candidate parsed (policy: first)".to_owned(),
-            Pick::Last => "a later candidate parsed (policy: last)".to_owned(),
+            Some(entry.slot)
+        };
+        // Why it lost is written only when one did.
+        if let Some(slot) = lost {
+            let reason = demoted_because.unwrap_or_else(|| pick_reason(self.pick));
+            self.losers.push((slot, reason));
         }
     }
 
@@ -129,11 +131,19 @@ impl<'o> Pool<'o> {
             (None, None) => self.echo.take()?,
         };
         Some(Winner {
+            not_a_schema: self.not_a_schema == Some(winner.parsed.span),
             entry: winner,
             losers: self.losers,
             several_distinct: self.several_distinct,
             echo_passed: self.echo_passed,
             echo_alone,
         })
+    }
+}
+
+fn pick_reason(pick: Pick) -> String {
+    match pick {
+        Pick::First => "an earlier candidate parsed (policy: first)".to_owned(),
+        Pick::Last => "a later candidate parsed (policy: last)".to_owned(),
     }
 }

@@ -27,3 +27,41 @@ pub(crate) fn below(word: u64, bound: u8) -> u64 {
 pub(crate) fn equal(word: u64, byte: u8) -> u64 {
     below(word ^ splat(byte), 1)
 }
+
+/// How many characters UTF-8 `bytes` hold: the bytes that do not continue one (`10xxxxxx`),
+/// counted eight at a time.
+pub(crate) fn char_count(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut continuing = 0;
+    for chunk in &mut chunks {
+        let word = word_of(chunk);
+        // A byte's bit 6 moves up to its bit 7: set there and clear here, it continues.
+        continuing += (word & !(word << 1) & splat(0x80)).count_ones() as usize;
+    }
+    let rest = chunks.remainder();
+    continuing += rest.iter().filter(|&&byte| byte & 0xC0 == 0x80).count();
+    bytes.len() - continuing
+}
+
+#[cfg(test)]
+mod tests {
+    use super::char_count;
+
+    #[test]
+    fn char_count_counts_characters() {
+        for text in [
+            "",
+            "a",
+            "é",
+            "ab\ncé\n\nxyz",
+            "😀 partial ⚠️ an column old",
+            "東京 be model ✅ 太郎 Zürich",
+        ] {
+            for start in 0..text.len() {
+                let tail = &text.as_bytes()[start..];
+                let expected = tail.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+                assert_eq!(char_count(tail), expected, "{text:?} from {start}");
+            }
+        }
+    }
+}

@@ -80,6 +80,8 @@ pub(crate) struct Scan {
     /// The input ended right after a whole item inside open brackets: only closers are
     /// missing (`{"a": [1, 2`), not a piece of a token or a member.
     pub closable: bool,
+    /// The most containers open at once.
+    pub deepest: usize,
 }
 
 /// A set of byte offsets: the `{` / `[` that were part of an earlier candidate.
@@ -133,9 +135,9 @@ pub(crate) fn scan_value_with(
 ) -> Scan {
     stack.clear();
     let mut validator = Validator {
-        bytes,
+        // Cut at the limit: every read is then bounded by the slice's length alone.
+        bytes: &bytes[..limit.min(bytes.len())],
         start,
-        limit: limit.min(bytes.len()),
         max_depth,
         structural,
         stack,
@@ -143,6 +145,7 @@ pub(crate) fn scan_value_with(
         expect: Expect::Value,
         after_comma: false,
         i: start,
+        deepest: 0,
     };
     let end = validator.run();
     let closable = matches!(end, ScanEnd::Truncated { .. })
@@ -152,6 +155,7 @@ pub(crate) fn scan_value_with(
         end,
         repairs: validator.repairs,
         closable,
+        deepest: validator.deepest,
     }
 }
 
@@ -167,9 +171,9 @@ enum Step {
 
 /// The validator's state: where it is, what it expects, and what is open.
 struct Validator<'b, 's> {
+    /// The bytes up to the limit the scan may not run past.
     bytes: &'b [u8],
     start: usize,
-    limit: usize,
     max_depth: usize,
     structural: Option<&'s mut OffsetSet>,
     /// Each open container: its bracket and where it opened.
@@ -178,16 +182,15 @@ struct Validator<'b, 's> {
     expect: Expect,
     after_comma: bool,
     i: usize,
+    deepest: usize,
 }
 
 impl Validator<'_, '_> {
     fn run(&mut self) -> ScanEnd {
         loop {
-            self.i = skip_json_space(self.bytes, self.i, self.limit);
-            if self.i >= self.limit {
+            let Some(byte) = self.next_byte() else {
                 return self.out_of_input();
-            }
-            let byte = self.bytes[self.i];
+            };
             let step = match self.expect {
                 Expect::Colon => self.colon(byte),
                 Expect::CommaOrClose => self.comma_or_close(byte),
@@ -198,12 +201,43 @@ impl Validator<'_, '_> {
                 Step::Next => {}
                 Step::End(end) => return end,
                 Step::ValueDone => {
-                    self.after_comma = false;
-                    if self.stack.is_empty() {
-                        return ScanEnd::Complete { end: self.i };
+                    if let Some(end) = self.after_value() {
+                        return end;
                     }
-                    self.expect = Expect::CommaOrClose;
                 }
+            }
+        }
+    }
+
+    /// After a whole value: the commas and closers that follow it, read here up to where
+    /// the next key or value is expected (`None`), or to the end of the scan.
+    fn after_value(&mut self) -> Option<ScanEnd> {
+        loop {
+            self.after_comma = false;
+            if self.stack.is_empty() {
+                return Some(ScanEnd::Complete { end: self.i });
+            }
+            self.expect = Expect::CommaOrClose;
+            let Some(byte) = self.next_byte() else {
+                return Some(self.out_of_input());
+            };
+            match self.comma_or_close(byte) {
+                // A closer: its container is another whole value.
+                Step::ValueDone => {}
+                Step::Next => return None,
+                Step::End(end) => return Some(end),
+            }
+        }
+    }
+
+    /// The next byte that is not white space, `self.i` moved to it; `None` at the limit.
+    fn next_byte(&mut self) -> Option<u8> {
+        // Tokens most often follow one another with no space between them.
+        match self.bytes.get(self.i) {
+            Some(&byte) if byte > b' ' => Some(byte),
+            _ => {
+                self.i = skip_json_space(self.bytes, self.i, self.bytes.len());
+                self.bytes.get(self.i).copied()
             }
         }
     }
@@ -268,7 +302,11 @@ impl Validator<'_, '_> {
                 Ok(()) => {
                     self.expect = Expect::Colon;
                     self.after_comma = false;
-                    Step::Next
+                    // The colon, read at once (a turn of the loop less per member).
+                    match self.next_byte() {
+                        Some(byte) => self.colon(byte),
+                        None => Step::Next,
+                    }
                 }
                 Err(end) => Step::End(end),
             },
@@ -291,7 +329,7 @@ impl Validator<'_, '_> {
                 Ok(()) => Step::ValueDone,
                 Err(end) => Step::End(end),
             },
-            b'-' | b'0'..=b'9' => match scan_number(self.bytes, self.i, self.limit) {
+            b'-' | b'0'..=b'9' => match scan_number(self.bytes, self.i, self.bytes.len()) {
                 Ok(end) => {
                     self.i = end;
                     Step::ValueDone
@@ -311,6 +349,7 @@ impl Validator<'_, '_> {
             set.insert(self.i);
         }
         self.stack.push((byte, self.i));
+        self.deepest = self.deepest.max(self.stack.len());
         self.expect = if byte == b'{' {
             Expect::KeyOrClose
         } else {
@@ -321,8 +360,22 @@ impl Validator<'_, '_> {
         Step::Next
     }
 
+    // Inlined into its two callers: the string's fast path is most of the grammar's work.
+    #[inline(always)]
     fn string(&mut self) -> Result<(), ScanEnd> {
-        self.i = scan_string(self.bytes, self.i, self.limit, &mut self.repairs)?;
+        // Most strings are plain bytes and a closing quote: read here, without a call.
+        let plain = plain_end(self.bytes, self.i + 1, self.bytes.len());
+        if self.bytes.get(plain) == Some(&b'"') {
+            self.i = plain + 1;
+            return Ok(());
+        }
+        self.i = scan_string(
+            self.bytes,
+            self.i,
+            plain,
+            self.bytes.len(),
+            &mut self.repairs,
+        )?;
         Ok(())
     }
 
@@ -334,7 +387,7 @@ impl Validator<'_, '_> {
             _ => b"null",
         };
         for (k, &expected) in word.iter().enumerate() {
-            if self.i + k >= self.limit {
+            if self.i + k >= self.bytes.len() {
                 return Step::End(ScanEnd::Truncated {
                     inside: Open::Literal,
                     opened_at: self.i,

@@ -4,10 +4,12 @@ use super::{Open, Problem, ScanEnd};
 use crate::outcome::RepairKind;
 use crate::swar::{below, equal, word_of};
 
-/// Scan a string that opens at `start`; `Ok` is the offset after its closing quote.
+/// Scan a string that opens at `start` and holds plain bytes up to `plain`; `Ok` is the
+/// offset after its closing quote.
 pub(super) fn scan_string(
     bytes: &[u8],
     start: usize,
+    plain: usize,
     limit: usize,
     repairs: &mut Vec<(RepairKind, usize)>,
 ) -> Result<usize, ScanEnd> {
@@ -15,9 +17,8 @@ pub(super) fn scan_string(
         inside: Open::String,
         opened_at: start,
     };
-    let mut j = start + 1;
+    let mut j = plain;
     loop {
-        j = plain_end(bytes, j, limit);
         if j >= limit {
             return Err(truncated);
         }
@@ -53,6 +54,7 @@ pub(super) fn scan_string(
             }
             _ => return Err(bad(j, Problem::ControlChar)),
         }
+        j = plain_end(bytes, j, limit);
     }
 }
 
