@@ -71,7 +71,12 @@ impl Lookahead {
         if closes && bytes[end] == b'"' {
             return match last_quote(bytes, start, end) {
                 Some(quote) => Some(Carry::UnescapedQuote { quote }),
-                None => string_then_structure(bytes, end, limit).then(closed_early),
+                // With no string in the value, the quote ends a key that began before it
+                // (`{}": …`, the closer standing where the key's first quote was), or
+                // opens a string that goes on into structure.
+                None => (colon_at(bytes, end + 1, limit)
+                    || string_then_structure(bytes, end, limit))
+                .then(closed_early),
             };
         }
         let next = skip_space_and_comments(bytes, end, limit);
@@ -218,6 +223,12 @@ fn string_then_structure(bytes: &[u8], at: usize, limit: usize) -> bool {
     };
     let next = skip_json_space(bytes, after, limit);
     next < limit && matches!(bytes[next], b',' | b':' | b'}' | b']')
+}
+
+/// A `:` at `at` after white space.
+fn colon_at(bytes: &[u8], at: usize, limit: usize) -> bool {
+    let next = skip_json_space(bytes, at, limit);
+    next < limit && bytes[next] == b':'
 }
 
 /// A `}` or `]` on the rest of the line (within the look-ahead) that closes

@@ -48,6 +48,9 @@ fn never_a_value_from_inside_a_larger_one_that_failed() {
         "[{\"name\": \"a\", \"n\": 1}, {name: \"b\", \"n\": 2}, {\"name\": \"c\", \"n\": 3}]",
         "{\"a\": \"\n```{}```\n\", \"b\": \"x\",}",
         "Result: {\"a\": 1}, \"b\": 2}",
+        // A key's first quote turned into a closer: `{}` is the broken document's start.
+        "{}\":{\"A[\":null},\" \":{}}",
+        "[1, 2]\" : 3}",
     ] {
         let outcome = extract(text, &Options::default());
         assert!(!outcome.ok(), "{text:?} gave {:?}", outcome.value);
