@@ -162,6 +162,20 @@ pub(crate) fn is_template_braced(bytes: &[u8], start: usize, end: usize) -> bool
         && !where_a_value_goes(bytes, start - 1)
 }
 
+/// `,"{` or `":"[`: an opener glued to a quote that is itself glued to a document's comma,
+/// bracket or key's colon is the first character of a string in that document, not a value
+/// of its own (a quoted value in prose has a space or a word before its quote).
+pub(crate) fn opens_inside_a_string(bytes: &[u8], start: usize) -> bool {
+    if start < 2 || bytes[start - 1] != b'"' {
+        return false;
+    }
+    match bytes[start - 2] {
+        b',' | b'[' | b'{' => true,
+        b':' => start >= 3 && bytes[start - 3] == b'"',
+        _ => false,
+    }
+}
+
 /// Whether the JSON before `at` (past white space) wants a value there: `"key":`, `[`, or
 /// a comma after a value.
 fn where_a_value_goes(bytes: &[u8], at: usize) -> bool {

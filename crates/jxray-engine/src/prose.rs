@@ -7,7 +7,7 @@ use super::code::is_code_opener;
 use super::extent::Depths;
 use super::extract::{push_place, Extraction};
 use super::fence::{fenced_in_brackets, opens_on_a_fence};
-use super::fragment::Carry;
+use super::fragment::{opens_inside_a_string, Carry};
 use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::OffsetSet;
@@ -109,8 +109,12 @@ impl Extraction<'_> {
                 continue;
             }
             let is_body = calls.is_body(start);
-            // `{Happy to help!}`: words in braces are prose, not a broken object.
-            if pass.structural.contains(start) || is_prose_in_brackets(bytes, start) {
+            // `{Happy to help!}`: words in braces are prose, not a broken object; `,"{`: a
+            // string's first character in a document.
+            if pass.structural.contains(start)
+                || is_prose_in_brackets(bytes, start)
+                || opens_inside_a_string(bytes, start)
+            {
                 i = start + 1;
                 continue;
             }

@@ -51,9 +51,18 @@ fn never_a_value_from_inside_a_larger_one_that_failed() {
         // A key's first quote turned into a closer: `{}` is the broken document's start.
         "{}\":{\"A[\":null},\" \":{}}",
         "[1, 2]\" : 3}",
+        // Braces in a key of a document broken after it: the key's text, not a value.
+        "{\"\":{},\"{}{\",:null}",
+        "[\"a\",\"[1]\" 2",
+        "{\"k\":\"{}\" \"x\"",
     ] {
         let outcome = extract(text, &Options::default());
         assert!(!outcome.ok(), "{text:?} gave {:?}", outcome.value);
+    }
+    // A value quoted in prose is still the answer.
+    for text in ["Result:\"{\"a\": 1}\"", "Result: \"{\"a\": 1}\""] {
+        let outcome = extract(text, &Options::default());
+        assert_eq!(outcome.value, Some(serde_json::json!({"a": 1})), "{text:?}");
     }
 }
 
