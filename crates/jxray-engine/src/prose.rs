@@ -12,6 +12,7 @@ use super::outcome::*;
 use super::position::LineCursor;
 use super::scan::OffsetSet;
 use super::select::{Entry, Pool};
+use super::space::is_json_space;
 
 /// Total validator work allowed in the scanned layer, per byte of input.
 const SCAN_BUDGET_PER_BYTE: usize = 16;
@@ -354,6 +355,19 @@ impl Extraction<'_> {
             .is_some_and(|seen| seen.iter().any(|&b| b == b':' || b == b','));
         if held_here && progressed {
             self.failure_unclosed = true;
+        }
+        // `{"a": {}{"b": 1}`: an opener right after a container closed inside a value that
+        // got somewhere, where that value wanted a comma, is its next member or item (the
+        // comma missing), not a value of its own.
+        if matches!(bytes.get(reached), Some(b'{' | b'[')) {
+            let inside = &bytes[start..reached];
+            let after_container = inside
+                .iter()
+                .rposition(|&b| !is_json_space(b))
+                .is_some_and(|last| last > 0 && matches!(inside[last], b'}' | b']'));
+            if after_container && inside.iter().any(|&b| b == b':' || b == b',') {
+                pass.structural.insert(reached);
+            }
         }
         Then::From(start + 1)
     }
