@@ -356,16 +356,16 @@ impl Extraction<'_> {
         if held_here && progressed {
             self.failure_unclosed = true;
         }
-        // `{"a": {}{"b": 1}`: an opener right after a container closed inside a value that
-        // got somewhere, where that value wanted a comma, is its next member or item (the
-        // comma missing), not a value of its own.
+        // `{"a": {}{"b": 1}`, `{"a": {{}`: an opener right after a container closed or an
+        // object opened inside a value that got somewhere, where that value wanted a comma
+        // or a key, is a broken member or item of it, not a value of its own.
         if matches!(bytes.get(reached), Some(b'{' | b'[')) {
             let inside = &bytes[start..reached];
-            let after_container = inside
+            let after_structure = inside
                 .iter()
                 .rposition(|&b| !is_json_space(b))
-                .is_some_and(|last| last > 0 && matches!(inside[last], b'}' | b']'));
-            if after_container && inside.iter().any(|&b| b == b':' || b == b',') {
+                .is_some_and(|last| last > 0 && matches!(inside[last], b'}' | b']' | b'{'));
+            if after_structure && inside.iter().any(|&b| b == b':' || b == b',') {
                 pass.structural.insert(reached);
             }
         }

@@ -58,6 +58,7 @@ fn never_a_value_from_inside_a_larger_one_that_failed() {
         // An opener where the document wanted a comma: its next member, not an answer.
         "{\"\":{}{}",
         "{\"a\": {\"x\": 1}{\"y\": 2}",
+        "{\"k\":{{}",
     ] {
         let outcome = extract(text, &Options::default());
         assert!(!outcome.ok(), "{text:?} gave {:?}", outcome.value);
