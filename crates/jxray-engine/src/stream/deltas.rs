@@ -154,6 +154,17 @@ impl Deltas {
         });
     }
 
+    /// Whether the last change is a string's addition or an append.
+    pub(super) fn ends_in_a_string(&self) -> bool {
+        matches!(
+            self.entries.last(),
+            Some(Entry {
+                op: Op::String | Op::Append,
+                ..
+            })
+        )
+    }
+
     /// More characters for the last change (a string's, which it adds or appends to).
     pub(super) fn extend_last(&mut self, more: &str) {
         if let Some(last) = self.entries.last_mut() {

@@ -9,9 +9,6 @@ use super::Pointer;
 /// The changes since the last snapshot.
 #[derive(Debug, Default)]
 pub(super) struct Tree {
-    /// The last change is the open string's (its addition or an append): its next
-    /// characters go there.
-    open_last: bool,
     /// Something has been shown since the candidate began (a withdrawal has to say so).
     shown: bool,
     pub(super) deltas: Deltas,
@@ -38,14 +35,12 @@ impl Tree {
     /// `spelling` is a number's.
     pub(super) fn add(&mut self, path: &str, op: Op, spelling: &str) {
         self.shown = true;
-        self.open_last = false;
         self.deltas.push(op, path, spelling);
     }
 
     /// A string begins at `path`: shown with the characters [`Tree::append`] gives it.
     pub(super) fn open_string(&mut self, path: &str) {
         self.add(path, Op::String, "");
-        self.open_last = true;
     }
 
     /// More characters of the string being read (the reader's only appends), at `open`.
@@ -53,12 +48,12 @@ impl Tree {
         if text.is_empty() {
             return;
         }
-        if self.open_last {
-            // Pieces of one string in one snapshot are one change.
+        // The open string is the last value begun: when this snapshot has a change of it,
+        // that change is the last one, and pieces of one string in one snapshot are one.
+        if self.deltas.ends_in_a_string() {
             self.deltas.extend_last(text);
         } else {
             self.deltas.push(Op::Append, open, text);
-            self.open_last = true;
         }
     }
 
@@ -69,12 +64,6 @@ impl Tree {
         self.deltas.clear();
         std::mem::swap(&mut self.finals, finals);
         self.finals.clear();
-        self.open_last = false;
-    }
-
-    /// The open string closed.
-    pub(super) fn close_string(&mut self) {
-        self.open_last = false;
     }
 
     /// The string or container at `path` closed; `end` is the byte after it.
@@ -97,7 +86,6 @@ impl Tree {
     /// The candidate was dropped: what it showed goes, and the change says so.
     pub(super) fn withdraw(&mut self) {
         self.withdrawals += 1;
-        self.close_string();
         if std::mem::take(&mut self.shown) {
             self.deltas.push(Op::Withdraw, "", "");
         }
@@ -105,7 +93,6 @@ impl Tree {
 
     /// A new candidate begins with nothing shown.
     pub(super) fn begin(&mut self) {
-        self.close_string();
         self.shown = false;
     }
 }

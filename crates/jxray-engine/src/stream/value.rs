@@ -285,7 +285,6 @@ impl ValueReader {
                     }
                     _ => {
                         self.open_changed();
-                        tree.close_string();
                         tree.closed(&self.pointer, self.pos);
                         self.step_out();
                         self.leave()
