@@ -87,20 +87,17 @@ fn serialized<'py, T: serde::Serialize>(
     to_python(py, &value, decimals)
 }
 
-/// The state's fields as last written, in a dict of their own.
+/// The state's fields as last written, in a dict of their own, with the state they are.
 #[derive(Default)]
-pub struct StateFields {
-    state: Option<State>,
-    fields: Option<Py<PyDict>>,
-}
+pub struct StateFields(Option<(State, Py<PyDict>)>);
 
 impl StateFields {
     fn of(&mut self, py: Python<'_>, state: State) -> PyResult<&Py<PyDict>> {
-        if self.state != Some(state) || self.fields.is_none() {
-            self.fields = Some(fields_of(py, state)?.unbind());
-            self.state = Some(state);
-        }
-        Ok(self.fields.get_or_insert_with(|| PyDict::new(py).unbind()))
+        let fields = match self.0.take() {
+            Some((held, fields)) if held == state => fields,
+            _ => fields_of(py, state)?.unbind(),
+        };
+        Ok(&self.0.insert((state, fields)).1)
     }
 }
 

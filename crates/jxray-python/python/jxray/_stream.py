@@ -176,8 +176,7 @@ class _Growing:
             return
         at, _, last = path.rpartition("/")
         parent = self._parent if at == self._at else self._container(at)
-        if "~" in last:
-            last = last.replace("~1", "/").replace("~0", "~")
+        last = _key(last)
         if op == "add":
             value = delta["value"]
             if isinstance(parent, list):
@@ -210,11 +209,13 @@ class _Growing:
         """The container at the JSON Pointer `at`, walked from the top."""
         parent = self.value
         for step in at.split("/")[1:]:
-            if isinstance(parent, list):
-                parent = parent[int(step)]
-            else:
-                parent = parent[step.replace("~1", "/").replace("~0", "~") if "~" in step else step]
+            parent = parent[int(step)] if isinstance(parent, list) else parent[_key(step)]
         return parent
+
+
+def _key(step: str) -> str:
+    """A JSON Pointer step's key (`~1` is `/`, `~0` is `~`)."""
+    return step.replace("~1", "/").replace("~0", "~") if "~" in step else step
 
 
 class Watched:
