@@ -170,7 +170,7 @@ impl Extraction<'_> {
     fn try_opener(&mut self, pass: &mut Pass, pool: &mut Pool, start: usize, where_: &str) -> Then {
         let text = self.text;
         let bytes = text.as_bytes();
-        let judged = match self.cut_off.take_if(|(at, _)| *at == start) {
+        let (judged, reached) = match self.cut_off.take_if(|(at, _)| *at == start) {
             // Read by the fenced layer already (what it opened is of no more use after it).
             Some((_, rejection)) => (Judged::Rejected(rejection), text.len()),
             None => judge_at(
@@ -182,7 +182,6 @@ impl Extraction<'_> {
                 &mut pass.stack,
             ),
         };
-        let (judged, reached) = judged;
         pass.budget = pass.budget.saturating_sub(reached - start + 1);
         let label = |cursor: &mut LineCursor| {
             let mut label = String::with_capacity(48);
@@ -350,9 +349,7 @@ impl Extraction<'_> {
             .as_ref()
             .is_some_and(|held| held.start == start);
         // Only a value that got somewhere (a member or an item) claims what follows.
-        let progressed = bytes
-            .get(start..offset.clamp(start, bytes.len()))
-            .is_some_and(|seen| seen.iter().any(|&b| b == b':' || b == b','));
+        let progressed = got_somewhere(&bytes[start..offset.clamp(start, bytes.len())]);
         if held_here && progressed {
             self.failure_unclosed = true;
         }
@@ -365,7 +362,7 @@ impl Extraction<'_> {
                 .iter()
                 .rposition(|&b| !is_json_space(b))
                 .is_some_and(|last| last > 0 && matches!(inside[last], b'}' | b']' | b'{'));
-            if after_structure && inside.iter().any(|&b| b == b':' || b == b',') {
+            if after_structure && got_somewhere(inside) {
                 pass.structural.insert(reached);
             }
         }
@@ -476,4 +473,9 @@ fn prose_on_line_after(bytes: &[u8], end: usize) -> bool {
         .iter()
         .take_while(|&&b| b != b'\n')
         .any(|b| !b.is_ascii_whitespace())
+}
+
+/// Whether a value's text so far has a member or an item (a colon or a comma).
+fn got_somewhere(seen: &[u8]) -> bool {
+    seen.iter().any(|&b| b == b':' || b == b',')
 }

@@ -20,13 +20,6 @@
 //! JSON Schema gives in the CLI ([`jxray_formats::violation`]).
 
 pub mod bigints;
-
-/// The module's allocator (single-threaded, growing the memory as it needs): smaller than
-/// the default one, no slower.
-#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
-
 pub mod boundary;
 pub mod captures;
 pub mod fixture;
@@ -37,3 +30,9 @@ pub mod request;
 pub mod response;
 pub mod stream;
 pub mod validator;
+
+/// The module's allocator (single-threaded, growing the memory as it needs): smaller than
+/// the default one, no slower.
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
