@@ -55,7 +55,7 @@ pub use outcome::{
     WarningKind,
 };
 pub use path::member_path;
-pub use position::line_col;
+pub use position::{line_col, utf16_len};
 pub use stop::classify_stop_reason;
 pub use stream::{
     Delta, DeltaIter, DeltaRef, Deltas, Extractor, ItemFinding, ItemValidator, OpenPaths, Part,

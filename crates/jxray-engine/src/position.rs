@@ -1,6 +1,16 @@
-//! Byte offsets to the 1-based line and column people read.
+//! Byte offsets to the 1-based line and column people read, and to the UTF-16 code units
+//! JavaScript's strings are indexed by.
 
-use super::swar::char_count;
+use super::swar::{char_count, utf16_units};
+
+/// `text`'s length in UTF-16 code units: a byte offset into UTF-8 text as an offset into the
+/// same text as a JavaScript string (`utf16_len(&text[..offset])`).
+pub fn utf16_len(text: &str) -> usize {
+    if text.is_ascii() {
+        return text.len();
+    }
+    utf16_units(text.as_bytes())
+}
 
 /// The 1-based line and column (counted in characters) of a byte offset.
 ///

@@ -43,9 +43,53 @@ pub(crate) fn char_count(bytes: &[u8]) -> usize {
     bytes.len() - continuing
 }
 
+/// How many UTF-16 code units UTF-8 `bytes` hold: one for each character, one more for each
+/// that takes four bytes (a lead byte `11110xxx`), counted eight bytes at a time.
+pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut four_byte = 0;
+    for chunk in &mut chunks {
+        let word = word_of(chunk);
+        // Bits 6, 5 and 4 moved up to bit 7: all four set, the byte leads four.
+        four_byte +=
+            (word & (word << 1) & (word << 2) & (word << 3) & splat(0x80)).count_ones() as usize;
+    }
+    four_byte += chunks
+        .remainder()
+        .iter()
+        .filter(|&&byte| byte >= 0xF0)
+        .count();
+    char_count(bytes) + four_byte
+}
+
 #[cfg(test)]
 mod tests {
-    use super::char_count;
+    use super::{char_count, utf16_units};
+
+    #[test]
+    fn utf16_units_are_counted_from_the_bytes() {
+        let long = "😀".repeat(200) + &"é".repeat(300) + "中\u{10FFFF}z";
+        for text in [
+            "",
+            "ascii text here",
+            "é",
+            "中文",
+            "😀",
+            "a😀é中\u{10FFFF}z",
+            &long,
+        ] {
+            for start in 0..text.len() {
+                let Some(tail) = text.get(start..) else {
+                    continue;
+                };
+                assert_eq!(
+                    utf16_units(tail.as_bytes()),
+                    tail.encode_utf16().count(),
+                    "{tail:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn char_count_counts_characters() {

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use jxray_engine::{Attempt, LenientReading, Options, Outcome, ToolCallText, ValueForm, Warning};
+use jxray_engine::{
+    utf16_len, Attempt, LenientReading, Options, Outcome, ToolCallText, ValueForm, Warning,
+};
 use jxray_formats::describe::describe;
 use jxray_formats::judge::{judge, judge_accepted, Judgement, Reading, Validator};
 use jxray_formats::record::{Origin, OutcomeRecord};
@@ -115,11 +117,15 @@ pub fn quick(judged: &Judged<'_>) -> Result<Vec<u8>, String> {
     Ok(reply)
 }
 
-/// The value's span, when the text there is exactly the value's JSON text.
+/// The value's span, when the text there is exactly the value's JSON text: kept as
+/// written with no repair made (known without comparing the two texts, a byte-by-byte
+/// loop in WebAssembly).
 fn as_written(text: &str, outcome: &Outcome) -> Option<(usize, usize)> {
     let (start, end) = outcome.span?;
-    let json = outcome.value_json.as_ref()?;
-    (text.get(start..end) == Some(json.get())).then_some((start, end))
+    let json = outcome.value_json.as_ref()?.written()?;
+    let same = outcome.repairs.is_empty() && json.len() == end - start;
+    debug_assert!(!same || text.get(start..end) == Some(json), "{text:?}");
+    same.then_some((start, end))
 }
 
 /// Byte offsets as UTF-16 code unit offsets, as JavaScript strings index.
@@ -201,26 +207,6 @@ impl<'a> Explained<'a> {
     }
 }
 
-/// `text`'s length in UTF-16 code units: its bytes when it is ASCII; else one for each
-/// byte that starts a character (any but a continuation byte, `10xxxxxx`), one more for each
-/// that starts a four-byte one, counted in byte-wide lanes (127 bytes add up to at most 254)
-/// that the compiler makes a vector loop.
-fn utf16_len(text: &str) -> usize {
-    if text.is_ascii() {
-        return text.len();
-    }
-    text.as_bytes()
-        .chunks(127)
-        .map(|chunk| {
-            let units: u8 = chunk
-                .iter()
-                .map(|&byte| u8::from((byte as i8) >= -0x40) + u8::from(byte >= 0xF0))
-                .sum();
-            usize::from(units)
-        })
-        .sum()
-}
-
 fn write_value(reply: &mut Vec<u8>, outcome: &Outcome) {
     if let Some(value) = &outcome.value {
         write_json(reply, value);
@@ -268,20 +254,53 @@ mod tests {
         assert_eq!(reply, vec![FAILED]);
     }
 
+    /// Every text of the engine's conformance cases and JSONTestSuite: a value said to be
+    /// the text at its offsets is `extract`'s value, read from there.
+    #[test]
+    fn a_value_given_by_its_offsets_is_the_text_there() {
+        let data =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../jxray-engine/tests/data");
+        let mut folders = vec![
+            data.join("spec/cases"),
+            data.join("suites/JSONTestSuite/test_parsing"),
+        ];
+        let request = Request::default();
+        let mut by_offsets = 0;
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                let reply = String::from_utf8(quick(&judged(&text, &request)).unwrap()).unwrap();
+                let Some((_, offsets)) = reply.split_once("\t@") else {
+                    continue;
+                };
+                let (start, end) = offsets.split_once(',').unwrap();
+                let units: Vec<u16> = text.encode_utf16().collect();
+                let there =
+                    String::from_utf16(&units[start.parse().unwrap()..end.parse().unwrap()])
+                        .unwrap();
+                let value = jxray_engine::decode_exact(&there).unwrap();
+                let expected = jxray_engine::extract(&text, &Options::default()).value;
+                assert_eq!(Some(value), expected, "{}", path.display());
+                by_offsets += 1;
+            }
+        }
+        assert!(
+            by_offsets > 100,
+            "only {by_offsets} values came by their offsets"
+        );
+    }
+
     #[test]
     fn offsets_count_utf16_code_units() {
         let request = Request::default();
         // `é` is two bytes and one unit; `😀` four bytes and two units.
         let reply = quick(&judged("é😀 {\"k\": \"😀\"}", &request)).unwrap();
         assert_eq!(String::from_utf8(reply).unwrap(), "1scanned\t@4,15");
-    }
-
-    #[test]
-    fn utf16_lengths_are_counted_from_the_bytes() {
-        let long = "😀".repeat(200) + &"é".repeat(300);
-        for text in ["", "ascii", "é", "中文", "😀", "a😀é中\u{10FFFF}z", &long] {
-            assert_eq!(utf16_len(text), text.encode_utf16().count(), "{text}");
-        }
     }
 
     #[test]

@@ -130,8 +130,9 @@ impl JsonText {
         }
     }
 
-    /// The text as written, when it is kept so (not compact).
-    pub(crate) fn written(&self) -> Option<&str> {
+    /// The text as written, when it is kept so (not compact): with no repair made, the
+    /// candidate's own text, the outcome's span.
+    pub fn written(&self) -> Option<&str> {
         match &self.0 {
             Held::AsWritten(json) => Some(json),
             _ => None,
