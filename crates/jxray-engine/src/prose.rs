@@ -353,6 +353,9 @@ impl Extraction<'_> {
         if held_here && progressed {
             self.failure_unclosed = true;
         }
+        // `{"a{}": 1, "b": [x`: an opener inside a string of a value that got somewhere
+        // (read up to where it failed) is that string's text, not a value of its own.
+        mark_openers_in_strings(&bytes[start..reached], start, &mut pass.structural);
         // `{"a": {}{"b": 1}`, `{"a": {{}`: an opener right after a container closed or an
         // object opened inside a value that got somewhere, where that value wanted a comma
         // or a key, is a broken member or item of it, not a value of its own.
@@ -478,4 +481,38 @@ fn prose_on_line_after(bytes: &[u8], end: usize) -> bool {
 /// Whether a value's text so far has a member or an item (a colon or a comma).
 fn got_somewhere(seen: &[u8]) -> bool {
     seen.iter().any(|&b| b == b':' || b == b',')
+}
+
+/// Mark the openers inside the strings of `read` (a value's text the grammar read without
+/// a fault, from `offset` in the text) when the value got somewhere by its structure: a
+/// colon or a comma outside its strings. (`{"Note: the {"a": 1}` got nowhere: the opener
+/// inside its string still starts the answer.)
+fn mark_openers_in_strings(read: &[u8], offset: usize, structural: &mut OffsetSet) {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut separated = false;
+    let mut inside = Vec::new();
+    for (at, &byte) in read.iter().enumerate() {
+        if escaped {
+            escaped = false;
+        } else if in_string {
+            match byte {
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                b'{' | b'[' => inside.push(offset + at),
+                _ => {}
+            }
+        } else {
+            match byte {
+                b'"' => in_string = true,
+                b':' | b',' => separated = true,
+                _ => {}
+            }
+        }
+    }
+    if separated {
+        for at in inside {
+            structural.insert(at);
+        }
+    }
 }

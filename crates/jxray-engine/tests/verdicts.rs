@@ -301,3 +301,21 @@ fn nothing_is_taken_from_inside_a_string_that_runs_to_the_end() {
         assert!(!outcome.ok(), "{text:?} gave {:?}", outcome.value);
     }
 }
+
+#[test]
+fn nothing_is_taken_from_inside_a_string_of_a_document_that_failed() {
+    // A quote lost further on: the braces in an earlier key or string are its text.
+    for text in [
+        "{\"a{}b\":{\"c\":null},\"d\":{},\"r\":{\"0{:1,\"[{s\":null}}",
+        "[{\"a\": \"x}, {\"b\": 2}]",
+        "{\"answer\": \"here it is: {\"a\": 1}\"}",
+        "Result: {\"note\": \"[] and {} are empty\", \"n\": 1 \"m\": [}",
+    ] {
+        let outcome = extract(text, &Options::default());
+        assert!(!outcome.ok(), "{text:?} gave {:?}", outcome.value);
+    }
+    // A document that got nowhere by its structure: the opener in its string still starts
+    // the answer.
+    let outcome = extract("{\"Note: the {\"a\": 1}", &Options::default());
+    assert_eq!(outcome.value, Some(serde_json::json!({"a": 1})));
+}
