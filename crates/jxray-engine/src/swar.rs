@@ -34,32 +34,43 @@ pub(crate) fn char_count(bytes: &[u8]) -> usize {
     let mut chunks = bytes.chunks_exact(8);
     let mut continuing = 0;
     for chunk in &mut chunks {
-        let word = word_of(chunk);
-        // A byte's bit 6 moves up to its bit 7: set there and clear here, it continues.
-        continuing += (word & !(word << 1) & splat(0x80)).count_ones() as usize;
+        continuing += continuing_in(word_of(chunk));
     }
-    let rest = chunks.remainder();
-    continuing += rest.iter().filter(|&&byte| byte & 0xC0 == 0x80).count();
+    continuing += chunks
+        .remainder()
+        .iter()
+        .filter(|&&byte| continues(byte))
+        .count();
     bytes.len() - continuing
 }
 
 /// How many UTF-16 code units UTF-8 `bytes` hold: one for each character, one more for each
-/// that takes four bytes (a lead byte `11110xxx`), counted eight bytes at a time.
+/// that takes four bytes (a lead byte `11110xxx`), counted eight bytes at a time in one pass.
 pub(crate) fn utf16_units(bytes: &[u8]) -> usize {
     let mut chunks = bytes.chunks_exact(8);
-    let mut four_byte = 0;
+    let (mut continuing, mut four_byte) = (0, 0);
     for chunk in &mut chunks {
         let word = word_of(chunk);
+        continuing += continuing_in(word);
         // Bits 6, 5 and 4 moved up to bit 7: all four set, the byte leads four.
         four_byte +=
             (word & (word << 1) & (word << 2) & (word << 3) & splat(0x80)).count_ones() as usize;
     }
-    four_byte += chunks
-        .remainder()
-        .iter()
-        .filter(|&&byte| byte >= 0xF0)
-        .count();
-    char_count(bytes) + four_byte
+    for &byte in chunks.remainder() {
+        continuing += usize::from(continues(byte));
+        four_byte += usize::from(byte >= 0xF0);
+    }
+    bytes.len() - continuing + four_byte
+}
+
+/// The bytes of `word` that continue a character.
+fn continuing_in(word: u64) -> usize {
+    // A byte's bit 6 moves up to its bit 7: set there and clear here, it continues.
+    (word & !(word << 1) & splat(0x80)).count_ones() as usize
+}
+
+fn continues(byte: u8) -> bool {
+    byte & 0xC0 == 0x80
 }
 
 #[cfg(test)]
